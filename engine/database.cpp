@@ -1,0 +1,104 @@
+// How a query flows from text to result -- the whole path in one place:
+//
+//   SQL text --parse_sql (parser/)--> syntax trees
+//            --bind_select (engine/binder)--> typed, resolved BoundSelect
+//            --plan_select (engine/plan)--> operator tree
+//            --Executor::execute--> host columns (ResultData) --> Result
+//
+// The executor is the CUDA one (kernels/, over device columns) when a GPU is
+// usable, else the host one; both run the same plan. Any error on the way is
+// a gpusql::Error; it is re-thrown with the SQL line and a caret under the
+// fault, and leaves the catalog exactly as it was.
+#include <new>
+
+#include "engine/binder.hpp"
+#include "engine/executor.hpp"
+#include "engine/plan.hpp"
+#include "parser/parser.hpp"
+#include "storage/catalog.hpp"
+#include "storage/csv_reader.hpp"
+#include "storage/device_memory.hpp"
+
+namespace gpusql {
+
+struct Database::Impl {
+  Catalog catalog;
+  std::unique_ptr<DeviceContext> device;  // null on the host executor
+  std::unique_ptr<Executor> executor;
+  ExecutorKind kind = ExecutorKind::Host;
+  std::string description;
+
+  explicit Impl(const Options& options) {
+    std::string why;
+    bool usable = options.executor != ExecutorKind::Host && gpu_available(&why);
+    if (options.executor == ExecutorKind::Gpu && !usable)
+      throw Error(ErrorKind::Device, "the GPU executor was asked for, but no GPU is usable: " + why);
+    if (usable) {
+      try {
+        device = std::make_unique<DeviceContext>();
+      } catch (const Error& e) {
+        if (options.executor == ExecutorKind::Gpu) throw;
+        why = e.message();
+        usable = false;
+      }
+    }
+    if (usable) {
+      kind = ExecutorKind::Gpu;
+      executor = make_cuda_executor(*device);
+      description = "gpu (" + device->name() + ")";
+    } else {
+      kind = ExecutorKind::Host;
+      executor = make_host_executor();
+      description = options.executor == ExecutorKind::Host ? "host (as asked)" : "host (no usable GPU: " + why + ")";
+    }
+  }
+
+  // A new table is read and uploaded completely before the catalog sees it.
+  void add_table(std::shared_ptr<Table> table) {
+    if (device) table->device = upload_table(*table, *device);
+    catalog.add(std::move(table));
+  }
+
+  std::shared_ptr<ResultData> run(const ast::Statement& statement, std::string_view sql) {
+    const auto& select = std::get<ast::SelectStatement>(statement.body);
+    BoundSelect bound = bind_select(select, catalog, sql);
+    std::unique_ptr<PlanNode> plan = plan_select(std::move(bound));
+    return executor->execute(*plan);
+  }
+};
+
+Database::Database(Options options) : impl_(std::make_unique<Impl>(options)) {}
+Database::~Database() = default;
+Database::Database(Database&&) noexcept = default;
+Database& Database::operator=(Database&&) noexcept = default;
+
+Database::Impl& Database::impl() { return *impl_; }
+
+void Database::load_csv(std::string_view name, const std::string& path) {
+  if (impl_->catalog.find(name))
+    throw Error(ErrorKind::Catalog, "Table with name \"" + std::string(name) + "\" already exists!");
+  try {
+    impl_->add_table(read_csv(path, std::string(name)));
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::OutOfMemory, "out of host memory while loading \"" + path + "\"; no table was created");
+  }
+}
+
+Result Database::query(std::string_view sql) {
+  try {
+    std::vector<ast::Statement> statements = parse_sql(sql);
+    std::shared_ptr<ResultData> last = std::make_shared<ResultData>();
+    for (const auto& statement : statements) last = impl_->run(statement, sql);
+    return Result(std::move(last));
+  } catch (const Error& e) {
+    throw e.with_source(sql);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::OutOfMemory, "out of host memory while running the query");
+  }
+}
+
+ExecutorKind Database::executor() const { return impl_->kind; }
+std::string Database::executor_description() const { return impl_->description; }
+std::vector<std::string> Database::table_names() const { return impl_->catalog.names(); }
+
+}  // namespace gpusql

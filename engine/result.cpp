@@ -1,0 +1,111 @@
+// gpusql::Result: read access to a materialized result.
+#include <charconv>
+#include <cmath>
+
+#include "engine/result_data.hpp"
+
+namespace gpusql {
+
+std::string_view type_name(Type type) {
+  switch (type) {
+    case Type::Boolean: return "BOOLEAN";
+    case Type::Integer: return "INTEGER";
+    case Type::BigInt: return "BIGINT";
+    case Type::Real: return "REAL";
+    case Type::Double: return "DOUBLE";
+    case Type::Decimal: return "DECIMAL";
+    case Type::Date: return "DATE";
+    case Type::Varchar: return "VARCHAR";
+  }
+  return "?";
+}
+
+std::string DataType::to_string() const {
+  if (id == Type::Decimal)
+    return "DECIMAL(" + std::to_string(precision) + "," + std::to_string(scale) + ")";
+  return std::string(type_name(id));
+}
+
+std::string format_double(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+  char buffer[64];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, end);
+}
+
+static const ResultData& empty_result() {
+  static const ResultData empty;
+  return empty;
+}
+
+Result::Result() : data_(std::shared_ptr<const ResultData>(std::shared_ptr<void>(), &empty_result())) {}
+Result::Result(std::shared_ptr<const ResultData> data) : data_(std::move(data)) {}
+
+std::size_t Result::column_count() const { return data_->columns.size(); }
+std::size_t Result::row_count() const { return data_->rows; }
+const std::string& Result::status() const { return data_->status; }
+
+static void check_cell(const ResultData& d, std::size_t row, std::size_t column) {
+  if (column >= d.columns.size())
+    throw Error(ErrorKind::Invalid, "column index " + std::to_string(column) + " out of range (" +
+                                        std::to_string(d.columns.size()) + " columns)");
+  if (row >= d.rows)
+    throw Error(ErrorKind::Invalid,
+                "row index " + std::to_string(row) + " out of range (" + std::to_string(d.rows) + " rows)");
+}
+
+const std::string& Result::column_name(std::size_t column) const {
+  if (column >= data_->columns.size()) check_cell(*data_, 0, column);
+  return data_->names[column];
+}
+
+Type Result::column_type(std::size_t column) const {
+  if (column >= data_->columns.size()) check_cell(*data_, 0, column);
+  return data_->columns[column].type.id;
+}
+
+bool Result::is_null(std::size_t row, std::size_t column) const {
+  check_cell(*data_, row, column);
+  return !data_->columns[column].is_valid(row);
+}
+
+Value Result::value(std::size_t row, std::size_t column) const {
+  check_cell(*data_, row, column);
+  const HostColumn& c = data_->columns[column];
+  if (!c.is_valid(row)) return std::monostate{};
+  switch (c.type.id) {
+    case Type::Boolean: return c.values<uint8_t>()[row] != 0;
+    case Type::Integer: return c.values<int32_t>()[row];
+    case Type::BigInt: return c.values<int64_t>()[row];
+    case Type::Double: return c.values<double>()[row];
+    case Type::Real: return static_cast<double>(c.values<float>()[row]);
+    case Type::Varchar: return c.dictionary->values[c.values<uint32_t>()[row]];
+    case Type::Decimal:
+    case Type::Date: break;
+  }
+  throw Error(ErrorKind::NotSupported, "not supported yet: reading " + c.type.to_string() + " values");
+}
+
+std::string Result::text(std::size_t row, std::size_t column) const {
+  Value v = value(row, column);
+  struct Visitor {
+    std::string operator()(std::monostate) const { return "NULL"; }
+    std::string operator()(bool b) const { return b ? "true" : "false"; }
+    std::string operator()(int32_t i) const { return std::to_string(i); }
+    std::string operator()(int64_t i) const { return std::to_string(i); }
+    std::string operator()(double d) const { return format_double(d); }
+    std::string operator()(const std::string& s) const { return s; }
+  };
+  return std::visit(Visitor{}, v);
+}
+
+void Result::throw_bad_get(std::size_t row, std::size_t column) const {
+  if (is_null(row, column))
+    throw Error(ErrorKind::Invalid, "value at row " + std::to_string(row) + ", column " + std::to_string(column) +
+                                        " is NULL");
+  throw Error(ErrorKind::Invalid, "value at row " + std::to_string(row) + ", column " + std::to_string(column) +
+                                      " is " + std::string(type_name(column_type(column))) + ", not the type asked for");
+}
+
+}  // namespace gpusql

@@ -1,0 +1,170 @@
+// gpusql: a GPU-accelerated, in-memory, columnar SQL engine.
+//
+// The public API for embedding. This header is self-contained: it needs no
+// CUDA header and no other gpusql header, so a program that uses the engine
+// builds with a plain C++20 compiler and links against the `gpusql` library.
+//
+//   gpusql::Database db;                          // CUDA executor when a GPU is usable
+//   db.load_csv("records", "records.csv");        // header row, types inferred
+//   gpusql::Result r = db.query("SELECT COUNT(*), SUM(weight) FROM records");
+//   int64_t n = r.get<int64_t>(0, 0);
+//
+// Every failure is reported by throwing gpusql::Error; the database, its
+// tables and their data stay intact and usable after any error.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace gpusql {
+
+// SQL column types. INTEGER is 32-bit, BIGINT 64-bit, DOUBLE IEEE binary64;
+// VARCHAR values are stored as codes into a sorted dictionary.
+enum class Type { Boolean, Integer, BigInt, Real, Double, Decimal, Date, Varchar };
+
+// The upper-case SQL spelling of a type ("INTEGER", "VARCHAR", ...).
+std::string_view type_name(Type type);
+
+// Which stage rejected the input; mirrors DuckDB's exception classes.
+enum class ErrorKind {
+  Parser,        // malformed SQL text
+  Binder,        // unknown or ambiguous names, type errors
+  Catalog,       // table exists / does not exist
+  IO,            // a file could not be read
+  Conversion,    // a CSV field or a literal does not fit its type
+  Execution,     // a runtime failure such as integer overflow
+  OutOfMemory,   // the GPU ran out of memory; nothing was changed
+  Device,        // no usable GPU, or a CUDA call failed
+  NotSupported,  // valid SQL that this version cannot run yet
+  Invalid,       // a bad argument to the API itself
+};
+
+// "Parser Error", "Binder Error", ... as printed before the message.
+std::string_view error_kind_name(ErrorKind kind);
+
+// The one exception type the engine throws. what() is the full text a user
+// sees, e.g. for a syntax error:
+//   Parser Error: syntax error at or near "SELEC"
+//   LINE 1: SELEC 1
+//           ^
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorKind kind, std::string message, std::optional<std::size_t> offset = std::nullopt);
+
+  ErrorKind kind() const noexcept { return kind_; }
+  // The message without the kind prefix or the caret lines.
+  const std::string& message() const noexcept { return message_; }
+  // Byte offset into the SQL text the error points at, when it has one.
+  std::optional<std::size_t> offset() const noexcept { return offset_; }
+  // 1-based line and column in the SQL text, when the error has an offset and
+  // the text was known (errors thrown by Database::query always have it).
+  std::optional<std::size_t> line() const noexcept { return line_; }
+  std::optional<std::size_t> column() const noexcept { return column_; }
+
+  // Returns a copy whose what() shows `sql`'s line with a caret under offset().
+  Error with_source(std::string_view sql) const;
+
+ private:
+  ErrorKind kind_;
+  std::string message_;
+  std::optional<std::size_t> offset_;
+  std::optional<std::size_t> line_;
+  std::optional<std::size_t> column_;
+  Error(ErrorKind kind, std::string message, std::optional<std::size_t> offset, std::string full,
+        std::optional<std::size_t> line, std::optional<std::size_t> column);
+};
+
+// Which executor runs queries.
+enum class ExecutorKind {
+  Auto,  // CUDA when a device is usable, else host
+  Host,  // plain C++ on the CPU: the reference
+  Gpu,   // CUDA kernels; opening a Database with it fails if no GPU is usable
+};
+
+struct Options {
+  ExecutorKind executor = ExecutorKind::Auto;
+};
+
+// A NULL is std::monostate. INTEGER reads as int32_t, BIGINT as int64_t,
+// DOUBLE as double, BOOLEAN as bool, VARCHAR as std::string.
+using Value = std::variant<std::monostate, bool, int32_t, int64_t, double, std::string>;
+
+struct ResultData;  // internal
+
+// A materialized query result, held on the host. Cheap to copy (shared).
+class Result {
+ public:
+  Result();
+  explicit Result(std::shared_ptr<const ResultData> data);
+
+  std::size_t column_count() const;
+  std::size_t row_count() const;
+  const std::string& column_name(std::size_t column) const;
+  Type column_type(std::size_t column) const;
+
+  bool is_null(std::size_t row, std::size_t column) const;
+  Value value(std::size_t row, std::size_t column) const;
+  // The value as T; throws Error(Invalid) if it is NULL or of another type.
+  template <class T>
+  T get(std::size_t row, std::size_t column) const {
+    Value v = value(row, column);
+    if (auto* p = std::get_if<T>(&v)) return *p;
+    throw_bad_get(row, column);
+  }
+  // The value as a user sees it in the shell: NULL as "NULL", doubles in
+  // their shortest round-trip form, strings unquoted.
+  std::string text(std::size_t row, std::size_t column) const;
+
+  // Statements that return no rows (a load) still return a Result, with a
+  // one-line status message and no columns.
+  const std::string& status() const;
+
+  const ResultData& data() const { return *data_; }
+
+ private:
+  [[noreturn]] void throw_bad_get(std::size_t row, std::size_t column) const;
+  std::shared_ptr<const ResultData> data_;
+};
+
+class Database {
+ public:
+  explicit Database(Options options = {});
+  ~Database();
+  Database(Database&&) noexcept;
+  Database& operator=(Database&&) noexcept;
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // Loads a CSV file with a header row into a new table `name`, inferring
+  // column types. On any error nothing is created.
+  void load_csv(std::string_view name, const std::string& path);
+
+  // Runs every statement in `sql` (separated by ';') and returns the result
+  // of the last one.
+  Result query(std::string_view sql);
+
+  // The executor queries run on.
+  ExecutorKind executor() const;
+  // "gpu (NVIDIA H100 80GB HBM3)" or "host (no usable GPU: ...)".
+  std::string executor_description() const;
+
+  // Names of the tables, sorted.
+  std::vector<std::string> table_names() const;
+
+  struct Impl;  // internal
+  Impl& impl();
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// Whether a CUDA device can run gpusql's kernels; when not, `why` says why.
+bool gpu_available(std::string* why = nullptr);
+
+}  // namespace gpusql

@@ -1,0 +1,17 @@
+// Entry point of the SQL front end: text in, syntax trees out.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "parser/ast.hpp"
+
+namespace gpusql {
+
+// Parses every statement in `sql` (separated by ';', comments allowed).
+// Throws gpusql::Error(ErrorKind::Parser) with the byte offset of the fault;
+// Error::with_source(sql) adds the line and caret. Never crashes or hangs on
+// any input; nesting deeper than a fixed limit is a parser error.
+std::vector<ast::Statement> parse_sql(std::string_view sql);
+
+}  // namespace gpusql

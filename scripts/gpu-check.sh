@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# On the GPU machine: build with all cores, run the whole test suite (the
+# [gpu] tests included), compute-sanitizer memcheck and racecheck over the
+# [gpu] tests, the acceptance queries on both executors, and the benchmarks.
+# Everything it prints also goes to $OUT/gpu-check.log (OUT defaults to ./out).
+# The machine has no package manager: run scripts/fetch-device-deps.sh here
+# first and carry .deps (device tool: carry [".deps"]).
+#   usage: scripts/gpu-check.sh [--no-sanitizer] [--no-bench]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+log=$OUT/gpu-check.log
+exec > >(tee "$log") 2>&1
+sanitize=1 bench=1
+for arg in "$@"; do
+  case $arg in
+    --no-sanitizer) sanitize=0 ;;
+    --no-bench) bench=0 ;;
+  esac
+done
+status=0
+step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
+
+step "machine"
+nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader
+nvcc --version | tail -1
+git rev-parse --short HEAD 2>/dev/null || true
+
+step "build"
+prefix=()
+if [ -d .deps/usr ]; then
+  ln -sf /usr/lib/x86_64-linux-gnu/libsqlite3.so.0 .deps/usr/lib/x86_64-linux-gnu/libsqlite3.so
+  prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/usr")
+fi
+build=build-gpu
+cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSQL_WITH_READLINE=OFF "${prefix[@]}" >/dev/null \
+  || { echo "configure failed"; exit 1; }
+time cmake --build $build -j "$(nproc)" 2>&1 | grep -Ev "^\[[0-9]+/[0-9]+\] " || true
+[ -x $build/tests/gpusql_tests ] || { echo "build failed"; exit 1; }
+
+step "tests (host and [gpu])"
+$build/tests/gpusql_tests || status=1
+
+step "tests: [gpu] with durations"
+$build/tests/gpusql_tests "[gpu]" --durations yes || status=1
+
+step "acceptance query"
+q="SELECT COUNT(*), SUM(weight), MIN(weight), MAX(height) FROM records WHERE weight < 0.1 OR height > 0.9"
+for device in host gpu; do
+  echo "-device $device:"
+  $build/gpusql -device $device -load records=sample_data/records.csv -csv -c "$q" || status=1
+done
+
+if [ $sanitize = 1 ]; then
+  for tool in memcheck racecheck; do
+    step "compute-sanitizer --tool $tool on [gpu] tests"
+    compute-sanitizer --tool $tool --error-exitcode 99 $build/tests/gpusql_tests "[gpu]" 2>&1 | tail -8
+    [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  done
+fi
+
+if [ $bench = 1 ] && [ -x $build/bench/gpusql_bench ]; then
+  step "benchmarks"
+  $build/bench/gpusql_bench --out "$OUT" || status=1
+fi
+
+step "done: status $status"
+exit $status

@@ -1,0 +1,175 @@
+#include "shell/dot_commands.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+namespace gpusql::shell {
+
+namespace {
+
+// A dot-command used wrongly; run_dot_command prints it as "Error: ...".
+class CommandError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using Arguments = std::vector<std::string>;
+
+struct DotCommand {
+  std::string_view name;       // without the dot
+  std::string arguments;       // as .help shows them
+  std::string help;
+  std::size_t min_arguments;
+  std::size_t max_arguments;
+  Outcome (*run)(Session& session, const Arguments& arguments);
+};
+
+bool parse_switch(const std::string& word) {
+  if (word == "on" || word == "1" || word == "yes" || word == "true") return true;
+  if (word == "off" || word == "0" || word == "no" || word == "false") return false;
+  throw CommandError("expected on or off, not '" + word + "'");
+}
+
+std::size_t parse_count(const std::string& word) {
+  std::size_t value = 0;
+  auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), value);
+  if (ec != std::errc() || end != word.data() + word.size() || word.empty())
+    throw CommandError("expected a number of rows, not '" + word + "'");
+  return value;
+}
+
+Outcome quit(Session&, const Arguments&) { return Outcome::Quit; }
+
+const std::vector<DotCommand>& commands() {
+  static const std::vector<DotCommand> table = {
+      {"bail", "on|off", "stop a script (-c, -f, .read, piped input) at its first error", 1, 1,
+       [](Session& s, const Arguments& a) {
+         s.set_bail(parse_switch(a[0]));
+         return Outcome::Ok;
+       }},
+      {"echo", "on|off", "print each statement and dot-command before running it", 1, 1,
+       [](Session& s, const Arguments& a) {
+         s.set_echo(parse_switch(a[0]));
+         return Outcome::Ok;
+       }},
+      {"exit", "", "leave the shell", 0, 0, quit},
+      {"help", "", "show this message", 0, 0,
+       [](Session& s, const Arguments&) {
+         s.out() << dot_command_help();
+         return Outcome::Ok;
+       }},
+      {"load", "PATH ?NAME?", "load a CSV file as table NAME (default: the file name without its extension)", 1, 2,
+       [](Session& s, const Arguments& a) {
+         std::string name = a.size() > 1 ? a[1] : std::filesystem::path(a[0]).stem().string();
+         s.database().load_csv(name, a[0]);
+         return Outcome::Ok;
+       }},
+      {"maxrows", "?N?", "box mode: elide the middle of results longer than N rows (0: never); no N: show N", 0, 1,
+       [](Session& s, const Arguments& a) {
+         if (a.empty())
+           s.out() << s.settings().render.max_rows << '\n';
+         else
+           s.set_max_rows(parse_count(a[0]));
+         return Outcome::Ok;
+       }},
+      {"mode", "?MODE?", "set the output mode: " + std::string(render_mode_names()) + "; no MODE: show it", 0, 1,
+       [](Session& s, const Arguments& a) {
+         if (a.empty()) {
+           s.out() << "current output mode: " << render_mode_name(s.settings().mode) << '\n';
+           return Outcome::Ok;
+         }
+         auto mode = parse_render_mode(a[0]);
+         if (!mode)
+           throw CommandError("unknown mode '" + a[0] + "'; the modes are " + std::string(render_mode_names()));
+         s.set_mode(*mode);
+         return Outcome::Ok;
+       }},
+      {"quit", "", "leave the shell", 0, 0, quit},
+      {"read", "FILE", "run the statements and dot-commands in FILE", 1, 1,
+       [](Session& s, const Arguments& a) { return s.run_file(a[0]); }},
+      {"tables", "", "list the tables", 0, 0,
+       [](Session& s, const Arguments&) {
+         for (const std::string& name : s.database().table_names()) s.out() << name << '\n';
+         return Outcome::Ok;
+       }},
+      {"timer", "on|off", "print the wall-clock time each statement takes", 1, 1,
+       [](Session& s, const Arguments& a) {
+         s.set_timer(parse_switch(a[0]));
+         return Outcome::Ok;
+       }},
+  };
+  return table;
+}
+
+// Splits at blanks; '...' and "..." group words and are removed.
+Arguments split_words(std::string_view line) {
+  Arguments words;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    if (line[i] == ' ' || line[i] == '\t') {
+      ++i;
+      continue;
+    }
+    std::string word;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') {
+      if (line[i] == '\'' || line[i] == '"') {
+        char quote = line[i++];
+        while (i < line.size() && line[i] != quote) word += line[i++];
+        if (i < line.size()) ++i;
+      } else {
+        word += line[i++];
+      }
+    }
+    words.push_back(std::move(word));
+  }
+  return words;
+}
+
+std::string usage(const DotCommand& command) {
+  std::string text = "." + std::string(command.name);
+  if (!command.arguments.empty()) text += " " + command.arguments;
+  return text;
+}
+
+}  // namespace
+
+std::string dot_command_help() {
+  std::size_t width = 0;
+  for (const DotCommand& command : commands()) width = std::max(width, usage(command).size());
+  std::string text;
+  for (const DotCommand& command : commands()) {
+    std::string left = usage(command);
+    left.resize(width, ' ');
+    text += left + "   " + command.help + "\n";
+  }
+  return text;
+}
+
+Outcome run_dot_command(Session& session, std::string_view line) {
+  Arguments words = split_words(line.substr(1));
+  std::string name = words.empty() ? "" : words.front();
+  auto it = std::find_if(commands().begin(), commands().end(),
+                         [&](const DotCommand& command) { return command.name == name; });
+  if (it == commands().end()) {
+    session.report_error("unknown command '." + name + "'; enter \".help\" for the list");
+    return Outcome::Failed;
+  }
+  Arguments arguments(words.begin() + 1, words.end());
+  if (arguments.size() < it->min_arguments || arguments.size() > it->max_arguments) {
+    session.report_error("usage: " + usage(*it));
+    return Outcome::Failed;
+  }
+  try {
+    return it->run(session, arguments);
+  } catch (const CommandError& e) {
+    session.report_error(std::string(e.what()) + " (usage: " + usage(*it) + ")");
+  } catch (const std::exception& e) {
+    session.report_exception(e);
+  }
+  return Outcome::Failed;
+}
+
+}  // namespace gpusql::shell

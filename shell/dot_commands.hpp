@@ -1,0 +1,20 @@
+// The shell's dot-commands (.mode, .read, .timer, ...): one table that both
+// runs them and writes .help, so the two cannot drift apart.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "shell/session.hpp"
+
+namespace gpusql::shell {
+
+// Runs one dot-command line such as `.mode csv` or `.load "my data.csv" t`.
+// Arguments are separated by blanks and may be quoted with '...' or "...".
+// Errors are printed on the session's error stream and return Failed.
+Outcome run_dot_command(Session& session, std::string_view line);
+
+// The text .help prints: one line per command, generated from the table.
+std::string dot_command_help();
+
+}  // namespace gpusql::shell

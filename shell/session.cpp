@@ -1,0 +1,117 @@
+#include "shell/session.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <optional>
+
+#include "shell/dot_commands.hpp"
+
+namespace gpusql::shell {
+
+namespace {
+
+constexpr int MAX_READ_DEPTH = 16;
+
+}  // namespace
+
+Session::Session(Database& database, SessionSettings settings, std::ostream& out, std::ostream& err)
+    : database_(database),
+      settings_(settings),
+      renderer_(make_renderer(settings.mode, settings.render)),
+      out_(out),
+      err_(err) {}
+
+void Session::set_mode(RenderMode mode) {
+  settings_.mode = mode;
+  renderer_ = make_renderer(settings_.mode, settings_.render);
+}
+
+void Session::set_max_rows(std::size_t max_rows) {
+  settings_.render.max_rows = max_rows;
+  renderer_ = make_renderer(settings_.mode, settings_.render);
+}
+
+void Session::report_error(std::string_view message) {
+  // Results printed so far come first, also when both streams are one terminal.
+  out_.flush();
+  err_ << "Error: " << message << '\n';
+  err_.flush();
+}
+
+void Session::report_exception(const std::exception& e) {
+  if (!dynamic_cast<const Error*>(&e)) return report_error(e.what());
+  out_.flush();
+  err_ << e.what() << '\n';
+  err_.flush();
+}
+
+Outcome Session::run_item(const InputItem& item) {
+  if (settings_.echo) out_ << item.text << (item.terminated ? ";" : "") << '\n';
+  Outcome outcome =
+      item.kind == InputItem::Kind::DotCommand ? run_dot_command(*this, item.text) : run_statement(item.text);
+  if (outcome == Outcome::Failed) had_error_ = true;
+  return outcome;
+}
+
+Outcome Session::run_statement(const std::string& sql) {
+  try {
+    auto start = std::chrono::steady_clock::now();
+    Result result = database_.query(sql);
+    std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    renderer_->render(result, out_);
+    if (settings_.timer) {
+      char line[64];
+      std::snprintf(line, sizeof line, "Run Time: %.3f s\n", elapsed.count());
+      out_ << line;
+    }
+    out_.flush();
+    return Outcome::Ok;
+  } catch (const std::exception& e) {
+    report_exception(e);
+    return Outcome::Failed;
+  }
+}
+
+Outcome Session::run_script(std::istream& in) {
+  StatementReader reader;
+  bool failed = false;
+  // Returns how the script ends when this item ends it.
+  auto run = [&](const InputItem& item) -> std::optional<Outcome> {
+    Outcome outcome = run_item(item);
+    if (outcome == Outcome::Failed) failed = true;
+    if (outcome == Outcome::Quit || (outcome == Outcome::Failed && settings_.bail)) return outcome;
+    return std::nullopt;
+  };
+  std::string line;
+  while (std::getline(in, line)) {
+    for (const InputItem& item : reader.feed_line(line))
+      if (auto end = run(item)) return *end;
+  }
+  if (auto last = reader.finish())
+    if (auto end = run(*last)) return *end;
+  return failed ? Outcome::Failed : Outcome::Ok;
+}
+
+Outcome Session::run_file(const std::string& path) {
+  if (read_depth_ >= MAX_READ_DEPTH) {
+    report_error("cannot read '" + path + "': .read nested more than " + std::to_string(MAX_READ_DEPTH) + " deep");
+    had_error_ = true;
+    return Outcome::Failed;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    report_error("cannot open '" + path + "': " + std::strerror(errno));
+    had_error_ = true;
+    return Outcome::Failed;
+  }
+  ++read_depth_;
+  Outcome outcome = run_script(in);
+  --read_depth_;
+  return outcome;
+}
+
+}  // namespace gpusql::shell

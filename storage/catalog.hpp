@@ -1,0 +1,35 @@
+// The named tables of one database. Tables are immutable once added and
+// shared with running queries, so an error anywhere never leaves a
+// half-changed table behind: a new table is built completely, then added.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/table.hpp"
+
+namespace gpusql {
+
+class Catalog {
+ public:
+  // Throws Error(Catalog) when a table of that name exists.
+  void add(std::shared_ptr<const Table> table);
+  // Null when absent.
+  std::shared_ptr<const Table> find(std::string_view name) const;
+  // Throws Error(Catalog) naming the closest existing table when absent.
+  std::shared_ptr<const Table> get(std::string_view name, std::optional<std::size_t> offset) const;
+  std::vector<std::string> names() const;
+
+ private:
+  std::map<std::string, std::shared_ptr<const Table>> tables_;  // key: lower-cased name
+};
+
+// The candidate closest to `name` by edit distance (case-insensitive), if
+// any is close enough to be a plausible typo; "" otherwise.
+std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);
+
+}  // namespace gpusql

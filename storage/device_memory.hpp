@@ -1,0 +1,78 @@
+// The GPU as storage sees it: one device, one stream, and buffers from the
+// stream-ordered pool (cudaMallocAsync), so an operator's temporaries cost no
+// cudaMalloc and return to the pool when freed. Every CUDA call is checked;
+// without a usable device each call fails cleanly with Error(Device).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "gpusql/gpusql.hpp"
+
+namespace gpusql {
+
+// Throws Error(OutOfMemory) for allocation failures, Error(Device) otherwise.
+void cuda_check(cudaError_t status, const char* what, const char* file, int line);
+#define GPUSQL_CUDA_TRY(call) ::gpusql::cuda_check((call), #call, __FILE__, __LINE__)
+
+class DeviceContext {
+ public:
+  // Selects device 0 and creates the stream; throws Error(Device) when no
+  // device is usable.
+  DeviceContext();
+  ~DeviceContext();
+  DeviceContext(const DeviceContext&) = delete;
+  DeviceContext& operator=(const DeviceContext&) = delete;
+
+  cudaStream_t stream() const { return stream_; }
+  const std::string& name() const { return name_; }
+  int multiprocessors() const { return multiprocessors_; }
+  // Bytes free on the device, counting what the pool holds but does not use.
+  std::size_t free_bytes() const;
+  void synchronize() const;
+
+  // Tests use a cap to simulate running out of memory: allocations that
+  // would take the bytes in use past it fail as the device would.
+  void set_memory_cap(std::size_t bytes) { cap_ = bytes; }
+  std::size_t bytes_in_use() const { return in_use_; }
+
+ private:
+  friend class DeviceBuffer;
+  cudaStream_t stream_ = nullptr;
+  std::string name_;
+  int multiprocessors_ = 0;
+  std::size_t cap_ = 0;  // 0: none
+  std::size_t in_use_ = 0;
+};
+
+// An owned allocation from the pool, freed in stream order.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(DeviceContext& context, std::size_t bytes);
+  ~DeviceBuffer() { release(); }
+  DeviceBuffer(DeviceBuffer&& other) noexcept { *this = std::move(other); }
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  void* data() const { return data_; }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(data_);
+  }
+  std::size_t size() const { return bytes_; }
+
+ private:
+  void release() noexcept;
+  DeviceContext* context_ = nullptr;
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+std::string format_bytes(std::size_t bytes);
+
+}  // namespace gpusql

@@ -1,0 +1,26 @@
+#include "storage/table.hpp"
+
+#include <cctype>
+
+namespace gpusql {
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
+std::string to_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+int Table::find_column(std::string_view column) const {
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    if (iequals(columns[i].name, column)) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace gpusql

@@ -1,0 +1,36 @@
+// A columnar table: its schema, the host columns the host executor reads,
+// and -- when a GPU is in use -- the device columns the CUDA executor reads.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/data_type.hpp"
+#include "storage/device_table.hpp"
+#include "storage/host_column.hpp"
+
+namespace gpusql {
+
+struct ColumnDefinition {
+  std::string name;
+  DataType type;
+};
+
+struct Table {
+  std::string name;
+  std::vector<ColumnDefinition> columns;
+  std::vector<HostColumn> host;  // one per column, all of `rows` values
+  std::size_t rows = 0;
+  std::unique_ptr<DeviceTable> device;  // null when the database runs on the host
+
+  // Index of the column called `name` (case-insensitive), or -1.
+  int find_column(std::string_view column) const;
+};
+
+// ASCII case-insensitive equality, the rule for SQL identifiers here.
+bool iequals(std::string_view a, std::string_view b);
+std::string to_lower(std::string_view s);
+
+}  // namespace gpusql

@@ -1,0 +1,131 @@
+// Binder and catalog errors: the exact text a user sees, caret included.
+#include <catch2/catch.hpp>
+
+#include "tests/test_support.hpp"
+
+using namespace gpusql;
+using namespace gpusql::test;
+
+namespace {
+
+std::string error_of(Database& db, const std::string& sql) {
+  try {
+    db.query(sql);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("binder and catalog errors point at the name", "[errors]") {
+  Database db(Options{ExecutorKind::Host});
+  db.load_csv("records", sample("records"));
+
+  CHECK(error_of(db, "SELECT weigth FROM records") ==
+        "Binder Error: Referenced column \"weigth\" not found in FROM clause! (line 1, column 8)\n"
+        "Did you mean \"records.weight\"?\n"
+        "LINE 1: SELECT weigth FROM records\n"
+        "               ^");
+  CHECK(error_of(db, "SELECT x FROM records") ==
+        "Binder Error: Referenced column \"x\" not found in FROM clause! (line 1, column 8)\n"
+        "Candidate bindings: \"records.height\", \"records.weight\"\n"
+        "LINE 1: SELECT x FROM records\n"
+        "               ^");
+  CHECK(error_of(db, "SELECT *\nFROM recordz") ==
+        "Catalog Error: Table with name recordz does not exist! (line 2, column 6)\n"
+        "Did you mean \"records\"?\n"
+        "LINE 2: FROM recordz\n"
+        "             ^");
+  CHECK(error_of(db, "SELECT height, COUNT(*) FROM records") ==
+        "Binder Error: column \"height\" must appear in the GROUP BY clause or must be part of an aggregate "
+        "function (line 1, column 8)\n"
+        "LINE 1: SELECT height, COUNT(*) FROM records\n"
+        "               ^");
+  CHECK(error_of(db, "SELECT * FROM records WHERE weight") ==
+        "Binder Error: WHERE clause must be a boolean expression, not DOUBLE (line 1, column 29)\n"
+        "LINE 1: SELECT * FROM records WHERE weight\n"
+        "                                    ^");
+  CHECK(error_of(db, "SELECT * FROM records WHERE COUNT(*) > 1") ==
+        "Binder Error: WHERE clause cannot contain aggregates (line 1, column 29)\n"
+        "LINE 1: SELECT * FROM records WHERE COUNT(*) > 1\n"
+        "                                    ^");
+  CHECK(error_of(db, "SELECT sum(weight, height) FROM records") ==
+        "Binder Error: sum() takes exactly one argument (line 1, column 8)\n"
+        "LINE 1: SELECT sum(weight, height) FROM records\n"
+        "               ^");
+  CHECK(error_of(db, "SELECT summ(weight) FROM records") ==
+        "Binder Error: Scalar Function with name summ does not exist! (line 1, column 8)\n"
+        "Did you mean \"sum\"?\n"
+        "LINE 1: SELECT summ(weight) FROM records\n"
+        "               ^");
+  CHECK(error_of(db, "SELECT weight FROM records WHERE weight < 'x'") ==
+        "Binder Error: Cannot compare values of type DOUBLE and VARCHAR (line 1, column 43)\n"
+        "LINE 1: SELECT weight FROM records WHERE weight < 'x'\n"
+        "                                                  ^");
+  CHECK(error_of(db, "SELECT r.weight FROM records AS t") ==
+        "Binder Error: Referenced table \"r\" not found! (line 1, column 8)\n"
+        "LINE 1: SELECT r.weight FROM records AS t\n"
+        "               ^");
+  CHECK(error_of(db, "SELECT COUNT(DISTINCT weight) FROM records") ==
+        "Not implemented Error: not supported yet: count(DISTINCT ...) (line 1, column 8)\n"
+        "LINE 1: SELECT COUNT(DISTINCT weight) FROM records\n"
+        "               ^");
+  CHECK(error_of(db, "SELECT * FROM records, records") ==
+        "Not implemented Error: not supported yet: joins (more than one table in FROM) (line 1, column 24)\n"
+        "LINE 1: SELECT * FROM records, records\n"
+        "                               ^");
+  // Qualified names and aliases resolve.
+  CHECK(db.query("SELECT r.weight FROM records r WHERE r.height > 0.99").row_count() ==
+        db.query("SELECT weight FROM records WHERE height > 0.99").row_count());
+  // After all of that the table is intact.
+  CHECK(db.query("SELECT COUNT(*) FROM records").get<int64_t>(0, 0) == 100);
+}
+
+TEST_CASE("the Database API reports misuse clearly", "[errors]") {
+  Database db(Options{ExecutorKind::Host});
+  db.load_csv("records", sample("records"));
+  Result r = db.query("SELECT COUNT(*) FROM records");
+  CHECK_THROWS_WITH(r.get<double>(0, 0), Catch::Contains("is BIGINT, not the type asked for"));
+  CHECK_THROWS_WITH(r.value(1, 0), "Invalid Input Error: row index 1 out of range (1 rows)");
+  CHECK_THROWS_WITH(r.value(0, 1), "Invalid Input Error: column index 1 out of range (1 columns)");
+  CHECK(db.query("").row_count() == 0);
+  CHECK(db.query("  ; ;").column_count() == 0);
+}
+
+TEST_CASE("asking for the GPU where there is none is a clear error", "[errors]") {
+  std::string why;
+  if (gpu_available(&why)) {
+    SUCCEED("a GPU is usable here");
+    return;
+  }
+  CHECK_THROWS_WITH(Database(Options{ExecutorKind::Gpu}),
+                    "Device Error: the GPU executor was asked for, but no GPU is usable: " + why);
+  Database fallback;  // Auto falls back to the host
+  CHECK(fallback.executor() == ExecutorKind::Host);
+  CHECK(fallback.executor_description() == "host (no usable GPU: " + why + ")");
+}
+
+TEST_CASE("the embedding example runs", "[example]") {
+  std::string command = std::string(GPUSQL_EXAMPLE_PATH) + " " + sample("records") + " host 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::string output;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
+  int status = pclose(pipe);
+  CHECK(status == 0);
+  Database db(Options{ExecutorKind::Host});
+  db.load_csv("records", sample("records"));
+  Result r = db.query("SELECT COUNT(*), MIN(weight) FROM records WHERE weight < 0.1");
+  CHECK(output == "executor: host (as asked)\n"
+                  "n BIGINT\n"
+                  "lightest DOUBLE\n"
+                  "n=" + r.text(0, 0) + " lightest=" + r.text(0, 1) + " (" + r.text(0, 1) + ")\n"
+                  "error at line 1, column 8:\n"
+                  "Binder Error: Referenced column \"weigth\" not found in FROM clause! (line 1, column 8)\n"
+                  "Did you mean \"records.weight\"?\n"
+                  "LINE 1: SELECT weigth FROM records\n"
+                  "               ^\n");
+}

@@ -1,0 +1,489 @@
+// The shell: its statement splitter and command line as units, then the
+// built binary end to end, run with scripts and compared with expected output.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpusql/gpusql.hpp"
+#include "shell/options.hpp"
+#include "shell/statement_splitter.hpp"
+
+// The test target links the engine library only; the shell's splitter and
+// command line are compiled into this file (the renderer into
+// renderer_test.cpp) until the shell's non-main sources become a library of
+// their own.
+#include "shell/options.cpp"
+#include "shell/statement_splitter.cpp"
+
+namespace {
+
+using gpusql::shell::InputItem;
+using gpusql::shell::split_statements;
+using gpusql::shell::StatementReader;
+using Strings = std::vector<std::string>;
+
+}  // namespace
+
+// ---------------------------------------------------------------- splitter
+
+TEST_CASE("splitter: statements end at top-level semicolons", "[shell]") {
+  auto split = split_statements("SELECT 1; SELECT 2;\n  SELECT\n  3 ;");
+  CHECK(split.statements == Strings{"SELECT 1", "SELECT 2", "SELECT\n  3"});
+  CHECK(split.rest.empty());
+  CHECK(split.rest_is_blank);
+}
+
+TEST_CASE("splitter: text after the last semicolon is the pending rest", "[shell]") {
+  auto split = split_statements("SELECT 1; SELECT 2");
+  CHECK(split.statements == Strings{"SELECT 1"});
+  CHECK(split.rest == " SELECT 2");
+  CHECK_FALSE(split.rest_is_blank);
+}
+
+TEST_CASE("splitter: semicolons in strings, identifiers and comments do not split", "[shell]") {
+  auto split = split_statements(
+      "SELECT 'a;b', \"c;d\" FROM t; -- not; here\n"
+      "SELECT 'it''s; still' /* nor; here */ FROM \"x\"\"y;\";");
+  CHECK(split.statements ==
+        Strings{"SELECT 'a;b', \"c;d\" FROM t", "-- not; here\nSELECT 'it''s; still' /* nor; here */ FROM \"x\"\"y;\""});
+  CHECK(split.rest_is_blank);
+}
+
+TEST_CASE("splitter: statements of nothing but blanks and comments are dropped", "[shell]") {
+  auto split = split_statements(";; ; -- just a comment\n; /* and; another */ ;\n\t;");
+  CHECK(split.statements.empty());
+  CHECK(split.rest_is_blank);
+}
+
+TEST_CASE("splitter: what is blank and what is pending", "[shell]") {
+  CHECK(split_statements("").rest_is_blank);
+  CHECK(split_statements("  \n\t").rest_is_blank);
+  CHECK(split_statements("SELECT 1; -- done").rest_is_blank);
+  CHECK(split_statements("/* closed */").rest_is_blank);
+  CHECK_FALSE(split_statements("/* open").rest_is_blank);
+  CHECK_FALSE(split_statements("SELECT 'open;").rest_is_blank);
+  CHECK_FALSE(split_statements("SELECT \"open;").rest_is_blank);
+  CHECK_FALSE(split_statements("SELECT 1 -- no semicolon yet").rest_is_blank);
+  // A lone '-' or '/' is code, not the start of a comment.
+  CHECK(split_statements("SELECT 4-1; SELECT 4/2;").statements == Strings{"SELECT 4-1", "SELECT 4/2"});
+}
+
+TEST_CASE("reader: statements may span lines", "[shell]") {
+  StatementReader reader;
+  CHECK(reader.feed_line("SELECT").empty());
+  CHECK(reader.pending());
+  CHECK(reader.feed_line("  1").empty());
+  auto items = reader.feed_line("; SELECT 2; SELECT");
+  REQUIRE(items.size() == 2);
+  CHECK(items[0].kind == InputItem::Kind::Sql);
+  CHECK(items[0].text == "SELECT\n  1");
+  CHECK(items[0].terminated);
+  CHECK(items[1].text == "SELECT 2");
+  CHECK(reader.pending());
+  auto last = reader.finish();
+  REQUIRE(last);
+  CHECK(last->text == "SELECT");
+  CHECK_FALSE(last->terminated);
+  CHECK_FALSE(reader.pending());
+  CHECK_FALSE(reader.finish());
+}
+
+TEST_CASE("reader: a dot-command is a line starting with '.' between statements", "[shell]") {
+  StatementReader reader;
+  auto items = reader.feed_line("  .mode csv  ");
+  REQUIRE(items.size() == 1);
+  CHECK(items[0].kind == InputItem::Kind::DotCommand);
+  CHECK(items[0].text == ".mode csv");
+  // Inside a statement a leading '.' is just SQL.
+  CHECK(reader.feed_line("SELECT 1").empty());
+  items = reader.feed_line(".5;");
+  REQUIRE(items.size() == 1);
+  CHECK(items[0].kind == InputItem::Kind::Sql);
+  CHECK(items[0].text == "SELECT 1\n.5");
+}
+
+TEST_CASE("reader: blank and comment lines leave nothing pending", "[shell]") {
+  StatementReader reader;
+  CHECK(reader.feed_line("").empty());
+  CHECK(reader.feed_line("-- a comment").empty());
+  CHECK(reader.feed_line("SELECT 1; -- trailing").size() == 1);
+  CHECK_FALSE(reader.pending());
+  CHECK(reader.feed_line("/* open").empty());
+  CHECK(reader.pending());
+  CHECK(reader.feed_line("   closed */").empty());
+  CHECK_FALSE(reader.pending());
+}
+
+TEST_CASE("reader: CRLF line ends and clear()", "[shell]") {
+  StatementReader reader;
+  auto items = reader.feed_line(".tables\r");
+  REQUIRE(items.size() == 1);
+  CHECK(items[0].text == ".tables");
+  CHECK(reader.feed_line("SELECT 1\r").empty());
+  reader.clear();
+  CHECK_FALSE(reader.pending());
+  CHECK_FALSE(reader.finish());
+}
+
+// ------------------------------------------------------------ command line
+
+TEST_CASE("options: flags fill in the options, -c and -f in order", "[shell]") {
+  using namespace gpusql::shell;
+  ShellOptions o = parse_arguments({"-device", "host", "--load", "t=a.csv", "-load", "u=b=c.csv", "-c", "SELECT 1",
+                                    "-f", "x.sql", "-json", "-bail", "-echo"});
+  CHECK(o.executor == gpusql::ExecutorKind::Host);
+  REQUIRE(o.loads.size() == 2);
+  CHECK(o.loads[0].name == "t");
+  CHECK(o.loads[0].path == "a.csv");
+  CHECK(o.loads[1].name == "u");
+  CHECK(o.loads[1].path == "b=c.csv");
+  REQUIRE(o.batch.size() == 2);
+  CHECK(o.batch[0].kind == BatchInput::Kind::Sql);
+  CHECK(o.batch[0].text == "SELECT 1");
+  CHECK(o.batch[1].kind == BatchInput::Kind::File);
+  CHECK(o.batch[1].text == "x.sql");
+  CHECK(o.mode == RenderMode::Json);
+  CHECK(o.bail);
+  CHECK(o.echo);
+  CHECK_FALSE(o.help);
+
+  CHECK(parse_arguments({"--device", "gpu"}).executor == gpusql::ExecutorKind::Gpu);
+  CHECK(parse_arguments({"-device", "auto"}).executor == gpusql::ExecutorKind::Auto);
+  CHECK(parse_arguments({"-box", "-markdown"}).mode == RenderMode::Markdown);
+  CHECK_FALSE(parse_arguments({}).mode);
+  CHECK(parse_arguments({"--help"}).help);
+  CHECK(parse_arguments({"-version"}).version);
+}
+
+TEST_CASE("options: bad command lines are usage errors", "[shell]") {
+  using gpusql::shell::parse_arguments;
+  using gpusql::shell::UsageError;
+  CHECK_THROWS_WITH(parse_arguments({"-nope"}), "unknown option: -nope");
+  CHECK_THROWS_WITH(parse_arguments({"-c"}), Catch::Contains("needs an argument"));
+  CHECK_THROWS_WITH(parse_arguments({"-device", "tpu"}), Catch::Contains("host, gpu or auto"));
+  CHECK_THROWS_AS(parse_arguments({"-load", "noequals"}), UsageError);
+  CHECK_THROWS_AS(parse_arguments({"-load", "=path"}), UsageError);
+  CHECK_THROWS_AS(parse_arguments({"-load", "name="}), UsageError);
+  CHECK_THROWS_WITH(parse_arguments({"SELECT 1"}), Catch::Contains("unexpected argument"));
+}
+
+TEST_CASE("options: --help is generated from the flag table", "[shell]") {
+  std::string usage = gpusql::shell::usage_text();
+  for (const char* line : {"-bail", "-box", "-c SQL", "-csv", "-device host|gpu|auto", "-echo", "-f FILE", "-help",
+                           "-json", "-load NAME=PATH", "-markdown", "-trash", "-version"})
+    CHECK_THAT(usage, Catch::Contains(std::string("   ") + line + " "));
+}
+
+// -------------------------------------------------------------- end to end
+
+#ifdef GPUSQL_SHELL_PATH
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ShellRun {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_file(const fs::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+std::string shell_quote(const std::string& word) {
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// A scratch folder with a small CSV file, removed afterwards.
+class Scratch {
+ public:
+  Scratch() {
+    static std::atomic<int> counter{0};
+    dir_ = fs::temp_directory_path() /
+           ("gpusql_shell_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
+    fs::create_directories(dir_);
+    write_file(dir_ / "people.csv",
+               "id,name,score\n"
+               "1,ann,1.5\n"
+               "2,bob,2.5\n"
+               "3,\"c,d\",4\n");
+  }
+  ~Scratch() {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+
+  fs::path path(const std::string& name) const { return dir_ / name; }
+  std::string people() const { return path("people.csv").string(); }
+  std::string load_people() const { return "t=" + people(); }
+
+  // Runs the shell with `arguments` and `input` on standard input (not a
+  // terminal, so no REPL), collecting its output, errors and exit status.
+  ShellRun run(const std::vector<std::string>& arguments, const std::string& input = "") const {
+    write_file(dir_ / "stdin", input);
+    std::string command = shell_quote(GPUSQL_SHELL_PATH);
+    for (const std::string& a : arguments) command += " " + shell_quote(a);
+    command += " <" + shell_quote(path("stdin").string()) + " >" + shell_quote(path("stdout").string()) + " 2>" +
+               shell_quote(path("stderr").string());
+    int status = std::system(command.c_str());
+    ShellRun run;
+    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    run.out = read_file(path("stdout"));
+    run.err = read_file(path("stderr"));
+    return run;
+  }
+
+  // Writes `text` as the script `name` and returns its path.
+  std::string script(const std::string& name, std::string_view text) const {
+    write_file(path(name), text);
+    return path(name).string();
+  }
+
+ private:
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST_CASE("e2e: -version and -help need no database", "[shell]") {
+  Scratch s;
+  ShellRun version = s.run({"-version"});
+  CHECK(version.status == 0);
+  CHECK(version.out == gpusql::shell::version_text() + "\n");
+  ShellRun help = s.run({"--help"});
+  CHECK(help.status == 0);
+  CHECK(help.out == gpusql::shell::usage_text());
+  CHECK(help.err.empty());
+}
+
+TEST_CASE("e2e: a bad command line prints the error and the usage, exit 1", "[shell]") {
+  Scratch s;
+  ShellRun r = s.run({"-nope"});
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  CHECK(r.err == "gpusql: unknown option: -nope\n\n" + gpusql::shell::usage_text());
+  CHECK(s.run({"-c"}).status == 1);
+  CHECK(s.run({"-device", "tpu", "-c", "SELECT 1"}).status == 1);
+}
+
+TEST_CASE("e2e: -c runs SQL, csv when stdout is not a terminal, executor on stderr", "[shell]") {
+  Scratch s;
+  ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-c", "SELECT COUNT(*) FROM t"});
+  CHECK(r.status == 0);
+  CHECK(r.out == "COUNT(*)\n3\n");
+  CHECK_THAT(r.err, Catch::StartsWith("executor: host"));
+}
+
+TEST_CASE("e2e: each statement of -c prints its own result", "[shell]") {
+  Scratch s;
+  ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-csv", "-c",
+                      "SELECT COUNT(*) FROM t; SELECT name FROM t WHERE id = 3;"});
+  CHECK(r.status == 0);
+  CHECK(r.out == "COUNT(*)\n3\nname\n\"c,d\"\n");
+}
+
+TEST_CASE("e2e: a syntax error prints the caret on stderr, exit 1", "[shell]") {
+  Scratch s;
+  ShellRun r = s.run({"-device", "host", "-c", "SELEC 1"});
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Catch::Contains("Parser Error: "));
+  CHECK_THAT(r.err, Catch::Contains("LINE 1: SELEC 1\n        ^\n"));
+}
+
+TEST_CASE("e2e: -f runs a script and prints every result", "[shell]") {
+  Scratch s;
+  std::string script = s.script("two.sql",
+                                "-- two statements\n"
+                                "SELECT COUNT(*) FROM t;\n"
+                                "SELECT name\n"
+                                "  FROM t\n"
+                                "  WHERE id = 1;\n");
+  ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-f", script});
+  CHECK(r.status == 0);
+  CHECK(r.out == "COUNT(*)\n3\nname\nann\n");
+}
+
+TEST_CASE("e2e: a failing statement: the script goes on, exit 1; with -bail it stops", "[shell]") {
+  Scratch s;
+  std::string script = s.script("bad.sql",
+                                "SELECT COUNT(*) FROM t;\n"
+                                "SELECT nope FROM t;\n"
+                                "SELECT name FROM t WHERE id = 2;\n");
+  ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-f", script});
+  CHECK(r.status == 1);
+  CHECK(r.out == "COUNT(*)\n3\nname\nbob\n");
+  CHECK_THAT(r.err, Catch::Contains("nope"));
+
+  ShellRun bailed = s.run({"-device", "host", "-load", s.load_people(), "-bail", "-f", script});
+  CHECK(bailed.status == 1);
+  CHECK(bailed.out == "COUNT(*)\n3\n");
+
+  // -bail also skips the -c and -f that follow.
+  ShellRun rest = s.run({"-device", "host", "-bail", "-c", "SELEC 1", "-c", ".help"});
+  CHECK(rest.status == 1);
+  CHECK(rest.out.empty());
+}
+
+TEST_CASE("e2e: semicolons inside strings and comments do not split statements", "[shell]") {
+  Scratch s;
+  ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-c",
+                      "SELECT COUNT(*) FROM t WHERE name = 'a;b'; -- a ; comment\n"
+                      "/* ; */ SELECT COUNT(*) FROM t WHERE name <> 'x;y'"});
+  CHECK(r.status == 0);
+  CHECK(r.out == "COUNT(*)\n0\nCOUNT(*)\n3\n");
+}
+
+TEST_CASE("e2e: dot-commands in scripts: .mode, .tables, .load, .read, .echo", "[shell]") {
+  Scratch s;
+  s.script("inner.sql", "SELECT COUNT(*) FROM people;\n");
+  std::string script = s.script("dots.sql",
+                                ".load " + s.people() + "\n" +
+                                ".tables\n"
+                                ".mode json\n"
+                                "SELECT id, name FROM people WHERE id = 3;\n"
+                                ".mode markdown\n"
+                                ".read " + s.path("inner.sql").string() + "\n" +
+                                ".echo on\n"
+                                ".mode csv\n"
+                                "SELECT id FROM people WHERE id = 2;\n");
+  ShellRun r = s.run({"-device", "host", "-f", script});
+  CHECK(r.status == 0);
+  CHECK(r.err.find("Error") == std::string::npos);
+  CHECK(r.out ==
+        "people\n"
+        "[{\"id\":3,\"name\":\"c,d\"}]\n"
+        "| COUNT(*) |\n"
+        "|---------:|\n"
+        "|        3 |\n"
+        ".mode csv\n"
+        "SELECT id FROM people WHERE id = 2;\n"
+        "id\n"
+        "2\n");
+}
+
+TEST_CASE("e2e: -box draws the box with types under the names", "[shell]") {
+  Scratch s;
+  ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-box", "-c", "SELECT COUNT(*) FROM t"});
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "┌──────────┐\n"
+        "│ COUNT(*) │\n"
+        "│  bigint  │\n"
+        "├──────────┤\n"
+        "│        3 │\n"
+        "└──────────┘\n");
+}
+
+TEST_CASE("e2e: .timer prints the run time after each statement", "[shell]") {
+  Scratch s;
+  ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-c", ".timer on\nSELECT COUNT(*) FROM t;"});
+  CHECK(r.status == 0);
+  CHECK(std::regex_match(r.out, std::regex("COUNT\\(\\*\\)\n3\nRun Time: [0-9]+\\.[0-9]{3} s\n")));
+}
+
+TEST_CASE("e2e: .quit ends the script; .exit too", "[shell]") {
+  Scratch s;
+  ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-c", "SELECT COUNT(*) FROM t;\n.quit\nSELEC 1;",
+                      "-c", "SELEC 2"});
+  CHECK(r.status == 0);
+  CHECK(r.out == "COUNT(*)\n3\n");
+  CHECK(s.run({"-device", "host", "-c", ".exit", "-c", "SELEC 1"}).status == 0);
+}
+
+TEST_CASE("e2e: dot-command errors print and count", "[shell]") {
+  Scratch s;
+  ShellRun r = s.run({"-device", "host", "-c", ".frobnicate"});
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::Contains("Error: unknown command '.frobnicate'"));
+  CHECK_THAT(s.run({"-device", "host", "-c", ".mode table"}).err, Catch::Contains("unknown mode 'table'"));
+  CHECK_THAT(s.run({"-device", "host", "-c", ".timer maybe"}).err, Catch::Contains("expected on or off"));
+  CHECK_THAT(s.run({"-device", "host", "-c", ".timer"}).err, Catch::Contains("usage: .timer on|off"));
+  ShellRun missing = s.run({"-device", "host", "-c", ".read " + s.path("missing.sql").string()});
+  CHECK(missing.status == 1);
+  CHECK_THAT(missing.err, Catch::Contains("cannot open"));
+  ShellRun no_script = s.run({"-device", "host", "-f", s.path("missing.sql").string()});
+  CHECK(no_script.status == 1);
+  CHECK_THAT(no_script.err, Catch::Contains("cannot open"));
+}
+
+TEST_CASE("e2e: a .read that reads itself stops", "[shell]") {
+  Scratch s;
+  std::string script = s.path("self.sql").string();
+  s.script("self.sql", ".read " + script + "\n");
+  ShellRun r = s.run({"-device", "host", "-f", script});
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::Contains("nested"));
+}
+
+TEST_CASE("e2e: standard input that is not a terminal runs as a script", "[shell]") {
+  Scratch s;
+  ShellRun r = s.run({"-device", "host", "-load", s.load_people()},
+                     ".mode csv\nSELECT COUNT(*)\nFROM t;\nSELECT name FROM t WHERE id = 2");
+  CHECK(r.status == 0);
+  // Results only: no banner, no prompts.
+  CHECK(r.out == "COUNT(*)\n3\nname\nbob\n");
+  CHECK(s.run({"-device", "host"}, "SELEC 1;\n").status == 1);
+  ShellRun empty = s.run({"-device", "host"}, "-- nothing but a comment\n\n");
+  CHECK(empty.status == 0);
+  CHECK(empty.out.empty());
+}
+
+TEST_CASE("e2e: -load of a missing file fails before anything runs", "[shell]") {
+  Scratch s;
+  ShellRun r = s.run({"-device", "host", "-load", "t=" + s.path("missing.csv").string(), "-c", ".tables"});
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  CHECK_FALSE(r.err.empty());
+}
+
+TEST_CASE("e2e: the sample records load and count", "[shell]") {
+  const std::string records = std::string(GPUSQL_SOURCE_DIR) + "/sample_data/records.csv";
+  if (!fs::exists(records)) {
+    WARN("sample_data/records.csv is missing: skipped");
+    return;
+  }
+  Scratch s;
+  ShellRun r = s.run({"-device", "host", "-load", "records=" + records, "-csv", "-c", "SELECT COUNT(*) FROM records"});
+  CHECK(r.status == 0);
+  CHECK(r.out == "COUNT(*)\n100\n");
+}
+
+TEST_CASE("e2e: -device gpu without a usable GPU fails clearly, exit 1", "[shell]") {
+  std::string why;
+  if (gpusql::gpu_available(&why)) {
+    WARN("a GPU is usable here: skipped");
+    return;
+  }
+  Scratch s;
+  ShellRun r = s.run({"-device", "gpu", "-c", ".tables"});
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Catch::Contains("Device Error"));
+}
+
+#endif  // GPUSQL_SHELL_PATH

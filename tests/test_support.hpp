@@ -1,0 +1,62 @@
+// Shared by the tests: SQLite as the oracle, result comparison, temp files.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "gpusql/gpusql.hpp"
+
+struct sqlite3;
+
+namespace gpusql::test {
+
+// A cell as both engines can express it: NULL, an integer, a double or text.
+using Cell = std::variant<std::monostate, int64_t, double, std::string>;
+using Rows = std::vector<std::vector<Cell>>;
+
+std::string source_dir();
+std::string sample(const std::string& table);  // path of sample_data/<table>.csv
+
+// A fresh temporary directory for one test; removed on destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  std::string write(const std::string& name, const std::string& contents) const;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// An in-memory SQLite database holding the same CSV files. Columns get the
+// type gpusql inferred for them (INTEGER, REAL or TEXT affinity), values go
+// in as text, and SQLite converts them itself.
+class Sqlite {
+ public:
+  Sqlite();
+  ~Sqlite();
+  Sqlite(const Sqlite&) = delete;
+  Sqlite& operator=(const Sqlite&) = delete;
+  // Loads a header CSV without quotes (the sample files): empty fields NULL.
+  void load_csv(const std::string& table, const std::string& path, const Result& schema);
+  Rows query(const std::string& sql) const;
+
+ private:
+  ::sqlite3* db_ = nullptr;
+};
+
+Rows to_rows(const Result& result);
+std::string to_string(const Rows& rows);
+
+// Where SQLite's semantics knowingly differ from gpusql's, the comparison
+// allows for it -- and only there:
+//  - floating SUM and AVG: SQLite adds in row order, gpusql in a fixed
+//    parallel tree order (aggregate_state.hpp), so the last bits may differ:
+//    relative tolerance 1e-12 on the columns listed in `approximate`.
+bool same_rows(const Rows& expected, const Rows& actual, const std::vector<std::size_t>& approximate = {});
+
+}  // namespace gpusql::test
