@@ -10,62 +10,52 @@
 // a gpusql::Error; it is re-thrown with the SQL line and a caret under the
 // fault, and leaves the catalog exactly as it was.
 #include <new>
+#include <variant>
 
 #include "engine/binder.hpp"
-#include "engine/executor.hpp"
+#include "engine/database_impl.hpp"
 #include "engine/plan.hpp"
 #include "parser/parser.hpp"
-#include "storage/catalog.hpp"
 #include "storage/csv_reader.hpp"
-#include "storage/device_memory.hpp"
 
 namespace gpusql {
 
-struct Database::Impl {
-  Catalog catalog;
-  std::unique_ptr<DeviceContext> device;  // null on the host executor
-  std::unique_ptr<Executor> executor;
-  ExecutorKind kind = ExecutorKind::Host;
-  std::string description;
-
-  explicit Impl(const Options& options) {
-    std::string why;
-    bool usable = options.executor != ExecutorKind::Host && gpu_available(&why);
-    if (options.executor == ExecutorKind::Gpu && !usable)
-      throw Error(ErrorKind::Device, "the GPU executor was asked for, but no GPU is usable: " + why);
-    if (usable) {
-      try {
-        device = std::make_unique<DeviceContext>();
-      } catch (const Error& e) {
-        if (options.executor == ExecutorKind::Gpu) throw;
-        why = e.message();
-        usable = false;
-      }
-    }
-    if (usable) {
-      kind = ExecutorKind::Gpu;
-      executor = make_cuda_executor(*device);
-      description = "gpu (" + device->name() + ")";
-    } else {
-      kind = ExecutorKind::Host;
-      executor = make_host_executor();
-      description = options.executor == ExecutorKind::Host ? "host (as asked)" : "host (no usable GPU: " + why + ")";
+Database::Impl::Impl(const Options& options) {
+  std::string why;
+  bool usable = options.executor != ExecutorKind::Host && gpu_available(&why);
+  if (options.executor == ExecutorKind::Gpu && !usable)
+    throw Error(ErrorKind::Device, "the GPU executor was asked for, but no GPU is usable: " + why);
+  if (usable) {
+    try {
+      device = std::make_unique<DeviceContext>();
+    } catch (const Error& e) {
+      if (options.executor == ExecutorKind::Gpu) throw;
+      why = e.message();
+      usable = false;
     }
   }
-
-  // A new table is read and uploaded completely before the catalog sees it.
-  void add_table(std::shared_ptr<Table> table) {
-    if (device) table->device = upload_table(*table, *device);
-    catalog.add(std::move(table));
+  if (usable) {
+    kind = ExecutorKind::Gpu;
+    executor = make_cuda_executor(*device);
+    description = "gpu (" + device->name() + ")";
+  } else {
+    kind = ExecutorKind::Host;
+    executor = make_host_executor();
+    description = options.executor == ExecutorKind::Host ? "host (as asked)" : "host (no usable GPU: " + why + ")";
   }
+}
 
-  std::shared_ptr<ResultData> run(const ast::Statement& statement, std::string_view sql) {
-    const auto& select = std::get<ast::SelectStatement>(statement.body);
-    BoundSelect bound = bind_select(select, catalog, sql);
-    std::unique_ptr<PlanNode> plan = plan_select(std::move(bound));
-    return executor->execute(*plan);
-  }
-};
+void Database::Impl::add_table(std::shared_ptr<Table> table) {
+  if (device) table->device = upload_table(*table, *device);
+  catalog.add(std::move(table));
+}
+
+std::shared_ptr<ResultData> Database::Impl::run(const ast::Statement& statement, std::string_view sql) {
+  const auto& select = std::get<ast::SelectStatement>(statement.body);
+  BoundSelect bound = bind_select(select, catalog, sql);
+  std::unique_ptr<PlanNode> plan = plan_select(std::move(bound));
+  return executor->execute(*plan);
+}
 
 Database::Database(Options options) : impl_(std::make_unique<Impl>(options)) {}
 Database::~Database() = default;

@@ -266,7 +266,7 @@ template <typename Rule>
 struct control : pegtl::normal<Rule> {
   template <pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
             template <typename...> class Control, typename Input, typename... States>
-  static bool match(Input& in, States&&... st) {
+  [[gnu::noinline]] static bool match(Input& in, States&&... st) {
     if constexpr (is_nesting<Rule>) {
       ParseState& state = find_parse_state(st...);
       DepthGuard guard(state.depth);

@@ -1,0 +1,35 @@
+// The state behind gpusql::Database, for code inside the engine (the shell's
+// DESCRIBE, benchmarks that build tables in memory) that needs more than the
+// public API.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "engine/executor.hpp"
+#include "gpusql/gpusql.hpp"
+#include "parser/ast.hpp"
+#include "storage/catalog.hpp"
+#include "storage/device_memory.hpp"
+
+namespace gpusql {
+
+struct Database::Impl {
+  // Declared first so it is destroyed last: the tables' device buffers are
+  // freed on its stream.
+  std::unique_ptr<DeviceContext> device;  // null on the host executor
+  Catalog catalog;
+  std::unique_ptr<Executor> executor;
+  ExecutorKind kind = ExecutorKind::Host;
+  std::string description;
+
+  explicit Impl(const Options& options);
+
+  // Adds a complete table: uploaded to the device first when one is in use,
+  // so a failure (out of GPU memory) leaves the catalog unchanged.
+  void add_table(std::shared_ptr<Table> table);
+
+  std::shared_ptr<ResultData> run(const ast::Statement& statement, std::string_view sql);
+};
+
+}  // namespace gpusql
