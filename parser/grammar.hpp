@@ -156,8 +156,10 @@ struct null_literal : kw_null {};
 // --------------------------------------------------------------- expressions
 //
 // Lowest precedence first: OR, AND, NOT, comparison, + -, * / %, unary - +,
-// primary. The *_operand rules after a prefix operator or '(' are where
-// nesting deepens; the parser bounds how deep they may recurse.
+// primary. The *_operand rules after a prefix operator or '(', and
+// function_arguments, are where nesting deepens; the parser bounds how deep
+// they may recurse. Any new recursive construct (CASE, CAST, subqueries) needs
+// such a rule too.
 
 struct expression;
 

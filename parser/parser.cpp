@@ -96,6 +96,7 @@ inline constexpr bool is_nesting = false;
 template <> inline constexpr bool is_nesting<g::paren_operand> = true;
 template <> inline constexpr bool is_nesting<g::unary_operand> = true;
 template <> inline constexpr bool is_nesting<g::not_operand> = true;
+template <> inline constexpr bool is_nesting<g::function_arguments> = true;
 
 bool is_identifier_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -264,6 +265,9 @@ struct DepthGuard {
 
 template <typename Rule>
 struct control : pegtl::normal<Rule> {
+  // noinline: inlined, the matchers of a whole precedence chain merge into
+  // one huge frame per nesting level (16 MB for 200 levels under ASan at -O2);
+  // kept apart, 200 levels fit in well under 2 MB in every build.
   template <pegtl::apply_mode A, pegtl::rewind_mode M, template <typename...> class Action,
             template <typename...> class Control, typename Input, typename... States>
   [[gnu::noinline]] static bool match(Input& in, States&&... st) {

@@ -14,11 +14,6 @@
 #include "engine/result_data.hpp"
 #include "shell/renderer.hpp"
 
-// The test target links the engine library only; the shell's renderer is
-// compiled into this file (and the statement splitter into shell_test.cpp)
-// until the shell's non-main sources become a library of their own.
-#include "shell/renderer.cpp"
-
 namespace {
 
 using gpusql::DataType;

@@ -18,13 +18,6 @@
 #include "shell/options.hpp"
 #include "shell/statement_splitter.hpp"
 
-// The test target links the engine library only; the shell's splitter and
-// command line are compiled into this file (the renderer into
-// renderer_test.cpp) until the shell's non-main sources become a library of
-// their own.
-#include "shell/options.cpp"
-#include "shell/statement_splitter.cpp"
-
 namespace {
 
 using gpusql::shell::InputItem;
