@@ -13,6 +13,7 @@
 #include <variant>
 
 #include "engine/binder.hpp"
+#include "engine/catalog_statements.hpp"
 #include "engine/database_impl.hpp"
 #include "engine/plan.hpp"
 #include "parser/parser.hpp"
@@ -51,7 +52,13 @@ void Database::Impl::add_table(std::shared_ptr<Table> table) {
 }
 
 std::shared_ptr<ResultData> Database::Impl::run(const ast::Statement& statement, std::string_view sql) {
-  const auto& select = std::get<ast::SelectStatement>(statement.body);
+  if (const auto* select = std::get_if<ast::SelectStatement>(&statement.body)) return run_select(*select, sql);
+  if (std::holds_alternative<ast::ExplainStatement>(statement.body))
+    throw Error(ErrorKind::NotSupported, "not supported yet: EXPLAIN", statement.offset);
+  return execute_catalog_statement(statement, *this, sql);
+}
+
+std::shared_ptr<ResultData> Database::Impl::run_select(const ast::SelectStatement& select, std::string_view sql) {
   BoundSelect bound = bind_select(select, catalog, sql);
   std::unique_ptr<PlanNode> plan = plan_select(std::move(bound));
   return executor->execute(*plan);

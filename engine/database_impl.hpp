@@ -29,7 +29,10 @@ struct Database::Impl {
   // so a failure (out of GPU memory) leaves the catalog unchanged.
   void add_table(std::shared_ptr<Table> table);
 
+  // Runs one statement of `sql` (the whole text, for names and carets).
   std::shared_ptr<ResultData> run(const ast::Statement& statement, std::string_view sql);
+  // Runs a SELECT: bind, plan, execute.
+  std::shared_ptr<ResultData> run_select(const ast::SelectStatement& select, std::string_view sql);
 };
 
 }  // namespace gpusql

@@ -20,9 +20,17 @@ enum class ExprKind {
   Literal,   // literal
   Column,    // [table.]name; name may be "rowid"
   Star,      // * or table.*  (select list and COUNT(*) only)
-  Unary,     // unary_op children[0]
-  Binary,    // children[0] binary_op children[1]
-  Function,  // name(args...); aggregates too: COUNT, SUM, MIN, MAX, ...
+  Unary,     // unary_op args[0]
+  Binary,    // args[0] binary_op args[1]
+  Function,  // name(args...); aggregates too: COUNT, SUM, MIN, MAX, AVG, ARG_MIN, MIN_BY, ...
+  Between,   // args[0] [NOT] BETWEEN args[1] AND args[2]          (negated)
+  InList,    // args[0] [NOT] IN (args[1], ...)                    (negated)
+  Like,      // args[0] [NOT] LIKE args[1]                         (negated)
+  IsNull,    // args[0] IS [NOT] NULL                              (negated)
+  Cast,      // CAST(args[0] AS cast_type)
+  Case,      // CASE [operand] WHEN w THEN t ... [ELSE e] END:
+             //   args = [operand if has_operand] w1 t1 w2 t2 ... [e if has_else]
+  Extract,   // EXTRACT(name FROM args[0]); name is "year", "month" or "day"
 };
 
 enum class UnaryOp { Negate, Not };
@@ -33,10 +41,22 @@ enum class BinaryOp { Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or }
 // (with a '.', an exponent, or too large) are Number and keep their text so
 // the binder can choose DECIMAL or DOUBLE without a lossy round trip.
 struct Literal {
-  enum class Kind { Null, Boolean, Integer, Number, String } kind = Kind::Null;
+  enum class Kind { Null, Boolean, Integer, Number, String, Date, Interval } kind = Kind::Null;
   bool boolean = false;
   int64_t integer = 0;
-  std::string text;  // Number: the digits as written; String: the unescaped value
+  // Number: the digits as written; String: the unescaped value;
+  // Date: the quoted text of DATE '1998-12-01'; Interval: the quoted text of
+  // INTERVAL '3' MONTH ("3").
+  std::string text;
+  std::string unit;  // Interval: "day", "month" or "year"
+};
+
+// A type as written in CAST or CREATE TABLE: the name lower-cased
+// ("integer", "int", "decimal", "varchar", ...) and its parameters.
+struct TypeName {
+  std::string name;
+  std::vector<int64_t> parameters;  // DECIMAL(15,2) -> {15, 2}; VARCHAR(10) -> {10}
+  std::size_t offset = 0;
 };
 
 struct Expr {
@@ -50,7 +70,11 @@ struct Expr {
   UnaryOp unary_op = UnaryOp::Negate;
   BinaryOp binary_op = BinaryOp::Add;
   bool distinct = false;    // Function: f(DISTINCT ...)
-  std::vector<ExprPtr> args;  // Unary: 1, Binary: 2, Function: its arguments (COUNT(*): one Star)
+  bool negated = false;     // Between, InList, Like, IsNull: the NOT form
+  bool has_operand = false; // Case: CASE x WHEN ...
+  bool has_else = false;    // Case
+  TypeName cast_type;       // Cast
+  std::vector<ExprPtr> args;  // see ExprKind; Function: its arguments (COUNT(*): one Star)
 };
 
 struct SelectItem {
@@ -58,20 +82,101 @@ struct SelectItem {
   std::string alias;  // "" when none
 };
 
+enum class JoinKind {
+  Comma,  // FROM a, b  (joined through WHERE); also the first table
+  Inner,  // [INNER] JOIN b ON condition
+  Cross,  // CROSS JOIN b
+};
+
 struct TableRef {
-  std::string name;
+  std::string name;   // table name, or the table function's name ("read_csv")
   std::string alias;  // "" when none
   std::size_t offset = 0;
+  JoinKind join = JoinKind::Comma;  // how it joins the tables before it
+  ExprPtr on;                       // Inner: the ON condition
+  // A table function call: read_csv('path', delim => '|', header => true).
+  bool is_function = false;
+  std::vector<ExprPtr> function_args;                              // positional
+  std::vector<std::pair<std::string, ExprPtr>> function_named_args;  // name lower-cased
+};
+
+struct OrderItem {
+  ExprPtr expr;
+  bool descending = false;
+  std::optional<bool> nulls_first;  // absent: the default (NULLS LAST for ASC, FIRST for DESC, as DuckDB)
 };
 
 struct SelectStatement {
+  bool distinct = false;
   std::vector<SelectItem> items;
   std::vector<TableRef> from;
   ExprPtr where;  // null when absent
+  std::vector<ExprPtr> group_by;
+  ExprPtr having;  // null when absent
+  std::vector<OrderItem> order_by;
+  ExprPtr limit;   // null when absent
+  ExprPtr offset;  // null when absent
+};
+
+// EXPLAIN [ANALYZE] <select>
+struct ExplainStatement {
+  bool analyze = false;
+  SelectStatement select;
+};
+
+struct ColumnDefinitionAst {
+  std::string name;
+  TypeName type;
+  bool not_null = false;
+  std::size_t offset = 0;
+};
+
+// CREATE TABLE [IF NOT EXISTS] t (col TYPE [NOT NULL], ...) | CREATE TABLE t AS SELECT ...
+struct CreateTableStatement {
+  std::string name;
+  std::size_t name_offset = 0;
+  bool if_not_exists = false;
+  std::vector<ColumnDefinitionAst> columns;
+  std::optional<SelectStatement> as_select;
+};
+
+// COPY t FROM 'path' [(DELIMITER '|', HEADER true, NULL 'x', QUOTE '"')]
+// (also accepted: WITH (...) and the option names in any case)
+struct CopyStatement {
+  std::string table;
+  std::size_t table_offset = 0;
+  std::string path;
+  std::vector<std::pair<std::string, Literal>> options;  // name lower-cased
+};
+
+// INSERT INTO t [(cols)] VALUES (...), (...) | INSERT INTO t [(cols)] SELECT ...
+struct InsertStatement {
+  std::string table;
+  std::size_t table_offset = 0;
+  std::vector<std::string> columns;  // empty: all, in order
+  std::vector<std::vector<ExprPtr>> values;
+  std::optional<SelectStatement> select;
+};
+
+// DROP TABLE [IF EXISTS] t
+struct DropTableStatement {
+  std::string name;
+  std::size_t name_offset = 0;
+  bool if_exists = false;
+};
+
+struct ShowTablesStatement {};
+
+// DESCRIBE t
+struct DescribeStatement {
+  std::string name;
+  std::size_t name_offset = 0;
 };
 
 struct Statement {
-  std::variant<SelectStatement> body;
+  std::variant<SelectStatement, ExplainStatement, CreateTableStatement, CopyStatement, InsertStatement,
+               DropTableStatement, ShowTablesStatement, DescribeStatement>
+      body;
   std::size_t offset = 0;  // where the statement starts in the SQL text
   std::size_t end = 0;     // one past its last character (before the ';')
 };
