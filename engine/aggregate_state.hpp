@@ -14,6 +14,7 @@
 // executor runs reduce_host() below. Both give the same bits.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -21,7 +22,7 @@
 
 namespace gpusql {
 
-enum class AggKind : uint8_t { CountStar, Count, Sum, Min, Max, Avg };
+enum class AggKind : uint8_t { CountStar, Count, Sum, Min, Max, Avg, ArgMin, ArgMax, CountDistinct };
 
 struct AggSpec {
   AggKind kind = AggKind::CountStar;
@@ -35,6 +36,7 @@ struct AggState {
   int64_t i = 0;
   double d = 0.0;
   uint64_t count = 0;
+  int64_t position = -1;  // ARG_MIN/ARG_MAX: where the best value is (the lowest such position)
 };
 
 constexpr int kReduceThreads = 256;
@@ -43,7 +45,16 @@ constexpr int kReduceChunk = kReduceThreads * kReduceItems;
 constexpr int kWarp = 32;
 constexpr int kMaxAggregates = 8;
 
-GPUSQL_HD void agg_fold_value(AggKind kind, Cls cls, AggState& s, const Slot& v, uint32_t& error) {
+// ARG_MIN/ARG_MAX order: is (value a at pa) better than (b at pb)? Ties go to
+// the lower position, so the answer is the same in any reduction order.
+GPUSQL_HD bool arg_better(AggKind kind, Cls cls, int64_t ai, double ad, int64_t pa, int64_t bi, double bd, int64_t pb) {
+  int c = cls == Cls::Double ? (ad < bd ? -1 : ad > bd ? 1 : 0) : (ai < bi ? -1 : ai > bi ? 1 : 0);
+  if (kind == AggKind::ArgMax) c = -c;
+  return c < 0 || (c == 0 && pa < pb);
+}
+
+GPUSQL_HD void agg_fold_value(AggKind kind, Cls cls, AggState& s, const Slot& v, uint32_t& error,
+                              int64_t position = -1) {
   if (kind == AggKind::CountStar) {
     ++s.count;
     return;
@@ -69,6 +80,14 @@ GPUSQL_HD void agg_fold_value(AggKind kind, Cls cls, AggState& s, const Slot& v,
     case AggKind::Max:
       if (cls == Cls::Double) s.d = (first || v.d > s.d) ? v.d : s.d;
       else s.i = (first || v.i > s.i) ? v.i : s.i;
+      break;
+    case AggKind::ArgMin:
+    case AggKind::ArgMax:
+      if (first || arg_better(kind, cls, v.i, v.d, position, s.i, s.d, s.position)) {
+        s.i = v.i;
+        s.d = v.d;
+        s.position = position;
+      }
       break;
     default: break;
   }
@@ -97,6 +116,14 @@ GPUSQL_HD AggState agg_combine(AggKind kind, Cls cls, const AggState& a, const A
     case AggKind::Max:
       if (cls == Cls::Double) r.d = b.d > a.d ? b.d : a.d;
       else r.i = b.i > a.i ? b.i : a.i;
+      break;
+    case AggKind::ArgMin:
+    case AggKind::ArgMax:
+      if (arg_better(kind, cls, b.i, b.d, b.position, a.i, a.d, a.position)) {
+        r.i = b.i;
+        r.d = b.d;
+        r.position = b.position;
+      }
       break;
     default: break;
   }
@@ -137,6 +164,28 @@ inline AggState reduce_partials_host(AggKind kind, Cls cls, std::vector<AggState
     partials.swap(next);
   }
   return partials.empty() ? AggState{} : partials[0];
+}
+
+// The canonical reduction of a sequence of n positions: fold(state, i)
+// folds position i into a thread's state (or leaves it, for a row a fused
+// filter rejects). Grouped aggregates reduce each group's ascending
+// positions as their own sequence.
+template <class Fold>
+AggState reduce_sequence_host(AggKind kind, Cls cls, std::size_t n, Fold&& fold, uint32_t& error) {
+  const std::size_t chunks = (n + kReduceChunk - 1) / kReduceChunk;
+  std::vector<AggState> partials(chunks);
+  std::vector<AggState> threads(kReduceThreads);
+  for (std::size_t c = 0; c < chunks; ++c) {
+    std::fill(threads.begin(), threads.end(), AggState{});
+    for (int t = 0; t < kReduceThreads; ++t)
+      for (int k = 0; k < kReduceItems; ++k) {
+        std::size_t i = c * kReduceChunk + static_cast<std::size_t>(k) * kReduceThreads + t;
+        if (i >= n) break;
+        fold(threads[t], i);
+      }
+    partials[c] = block_tree_host(kind, cls, threads.data(), error);
+  }
+  return reduce_partials_host(kind, cls, std::move(partials), error);
 }
 
 }  // namespace gpusql

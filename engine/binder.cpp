@@ -1,17 +1,40 @@
 #include "engine/binder.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
+
+#include "engine/constant_folding.hpp"
+#include "engine/scalar_functions.hpp"
 
 namespace gpusql {
 namespace {
 
 using ast::ExprKind;
 
+TableFunctionReader table_function_reader = nullptr;
+
+const char* const kAggregateNames[] = {"count", "sum", "min", "max", "avg", "arg_min", "arg_max", "min_by", "max_by"};
+const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs"};
+
 bool is_aggregate_name(std::string_view name) {
-  return name == "count" || name == "sum" || name == "min" || name == "max" || name == "avg";
+  return std::find(std::begin(kAggregateNames), std::end(kAggregateNames), name) != std::end(kAggregateNames);
 }
+
+std::vector<std::string> function_names() {
+  std::vector<std::string> out(std::begin(kAggregateNames), std::end(kAggregateNames));
+  out.insert(out.end(), std::begin(kScalarNames), std::end(kScalarNames));
+  return out;
+}
+
+int64_t pow10(int k) {
+  int64_t r = 1;
+  while (k-- > 0) r *= 10;
+  return r;
+}
+
+// ---- building bound nodes ----------------------------------------------------
 
 BoundExpr make_constant(DataType type, std::size_t offset) {
   BoundExpr e;
@@ -21,10 +44,19 @@ BoundExpr make_constant(DataType type, std::size_t offset) {
   return e;
 }
 
-BoundExpr int_constant(int64_t value, std::size_t offset) {
+BoundExpr int_constant(int64_t value, std::size_t offset, DataType type = {}) {
   bool small = value >= std::numeric_limits<int32_t>::min() && value <= std::numeric_limits<int32_t>::max();
-  BoundExpr e = make_constant(small ? DataType::integer() : DataType::bigint(), offset);
+  BoundExpr e = make_constant(type.id == Type::Integer && type.precision == 0 && type.scale == 0
+                                  ? (small ? DataType::integer() : DataType::bigint())
+                                  : type,
+                              offset);
   e.constant.value.i = value;
+  return e;
+}
+
+BoundExpr double_constant(double value, std::size_t offset) {
+  BoundExpr e = make_constant(DataType::double_(), offset);
+  e.constant.value.d = value;
   return e;
 }
 
@@ -46,25 +78,116 @@ BoundExpr node(Op op, DataType type, std::vector<BoundExpr> children, std::size_
   e.type = type;
   e.children = std::move(children);
   e.offset = offset;
+  return fold_constants(std::move(e));
+}
+
+DataType decimal_type(int scale) {
+  DataType t{Type::Decimal};
+  t.precision = 18;
+  t.scale = static_cast<uint8_t>(scale);
+  return t;
+}
+
+// The NULL literal has no type of its own; it takes the other operand's.
+bool is_untyped_null(const BoundExpr& e) { return e.is_null_constant() && e.text == "NULL"; }
+
+BoundExpr retype_null(BoundExpr e, DataType type) {
+  e.type = type.id == Type::Varchar ? DataType::bigint() : type;
+  e.text.clear();
   return e;
+}
+
+// Parses a decimal literal's text exactly at `scale` digits after the point;
+// false when it does not fit (too many digits, an exponent, out of range).
+bool parse_exact_decimal(const std::string& text, int scale, int64_t& out) {
+  if (text.find_first_of("eE") != std::string::npos) return false;
+  std::size_t point = text.find('.');
+  std::string whole = text.substr(0, point);
+  std::string fraction = point == std::string::npos ? "" : text.substr(point + 1);
+  if (static_cast<int>(fraction.size()) > scale) {
+    // Extra digits are fine only when they are zeros.
+    if (fraction.find_first_not_of('0', scale) != std::string::npos) return false;
+    fraction.resize(scale);
+  }
+  fraction.append(scale - fraction.size(), '0');
+  std::string digits = whole + fraction;
+  if (digits.empty() || digits.size() > 18) return false;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
+  return ec == std::errc() && end == digits.data() + digits.size();
+}
+
+int literal_scale(const std::string& text) {
+  std::size_t point = text.find('.');
+  if (point == std::string::npos || text.find_first_of("eE") != std::string::npos) return -1;
+  std::size_t end = text.size();
+  while (end > point + 1 && text[end - 1] == '0') --end;
+  return static_cast<int>(end - point - 1);
 }
 
 BoundExpr to_double(BoundExpr e) {
   if (e.type.is_floating()) return e;
-  if (e.op == Op::Constant) {
-    e.constant.value.d = static_cast<double>(e.constant.value.i);
-    e.type = DataType::double_();
-    return e;
-  }
+  if (is_untyped_null(e) || e.is_null_constant()) return retype_null(std::move(e), DataType::double_());
   std::size_t offset = e.offset;
-  std::vector<BoundExpr> children;
-  children.push_back(std::move(e));
-  return node(Op::ToDouble, DataType::double_(), std::move(children), offset);
+  int scale = e.type.id == Type::Decimal ? e.type.scale : 0;
+  BoundExpr d = node(Op::ToDouble, DataType::double_(), {std::move(e)}, offset);
+  if (scale > 0) d = node(Op::Div, DataType::double_(), {std::move(d), double_constant(static_cast<double>(pow10(scale)), offset)}, offset);
+  return d;
 }
 
-bool is_arithmetic(ast::BinaryOp op) {
-  using B = ast::BinaryOp;
-  return op == B::Add || op == B::Sub || op == B::Mul || op == B::Div || op == B::Mod;
+// An integer, a DECIMAL of smaller scale, or an exact decimal literal as a
+// DECIMAL of `scale`.
+BoundExpr to_decimal(BoundExpr e, int scale) {
+  if (e.is_null_constant()) return retype_null(std::move(e), decimal_type(scale));
+  std::size_t offset = e.offset;
+  if (e.op == Op::Constant && e.type.is_floating()) {
+    int64_t v = 0;
+    if (!e.text.empty() && parse_exact_decimal(e.text, scale, v)) return int_constant(v, offset, decimal_type(scale));
+    throw Error(ErrorKind::Binder, "the number cannot be represented as DECIMAL(18," + std::to_string(scale) + ")",
+                offset);
+  }
+  int from = e.type.id == Type::Decimal ? e.type.scale : 0;
+  if (from == scale && e.type.id == Type::Decimal) return e;
+  BoundExpr factor = int_constant(pow10(scale - from), offset);
+  return node(Op::Mul, decimal_type(scale), {std::move(e), std::move(factor)}, offset);
+}
+
+// A constant that came from a decimal literal can join DECIMAL arithmetic
+// exactly; any other double cannot.
+bool is_decimal_literal(const BoundExpr& e) {
+  return e.op == Op::Constant && e.type.is_floating() && !e.text.empty() && literal_scale(e.text) >= 0;
+}
+
+// Brings two numeric operands to one type: DOUBLE if either is floating (and
+// not an exact literal beside a DECIMAL), DECIMAL of the larger scale if
+// either is DECIMAL, else BIGINT-compatible integers.
+void unify_numeric(BoundExpr& a, BoundExpr& b) {
+  bool a_dec = a.type.id == Type::Decimal, b_dec = b.type.id == Type::Decimal;
+  if ((a_dec && is_decimal_literal(b) && literal_scale(b.text) <= 18) ||
+      (b_dec && is_decimal_literal(a) && literal_scale(a.text) <= 18)) {
+    int scale = std::max(a_dec ? a.type.scale : literal_scale(a.text), b_dec ? b.type.scale : literal_scale(b.text));
+    a = to_decimal(std::move(a), scale);
+    b = to_decimal(std::move(b), scale);
+    return;
+  }
+  if (a.type.is_floating() || b.type.is_floating()) {
+    a = to_double(std::move(a));
+    b = to_double(std::move(b));
+    return;
+  }
+  if (a_dec || b_dec) {
+    int scale = std::max(a_dec ? a.type.scale : 0, b_dec ? b.type.scale : 0);
+    a = to_decimal(std::move(a), scale);
+    b = to_decimal(std::move(b), scale);
+  }
+}
+
+bool is_number(DataType t) { return t.is_numeric() && t.id != Type::Boolean; }
+
+int64_t parse_date_or_throw(const std::string& text, std::size_t offset) {
+  int64_t days = 0;
+  if (!parse_date(text, days))
+    throw Error(ErrorKind::Conversion, "invalid DATE \"" + text + "\": expected YYYY-MM-DD", offset);
+  return days;
 }
 
 Op to_op(ast::BinaryOp op) {
@@ -87,6 +210,10 @@ Op to_op(ast::BinaryOp op) {
   return Op::Eq;
 }
 
+bool is_comparison(Op op) {
+  return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
+}
+
 // The comparison that holds with its operands swapped (a < b  <=>  b > a).
 Op mirrored(Op op) {
   switch (op) {
@@ -98,125 +225,96 @@ Op mirrored(Op op) {
   }
 }
 
-class SelectBinder {
+std::string op_name(ast::BinaryOp op) { return ast::to_string(op); }
+
+// ---- scopes --------------------------------------------------------------------
+
+// What a name or an aggregate means where an expression is bound.
+class Scope {
  public:
-  SelectBinder(const Catalog& catalog, std::string_view sql) : catalog_(catalog), sql_(sql) {}
+  virtual ~Scope() = default;
+  // Binds a node this scope handles itself (aggregates, group keys); nullopt
+  // to bind it the ordinary way.
+  virtual std::optional<BoundExpr> intercept(const ast::Expr&) { return std::nullopt; }
+  virtual BoundExpr column(const ast::Expr& e) = 0;
+  virtual const char* clause() const = 0;  // for "aggregates are not allowed in ..."
+};
 
-  BoundSelect bind(const ast::SelectStatement& s) {
-    if (s.from.empty()) throw Error(ErrorKind::NotSupported, "not supported yet: SELECT without FROM");
-    if (s.from.size() > 1)
-      throw Error(ErrorKind::NotSupported, "not supported yet: joins (more than one table in FROM)", s.from[1].offset);
-    const ast::TableRef& ref = s.from[0];
-    result_.table = catalog_.get(ref.name, ref.offset);
-    alias_ = ref.alias.empty() ? result_.table->name : ref.alias;
+class ExpressionBinder {
+ public:
+  explicit ExpressionBinder(Scope& scope) : scope_(scope) {}
 
-    if (s.where) {
-      if (contains_aggregate(*s.where))
-        throw Error(ErrorKind::Binder, "WHERE clause cannot contain aggregates", aggregate_offset(*s.where));
-      BoundExpr where = bind_scalar(*s.where);
-      if (where.type.id != Type::Boolean && !where.is_null_constant())
-        throw Error(ErrorKind::Binder,
-                    "WHERE clause must be a boolean expression, not " + where.type.to_string(), s.where->offset);
-      result_.where = std::move(where);
-    }
-
-    aggregate_query_ = false;
-    for (const auto& item : s.items)
-      if (contains_aggregate(*item.expr)) aggregate_query_ = true;
-
-    for (const auto& item : s.items) {
-      const ast::Expr& e = *item.expr;
-      if (e.kind == ExprKind::Star) {
-        if (aggregate_query_)
-          throw Error(ErrorKind::Binder, "* cannot be combined with aggregates without GROUP BY", e.offset);
-        if (!e.table.empty() && !iequals(e.table, alias_))
-          throw Error(ErrorKind::Binder, "Referenced table \"" + e.table + "\" not found!" + suggest_table(e.table),
-                      e.offset);
-        for (std::size_t c = 0; c < result_.table->columns.size(); ++c) {
-          result_.outputs.push_back(column_ref(static_cast<int>(c), e.offset));
-          result_.names.push_back(result_.table->columns[c].name);
-        }
-        continue;
+  BoundExpr bind(const ast::Expr& e) {
+    if (auto handled = scope_.intercept(e)) return std::move(*handled);
+    switch (e.kind) {
+      case ExprKind::Literal: return bind_literal(e);
+      case ExprKind::Column: return scope_.column(e);
+      case ExprKind::Star:
+        throw Error(ErrorKind::Binder, "* is only allowed in the select list and COUNT(*)", e.offset);
+      case ExprKind::Unary: return bind_unary(e);
+      case ExprKind::Binary: return bind_binary(e);
+      case ExprKind::Function: return bind_function(e);
+      case ExprKind::Between: return bind_between(e);
+      case ExprKind::InList: return bind_in(e);
+      case ExprKind::Like: return bind_like(e);
+      case ExprKind::IsNull: {
+        BoundExpr operand = bind(*e.args[0]);
+        return node(e.negated ? Op::IsNotNull : Op::IsNull, DataType::boolean(), {std::move(operand)}, e.offset);
       }
-      BoundExpr output = aggregate_query_ ? bind_over_aggregates(e) : bind_scalar(e);
-      // A string literal in the select list is a column of one dictionary entry.
-      if (output.op == Op::Constant && output.type.id == Type::Varchar && !output.constant.null_constant) {
-        auto dictionary = std::make_shared<Dictionary>();
-        dictionary->values.push_back(output.text);
-        output.dictionary = std::move(dictionary);
-        output.constant.value.i = 0;
-      }
-      result_.outputs.push_back(std::move(output));
-      result_.names.push_back(item.alias.empty() ? source_text(e) : item.alias);
+      case ExprKind::Cast: return bind_cast(e, bind(*e.args[0]));
+      case ExprKind::Case: return bind_case(e);
+      case ExprKind::Extract: return bind_extract(e);
     }
-    return std::move(result_);
+    throw Error(ErrorKind::Binder, "unsupported expression", e.offset);
+  }
+
+  BoundExpr bind_boolean(const ast::Expr& e, const char* what) {
+    BoundExpr b = bind(e);
+    if (is_untyped_null(b)) return retype_null(std::move(b), DataType::boolean());
+    if (b.type.id != Type::Boolean)
+      throw Error(ErrorKind::Binder, std::string(what) + " must be a boolean expression, not " + b.type.to_string(),
+                  e.offset);
+    return b;
+  }
+
+  // `a op b` for two bound operands; `offset` for errors on the right side.
+  BoundExpr compare(Op op, BoundExpr a, BoundExpr b, std::size_t at, std::size_t right_offset) {
+    if (is_untyped_null(a) && !is_untyped_null(b)) a = retype_null(std::move(a), b.type);
+    if (is_untyped_null(b) && !is_untyped_null(a)) b = retype_null(std::move(b), a.type);
+    auto mismatch = [&]() -> BoundExpr {
+      throw Error(ErrorKind::Binder,
+                  "Cannot compare values of type " + a.type.to_string() + " and " + b.type.to_string(),
+                  right_offset);
+    };
+    bool a_str = a.type.id == Type::Varchar && !a.is_null_constant();
+    bool b_str = b.type.id == Type::Varchar && !b.is_null_constant();
+    // A string literal compared with a DATE is a DATE.
+    if (a.type.id == Type::Date && b_str && b.op == Op::Constant)
+      b = int_constant(parse_date_or_throw(b.text, b.offset), b.offset, DataType::date()), b_str = false;
+    if (b.type.id == Type::Date && a_str && a.op == Op::Constant)
+      a = int_constant(parse_date_or_throw(a.text, a.offset), a.offset, DataType::date()), a_str = false;
+    if (a_str || b_str) {
+      if (!(a_str && b_str)) return mismatch();
+      return string_comparison(op, std::move(a), std::move(b), at);
+    }
+    bool a_bool = a.type.id == Type::Boolean, b_bool = b.type.id == Type::Boolean;
+    bool a_date = a.type.id == Type::Date, b_date = b.type.id == Type::Date;
+    if (a_bool != b_bool || a_date != b_date) return mismatch();
+    if (!a_bool && !a_date) unify_numeric(a, b);
+    return node(op, DataType::boolean(), {std::move(a), std::move(b)}, at);
   }
 
  private:
-  const Catalog& catalog_;
-  std::string_view sql_;
-  BoundSelect result_;
-  std::string alias_;
-  bool aggregate_query_ = false;
+  Scope& scope_;
 
-  std::string source_text(const ast::Expr& e) const {
-    if (e.end > e.offset && e.end <= sql_.size()) return std::string(sql_.substr(e.offset, e.end - e.offset));
-    return ast::to_string(e);
-  }
-
-  static bool contains_aggregate(const ast::Expr& e) {
-    if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) return true;
-    for (const auto& a : e.args)
-      if (contains_aggregate(*a)) return true;
-    return false;
-  }
-  static std::size_t aggregate_offset(const ast::Expr& e) {
-    if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) return e.offset;
-    for (const auto& a : e.args)
-      if (contains_aggregate(*a)) return aggregate_offset(*a);
-    return e.offset;
-  }
-
-  std::string suggest_table(const std::string& name) const {
-    std::string hint = closest_name(name, {alias_});
-    return hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?";
-  }
-
-  BoundExpr column_ref(int column, std::size_t offset) const {
-    BoundExpr e;
-    e.op = Op::Column;
-    e.column = column;
-    e.type = result_.table->columns[column].type;
-    e.offset = offset;
-    e.dictionary = result_.table->host[column].dictionary;
-    return e;
-  }
-
-  BoundExpr bind_column(const ast::Expr& e) const {
-    const Table& table = *result_.table;
-    if (!e.table.empty() && !iequals(e.table, alias_))
-      throw Error(ErrorKind::Binder, "Referenced table \"" + e.table + "\" not found!" + suggest_table(e.table),
-                  e.offset);
-    int c = table.find_column(e.name);
-    if (c >= 0) return column_ref(c, e.offset);
-    if (iequals(e.name, "rowid")) return node(Op::RowId, DataType::bigint(), {}, e.offset);
-    std::vector<std::string> candidates;
-    std::string bindings;
-    for (const auto& col : table.columns) {
-      candidates.push_back(col.name);
-      bindings += std::string(bindings.empty() ? "" : ", ") + "\"" + alias_ + "." + col.name + "\"";
-    }
-    std::string message = "Referenced column \"" + e.name + "\" not found in FROM clause!";
-    std::string hint = closest_name(e.name, candidates);
-    if (!hint.empty()) message += "\nDid you mean \"" + alias_ + "." + hint + "\"?";
-    else message += "\nCandidate bindings: " + bindings;
-    throw Error(ErrorKind::Binder, message, e.offset);
-  }
-
-  BoundExpr bind_literal(const ast::Expr& e) const {
+  BoundExpr bind_literal(const ast::Expr& e) {
     const ast::Literal& l = e.literal;
     switch (l.kind) {
-      case ast::Literal::Kind::Null: return null_constant(DataType::integer(), e.offset);
+      case ast::Literal::Kind::Null: {
+        BoundExpr n = null_constant(DataType::integer(), e.offset);
+        n.text = "NULL";  // marks the untyped NULL literal
+        return n;
+      }
       case ast::Literal::Kind::Boolean: return bool_constant(l.boolean, e.offset);
       case ast::Literal::Kind::Integer: return int_constant(l.integer, e.offset);
       case ast::Literal::Kind::Number: {
@@ -226,8 +324,8 @@ class SelectBinder {
           throw Error(ErrorKind::Conversion, "number \"" + l.text + "\" is out of range for DOUBLE", e.offset);
         if (ec != std::errc() || end != l.text.data() + l.text.size())
           throw Error(ErrorKind::Conversion, "could not read number \"" + l.text + "\"", e.offset);
-        BoundExpr c = make_constant(DataType::double_(), e.offset);
-        c.constant.value.d = d;
+        BoundExpr c = double_constant(d, e.offset);
+        c.text = l.text;  // kept so a DECIMAL context can read it exactly
         return c;
       }
       case ast::Literal::Kind::String: {
@@ -235,34 +333,135 @@ class SelectBinder {
         c.text = l.text;
         return c;
       }
+      case ast::Literal::Kind::Date:
+        return int_constant(parse_date_or_throw(l.text, e.offset), e.offset, DataType::date());
+      case ast::Literal::Kind::Interval:
+        throw Error(ErrorKind::Binder, "an INTERVAL can only be added to or subtracted from a DATE", e.offset);
     }
     return null_constant(DataType::integer(), e.offset);
   }
 
-  BoundExpr bind_unary(const ast::Expr& e, BoundExpr operand) const {
+  BoundExpr bind_unary(const ast::Expr& e) {
+    BoundExpr operand = bind(*e.args[0]);
     if (e.unary_op == ast::UnaryOp::Not) {
-      if (operand.type.id != Type::Boolean && !operand.is_null_constant())
+      if (is_untyped_null(operand)) operand = retype_null(std::move(operand), DataType::boolean());
+      if (operand.type.id != Type::Boolean)
         throw Error(ErrorKind::Binder, "NOT needs a BOOLEAN operand, not " + operand.type.to_string(), e.offset);
       return node(Op::Not, DataType::boolean(), {std::move(operand)}, e.offset);
     }
-    if (!operand.type.is_numeric() || operand.type.id == Type::Boolean)
+    if (!is_number(operand.type))
       throw Error(ErrorKind::Binder, "cannot negate a value of type " + operand.type.to_string(), e.offset);
-    // Fold a minus before a literal, so -2147483648 is an INTEGER.
+    // A minus before a literal is part of the literal: -2147483648 is an INTEGER.
     if (operand.op == Op::Constant && !operand.constant.null_constant) {
       if (operand.type.is_floating()) {
         operand.constant.value.d = -operand.constant.value.d;
+        if (!operand.text.empty()) operand.text = operand.text[0] == '-' ? operand.text.substr(1) : "-" + operand.text;
+        operand.offset = e.offset;
         return operand;
       }
       if (operand.constant.value.i != std::numeric_limits<int64_t>::min())
-        return int_constant(-operand.constant.value.i, e.offset);
+        return int_constant(-operand.constant.value.i, e.offset,
+                            operand.type.id == Type::Decimal ? operand.type : DataType{});
     }
-    DataType type = operand.type.is_floating() ? DataType::double_() : DataType::bigint();
+    if (operand.op == Op::Constant && operand.type.is_floating() == false && !operand.text.empty()) {
+      // 9223372036854775808 arrives as a Number: -9223372036854775808 is BIGINT's minimum.
+    }
+    DataType type = operand.type.is_floating()        ? DataType::double_()
+                    : operand.type.id == Type::Decimal ? operand.type
+                                                       : DataType::bigint();
     return node(Op::Negate, type, {std::move(operand)}, e.offset);
+  }
+
+  // DATE ± INTERVAL 'n' unit
+  BoundExpr bind_interval_arithmetic(const ast::Expr& e, BoundExpr date) {
+    const ast::Expr& interval = *e.args[1];
+    if (date.type.id != Type::Date)
+      throw Error(ErrorKind::Binder, "an INTERVAL can only be added to or subtracted from a DATE, not " +
+                                         date.type.to_string(), e.args[0]->offset);
+    if (e.binary_op != ast::BinaryOp::Add && e.binary_op != ast::BinaryOp::Sub)
+      throw Error(ErrorKind::Binder, "an INTERVAL can only be added or subtracted", e.offset);
+    int64_t n = 0;
+    const std::string& text = interval.literal.text;
+    auto [end, ec] = std::from_chars(text.data() + (text.size() && text[0] == '+'), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size())
+      throw Error(ErrorKind::Conversion, "invalid INTERVAL \"" + text + "\": expected a whole number", interval.offset);
+    if (e.binary_op == ast::BinaryOp::Sub) n = -n;
+    const std::string& unit = interval.literal.unit;
+    if (unit == "day") return node(Op::Add, DataType::date(), {std::move(date), int_constant(n, interval.offset)}, e.offset);
+    if (unit == "month" || unit == "year")
+      return node(Op::AddMonths, DataType::date(), {std::move(date), int_constant(unit == "year" ? n * 12 : n, interval.offset)},
+                  e.offset);
+    throw Error(ErrorKind::Binder, "unsupported INTERVAL unit " + unit, interval.offset);
+  }
+
+  BoundExpr bind_binary(const ast::Expr& e) {
+    using B = ast::BinaryOp;
+    const ast::Expr& right_ast = *e.args[1];
+    if (right_ast.kind == ExprKind::Literal && right_ast.literal.kind == ast::Literal::Kind::Interval)
+      return bind_interval_arithmetic(e, bind(*e.args[0]));
+    Op op = to_op(e.binary_op);
+    if (e.binary_op == B::And || e.binary_op == B::Or) {
+      BoundExpr a = bind_boolean(*e.args[0], e.binary_op == B::And ? "AND operand" : "OR operand");
+      BoundExpr b = bind_boolean(*e.args[1], e.binary_op == B::And ? "AND operand" : "OR operand");
+      return node(op, DataType::boolean(), {std::move(a), std::move(b)}, e.offset);
+    }
+    BoundExpr a = bind(*e.args[0]);
+    BoundExpr b = bind(right_ast);
+    if (is_comparison(op)) return compare(op, std::move(a), std::move(b), e.offset, right_ast.offset);
+    return arithmetic(e, op, std::move(a), std::move(b));
+  }
+
+  BoundExpr arithmetic(const ast::Expr& e, Op op, BoundExpr a, BoundExpr b) {
+    if (is_untyped_null(a) && !is_untyped_null(b)) a = retype_null(std::move(a), b.type);
+    if (is_untyped_null(b) && !is_untyped_null(a)) b = retype_null(std::move(b), a.type);
+    auto type_error = [&]() -> BoundExpr {
+      throw Error(ErrorKind::Binder,
+                  "cannot apply " + op_name(e.binary_op) + " to " + a.type.to_string() + " and " + b.type.to_string(),
+                  e.args[1]->offset);
+    };
+    // DATE arithmetic: DATE ± days, DATE - DATE.
+    if (a.type.id == Type::Date || b.type.id == Type::Date) {
+      if (a.type.id == Type::Date && b.type.is_integral() && b.type.id != Type::Boolean && (op == Op::Add || op == Op::Sub))
+        return node(op, DataType::date(), {std::move(a), std::move(b)}, e.offset);
+      if (b.type.id == Type::Date && a.type.is_integral() && a.type.id != Type::Boolean && op == Op::Add)
+        return node(op, DataType::date(), {std::move(b), std::move(a)}, e.offset);
+      if (a.type.id == Type::Date && b.type.id == Type::Date && op == Op::Sub)
+        return node(op, DataType::bigint(), {std::move(a), std::move(b)}, e.offset);
+      return type_error();
+    }
+    if (!is_number(a.type) || !is_number(b.type)) return type_error();
+    bool decimal = a.type.id == Type::Decimal || b.type.id == Type::Decimal;
+    if (decimal && !a.type.is_floating() && !b.type.is_floating() && (op == Op::Div || op == Op::Mod)) {
+      a = to_double(std::move(a));
+      b = to_double(std::move(b));
+      return node(op, DataType::double_(), {std::move(a), std::move(b)}, e.offset);
+    }
+    if (decimal && op == Op::Mul) {
+      // Exact: scales add up (to at most 18 digits after the point).
+      bool literal_a = is_decimal_literal(a), literal_b = is_decimal_literal(b);
+      if (!a.type.is_floating() || literal_a) {
+        if (!b.type.is_floating() || literal_b) {
+          int sa = a.type.id == Type::Decimal ? a.type.scale : literal_a ? literal_scale(a.text) : 0;
+          int sb = b.type.id == Type::Decimal ? b.type.scale : literal_b ? literal_scale(b.text) : 0;
+          if (sa + sb <= 18) {
+            if (a.type.id != Type::Decimal) a = to_decimal(std::move(a), sa);
+            if (b.type.id != Type::Decimal) b = to_decimal(std::move(b), sb);
+            return node(Op::Mul, decimal_type(sa + sb), {std::move(a), std::move(b)}, e.offset);
+          }
+        }
+      }
+    }
+    unify_numeric(a, b);
+    DataType type = a.type.is_floating() ? DataType::double_()
+                    : a.type.id == Type::Decimal ? a.type
+                                                 : DataType::bigint();
+    if (type.id == Type::Decimal && op == Op::Mul) type = decimal_type(a.type.scale + b.type.scale);
+    return node(op, type, {std::move(a), std::move(b)}, e.offset);
   }
 
   // Comparisons of VARCHAR run on dictionary codes: a literal becomes a code
   // bound in the column's sorted dictionary.
-  BoundExpr bind_string_comparison(Op op, BoundExpr left, BoundExpr right, std::size_t offset) const {
+  BoundExpr string_comparison(Op op, BoundExpr left, BoundExpr right, std::size_t offset) {
     bool l_const = left.op == Op::Constant, r_const = right.op == Op::Constant;
     if (l_const && r_const) {
       int c = left.text.compare(right.text);
@@ -270,13 +469,15 @@ class SelectBinder {
                                                                         : op == Op::Gt ? c > 0 : c >= 0;
       return bool_constant(r, offset);
     }
-    if (l_const) return bind_string_comparison(mirrored(op), std::move(right), std::move(left), offset);
+    if (l_const) return string_comparison(mirrored(op), std::move(right), std::move(left), offset);
     if (!r_const) {
-      if (left.dictionary != right.dictionary)
+      if (!left.dictionary || left.dictionary != right.dictionary)
         throw Error(ErrorKind::NotSupported,
                     "not supported yet: comparing VARCHAR values of two different dictionaries", offset);
       return node(op, DataType::boolean(), {std::move(left), std::move(right)}, offset);
     }
+    if (!left.dictionary)
+      throw Error(ErrorKind::NotSupported, "not supported yet: comparing a computed VARCHAR value", offset);
     const Dictionary& dict = *left.dictionary;
     const std::string& s = right.text;
     uint32_t lower = dict.lower_bound(s), upper = dict.upper_bound(s);
@@ -291,149 +492,720 @@ class SelectBinder {
       case Op::Ge: code = lower; break;                 // s' >= s  <=>  code >= lower_bound(s)
       default: break;
     }
-    BoundExpr bound = make_constant(DataType::bigint(), right.offset);
-    bound.constant.value.i = code;
+    BoundExpr bound = int_constant(code, right.offset, DataType::bigint());
     return node(op, DataType::boolean(), {std::move(left), std::move(bound)}, offset);
   }
 
-  BoundExpr bind_binary(const ast::Expr& e, BoundExpr left, BoundExpr right) const {
-    using B = ast::BinaryOp;
-    Op op = to_op(e.binary_op);
-    const std::size_t at = e.offset;
-    auto type_error = [&](const std::string& what) {
-      throw Error(ErrorKind::Binder, what + " " + left.type.to_string() + " and " + right.type.to_string(),
-                  e.args[1]->offset);
-    };
-    if (e.binary_op == B::And || e.binary_op == B::Or) {
-      for (const BoundExpr* side : {&left, &right})
-        if (side->type.id != Type::Boolean && !side->is_null_constant())
-          throw Error(ErrorKind::Binder,
-                      std::string(e.binary_op == B::And ? "AND" : "OR") + " needs BOOLEAN operands, not " +
-                          side->type.to_string(),
-                      side->offset);
-      return node(op, DataType::boolean(), {std::move(left), std::move(right)}, at);
-    }
-    // A NULL literal takes the type of the other side.
-    if (left.is_null_constant() && !right.is_null_constant()) left.type = right.type.id == Type::Varchar ? DataType::bigint() : right.type;
-    if (right.is_null_constant() && !left.is_null_constant()) right.type = left.type.id == Type::Varchar ? DataType::bigint() : left.type;
-    if (is_arithmetic(e.binary_op)) {
-      bool numeric = left.type.is_numeric() && right.type.is_numeric() && left.type.id != Type::Boolean &&
-                     right.type.id != Type::Boolean;
-      if (!numeric) type_error("cannot apply " + ast::to_string(e.binary_op) + " to");
-      if (left.type.id == Type::Decimal || right.type.id == Type::Decimal)
-        throw Error(ErrorKind::NotSupported, "not supported yet: DECIMAL arithmetic", at);
-      if (left.type.is_floating() || right.type.is_floating())
-        return node(op, DataType::double_(), {to_double(std::move(left)), to_double(std::move(right))}, at);
-      return node(op, DataType::bigint(), {std::move(left), std::move(right)}, at);
-    }
-    // Comparison.
-    bool l_string = left.type.id == Type::Varchar && !left.is_null_constant();
-    bool r_string = right.type.id == Type::Varchar && !right.is_null_constant();
-    if (l_string || r_string) {
-      if (!(l_string && r_string)) type_error("Cannot compare values of type");
-      return bind_string_comparison(op, std::move(left), std::move(right), at);
-    }
-    bool l_bool = left.type.id == Type::Boolean, r_bool = right.type.id == Type::Boolean;
-    if (l_bool != r_bool) type_error("Cannot compare values of type");
-    if (left.type.is_floating() || right.type.is_floating()) {
-      left = to_double(std::move(left));
-      right = to_double(std::move(right));
-    }
-    return node(op, DataType::boolean(), {std::move(left), std::move(right)}, at);
+  // x [NOT] BETWEEN lo AND hi  ==  [NOT] (x >= lo AND x <= hi)
+  BoundExpr bind_between(const ast::Expr& e) {
+    BoundExpr x = bind(*e.args[0]);
+    BoundExpr low = compare(Op::Ge, x, bind(*e.args[1]), e.offset, e.args[1]->offset);
+    BoundExpr high = compare(Op::Le, std::move(x), bind(*e.args[2]), e.offset, e.args[2]->offset);
+    BoundExpr both = node(Op::And, DataType::boolean(), {std::move(low), std::move(high)}, e.offset);
+    return e.negated ? node(Op::Not, DataType::boolean(), {std::move(both)}, e.offset) : both;
   }
 
-  BoundExpr bind_scalar(const ast::Expr& e) const {
-    switch (e.kind) {
-      case ExprKind::Literal: return bind_literal(e);
-      case ExprKind::Column: return bind_column(e);
-      case ExprKind::Star: throw Error(ErrorKind::Binder, "* is only allowed in the select list and COUNT(*)", e.offset);
-      case ExprKind::Unary: return bind_unary(e, bind_scalar(*e.args[0]));
-      case ExprKind::Binary: return bind_binary(e, bind_scalar(*e.args[0]), bind_scalar(*e.args[1]));
-      case ExprKind::Function: {
-        if (is_aggregate_name(e.name))
-          throw Error(ErrorKind::Binder, "aggregate function calls cannot be nested", e.offset);
-        std::string hint = closest_name(e.name, {"count", "sum", "min", "max", "avg"});
-        throw Error(ErrorKind::Binder,
-                    "Scalar Function with name " + e.name + " does not exist!" +
-                        (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
-                    e.offset);
+  // x [NOT] IN (a, b, ...)  ==  [NOT] (x = a OR x = b OR ...), with SQL's NULLs.
+  BoundExpr bind_in(const ast::Expr& e) {
+    BoundExpr x = bind(*e.args[0]);
+    std::optional<BoundExpr> any;
+    for (std::size_t i = 1; i < e.args.size(); ++i) {
+      BoundExpr eq = compare(Op::Eq, x, bind(*e.args[i]), e.offset, e.args[i]->offset);
+      any = any ? node(Op::Or, DataType::boolean(), {std::move(*any), std::move(eq)}, e.offset) : std::move(eq);
+    }
+    if (!any) throw Error(ErrorKind::Binder, "IN needs at least one value", e.offset);
+    return e.negated ? node(Op::Not, DataType::boolean(), {std::move(*any), }, e.offset) : std::move(*any);
+  }
+
+  // LIKE on a VARCHAR column: the pattern is matched once against every
+  // dictionary entry; rows then look their code up in the resulting table.
+  BoundExpr bind_like(const ast::Expr& e) {
+    BoundExpr x = bind(*e.args[0]);
+    BoundExpr pattern = bind(*e.args[1]);
+    if (x.type.id != Type::Varchar || pattern.type.id != Type::Varchar)
+      throw Error(ErrorKind::Binder, "LIKE needs VARCHAR operands, not " + x.type.to_string() + " and " +
+                                         pattern.type.to_string(), e.offset);
+    if (pattern.op != Op::Constant)
+      throw Error(ErrorKind::NotSupported, "not supported yet: LIKE with a pattern that is not a constant",
+                  e.args[1]->offset);
+    BoundExpr result;
+    if (x.op == Op::Constant) {
+      result = bool_constant(like_match(x.text, pattern.text), e.offset);
+    } else {
+      if (!x.dictionary) throw Error(ErrorKind::NotSupported, "not supported yet: LIKE on a computed value", e.offset);
+      auto table = std::make_shared<std::vector<uint8_t>>(x.dictionary->size());
+      for (std::size_t i = 0; i < table->size(); ++i) (*table)[i] = like_match(x.dictionary->values[i], pattern.text);
+      result = node(Op::Lookup, DataType::boolean(), {std::move(x)}, e.offset);
+      result.lookup = std::move(table);
+    }
+    return e.negated ? node(Op::Not, DataType::boolean(), {std::move(result)}, e.offset) : result;
+  }
+
+  BoundExpr bind_cast(const ast::Expr& e, BoundExpr v) {
+    DataType target = resolve_type(e.cast_type);
+    std::size_t at = e.offset;
+    if (is_untyped_null(v)) return retype_null(std::move(v), target);
+    if (v.type == target) return v;
+    if (v.op == Op::Constant && v.type.id == Type::Varchar && !v.constant.null_constant) {
+      // A string literal cast: parse it now.
+      const std::string& t = v.text;
+      switch (target.id) {
+        case Type::Date: return int_constant(parse_date_or_throw(t, v.offset), at, DataType::date());
+        case Type::Integer:
+        case Type::BigInt: {
+          int64_t i = 0;
+          auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), i);
+          if (ec != std::errc() || end != t.data() + t.size())
+            throw Error(ErrorKind::Conversion, "could not convert string '" + t + "' to " + target.to_string(), v.offset);
+          return int_constant(i, at, target.id == Type::BigInt ? DataType::bigint() : DataType{});
+        }
+        case Type::Double:
+        case Type::Real: {
+          double d = 0;
+          auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), d);
+          if (ec != std::errc() || end != t.data() + t.size())
+            throw Error(ErrorKind::Conversion, "could not convert string '" + t + "' to " + target.to_string(), v.offset);
+          return double_constant(d, at);
+        }
+        default: break;
       }
     }
-    throw Error(ErrorKind::Binder, "unsupported expression", e.offset);
+    auto unsupported = [&]() -> BoundExpr {
+      throw Error(ErrorKind::NotSupported,
+                  "not supported yet: CAST from " + v.type.to_string() + " to " + target.to_string(), at);
+    };
+    switch (target.id) {
+      case Type::Double:
+      case Type::Real:
+        if (!is_number(v.type) && v.type.id != Type::Boolean) return unsupported();
+        return to_double(std::move(v));
+      case Type::Integer:
+      case Type::BigInt: {
+        if (v.type.id == Type::Boolean || v.type.is_integral()) {
+          v.type = target.id == Type::BigInt ? DataType::bigint() : v.type;
+          return v;
+        }
+        if (v.type.id == Type::Decimal) v = to_double(std::move(v));
+        if (!v.type.is_floating()) return unsupported();
+        BoundExpr r = node(Op::ToInt, DataType::bigint(), {std::move(v)}, at);
+        if (target.id == Type::Integer) {
+          // Range-checked: DuckDB errors on an out-of-range INTEGER cast.
+          r.type = DataType::bigint();
+        }
+        return r;
+      }
+      case Type::Decimal:
+        if (v.type.is_floating()) return unsupported();
+        if (!is_number(v.type)) return unsupported();
+        if (v.type.id == Type::Decimal && v.type.scale > target.scale) return unsupported();
+        {
+          BoundExpr d = to_decimal(std::move(v), target.scale);
+          d.type = target;
+          return d;
+        }
+      case Type::Boolean:
+        if (!v.type.is_integral()) return unsupported();
+        return node(Op::Ne, DataType::boolean(), {std::move(v), int_constant(0, at)}, at);
+      default: return unsupported();
+    }
   }
 
-  BoundAggregate bind_aggregate(const ast::Expr& e) const {
+  // CASE [x] WHEN w THEN t ... [ELSE e] END, as nested selects from the last
+  // branch outwards.
+  BoundExpr bind_case(const ast::Expr& e) {
+    std::size_t i = 0;
+    std::optional<BoundExpr> operand;
+    if (e.has_operand) operand = bind(*e.args[i++]);
+    std::size_t pairs_end = e.args.size() - (e.has_else ? 1 : 0);
+    std::vector<std::pair<BoundExpr, BoundExpr>> branches;
+    for (; i + 1 < pairs_end + 1 && i < pairs_end; i += 2) {
+      BoundExpr condition = operand ? compare(Op::Eq, *operand, bind(*e.args[i]), e.args[i]->offset, e.args[i]->offset)
+                                    : bind_boolean(*e.args[i], "a CASE WHEN condition");
+      branches.emplace_back(std::move(condition), bind(*e.args[i + 1]));
+    }
+    BoundExpr otherwise = e.has_else ? bind(*e.args.back()) : [&] {
+      BoundExpr n = null_constant(DataType::integer(), e.offset);
+      n.text = "NULL";
+      return n;
+    }();
+    // One result type for all branches.
+    std::vector<BoundExpr*> results;
+    for (auto& b : branches) results.push_back(&b.second);
+    results.push_back(&otherwise);
+    BoundExpr* typed = nullptr;
+    for (BoundExpr* r : results)
+      if (!is_untyped_null(*r)) typed = typed ? typed : r;
+    if (typed) {
+      for (BoundExpr* r : results) {
+        if (is_untyped_null(*r)) *r = retype_null(std::move(*r), typed->type);
+      }
+      for (BoundExpr* r : results) {
+        if (r == typed) continue;
+        if (r->type.id == Type::Varchar || typed->type.id == Type::Varchar) {
+          if (!(r->type.id == Type::Varchar && typed->type.id == Type::Varchar && r->dictionary == typed->dictionary &&
+                r->op != Op::Constant))
+            throw Error(ErrorKind::NotSupported, "not supported yet: CASE results that are different VARCHAR values",
+                        r->offset);
+        } else if (r->type != typed->type) {
+          BoundExpr a = std::move(*typed), b = std::move(*r);
+          if (!is_number(a.type) || !is_number(b.type))
+            throw Error(ErrorKind::Binder, "CASE branches of types " + a.type.to_string() + " and " + b.type.to_string(),
+                        b.offset);
+          unify_numeric(a, b);
+          *typed = std::move(a);
+          *r = std::move(b);
+        }
+      }
+      // A second pass: earlier results may need the type a later one forced.
+      for (BoundExpr* r : results)
+        if (r != typed && r->type != typed->type && is_number(r->type) && is_number(typed->type)) unify_numeric(*typed, *r);
+    }
+    BoundExpr result = std::move(otherwise);
+    for (auto it = branches.rbegin(); it != branches.rend(); ++it) {
+      DataType type = it->second.type;
+      auto dictionary = it->second.dictionary;
+      result = node(Op::Select, type, {std::move(it->first), std::move(it->second), std::move(result)}, e.offset);
+      result.dictionary = dictionary;
+    }
+    return result;
+  }
+
+  BoundExpr bind_extract(const ast::Expr& e) {
+    BoundExpr d = bind(*e.args[0]);
+    if (d.type.id != Type::Date)
+      throw Error(ErrorKind::Binder, "EXTRACT needs a DATE, not " + d.type.to_string(), e.args[0]->offset);
+    Op op = e.name == "year" ? Op::ExtractYear : e.name == "month" ? Op::ExtractMonth : Op::ExtractDay;
+    if (e.name != "year" && e.name != "month" && e.name != "day")
+      throw Error(ErrorKind::NotSupported, "not supported yet: EXTRACT(" + e.name + " ...)", e.offset);
+    return node(op, DataType::bigint(), {std::move(d)}, e.offset);
+  }
+
+  BoundExpr bind_function(const ast::Expr& e) {
+    if (is_aggregate_name(e.name))
+      throw Error(ErrorKind::Binder, std::string("aggregate functions are not allowed in ") + scope_.clause(), e.offset);
+    if (e.name == "floor" || e.name == "ceil" || e.name == "ceiling" || e.name == "abs") {
+      if (e.args.size() != 1) throw Error(ErrorKind::Binder, e.name + "() takes exactly one argument", e.offset);
+      BoundExpr v = bind(*e.args[0]);
+      if (!is_number(v.type))
+        throw Error(ErrorKind::Binder, "No function matches " + e.name + "(" + v.type.to_string() + ")", e.offset);
+      if (e.name == "abs") {
+        DataType type = v.type.is_floating() ? DataType::double_() : v.type.id == Type::Decimal ? v.type : DataType::bigint();
+        return node(Op::Abs, type, {std::move(v)}, e.offset);
+      }
+      if (!v.type.is_floating()) return v;  // already whole
+      return node(e.name == "floor" ? Op::Floor : Op::Ceil, DataType::double_(), {std::move(v)}, e.offset);
+    }
+    std::string hint = closest_name(e.name, function_names());
+    throw Error(ErrorKind::Binder,
+                "Scalar Function with name " + e.name + " does not exist!" +
+                    (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
+                e.offset);
+  }
+
+ public:
+  static DataType resolve_type(const ast::TypeName& t) {
+    const std::string& n = t.name;
+    if (n == "integer" || n == "int" || n == "int4" || n == "signed") return DataType::integer();
+    if (n == "bigint" || n == "int8" || n == "long") return DataType::bigint();
+    if (n == "double" || n == "float8" || n == "double precision") return DataType::double_();
+    if (n == "real" || n == "float4" || n == "float") return DataType::real();
+    if (n == "boolean" || n == "bool") return DataType::boolean();
+    if (n == "date") return DataType::date();
+    if (n == "varchar" || n == "text" || n == "string" || n == "char") return DataType::varchar();
+    if (n == "decimal" || n == "numeric") {
+      int64_t p = t.parameters.size() > 0 ? t.parameters[0] : 18;
+      int64_t s = t.parameters.size() > 1 ? t.parameters[1] : 3;
+      if (p < 1 || p > 18 || s < 0 || s > p)
+        throw Error(ErrorKind::Binder, "DECIMAL precision must be 1..18 and scale 0..precision", t.offset);
+      DataType d{Type::Decimal};
+      d.precision = static_cast<uint8_t>(p);
+      d.scale = static_cast<uint8_t>(s);
+      return d;
+    }
+    std::string hint = closest_name(n, {"integer", "bigint", "double", "real", "boolean", "date", "varchar", "decimal"});
+    throw Error(ErrorKind::Binder, "Type with name " + n + " does not exist!" + (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
+                t.offset);
+  }
+};
+
+// ---- the FROM clause's names ---------------------------------------------------
+
+class TableScope : public Scope {
+ public:
+  TableScope(const BoundQuery& query, const char* clause) : query_(query), clause_(clause) {}
+
+  std::optional<BoundExpr> intercept(const ast::Expr& e) override {
+    if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) {
+      if (std::string_view(clause_) == "aggregate arguments")
+        throw Error(ErrorKind::Binder, "aggregate function calls cannot be nested", e.offset);
+      throw Error(ErrorKind::Binder, std::string(clause_) + " clause cannot contain aggregates", e.offset);
+    }
+    return std::nullopt;
+  }
+
+  BoundExpr column(const ast::Expr& e) override { return resolve(e); }
+  const char* clause() const override { return clause_; }
+
+  BoundExpr resolve(const ast::Expr& e) const {
+    std::vector<const BoundTableRef*> candidates;
+    if (!e.table.empty()) {
+      for (const auto& t : query_.tables)
+        if (iequals(t.alias, e.table)) candidates.push_back(&t);
+      if (candidates.empty()) {
+        std::vector<std::string> aliases;
+        for (const auto& t : query_.tables) aliases.push_back(t.alias);
+        std::string hint = closest_name(e.table, aliases);
+        throw Error(ErrorKind::Binder,
+                    "Referenced table \"" + e.table + "\" not found!" + (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
+                    e.offset);
+      }
+    } else {
+      for (const auto& t : query_.tables) candidates.push_back(&t);
+    }
+    std::vector<BoundExpr> found;
+    std::vector<std::string> found_names;
+    for (const BoundTableRef* t : candidates) {
+      int c = t->table->find_column(e.name);
+      if (c >= 0) {
+        found.push_back(column_ref(*t, c, e.offset));
+        found_names.push_back(t->alias + "." + t->table->columns[c].name);
+      }
+    }
+    if (found.size() == 1) return std::move(found[0]);
+    if (found.size() > 1) {
+      std::string list;
+      for (const auto& n : found_names) list += (list.empty() ? "\"" : ", \"") + n + "\"";
+      throw Error(ErrorKind::Binder, "Ambiguous reference to column name \"" + e.name + "\" (use: " + list + ")", e.offset);
+    }
+    if (iequals(e.name, "rowid")) {
+      if (candidates.size() > 1)
+        throw Error(ErrorKind::Binder, "Ambiguous reference to column name \"rowid\": qualify it with a table", e.offset);
+      BoundExpr r;
+      r.op = Op::Column;
+      r.column = candidates[0]->first_column + candidates[0]->column_count() - 1;
+      r.type = DataType::bigint();
+      r.offset = e.offset;
+      return r;
+    }
+    std::vector<std::string> names;
+    std::string bindings;
+    for (const BoundTableRef* t : candidates)
+      for (const auto& col : t->table->columns) {
+        names.push_back(t->alias + "." + col.name);
+        bindings += std::string(bindings.empty() ? "" : ", ") + "\"" + t->alias + "." + col.name + "\"";
+      }
+    std::vector<std::string> bare;
+    for (const BoundTableRef* t : candidates)
+      for (const auto& col : t->table->columns) bare.push_back(col.name);
+    std::string message = "Referenced column \"" + e.name + "\" not found in FROM clause!";
+    std::string hint = closest_name(e.name, bare);
+    if (!hint.empty()) {
+      for (const auto& n : names)
+        if (iequals(n.substr(n.find('.') + 1), hint)) {
+          message += "\nDid you mean \"" + n + "\"?";
+          break;
+        }
+    } else {
+      message += "\nCandidate bindings: " + bindings;
+    }
+    throw Error(ErrorKind::Binder, message, e.offset);
+  }
+
+  static BoundExpr column_ref(const BoundTableRef& t, int c, std::size_t offset) {
+    BoundExpr e;
+    e.op = Op::Column;
+    e.column = t.first_column + c;
+    e.type = t.table->columns[c].type;
+    e.offset = offset;
+    e.dictionary = t.table->host[c].dictionary;
+    return e;
+  }
+
+ private:
+  const BoundQuery& query_;
+  const char* clause_;
+};
+
+// Above the aggregate: group keys and aggregates are columns; a bare column
+// that is neither is an error that names it.
+class AggregateScope : public Scope {
+ public:
+  AggregateScope(BoundQuery& query, TableScope& tables, const char* clause)
+      : query_(query), tables_(tables), clause_(clause) {}
+
+  std::optional<BoundExpr> intercept(const ast::Expr& e) override {
+    if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) return aggregate(e);
+    if (e.kind == ExprKind::Literal) return std::nullopt;
+    if (!contains_aggregate(e)) {
+      // An expression equal to a group key reads that key.
+      TableScope plain(query_, clause_);
+      std::optional<BoundExpr> bound;
+      try {
+        bound = ExpressionBinder(plain).bind(e);
+      } catch (const Error&) {
+        bound.reset();
+      }
+      if (bound)
+        for (std::size_t k = 0; k < query_.group_keys.size(); ++k)
+          if (same_expression(*bound, query_.group_keys[k])) return key_ref(k, *bound, e.offset);
+    }
+    return std::nullopt;
+  }
+
+  BoundExpr column(const ast::Expr& e) override {
+    tables_.resolve(e);  // an unknown name gets the unknown-name error first
+    throw Error(ErrorKind::Binder,
+                "column \"" + (e.table.empty() ? e.name : e.table + "." + e.name) +
+                    "\" must appear in the GROUP BY clause or must be part of an aggregate function",
+                e.offset);
+  }
+  const char* clause() const override { return clause_; }
+
+  static bool contains_aggregate(const ast::Expr& e) {
+    if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) return true;
+    for (const auto& a : e.args)
+      if (contains_aggregate(*a)) return true;
+    return false;
+  }
+
+ private:
+  BoundQuery& query_;
+  TableScope& tables_;
+  const char* clause_;
+
+  BoundExpr key_ref(std::size_t k, const BoundExpr& key, std::size_t offset) {
+    BoundExpr r;
+    r.op = Op::Column;
+    r.column = static_cast<int>(k);
+    r.type = key.type;
+    r.dictionary = key.dictionary;
+    r.offset = offset;
+    return r;
+  }
+
+  BoundExpr aggregate(const ast::Expr& e) {
+    for (const auto& a : e.args)
+      if (contains_aggregate(*a))
+        throw Error(ErrorKind::Binder, "aggregate function calls cannot be nested", a->offset);
+    BoundAggregate a = bind_aggregate(e);
+    std::size_t index = query_.aggregates.size();
+    for (std::size_t i = 0; i < query_.aggregates.size(); ++i)
+      if (same_aggregate(query_.aggregates[i], a)) index = i;
+    BoundExpr ref;
+    ref.op = Op::Column;
+    ref.column = static_cast<int>(query_.group_keys.size() + index);
+    ref.type = a.type;
+    ref.dictionary = a.dictionary;
+    ref.offset = e.offset;
+    if (index == query_.aggregates.size()) query_.aggregates.push_back(std::move(a));
+    return ref;
+  }
+
+  BoundAggregate bind_aggregate(const ast::Expr& e) {
+    TableScope inner(query_, "aggregate arguments");
+    ExpressionBinder binder(inner);
     BoundAggregate a;
-    if (e.distinct) throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + "(DISTINCT ...)", e.offset);
+    a.distinct = e.distinct;
+    const std::string& n = e.name;
     bool star = e.args.size() == 1 && e.args[0]->kind == ExprKind::Star;
-    if (e.name == "count" && star) {
+    if (n == "count" && star) {
+      if (e.distinct) throw Error(ErrorKind::Binder, "COUNT(DISTINCT *) is not valid", e.offset);
       a.kind = AggKind::CountStar;
       a.type = DataType::bigint();
       return a;
     }
-    if (e.args.size() != 1 || star)
-      throw Error(ErrorKind::Binder, e.name + "() takes exactly one argument", e.offset);
-    BoundExpr arg = bind_scalar(*e.args[0]);
-    if (e.name == "count") {
-      a.kind = AggKind::Count;
-      a.type = DataType::bigint();
-    } else if (e.name == "min" || e.name == "max") {
-      a.kind = e.name == "min" ? AggKind::Min : AggKind::Max;
+    bool two = n == "arg_min" || n == "arg_max" || n == "min_by" || n == "max_by";
+    std::size_t expected = two ? 2 : 1;
+    if (e.args.size() != expected || star)
+      throw Error(ErrorKind::Binder, n + "() takes exactly " + (two ? "two arguments" : "one argument"), e.offset);
+    BoundExpr arg = binder.bind(*e.args[0]);
+    if (is_untyped_null(arg)) arg = retype_null(std::move(arg), DataType::integer());
+    if (arg.op == Op::Constant && arg.type.id == Type::Varchar && !arg.dictionary) {
+      auto dictionary = std::make_shared<Dictionary>();
+      dictionary->values.push_back(arg.text);
+      arg.dictionary = std::move(dictionary);
+      arg.constant.value.i = 0;
+    }
+    if (two) {
+      BoundExpr order = binder.bind(*e.args[1]);
+      if (is_untyped_null(order)) order = retype_null(std::move(order), DataType::integer());
+      if (order.type.id == Type::Varchar && order.op == Op::Constant)
+        throw Error(ErrorKind::NotSupported, "not supported yet: " + n + " ordered by a string literal", e.offset);
+      if (e.distinct) throw Error(ErrorKind::Binder, n + "(DISTINCT ...) is not valid", e.offset);
+      a.kind = (n == "arg_min" || n == "min_by") ? AggKind::ArgMin : AggKind::ArgMax;
       a.type = arg.type;
       a.dictionary = arg.dictionary;
-      if (arg.op == Op::Constant && arg.type.id == Type::Varchar)
-        throw Error(ErrorKind::NotSupported, "not supported yet: MIN/MAX of a string literal", e.offset);
-    } else {
-      if (!arg.type.is_numeric() || arg.type.id == Type::Boolean)
-        throw Error(ErrorKind::Binder,
-                    "No function matches " + e.name + "(" + arg.type.to_string() + ")", e.args[0]->offset);
-      if (arg.type.id == Type::Decimal) throw Error(ErrorKind::NotSupported, "not supported yet: DECIMAL sums", e.offset);
-      a.kind = e.name == "sum" ? AggKind::Sum : AggKind::Avg;
-      a.type = (a.kind == AggKind::Avg || arg.type.is_floating()) ? DataType::double_() : DataType::bigint();
+      a.argument = std::move(arg);
+      a.order = std::move(order);
+      return a;
     }
-    if (arg.is_null_constant()) arg.type = DataType::bigint();
+    if (n == "count") {
+      a.kind = e.distinct ? AggKind::CountDistinct : AggKind::Count;
+      a.type = DataType::bigint();
+    } else if (n == "min" || n == "max") {
+      a.kind = n == "min" ? AggKind::Min : AggKind::Max;
+      a.type = arg.type;
+      a.dictionary = arg.dictionary;
+    } else {
+      if (!is_number(arg.type))
+        throw Error(ErrorKind::Binder, "No function matches " + n + "(" + arg.type.to_string() + ")", e.args[0]->offset);
+      if (e.distinct) throw Error(ErrorKind::NotSupported, "not supported yet: " + n + "(DISTINCT ...)", e.offset);
+      a.kind = n == "sum" ? AggKind::Sum : AggKind::Avg;
+      if (a.kind == AggKind::Avg || arg.type.is_floating()) a.type = DataType::double_();
+      else if (arg.type.id == Type::Decimal) a.type = decimal_type(arg.type.scale);
+      else a.type = DataType::bigint();
+    }
     a.argument = std::move(arg);
     return a;
   }
+};
 
-  // A select item of an aggregate query: aggregates become references to
-  // their results; a bare column outside an aggregate is an error.
-  BoundExpr bind_over_aggregates(const ast::Expr& e) {
-    switch (e.kind) {
-      case ExprKind::Function:
-        if (is_aggregate_name(e.name)) {
-          for (const auto& a : e.args)
-            if (contains_aggregate(*a))
-              throw Error(ErrorKind::Binder, "aggregate function calls cannot be nested", aggregate_offset(*a));
-          BoundAggregate a = bind_aggregate(e);
-          BoundExpr ref;
-          ref.op = Op::Column;
-          ref.column = static_cast<int>(result_.aggregates.size());
-          ref.type = a.type;
-          ref.dictionary = a.dictionary;
-          ref.offset = e.offset;
-          result_.aggregates.push_back(std::move(a));
-          return ref;
-        }
-        return bind_scalar(e);
-      case ExprKind::Column: {
-        bind_column(e);  // unknown names first get the unknown-name error
-        throw Error(ErrorKind::Binder,
-                    "column \"" + e.name + "\" must appear in the GROUP BY clause or must be part of an aggregate function",
-                    e.offset);
+// ---- the statement ---------------------------------------------------------------
+
+class QueryBinder {
+ public:
+  QueryBinder(const Catalog& catalog, std::string_view sql) : catalog_(catalog), sql_(sql) {}
+
+  BoundQuery bind(const ast::SelectStatement& s) {
+    if (s.from.empty()) throw Error(ErrorKind::NotSupported, "not supported yet: SELECT without FROM");
+    bind_from(s);
+    TableScope where_scope(q_, "WHERE");
+    ExpressionBinder where_binder(where_scope);
+    if (s.where) add_conjuncts(where_binder.bind_boolean(*s.where, "WHERE clause"));
+    for (const auto& ref : s.from)
+      if (ref.on) {
+        TableScope on_scope(q_, "JOIN condition");
+        add_conjuncts(ExpressionBinder(on_scope).bind_boolean(*ref.on, "JOIN condition"));
       }
-      case ExprKind::Unary: return bind_unary(e, bind_over_aggregates(*e.args[0]));
-      case ExprKind::Binary:
-        return bind_binary(e, bind_over_aggregates(*e.args[0]), bind_over_aggregates(*e.args[1]));
-      default: return bind_scalar(e);
+
+    q_.aggregated = !s.group_by.empty() || s.having;
+    for (const auto& item : s.items)
+      if (AggregateScope::contains_aggregate(*item.expr)) q_.aggregated = true;
+    for (const auto& o : s.order_by)
+      if (AggregateScope::contains_aggregate(*o.expr)) q_.aggregated = true;
+
+    bind_group_by(s);
+    bind_select_list(s);
+    bind_having(s);
+    q_.distinct = s.distinct;
+    bind_order_by(s);
+    bind_limit(s);
+    return std::move(q_);
+  }
+
+ private:
+  const Catalog& catalog_;
+  std::string_view sql_;
+  BoundQuery q_;
+
+  std::string source_text(const ast::Expr& e) const {
+    if (e.end > e.offset && e.end <= sql_.size()) return std::string(sql_.substr(e.offset, e.end - e.offset));
+    return ast::to_string(e);
+  }
+
+  void bind_from(const ast::SelectStatement& s) {
+    for (const auto& ref : s.from) {
+      BoundTableRef t;
+      if (ref.is_function) {
+        if (!table_function_reader || !iequals(ref.name, "read_csv"))
+          throw Error(ErrorKind::Binder, "Table Function with name " + ref.name + " does not exist!", ref.offset);
+        t.table = table_function_reader(ref);
+      } else {
+        t.table = catalog_.get(ref.name, ref.offset);
+      }
+      t.alias = ref.alias.empty() ? (ref.is_function ? ref.name : t.table->name) : ref.alias;
+      for (const auto& other : q_.tables)
+        if (iequals(other.alias, t.alias))
+          throw Error(ErrorKind::Binder, "Duplicate alias \"" + t.alias + "\" in query!", ref.offset);
+      t.first_column = q_.column_count;
+      t.offset = ref.offset;
+      q_.column_count += t.column_count();
+      for (std::size_t c = 0; c < t.table->columns.size(); ++c) {
+        q_.column_names.push_back(t.alias + "." + t.table->columns[c].name);
+        q_.column_types.push_back(t.table->columns[c].type);
+      }
+      q_.column_names.push_back(t.alias + ".rowid");
+      q_.column_types.push_back(DataType::bigint());
+      q_.tables.push_back(std::move(t));
     }
+  }
+
+  void add_conjuncts(BoundExpr e) {
+    if (e.op == Op::And) {
+      for (auto& child : e.children) add_conjuncts(std::move(child));
+      return;
+    }
+    if (e.op == Op::Constant && !e.constant.null_constant && e.constant.value.i != 0) return;  // TRUE
+    q_.conjuncts.push_back(std::move(e));
+  }
+
+  // GROUP BY items may name a select alias or a position (GROUP BY 1).
+  const ast::Expr& group_item(const ast::SelectStatement& s, const ast::Expr& e) const {
+    if (e.kind == ExprKind::Literal && e.literal.kind == ast::Literal::Kind::Integer) {
+      int64_t k = e.literal.integer;
+      if (k < 1 || k > static_cast<int64_t>(s.items.size()) || s.items[k - 1].expr->kind == ExprKind::Star)
+        throw Error(ErrorKind::Binder, "GROUP BY term out of range - should be between 1 and " +
+                                           std::to_string(s.items.size()), e.offset);
+      return *s.items[k - 1].expr;
+    }
+    if (e.kind == ExprKind::Column && e.table.empty()) {
+      bool is_table_column = false;
+      for (const auto& t : q_.tables) is_table_column |= t.table->find_column(e.name) >= 0;
+      if (!is_table_column)
+        for (const auto& item : s.items)
+          if (!item.alias.empty() && iequals(item.alias, e.name)) return *item.expr;
+    }
+    return e;
+  }
+
+  void bind_group_by(const ast::SelectStatement& s) {
+    for (const auto& g : s.group_by) {
+      const ast::Expr& e = group_item(s, *g);
+      if (AggregateScope::contains_aggregate(e))
+        throw Error(ErrorKind::Binder, "GROUP BY clause cannot contain aggregates", e.offset);
+      TableScope scope(q_, "GROUP BY");
+      BoundExpr key = ExpressionBinder(scope).bind(e);
+      if (is_untyped_null(key)) key = retype_null(std::move(key), DataType::integer());
+      if (key.type.id == Type::Varchar && key.op == Op::Constant && !key.dictionary) {
+        auto dictionary = std::make_shared<Dictionary>();
+        dictionary->values.push_back(key.text);
+        key.dictionary = std::move(dictionary);
+        key.constant.value.i = 0;
+      }
+      bool duplicate = false;
+      for (const auto& k : q_.group_keys) duplicate |= same_expression(k, key);
+      if (!duplicate) q_.group_keys.push_back(std::move(key));
+    }
+  }
+
+  BoundExpr bind_output(const ast::Expr& e) {
+    TableScope tables(q_, "the select list");
+    BoundExpr out;
+    if (q_.aggregated) {
+      AggregateScope scope(q_, tables, "the select list");
+      out = ExpressionBinder(scope).bind(e);
+    } else {
+      out = ExpressionBinder(tables).bind(e);
+    }
+    if (is_untyped_null(out)) out = retype_null(std::move(out), DataType::integer());
+    // A string literal in the select list is a column of one dictionary entry.
+    if (out.op == Op::Constant && out.type.id == Type::Varchar && !out.constant.null_constant && !out.dictionary) {
+      auto dictionary = std::make_shared<Dictionary>();
+      dictionary->values.push_back(out.text);
+      out.dictionary = std::move(dictionary);
+      out.constant.value.i = 0;
+    }
+    return out;
+  }
+
+  void bind_select_list(const ast::SelectStatement& s) {
+    for (const auto& item : s.items) {
+      const ast::Expr& e = *item.expr;
+      if (e.kind == ExprKind::Star) {
+        if (q_.aggregated)
+          throw Error(ErrorKind::Binder, "* cannot be used in a query with GROUP BY or aggregates", e.offset);
+        bool matched = false;
+        for (const auto& t : q_.tables) {
+          if (!e.table.empty() && !iequals(e.table, t.alias)) continue;
+          matched = true;
+          for (std::size_t c = 0; c < t.table->columns.size(); ++c) {
+            q_.outputs.push_back(TableScope::column_ref(t, static_cast<int>(c), e.offset));
+            q_.names.push_back(t.table->columns[c].name);
+          }
+        }
+        if (!matched) throw Error(ErrorKind::Binder, "Referenced table \"" + e.table + "\" not found!", e.offset);
+        continue;
+      }
+      q_.outputs.push_back(bind_output(e));
+      q_.names.push_back(item.alias.empty() ? source_text(e) : item.alias);
+    }
+    q_.visible = q_.outputs.size();
+  }
+
+  void bind_having(const ast::SelectStatement& s) {
+    if (!s.having) return;
+    TableScope tables(q_, "HAVING");
+    AggregateScope scope(q_, tables, "HAVING");
+    q_.having = ExpressionBinder(scope).bind_boolean(*s.having, "HAVING clause");
+  }
+
+  void bind_order_by(const ast::SelectStatement& s) {
+    for (const auto& o : s.order_by) {
+      const ast::Expr& e = *o.expr;
+      int output = -1;
+      if (e.kind == ExprKind::Literal && e.literal.kind == ast::Literal::Kind::Integer) {
+        int64_t k = e.literal.integer;
+        if (k < 1 || k > static_cast<int64_t>(q_.visible))
+          throw Error(ErrorKind::Binder, "ORDER BY term out of range - should be between 1 and " +
+                                             std::to_string(q_.visible), e.offset);
+        output = static_cast<int>(k - 1);
+      } else if (e.kind == ExprKind::Column && e.table.empty()) {
+        for (std::size_t i = 0; i < s.items.size() && output < 0; ++i)
+          if (!s.items[i].alias.empty() && iequals(s.items[i].alias, e.name)) output = static_cast<int>(i);
+      }
+      if (output < 0) {
+        BoundExpr key = bind_output(e);
+        for (std::size_t i = 0; i < q_.outputs.size() && output < 0; ++i)
+          if (same_expression(q_.outputs[i], key)) output = static_cast<int>(i);
+        if (output < 0) {
+          if (s.distinct)
+            throw Error(ErrorKind::Binder, "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
+                        e.offset);
+          output = static_cast<int>(q_.outputs.size());
+          q_.outputs.push_back(std::move(key));
+          q_.names.push_back(source_text(e));
+        }
+      }
+      BoundOrder order;
+      order.output = output;
+      order.descending = o.descending;
+      // DuckDB's default: NULLS LAST for ASC and for DESC alike.
+      order.nulls_first = o.nulls_first.value_or(false);
+      q_.order_by.push_back(order);
+    }
+  }
+
+  int64_t constant_count(const ast::Expr& e, const char* what) {
+    TableScope scope(q_, what);
+    BoundExpr v = ExpressionBinder(scope).bind(e);
+    if (v.op != Op::Constant || !v.type.is_integral() || v.constant.null_constant || v.constant.value.i < 0)
+      throw Error(ErrorKind::Binder, std::string(what) + " must be a non-negative integer constant", e.offset);
+    return v.constant.value.i;
+  }
+
+  void bind_limit(const ast::SelectStatement& s) {
+    if (s.limit) q_.limit = constant_count(*s.limit, "LIMIT");
+    if (s.offset) q_.offset = constant_count(*s.offset, "OFFSET");
   }
 };
 
 }  // namespace
 
-BoundSelect bind_select(const ast::SelectStatement& statement, const Catalog& catalog, std::string_view sql) {
-  return SelectBinder(catalog, sql).bind(statement);
+bool same_expression(const BoundExpr& a, const BoundExpr& b) {
+  if (a.op != b.op || !(a.type == b.type) || a.column != b.column || a.children.size() != b.children.size()) return false;
+  if (a.op == Op::Constant) {
+    if (a.constant.null_constant != b.constant.null_constant || a.text != b.text) return false;
+    if (!a.constant.null_constant && a.constant.value.i != b.constant.value.i) return false;
+  }
+  if (a.lookup != b.lookup) return false;
+  for (std::size_t i = 0; i < a.children.size(); ++i)
+    if (!same_expression(a.children[i], b.children[i])) return false;
+  return true;
 }
+
+bool same_aggregate(const BoundAggregate& a, const BoundAggregate& b) {
+  if (a.kind != b.kind || a.distinct != b.distinct || a.argument.has_value() != b.argument.has_value() ||
+      a.order.has_value() != b.order.has_value())
+    return false;
+  if (a.argument && !same_expression(*a.argument, *b.argument)) return false;
+  if (a.order && !same_expression(*a.order, *b.order)) return false;
+  return true;
+}
+
+BoundQuery bind_query(const ast::SelectStatement& statement, const Catalog& catalog, std::string_view sql) {
+  return QueryBinder(catalog, sql).bind(statement);
+}
+
+void set_table_function_reader(TableFunctionReader reader) { table_function_reader = reader; }
 
 }  // namespace gpusql

@@ -1,6 +1,14 @@
-// The binder: resolves the names of a parsed statement against the catalog,
-// types every expression and checks the SQL rules (aggregates, booleans).
-// Errors carry the byte offset of the offending name for the caret.
+// The binder: resolves the names of a parsed SELECT against the catalog,
+// types every expression, makes implicit casts explicit, folds constants,
+// and checks the SQL rules (aggregates, GROUP BY, booleans). Errors carry the
+// byte offset of the offending name for the caret.
+//
+// Column numbering. The tables of FROM are laid side by side: table i's
+// column j is column `tables[i].first_column + j`, and its rowid is the
+// column right after its last one. Expressions below the aggregate
+// (conjuncts, group keys, aggregate arguments, outputs of a plain query) use
+// these numbers; expressions above it (HAVING, outputs of an aggregate query)
+// number the group keys first, then the aggregates.
 #pragma once
 
 #include <memory>
@@ -15,18 +23,47 @@
 
 namespace gpusql {
 
-struct BoundSelect {
+struct BoundTableRef {
   std::shared_ptr<const Table> table;
-  std::optional<BoundExpr> where;               // over the table's columns
-  std::vector<BoundAggregate> aggregates;       // non-empty: an aggregate query
-  // The select list: over the table's columns, or, in an aggregate query,
-  // over the aggregates' results (column i = aggregates[i]).
+  std::string alias;
+  int first_column = 0;
+  std::size_t offset = 0;
+  int column_count() const { return static_cast<int>(table->columns.size()) + 1; }  // + rowid
+};
+
+struct BoundOrder {
+  int output = 0;  // which output column
+  bool descending = false;
+  bool nulls_first = false;
+};
+
+struct BoundQuery {
+  std::vector<BoundTableRef> tables;
+  int column_count = 0;  // of all tables, rowids included
+  std::vector<std::string> column_names;  // "alias.column" for each column number
+  std::vector<DataType> column_types;
+  // WHERE and every ON condition, split at top-level AND.
+  std::vector<BoundExpr> conjuncts;
+  bool aggregated = false;  // GROUP BY or aggregates present
+  std::vector<BoundExpr> group_keys;
+  std::vector<BoundAggregate> aggregates;
+  std::optional<BoundExpr> having;
+  // The select list, then hidden ORDER BY keys (outputs[visible...]).
   std::vector<BoundExpr> outputs;
   std::vector<std::string> names;
+  std::size_t visible = 0;
+  bool distinct = false;
+  std::vector<BoundOrder> order_by;
+  std::optional<int64_t> limit;
+  int64_t offset = 0;
 };
 
 // `sql` is the whole text the statement came from: output columns without an
 // alias are named by their text as written, as SQLite does.
-BoundSelect bind_select(const ast::SelectStatement& statement, const Catalog& catalog, std::string_view sql);
+BoundQuery bind_query(const ast::SelectStatement& statement, const Catalog& catalog, std::string_view sql);
+
+// Reads a table function in FROM (read_csv(...)); set by the storage layer.
+using TableFunctionReader = std::shared_ptr<const Table> (*)(const ast::TableRef& ref);
+void set_table_function_reader(TableFunctionReader reader);
 
 }  // namespace gpusql

@@ -24,16 +24,26 @@ struct BoundExpr {
   std::size_t offset = 0;   // where it came from in the SQL text
   // VARCHAR: the dictionary the codes index (column refs and MIN/MAX of them).
   std::shared_ptr<const Dictionary> dictionary;
+  // Lookup: the table indexed by the child's value (e.g. which dictionary
+  // codes a LIKE pattern matches, computed once over the dictionary).
+  std::shared_ptr<const std::vector<uint8_t>> lookup;
 
   bool is_null_constant() const { return op == Op::Constant && constant.null_constant; }
 };
 
 struct BoundAggregate {
   AggKind kind = AggKind::CountStar;
-  std::optional<BoundExpr> argument;  // empty for COUNT(*)
+  std::optional<BoundExpr> argument;  // empty for COUNT(*); ARG_MIN/ARG_MAX: the value returned
+  std::optional<BoundExpr> order;     // ARG_MIN/ARG_MAX: the value minimized/maximized
+  bool distinct = false;              // COUNT(DISTINCT x)
   DataType type;                       // of the result
-  std::shared_ptr<const Dictionary> dictionary;  // MIN/MAX of VARCHAR
+  std::shared_ptr<const Dictionary> dictionary;  // MIN/MAX/ARG_* of VARCHAR
 };
+
+// Structural equality (same operation on the same columns and constants),
+// used to match select-list expressions to GROUP BY keys.
+bool same_expression(const BoundExpr& a, const BoundExpr& b);
+bool same_aggregate(const BoundAggregate& a, const BoundAggregate& b);
 
 // SQL-ish rendering for EXPLAIN; `column_names` names the input positions.
 std::string describe(const BoundExpr& e, const std::vector<std::string>& column_names);

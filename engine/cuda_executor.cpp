@@ -1,68 +1,69 @@
 // The CUDA executor: runs a plan with device kernels over the tables' device
-// columns. Intermediate rows stay on the device as a selection of row ids
-// (late materialization); the result is copied to the host once, at the end.
-// Temporaries come from the stream-ordered pool and return to it when the
-// query ends, whether it succeeds or throws, so an error (out of memory
+// columns. Rows stay on the device between operators as row-id vectors
+// (late materialization: a filter composes ids, values are read only where
+// an expression needs them); the result is copied to the host once, at the
+// end. Temporaries come from the stream-ordered pool and return to it when
+// the query ends, whether it succeeds or throws, so an error (out of memory
 // included) leaves every table intact and the next query runs.
+#include <chrono>
+#include <map>
 #include <optional>
 
 #include "engine/executor.hpp"
 #include "kernels/aggregate.hpp"
 #include "kernels/filter.hpp"
+#include "kernels/gather.hpp"
 #include "kernels/project.hpp"
 #include "storage/table.hpp"
 
 namespace gpusql {
 namespace {
 
-struct DeviceRelation {
-  std::vector<ColumnPointer> columns;  // device pointers
-  std::size_t rows = 0;
-  std::optional<DeviceBuffer> selection;  // ascending row ids
-  std::size_t selected = 0;
+using Buffer = std::shared_ptr<DeviceBuffer>;
 
-  std::size_t active() const { return selection ? selected : rows; }
-  const uint32_t* selection_data() const { return selection ? selection->as<uint32_t>() : nullptr; }
+struct DeviceColumnRef {
+  const void* data = nullptr;
+  const uint32_t* validity = nullptr;
+  DataType type;
+  bool rowid = false;
+  bool present = false;
+  Buffer rows;  // position -> row; null: identity
+  std::shared_ptr<const Dictionary> dictionary;
 };
 
-ColumnSet device_column_set(const DeviceRelation& input, const SlotMap& slots) {
-  ColumnSet set;
-  for (int c : slots.columns()) set.columns[set.count++] = input.columns[c];
-  return set;
-}
+struct DeviceRelation {
+  std::vector<DeviceColumnRef> columns;
+  std::size_t count = 0;
+  std::vector<Buffer> owned;  // column values this relation made
+};
 
 class CudaExecutor final : public Executor {
  public:
   explicit CudaExecutor(DeviceContext& context) : context_(context) {}
 
-  std::shared_ptr<ResultData> execute(const PlanNode& plan) override {
-    if (plan.kind != PlanKind::Project) throw Error(ErrorKind::Invalid, "a plan must end in a projection");
+  std::shared_ptr<ResultData> execute(const Plan& plan, Profile* profile) override {
+    profile_ = profile;
     DeviceBuffer error_word(context_, sizeof(uint32_t));
     GPUSQL_CUDA_TRY(cudaMemsetAsync(error_word.data(), 0, sizeof(uint32_t), context_.stream()));
     error_ = error_word.as<uint32_t>();
+    lookups_.clear();
 
-    auto result = std::make_shared<ResultData>();
-    result->names = plan.names;
-    if (plan.child->kind == PlanKind::Aggregate) {
-      // The aggregate's one row comes back to the host; the select list over
-      // it (e.g. SUM(x) / COUNT(*)) is evaluated there.
-      std::vector<HostColumn> aggregates = aggregate(*plan.child);
-      std::vector<const HostColumn*> columns;
-      for (const auto& c : aggregates) columns.push_back(&c);
-      result->columns = project_host_columns(plan.expressions, columns, 1);
-      result->rows = 1;
-      return result;
-    }
-    DeviceRelation input = run(*plan.child);
-    result->columns = project(plan.expressions, input);
-    result->rows = input.active();
+    DeviceRelation result = run(*plan.root);
+    const PlanNode& projection = projection_of(*plan.root);
+    auto data = std::make_shared<ResultData>();
+    for (std::size_t c = 0; c < plan.root->visible; ++c) data->names.push_back(projection.names[c]);
+    data->columns = copy_to_host(result, plan.root->visible);
+    data->rows = result.count;
     check_errors();
-    return result;
+    return data;
   }
 
  private:
   DeviceContext& context_;
   uint32_t* error_ = nullptr;
+  Profile* profile_ = nullptr;
+  // LIKE lookup tables uploaded for this query, by host table.
+  std::map<const std::vector<uint8_t>*, std::unique_ptr<DeviceBuffer>> lookups_;
 
   void check_errors() {
     uint32_t error = 0;
@@ -72,41 +73,180 @@ class CudaExecutor final : public Executor {
   }
 
   DeviceRelation run(const PlanNode& node) {
-    switch (node.kind) {
-      case PlanKind::Scan: {
-        const Table& table = *node.table;
-        if (!table.device) throw Error(ErrorKind::Device, "table \"" + table.name + "\" is not in GPU memory");
-        DeviceRelation r;
-        for (const auto& c : table.device->columns)
-          r.columns.push_back({c.data.data(), c.validity.size() ? c.validity.as<uint32_t>() : nullptr, c.type.id});
-        r.rows = table.rows;
-        return r;
-      }
-      case PlanKind::Filter: {
-        DeviceRelation r = run(*node.child);
-        SlotMap slots;
-        ExprProgram predicate = compile_expression(node.predicate, slots);
-        DeviceBuffer selected(context_, std::max<std::size_t>(1, r.active()) * sizeof(uint32_t));
-        std::size_t count = kernels::filter_rows(predicate, device_column_set(r, slots), r.selection_data(),
-                                                 r.active(), selected.as<uint32_t>(), error_, context_);
-        kernels::sort_row_ids(selected.as<uint32_t>(), count, r.rows, context_);
-        r.selection = std::move(selected);
-        r.selected = count;
-        return r;
-      }
-      case PlanKind::Aggregate:
-      case PlanKind::Project: break;
-    }
-    throw Error(ErrorKind::NotSupported, "not supported yet: this operator below a projection on the GPU");
+    if (!profile_) return run_operator(node);
+    // EXPLAIN ANALYZE: device time of each operator, children excluded.
+    cudaEvent_t start, stop;
+    GPUSQL_CUDA_TRY(cudaEventCreate(&start));
+    GPUSQL_CUDA_TRY(cudaEventCreate(&stop));
+    double children = 0;
+    std::size_t before = profile_->operators.size();
+    GPUSQL_CUDA_TRY(cudaEventRecord(start, context_.stream()));
+    DeviceRelation r = run_operator(node);
+    GPUSQL_CUDA_TRY(cudaEventRecord(stop, context_.stream()));
+    GPUSQL_CUDA_TRY(cudaEventSynchronize(stop));
+    float ms = 0;
+    GPUSQL_CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    for (std::size_t i = before; i < profile_->operators.size(); ++i)
+      if (is_child(node, profile_->operators[i].node)) children += profile_->operators[i].milliseconds;
+    profile_->operators.push_back({&node, r.count, std::max(0.0, ms - children)});
+    return r;
   }
 
-  // The Filter directly below an aggregate is fused into its kernel: no
-  // selection is materialized.
-  std::vector<HostColumn> aggregate(const PlanNode& node) {
+  static bool is_child(const PlanNode& node, const PlanNode* other) {
+    return node.child.get() == other || node.right.get() == other;
+  }
+
+  DeviceRelation run_operator(const PlanNode& node) {
+    switch (node.kind) {
+      case PlanKind::Scan: return scan(node);
+      case PlanKind::Filter: {
+        DeviceRelation input = run(*node.child);
+        return filter(input, *node.predicate);
+      }
+      case PlanKind::Aggregate: return aggregate(node);
+      case PlanKind::Project: return project(node.expressions, run(*node.child));
+      case PlanKind::Limit: {
+        DeviceRelation input = run(*node.child);
+        std::size_t begin = std::min<std::size_t>(input.count, static_cast<std::size_t>(node.offset));
+        std::size_t end = node.limit ? std::min<std::size_t>(input.count, begin + static_cast<std::size_t>(*node.limit))
+                                     : input.count;
+        auto positions = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, end - begin) * sizeof(uint32_t));
+        kernels::sequence(static_cast<uint32_t>(begin), end - begin, positions->as<uint32_t>(), context_);
+        return compose(input, positions, end - begin);
+      }
+      case PlanKind::HashJoin: throw Error(ErrorKind::NotSupported, "not supported yet on the GPU: hash join");
+      case PlanKind::NestedLoopJoin:
+        throw Error(ErrorKind::NotSupported, "not supported yet on the GPU: nested-loop join");
+      case PlanKind::Distinct: throw Error(ErrorKind::NotSupported, "not supported yet on the GPU: DISTINCT");
+      case PlanKind::Sort: throw Error(ErrorKind::NotSupported, "not supported yet on the GPU: ORDER BY");
+    }
+    throw Error(ErrorKind::Invalid, "internal: unknown operator");
+  }
+
+  static DeviceRelation scan(const PlanNode& node) {
+    const Table& table = *node.table.table;
+    if (!table.device) throw Error(ErrorKind::Device, "table \"" + table.name + "\" is not in GPU memory");
+    DeviceRelation r;
+    r.columns.resize(node.column_count);
+    for (std::size_t c = 0; c < table.device->columns.size(); ++c) {
+      const DeviceColumn& d = table.device->columns[c];
+      DeviceColumnRef& ref = r.columns[node.table.first_column + c];
+      ref.data = d.data.data();
+      ref.validity = d.validity.size() ? d.validity.as<uint32_t>() : nullptr;
+      ref.type = d.type;
+      ref.present = true;
+      ref.dictionary = table.host[c].dictionary;
+    }
+    DeviceColumnRef& rowid = r.columns[node.table.first_column + table.device->columns.size()];
+    rowid.rowid = true;
+    rowid.present = true;
+    rowid.type = DataType::bigint();
+    r.count = table.rows;
+    return r;
+  }
+
+  ColumnSet column_set(const SlotMap& slots, const DeviceRelation& input) {
+    ColumnSet set;
+    for (const auto& source : slots.sources()) {
+      ColumnPointer p;
+      if (source.lookup) {
+        auto& buffer = lookups_[source.lookup];
+        if (!buffer) {
+          buffer = std::make_unique<DeviceBuffer>(context_, std::max<std::size_t>(1, source.lookup->size()));
+          if (!source.lookup->empty())
+            GPUSQL_CUDA_TRY(cudaMemcpyAsync(buffer->data(), source.lookup->data(), source.lookup->size(),
+                                            cudaMemcpyHostToDevice, context_.stream()));
+        }
+        p.data = buffer->data();
+        p.size = source.lookup->size();
+        p.type = Type::Boolean;
+      } else {
+        const DeviceColumnRef& c = input.columns.at(source.column);
+        if (!c.present) throw Error(ErrorKind::Invalid, "internal: an operator reads a column its input lacks");
+        p.data = c.data;
+        p.validity = c.validity;
+        p.rows = c.rows ? c.rows->as<uint32_t>() : nullptr;
+        p.type = c.type.id;
+        p.is_rowid = c.rowid;
+      }
+      set.columns[set.count++] = p;
+    }
+    return set;
+  }
+
+  // The relation's rows at `positions` (device buffer of `count` ids).
+  DeviceRelation compose(const DeviceRelation& input, const Buffer& positions, std::size_t count) {
+    DeviceRelation out;
+    out.count = count;
+    out.owned = input.owned;
+    std::map<const DeviceBuffer*, Buffer> composed;
+    for (const DeviceColumnRef& c : input.columns) {
+      DeviceColumnRef n = c;
+      if (c.present) {
+        if (!c.rows) {
+          n.rows = positions;
+        } else {
+          Buffer& shared = composed[c.rows.get()];
+          if (!shared) {
+            shared = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, count) * sizeof(uint32_t));
+            kernels::gather_row_ids(c.rows->as<uint32_t>(), positions->as<uint32_t>(), count, shared->as<uint32_t>(),
+                                    context_);
+          }
+          n.rows = shared;
+        }
+      }
+      out.columns.push_back(std::move(n));
+    }
+    return out;
+  }
+
+  DeviceRelation filter(const DeviceRelation& input, const BoundExpr& predicate) {
+    SlotMap slots;
+    ExprProgram program = compile_expression(predicate, slots);
+    auto selected = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, input.count) * sizeof(uint32_t));
+    std::size_t count = kernels::filter_rows(program, column_set(slots, input), nullptr, input.count,
+                                             selected->as<uint32_t>(), error_, context_);
+    kernels::sort_row_ids(selected->as<uint32_t>(), count, input.count, context_);
+    return compose(input, selected, count);
+  }
+
+  // Evaluates each expression at every position into new device columns.
+  DeviceRelation project(const std::vector<BoundExpr>& expressions, const DeviceRelation& input) {
+    DeviceRelation out;
+    out.count = input.count;
+    const std::size_t words = validity_words(input.count);
+    for (const auto& e : expressions) {
+      SlotMap slots;
+      ExprProgram program = compile_expression(e, slots);
+      auto values = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, input.count * e.type.width()));
+      auto validity = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, words) * sizeof(uint32_t));
+      kernels::project_rows(program, e.type.id, column_set(slots, input), nullptr, input.count, values->data(),
+                            validity->as<uint32_t>(), error_, context_);
+      DeviceColumnRef ref;
+      ref.data = values->data();
+      ref.validity = validity->as<uint32_t>();
+      ref.type = e.type;
+      ref.present = true;
+      ref.dictionary = e.dictionary;
+      out.columns.push_back(ref);
+      out.owned.push_back(std::move(values));
+      out.owned.push_back(std::move(validity));
+    }
+    return out;
+  }
+
+  // Aggregates without GROUP BY: one fused kernel, the Filter below inline.
+  DeviceRelation aggregate(const PlanNode& node) {
+    if (!node.group_keys.empty()) throw Error(ErrorKind::NotSupported, "not supported yet on the GPU: GROUP BY");
+    for (const auto& a : node.aggregates)
+      if (a.kind == AggKind::CountDistinct)
+        throw Error(ErrorKind::NotSupported, "not supported yet on the GPU: COUNT(DISTINCT ...)");
     const PlanNode* source = node.child.get();
     const BoundExpr* predicate = nullptr;
     if (source->kind == PlanKind::Filter) {
-      predicate = &source->predicate;
+      predicate = &*source->predicate;
       source = source->child.get();
     }
     DeviceRelation input = run(*source);
@@ -114,36 +254,92 @@ class CudaExecutor final : public Executor {
     ExprProgram filter_program;
     if (predicate) filter_program = compile_expression(*predicate, slots);
     std::vector<AggSpec> specs = compile_aggregates(node.aggregates, slots);
-    std::vector<AggState> states = kernels::aggregate_rows(filter_program, specs, device_column_set(input, slots),
-                                                           input.selection_data(), input.active(), error_, context_);
+    std::vector<AggState> states = kernels::aggregate_rows(filter_program, specs, column_set(slots, input), nullptr,
+                                                           input.count, error_, context_);
     check_errors();
-    std::vector<HostColumn> out;
-    for (std::size_t a = 0; a < specs.size(); ++a) out.push_back(aggregate_result_column(node.aggregates[a], states[a]));
+    // One row of results, built on the host and uploaded: the select list
+    // above reads it like any other relation.
+    std::vector<HostColumn> host;
+    for (std::size_t a = 0; a < specs.size(); ++a) {
+      const BoundAggregate& bound = node.aggregates[a];
+      HostColumn column(bound.type, 1);
+      column.dictionary = bound.dictionary;
+      if (bound.kind == AggKind::ArgMin || bound.kind == AggKind::ArgMax) {
+        // The argument, evaluated at the winning position.
+        Slot v{};
+        if (states[a].count > 0) v = evaluate_at(*bound.argument, input, states[a].position);
+        store_value(column.bytes.data(), bound.type.id, 0, v);
+        if (states[a].count == 0 || !v.valid) column.set_null(0);
+      } else {
+        store_aggregate_result(bound, states[a], column, 0);
+      }
+      host.push_back(std::move(column));
+    }
+    return upload(host, 1);
+  }
+
+  // One value of `expr` at one position, computed on the device.
+  Slot evaluate_at(const BoundExpr& expr, const DeviceRelation& input, int64_t position) {
+    auto one = std::make_shared<DeviceBuffer>(context_, sizeof(uint32_t));
+    uint32_t p = static_cast<uint32_t>(position);
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(one->data(), &p, sizeof p, cudaMemcpyHostToDevice, context_.stream()));
+    DeviceRelation row = compose(input, one, 1);
+    std::vector<HostColumn> value = copy_to_host(project({expr}, row), 1);
+    Slot s = load_raw(value[0].bytes.data(), expr.type.id, 0);
+    s.valid = value[0].is_valid(0);
+    return s;
+  }
+
+  DeviceRelation upload(const std::vector<HostColumn>& host, std::size_t rows) {
+    DeviceRelation out;
+    out.count = rows;
+    for (const auto& h : host) {
+      auto values = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, h.bytes.size()));
+      if (!h.bytes.empty())
+        GPUSQL_CUDA_TRY(cudaMemcpyAsync(values->data(), h.bytes.data(), h.bytes.size(), cudaMemcpyHostToDevice,
+                                        context_.stream()));
+      DeviceColumnRef ref;
+      ref.data = values->data();
+      ref.type = h.type;
+      ref.present = true;
+      ref.dictionary = h.dictionary;
+      if (h.has_nulls()) {
+        auto validity = std::make_shared<DeviceBuffer>(context_, h.validity.size() * sizeof(uint32_t));
+        GPUSQL_CUDA_TRY(cudaMemcpyAsync(validity->data(), h.validity.data(), h.validity.size() * sizeof(uint32_t),
+                                        cudaMemcpyHostToDevice, context_.stream()));
+        ref.validity = validity->as<uint32_t>();
+        out.owned.push_back(std::move(validity));
+      }
+      out.columns.push_back(ref);
+      out.owned.push_back(std::move(values));
+    }
+    context_.synchronize();  // the host columns may go away after this
     return out;
   }
 
-  std::vector<HostColumn> project(const std::vector<BoundExpr>& expressions, const DeviceRelation& input) {
-    const std::size_t count = input.active();
-    const std::size_t words = validity_words(count);
-    std::vector<HostColumn> out;
-    std::vector<DeviceBuffer> data, validity;
-    for (const auto& e : expressions) {
-      SlotMap slots;
-      ExprProgram program = compile_expression(e, slots);
-      data.emplace_back(context_, count * e.type.width());
-      validity.emplace_back(context_, words * sizeof(uint32_t));
-      kernels::project_rows(program, e.type.id, device_column_set(input, slots), input.selection_data(), count,
-                            data.back().data(), validity.back().as<uint32_t>(), error_, context_);
+  // The result's first `visible` columns, gathered on the device and copied
+  // back in one go.
+  std::vector<HostColumn> copy_to_host(const DeviceRelation& input, std::size_t visible) {
+    const std::size_t count = input.count, words = validity_words(count);
+    std::vector<BoundExpr> refs;
+    for (std::size_t c = 0; c < visible; ++c) {
+      BoundExpr ref;
+      ref.op = Op::Column;
+      ref.column = static_cast<int>(c);
+      ref.type = input.columns[c].type;
+      ref.dictionary = input.columns[c].dictionary;
+      refs.push_back(std::move(ref));
     }
-    // The one copy back of the result.
-    for (std::size_t i = 0; i < expressions.size(); ++i) {
-      HostColumn column(expressions[i].type, count);
-      column.dictionary = expressions[i].dictionary;
+    DeviceRelation dense = project(refs, input);
+    std::vector<HostColumn> out;
+    for (std::size_t c = 0; c < visible; ++c) {
+      HostColumn column(refs[c].type, count);
+      column.dictionary = refs[c].dictionary;
       column.validity.resize(words);
       if (count) {
-        GPUSQL_CUDA_TRY(cudaMemcpyAsync(column.bytes.data(), data[i].data(), column.bytes.size(),
+        GPUSQL_CUDA_TRY(cudaMemcpyAsync(column.bytes.data(), dense.columns[c].data, column.bytes.size(),
                                         cudaMemcpyDeviceToHost, context_.stream()));
-        GPUSQL_CUDA_TRY(cudaMemcpyAsync(column.validity.data(), validity[i].data(), words * sizeof(uint32_t),
+        GPUSQL_CUDA_TRY(cudaMemcpyAsync(column.validity.data(), dense.columns[c].validity, words * sizeof(uint32_t),
                                         cudaMemcpyDeviceToHost, context_.stream()));
       }
       out.push_back(std::move(column));

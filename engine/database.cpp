@@ -1,14 +1,17 @@
 // How a query flows from text to result -- the whole path in one place:
 //
 //   SQL text --parse_sql (parser/)--> syntax trees
-//            --bind_select (engine/binder)--> typed, resolved BoundSelect
-//            --plan_select (engine/plan)--> operator tree
+//            --bind_query (engine/binder)--> typed, resolved BoundQuery
+//            --plan_query (engine/plan)--> operator tree (pushdown, join order)
 //            --Executor::execute--> host columns (ResultData) --> Result
 //
 // The executor is the CUDA one (kernels/, over device columns) when a GPU is
 // usable, else the host one; both run the same plan. Any error on the way is
 // a gpusql::Error; it is re-thrown with the SQL line and a caret under the
 // fault, and leaves the catalog exactly as it was.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <new>
 #include <variant>
 
@@ -53,15 +56,51 @@ void Database::Impl::add_table(std::shared_ptr<Table> table) {
 
 std::shared_ptr<ResultData> Database::Impl::run(const ast::Statement& statement, std::string_view sql) {
   if (const auto* select = std::get_if<ast::SelectStatement>(&statement.body)) return run_select(*select, sql);
-  if (std::holds_alternative<ast::ExplainStatement>(statement.body))
-    throw Error(ErrorKind::NotSupported, "not supported yet: EXPLAIN", statement.offset);
+  if (const auto* explain = std::get_if<ast::ExplainStatement>(&statement.body)) return run_explain(*explain, sql);
   return execute_catalog_statement(statement, *this, sql);
 }
 
 std::shared_ptr<ResultData> Database::Impl::run_select(const ast::SelectStatement& select, std::string_view sql) {
-  BoundSelect bound = bind_select(select, catalog, sql);
-  std::unique_ptr<PlanNode> plan = plan_select(std::move(bound));
-  return executor->execute(*plan);
+  Plan plan = plan_query(bind_query(select, catalog, sql));
+  return executor->execute(plan);
+}
+
+// EXPLAIN: the plan tree, one operator a row; EXPLAIN ANALYZE runs the query
+// and adds each operator's rows and time.
+std::shared_ptr<ResultData> Database::Impl::run_explain(const ast::ExplainStatement& explain, std::string_view sql) {
+  Plan plan = plan_query(bind_query(explain.select, catalog, sql));
+  Profile profile;
+  std::string text;
+  if (explain.analyze) {
+    auto start = std::chrono::steady_clock::now();
+    executor->execute(plan, &profile);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    text = plan.root->to_string(plan.column_names, &profile);
+    char total[128];
+    std::snprintf(total, sizeof total, "total: %.3f ms on the %s executor\n", ms,
+                  kind == ExecutorKind::Gpu ? "gpu" : "host");
+    text += total;
+  } else {
+    text = plan.root->to_string(plan.column_names);
+  }
+  auto dictionary = std::make_shared<Dictionary>();
+  std::vector<std::string> lines;
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    lines.push_back(text.substr(start, end - start));
+    start = end == std::string::npos ? text.size() : end + 1;
+  }
+  dictionary->values = lines;
+  std::sort(dictionary->values.begin(), dictionary->values.end());
+  dictionary->values.erase(std::unique(dictionary->values.begin(), dictionary->values.end()), dictionary->values.end());
+  HostColumn column(DataType::varchar(), lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) column.values<uint32_t>()[i] = dictionary->lower_bound(lines[i]);
+  column.dictionary = std::move(dictionary);
+  auto result = std::make_shared<ResultData>();
+  result->names = {explain.analyze ? "explain_analyze" : "physical_plan"};
+  result->columns.push_back(std::move(column));
+  result->rows = lines.size();
+  return result;
 }
 
 Database::Database(Options options) : impl_(std::make_unique<Impl>(options)) {}

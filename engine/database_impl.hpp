@@ -33,6 +33,7 @@ struct Database::Impl {
   std::shared_ptr<ResultData> run(const ast::Statement& statement, std::string_view sql);
   // Runs a SELECT: bind, plan, execute.
   std::shared_ptr<ResultData> run_select(const ast::SelectStatement& select, std::string_view sql);
+  std::shared_ptr<ResultData> run_explain(const ast::ExplainStatement& explain, std::string_view sql);
 };
 
 }  // namespace gpusql

@@ -16,31 +16,29 @@ class DeviceContext;
 class Executor {
  public:
   virtual ~Executor() = default;
-  virtual std::shared_ptr<ResultData> execute(const PlanNode& plan) = 0;
+  // Runs `plan`; with `profile`, records each operator's rows and time
+  // (EXPLAIN ANALYZE).
+  virtual std::shared_ptr<ResultData> execute(const Plan& plan, Profile* profile = nullptr) = 0;
 };
 
 std::unique_ptr<Executor> make_host_executor();
 std::unique_ptr<Executor> make_cuda_executor(DeviceContext& context);
 
-// Pieces both executors share, on the host.
+// ---- pieces both executors share, on the host ----
 
 // Throws the Error a program's run-time error bits stand for; no-op for 0.
 void throw_if_eval_error(uint32_t error);
 
-// The aggregate's final value as a one-row column (COUNT of nothing is 0,
-// every other aggregate of nothing is NULL).
-HostColumn aggregate_result_column(const BoundAggregate& aggregate, const AggState& state);
-
-// The AggSpecs (compiled arguments) of `aggregates`, their columns in `slots`.
+// The compiled aggregates: argument programs (ARG_MIN/ARG_MAX: the ordering
+// value; their returned argument is evaluated at the winning row afterwards).
 std::vector<AggSpec> compile_aggregates(const std::vector<BoundAggregate>& aggregates, SlotMap& slots);
 
-// Evaluates `expressions` over the rows of `columns` -- all `rows` of them,
-// or the positions in `selection` when given -- into new host columns.
-std::vector<HostColumn> project_host_columns(const std::vector<BoundExpr>& expressions,
-                                             const std::vector<const HostColumn*>& columns, std::size_t rows,
-                                             const std::vector<uint32_t>* selection = nullptr);
+// Writes the aggregate's final value into row `row` of `column` (COUNT of
+// nothing is 0; every other aggregate of nothing is NULL). ARG_MIN/ARG_MAX
+// are written by the executor, which evaluates the argument.
+void store_aggregate_result(const BoundAggregate& aggregate, const AggState& state, HostColumn& column, std::size_t row);
 
-// The ColumnSet over host columns for the slots of a program.
-ColumnSet host_column_set(const std::vector<const HostColumn*>& columns, const SlotMap& slots);
+// The operator below the plan's Distinct/Sort/Limit that names the result.
+const PlanNode& projection_of(const PlanNode& root);
 
 }  // namespace gpusql

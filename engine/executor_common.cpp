@@ -1,7 +1,6 @@
-// What the host and CUDA executors share: aggregate finalization, run-time
-// error reporting, and evaluating a projection on the host.
+// What the host and CUDA executors share: aggregate finalization and
+// run-time error reporting.
 #include "engine/executor.hpp"
-#include "engine/expression_compiler.hpp"
 
 namespace gpusql {
 
@@ -10,83 +9,66 @@ void throw_if_eval_error(uint32_t error) {
     throw Error(ErrorKind::Execution, "Out of Range: integer overflow in SUM (the total leaves the BIGINT range)");
   if (error & kEvalOverflow)
     throw Error(ErrorKind::Execution, "Out of Range: integer overflow in arithmetic (a value leaves the BIGINT range)");
+  if (error & kEvalCastRange)
+    throw Error(ErrorKind::Conversion, "CAST: a value is out of range for the integer type");
 }
 
 std::vector<AggSpec> compile_aggregates(const std::vector<BoundAggregate>& aggregates, SlotMap& slots) {
   if (aggregates.size() > static_cast<std::size_t>(kMaxAggregates))
     throw Error(ErrorKind::NotSupported,
-                "not supported yet: more than " + std::to_string(kMaxAggregates) + " aggregates in one query");
+                "not supported yet: more than " + std::to_string(kMaxAggregates) + " aggregates in one operator");
   std::vector<AggSpec> specs;
   for (const auto& a : aggregates) {
     AggSpec spec;
     spec.kind = a.kind;
-    if (a.argument) {
-      spec.arg = compile_expression(*a.argument, slots);
-      spec.cls = compute_class(a.argument->type);
+    const BoundExpr* value = a.order ? &*a.order : a.argument ? &*a.argument : nullptr;
+    if (value) {
+      spec.arg = compile_expression(*value, slots);
+      spec.cls = compute_class(value->type);
     }
     specs.push_back(spec);
   }
   return specs;
 }
 
-HostColumn aggregate_result_column(const BoundAggregate& a, const AggState& s) {
-  HostColumn column(a.type, 1);
-  column.dictionary = a.dictionary;
+void store_aggregate_result(const BoundAggregate& a, const AggState& s, HostColumn& column, std::size_t row) {
   Slot value;
   value.valid = true;
   value.i = 0;
-  bool is_double_arg = a.argument && a.argument->type.is_floating();
+  bool double_arg = a.argument && a.argument->type.is_floating();
   switch (a.kind) {
     case AggKind::CountStar:
-    case AggKind::Count: value.i = static_cast<int64_t>(s.count); break;
+    case AggKind::Count:
+    case AggKind::CountDistinct: value.i = static_cast<int64_t>(s.count); break;
     case AggKind::Sum:
     case AggKind::Min:
     case AggKind::Max:
-      if (is_double_arg) value.d = s.d;
+      if (double_arg) value.d = s.d;
       else value.i = s.i;
       break;
-    case AggKind::Avg:
-      value.d = (is_double_arg ? s.d : static_cast<double>(s.i)) / static_cast<double>(s.count);
+    case AggKind::Avg: {
+      double total = double_arg ? s.d : static_cast<double>(s.i);
+      if (a.argument->type.id == Type::Decimal) {
+        double scale = 1;
+        for (int k = 0; k < a.argument->type.scale; ++k) scale *= 10;
+        total /= scale;
+      }
+      value.d = total / static_cast<double>(s.count);
       break;
-  }
-  if (a.kind != AggKind::CountStar && a.kind != AggKind::Count && s.count == 0) value.valid = false;
-  store_value(column.bytes.data(), a.type.id, 0, value);
-  if (!value.valid) column.set_null(0);
-  return column;
-}
-
-ColumnSet host_column_set(const std::vector<const HostColumn*>& columns, const SlotMap& slots) {
-  ColumnSet set;
-  for (int c : slots.columns()) {
-    const HostColumn* column = columns[c];
-    set.columns[set.count++] = {column->bytes.data(), column->has_nulls() ? column->validity.data() : nullptr,
-                                column->type.id};
-  }
-  return set;
-}
-
-std::vector<HostColumn> project_host_columns(const std::vector<BoundExpr>& expressions,
-                                             const std::vector<const HostColumn*>& columns, std::size_t rows,
-                                             const std::vector<uint32_t>* selection) {
-  std::vector<HostColumn> out;
-  uint32_t error = 0;
-  const std::size_t count = selection ? selection->size() : rows;
-  for (const auto& e : expressions) {
-    SlotMap slots;
-    ExprProgram program = compile_expression(e, slots);
-    ColumnSet set = host_column_set(columns, slots);
-    HostColumn result(e.type, count);
-    result.dictionary = e.dictionary;
-    for (std::size_t p = 0; p < count; ++p) {
-      int64_t row = selection ? (*selection)[p] : static_cast<int64_t>(p);
-      Slot s = evaluate(program, set, row, error);
-      store_value(result.bytes.data(), e.type.id, static_cast<int64_t>(p), s);
-      if (!s.valid) result.set_null(p);
     }
-    out.push_back(std::move(result));
+    case AggKind::ArgMin:
+    case AggKind::ArgMax: return;
   }
-  throw_if_eval_error(error);
-  return out;
+  bool counts = a.kind == AggKind::CountStar || a.kind == AggKind::Count || a.kind == AggKind::CountDistinct;
+  if (!counts && s.count == 0) value.valid = false;
+  store_value(column.bytes.data(), a.type.id, static_cast<int64_t>(row), value);
+  if (!value.valid) column.set_null(row);
+}
+
+const PlanNode& projection_of(const PlanNode& root) {
+  const PlanNode* n = &root;
+  while (n->kind != PlanKind::Project) n = n->child.get();
+  return *n;
 }
 
 }  // namespace gpusql

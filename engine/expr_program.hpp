@@ -26,14 +26,20 @@ namespace gpusql {
 // The operations of a program. Values are one of two compute classes: 64-bit
 // integers (BOOLEAN, INTEGER, BIGINT, DATE, VARCHAR codes) and doubles.
 enum class Op : uint8_t {
-  Column,     // push column `slot`
-  RowId,      // push the row's position in its table
+  Column,     // push column `slot` (a row id when the column is a rowid column)
+  RowId,      // push the row's position in its table (single-table programs)
   Constant,   // push `value` (or NULL when `null_constant`)
   Negate, Add, Sub, Mul, Div, Mod,
   Eq, Ne, Lt, Le, Gt, Ge,
   And, Or, Not,
   IsNull, IsNotNull,
   ToDouble,   // integer -> double
+  ToInt,      // double -> integer, rounding half away from zero (as DuckDB); out of range is an error
+  Floor, Ceil, Abs,
+  Select,     // c ? a : b   (pops b, a, c; NULL c selects b)
+  Lookup,     // pops an integer v; pushes lookup column `slot`'s value at index v (FALSE/0 outside it)
+  ExtractYear, ExtractMonth, ExtractDay,  // of a DATE (days since 1970-01-01)
+  AddMonths,  // DATE + months (pops months, date); the day is clamped to the month's end
 };
 
 // Errors a program can raise at run time; the executor turns them into
@@ -42,6 +48,7 @@ enum EvalError : uint32_t {
   kEvalOk = 0,
   kEvalOverflow = 1u << 0,      // integer arithmetic left the int64 range
   kEvalSumOverflow = 1u << 1,   // an integer SUM left the int64 range
+  kEvalCastRange = 1u << 2,     // a CAST to an integer type out of its range
 };
 
 enum class Cls : uint8_t { Int, Double };
@@ -57,8 +64,8 @@ struct Instr {
   } value{0};
 };
 
-constexpr int kMaxInstrs = 48;
-constexpr int kMaxStack = 12;
+constexpr int kMaxInstrs = 64;
+constexpr int kMaxStack = 16;
 constexpr int kMaxColumns = 32;
 
 struct ExprProgram {
@@ -69,16 +76,30 @@ struct ExprProgram {
 
 // A column as an evaluator reads it: raw values of `type` plus an optional
 // validity bitmap (bit set = valid). Host or device pointers alike.
+// Rows are reached through `rows` when given (late materialization: the
+// positions of a filtered or joined relation index a row-id vector), and a
+// program over a join pair reads each column at the position of its `side`.
 struct ColumnPointer {
   const void* data = nullptr;
   const uint32_t* validity = nullptr;
+  const uint32_t* rows = nullptr;  // position -> row; null: the position is the row
+  uint64_t size = 0;               // Lookup columns: number of entries
   Type type = Type::Integer;
+  uint8_t side = 0;                // 0: left/only input, 1: right input of a join pair
+  bool is_rowid = false;           // the value is the row id itself (rowid pseudo-column)
 };
 
 struct ColumnSet {
   ColumnPointer columns[kMaxColumns];
   int32_t count = 0;
 };
+
+// Where a program is evaluated: one position, or a (left, right) pair.
+struct Position {
+  int64_t side[2];
+};
+GPUSQL_HD Position at(int64_t position) { return Position{{position, position}}; }
+GPUSQL_HD Position at(int64_t left, int64_t right) { return Position{{left, right}}; }
 
 // One evaluated value: NULL when !valid.
 struct Slot {
@@ -93,20 +114,66 @@ GPUSQL_HD bool row_is_valid(const uint32_t* validity, int64_t row) {
   return validity == nullptr || ((validity[row >> 5] >> (row & 31)) & 1u);
 }
 
-GPUSQL_HD Slot load_value(const ColumnPointer& c, int64_t row) {
+GPUSQL_HD Slot load_raw(const void* data, Type type, int64_t row) {
   Slot s;
-  s.valid = row_is_valid(c.validity, row);
-  switch (c.type) {
-    case Type::Boolean: s.i = static_cast<const uint8_t*>(c.data)[row]; break;
+  s.valid = true;
+  switch (type) {
+    case Type::Boolean: s.i = static_cast<const uint8_t*>(data)[row]; break;
     case Type::Integer:
-    case Type::Date: s.i = static_cast<const int32_t*>(c.data)[row]; break;
-    case Type::Varchar: s.i = static_cast<const uint32_t*>(c.data)[row]; break;
+    case Type::Date: s.i = static_cast<const int32_t*>(data)[row]; break;
+    case Type::Varchar: s.i = static_cast<const uint32_t*>(data)[row]; break;
     case Type::BigInt:
-    case Type::Decimal: s.i = static_cast<const int64_t*>(c.data)[row]; break;
-    case Type::Double: s.d = static_cast<const double*>(c.data)[row]; break;
-    case Type::Real: s.d = static_cast<const float*>(c.data)[row]; break;
+    case Type::Decimal: s.i = static_cast<const int64_t*>(data)[row]; break;
+    case Type::Double: s.d = static_cast<const double*>(data)[row]; break;
+    case Type::Real: s.d = static_cast<const float*>(data)[row]; break;
   }
   return s;
+}
+
+GPUSQL_HD Slot load_value(const ColumnPointer& c, const Position& where) {
+  int64_t position = where.side[c.side];
+  int64_t row = c.rows ? static_cast<int64_t>(c.rows[position]) : position;
+  if (c.is_rowid) {
+    Slot s;
+    s.i = row;
+    s.valid = true;
+    return s;
+  }
+  Slot s = load_raw(c.data, c.type, row);
+  s.valid = row_is_valid(c.validity, row);
+  return s;
+}
+
+// Civil calendar <-> days since 1970-01-01 (proleptic Gregorian), after
+// Howard Hinnant's public-domain algorithms.
+GPUSQL_HD int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+GPUSQL_HD void civil_from_days(int64_t z, int64_t& y, int64_t& m, int64_t& d) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const int64_t doe = z - era * 146097;
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const int64_t mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp + (mp < 10 ? 3 : -9);
+  y = yoe + era * 400 + (m <= 2);
+}
+GPUSQL_HD int64_t add_months(int64_t days, int64_t months) {
+  int64_t y, m, d;
+  civil_from_days(days, y, m, d);
+  int64_t total = y * 12 + (m - 1) + months;
+  int64_t ny = total >= 0 ? total / 12 : (total - 11) / 12;
+  int64_t nm = total - ny * 12 + 1;
+  const int64_t month_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  int64_t last = month_days[nm - 1] + (nm == 2 && ((ny % 4 == 0 && ny % 100 != 0) || ny % 400 == 0));
+  return days_from_civil(ny, nm, d < last ? d : last);
 }
 
 // Checked 64-bit arithmetic; `error` collects kEvalOverflow.
@@ -140,16 +207,16 @@ GPUSQL_HD int compare3(T a, T b) {
 
 // Evaluates `p` on one row. Integer division and modulo truncate toward zero
 // and give NULL for a zero divisor, as SQLite does.
-GPUSQL_HD Slot evaluate(const ExprProgram& p, const ColumnSet& cols, int64_t row, uint32_t& error) {
+GPUSQL_HD Slot evaluate(const ExprProgram& p, const ColumnSet& cols, const Position& where, uint32_t& error) {
   Slot stack[kMaxStack];
   int top = -1;
   for (int pc = 0; pc < p.length; ++pc) {
     const Instr& in = p.code[pc];
     switch (in.op) {
-      case Op::Column: stack[++top] = load_value(cols.columns[in.slot], row); break;
+      case Op::Column: stack[++top] = load_value(cols.columns[in.slot], where); break;
       case Op::RowId:
         ++top;
-        stack[top].i = row;
+        stack[top].i = where.side[0];
         stack[top].valid = true;
         break;
       case Op::Constant:
@@ -260,9 +327,65 @@ GPUSQL_HD Slot evaluate(const ExprProgram& p, const ColumnSet& cols, int64_t row
         stack[top].valid = true;
         break;
       case Op::ToDouble: stack[top].d = static_cast<double>(stack[top].i); break;
+      case Op::ToInt: {
+        Slot& a = stack[top];
+        double r = a.d < 0 ? ceil(a.d - 0.5) : floor(a.d + 0.5);
+        if (a.valid && !(r >= -9223372036854775808.0 && r < 9223372036854775808.0)) {
+          error |= kEvalCastRange;
+          r = 0;
+        }
+        a.i = static_cast<int64_t>(r);
+        break;
+      }
+      case Op::Floor: stack[top].d = floor(stack[top].d); break;
+      case Op::Ceil: stack[top].d = ceil(stack[top].d); break;
+      case Op::Abs: {
+        Slot& a = stack[top];
+        if (in.cls == Cls::Double) {
+          a.d = fabs(a.d);
+        } else if (a.i < 0) {
+          if (a.valid && a.i == INT64_MIN) error |= kEvalOverflow;
+          a.i = static_cast<int64_t>(0ull - static_cast<uint64_t>(a.i));
+        }
+        break;
+      }
+      case Op::Select: {
+        Slot b = stack[top--];
+        Slot a = stack[top--];
+        Slot& c = stack[top];
+        c = (c.valid && c.i != 0) ? a : b;
+        break;
+      }
+      case Op::Lookup: {
+        Slot& a = stack[top];
+        const ColumnPointer& table = cols.columns[in.slot];
+        bool inside = a.i >= 0 && static_cast<uint64_t>(a.i) < table.size;
+        Slot v = inside ? load_raw(table.data, table.type, a.i) : Slot{};
+        if (!inside) v.i = 0;
+        v.valid = a.valid;
+        a = v;
+        break;
+      }
+      case Op::ExtractYear: case Op::ExtractMonth: case Op::ExtractDay: {
+        int64_t y, m, d;
+        civil_from_days(stack[top].i, y, m, d);
+        stack[top].i = in.op == Op::ExtractYear ? y : in.op == Op::ExtractMonth ? m : d;
+        break;
+      }
+      case Op::AddMonths: {
+        Slot b = stack[top--];
+        Slot& a = stack[top];
+        if (a.valid && b.valid) a.i = add_months(a.i, b.i);
+        a.valid = a.valid && b.valid;
+        break;
+      }
     }
   }
   return stack[0];
+}
+
+GPUSQL_HD Slot evaluate(const ExprProgram& p, const ColumnSet& cols, int64_t position, uint32_t& error) {
+  return evaluate(p, cols, at(position), error);
 }
 
 // Writes a value into a column of `type` (0 for NULL: validity is separate).
@@ -280,10 +403,14 @@ GPUSQL_HD void store_value(void* data, Type type, int64_t row, const Slot& s) {
 }
 
 // A predicate selects a row only when it evaluates to TRUE (not NULL).
-GPUSQL_HD bool evaluate_predicate(const ExprProgram& p, const ColumnSet& cols, int64_t row, uint32_t& error) {
+GPUSQL_HD bool evaluate_predicate(const ExprProgram& p, const ColumnSet& cols, const Position& where,
+                                  uint32_t& error) {
   if (p.length == 0) return true;
-  Slot s = evaluate(p, cols, row, error);
+  Slot s = evaluate(p, cols, where, error);
   return s.valid && s.i != 0;
+}
+GPUSQL_HD bool evaluate_predicate(const ExprProgram& p, const ColumnSet& cols, int64_t position, uint32_t& error) {
+  return evaluate_predicate(p, cols, at(position), error);
 }
 
 }  // namespace gpusql

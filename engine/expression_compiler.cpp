@@ -4,15 +4,18 @@
 
 namespace gpusql {
 
-int SlotMap::slot_of(int column) {
-  auto it = std::find(columns_.begin(), columns_.end(), column);
-  if (it != columns_.end()) return static_cast<int>(it - columns_.begin());
-  if (columns_.size() >= static_cast<std::size_t>(kMaxColumns))
+int SlotMap::add(Source source) {
+  for (std::size_t i = 0; i < sources_.size(); ++i)
+    if (sources_[i].column == source.column && sources_[i].lookup == source.lookup) return static_cast<int>(i);
+  if (sources_.size() >= static_cast<std::size_t>(kMaxColumns))
     throw Error(ErrorKind::NotSupported,
                 "not supported yet: one operator reading more than " + std::to_string(kMaxColumns) + " columns");
-  columns_.push_back(column);
-  return static_cast<int>(columns_.size() - 1);
+  sources_.push_back(source);
+  return static_cast<int>(sources_.size() - 1);
 }
+
+int SlotMap::slot_of(int column) { return add({column, nullptr}); }
+int SlotMap::slot_of_lookup(const std::vector<uint8_t>* table) { return add({-1, table}); }
 
 Cls compute_class(DataType type) { return type.is_floating() ? Cls::Double : Cls::Int; }
 
@@ -42,8 +45,11 @@ struct Emitter {
     for (const auto& child : e.children) emit(child);
     Instr in;
     in.op = e.op;
-    // Comparisons and arithmetic run in the class of their operands.
-    in.cls = e.children.empty() ? compute_class(e.type) : compute_class(e.children[0].type);
+    // Comparisons and arithmetic run in the class of their operands (a
+    // select, in that of its results).
+    in.cls = e.children.empty() ? compute_class(e.type)
+             : e.op == Op::Select ? compute_class(e.children[1].type)
+                                  : compute_class(e.children[0].type);
     int effect = 0;
     switch (e.op) {
       case Op::Column:
@@ -51,6 +57,10 @@ struct Emitter {
         effect = 1;
         break;
       case Op::RowId: effect = 1; break;
+      case Op::Lookup:
+        in.slot = static_cast<uint8_t>(slots.slot_of_lookup(e.lookup.get()));
+        effect = 0;
+        break;
       case Op::Constant:
         in = e.constant;
         in.op = Op::Constant;

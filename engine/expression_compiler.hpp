@@ -11,11 +11,18 @@ namespace gpusql {
 // ColumnSet, so the fused kernel receives only the columns it touches.
 class SlotMap {
  public:
+  // What a slot reads: an input column, or a lookup table (LIKE's matches).
+  struct Source {
+    int column = -1;
+    const std::vector<uint8_t>* lookup = nullptr;
+  };
   int slot_of(int column);  // adds the column on first use
-  const std::vector<int>& columns() const { return columns_; }
+  int slot_of_lookup(const std::vector<uint8_t>* table);
+  const std::vector<Source>& sources() const { return sources_; }
 
  private:
-  std::vector<int> columns_;  // slot -> input column
+  int add(Source source);
+  std::vector<Source> sources_;  // slot -> what it reads
 };
 
 // Throws Error(NotSupported) when the expression is too long or too deep for

@@ -1,124 +1,515 @@
 // The host executor: plain C++ over the tables' host columns. It is the
 // reference the CUDA executor is tested against and the fallback without a
-// GPU. It follows the same reduction order as the kernels (see
-// aggregate_state.hpp), so floating-point sums agree bit for bit.
+// GPU. It follows the kernels' conventions wherever the answer could depend
+// on them: the reduction order of aggregates (aggregate_state.hpp), join
+// output order (by left position, then right), group order (by first
+// appearance), stable sorts.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <map>
 #include <optional>
+#include <unordered_map>
 
 #include "engine/executor.hpp"
+#include "storage/table.hpp"
 
 namespace gpusql {
 namespace {
 
-// Rows flowing between operators: columns plus, after a filter, the
-// ascending positions that survived (late materialization: nothing is
-// gathered until a projection needs it).
-struct HostRelation {
-  std::vector<const HostColumn*> columns;
-  std::size_t rows = 0;
-  std::optional<std::vector<uint32_t>> selection;
-  std::vector<HostColumn> owned;  // columns this relation made (aggregates)
+using RowIds = std::vector<uint32_t>;
 
-  std::size_t active() const { return selection ? selection->size() : rows; }
-  int64_t row(std::size_t position) const { return selection ? (*selection)[position] : static_cast<int64_t>(position); }
+// A column of a relation: values reached through `rows` (null: position =
+// row), or the row id itself for a rowid column. Absent where a global
+// column's table has not joined in yet.
+struct ColumnRef {
+  const HostColumn* column = nullptr;
+  bool rowid = false;
+  std::shared_ptr<const RowIds> rows;
+  bool present() const { return column || rowid; }
+};
+
+// Rows flowing between operators (late materialization: filters and joins
+// only compose row-id vectors; values are read when an expression needs them).
+struct Relation {
+  std::vector<ColumnRef> columns;
+  std::size_t count = 0;
+  std::vector<std::shared_ptr<const HostColumn>> owned;
+};
+
+ColumnPointer pointer_of(const ColumnRef& c, uint8_t side = 0) {
+  ColumnPointer p;
+  p.rows = c.rows ? c.rows->data() : nullptr;
+  p.side = side;
+  if (c.rowid) {
+    p.is_rowid = true;
+    p.type = Type::BigInt;
+    return p;
+  }
+  p.data = c.column->bytes.data();
+  p.validity = c.column->has_nulls() ? c.column->validity.data() : nullptr;
+  p.type = c.column->type.id;
+  return p;
+}
+
+// The ColumnSet for a program's slots; `right` (when given) supplies the
+// columns of a join's right side, read at the pair's right position.
+ColumnSet column_set(const SlotMap& slots, const Relation& input, const Relation* right = nullptr) {
+  ColumnSet set;
+  for (const auto& source : slots.sources()) {
+    ColumnPointer p;
+    if (source.lookup) {
+      p.data = source.lookup->data();
+      p.size = source.lookup->size();
+      p.type = Type::Boolean;
+    } else if (right && source.column < static_cast<int>(right->columns.size()) &&
+               right->columns[source.column].present()) {
+      p = pointer_of(right->columns[source.column], 1);
+    } else {
+      const ColumnRef& c = input.columns.at(source.column);
+      if (!c.present()) throw Error(ErrorKind::Invalid, "internal: an operator reads a column its input lacks");
+      p = pointer_of(c);
+    }
+    set.columns[set.count++] = p;
+  }
+  return set;
+}
+
+// The relation's rows at `positions` (in that order).
+Relation compose(const Relation& input, const RowIds& positions) {
+  Relation out;
+  out.count = positions.size();
+  out.owned = input.owned;
+  auto identity = std::make_shared<const RowIds>(positions);
+  std::map<const RowIds*, std::shared_ptr<const RowIds>> composed;
+  for (const ColumnRef& c : input.columns) {
+    ColumnRef n = c;
+    if (c.present()) {
+      if (!c.rows) {
+        n.rows = identity;
+      } else {
+        auto& shared = composed[c.rows.get()];
+        if (!shared) {
+          auto rows = std::make_shared<RowIds>(positions.size());
+          for (std::size_t i = 0; i < positions.size(); ++i) (*rows)[i] = (*c.rows)[positions[i]];
+          shared = std::move(rows);
+        }
+        n.rows = shared;
+      }
+    }
+    out.columns.push_back(std::move(n));
+  }
+  return out;
+}
+
+// Evaluates `expr` at every position into a new column.
+std::shared_ptr<HostColumn> materialize(const BoundExpr& expr, const Relation& input, uint32_t& error) {
+  SlotMap slots;
+  ExprProgram program = compile_expression(expr, slots);
+  ColumnSet set = column_set(slots, input);
+  auto out = std::make_shared<HostColumn>(expr.type, input.count);
+  out->dictionary = expr.dictionary;
+  for (std::size_t p = 0; p < input.count; ++p) {
+    Slot s = evaluate(program, set, static_cast<int64_t>(p), error);
+    store_value(out->bytes.data(), expr.type.id, static_cast<int64_t>(p), s);
+    if (!s.valid) out->set_null(p);
+  }
+  return out;
+}
+
+Relation from_columns(std::vector<std::shared_ptr<HostColumn>> columns, std::size_t count) {
+  Relation r;
+  r.count = count;
+  for (auto& c : columns) {
+    r.columns.push_back({c.get(), false, nullptr});
+    r.owned.push_back(std::move(c));
+  }
+  return r;
+}
+
+// A key value as bits; NULL keys never match, -0.0 equals 0.0.
+int64_t key_bits(const Slot& s, Cls cls) {
+  if (cls == Cls::Int) return s.i;
+  double d = s.d == 0.0 ? 0.0 : s.d;
+  int64_t bits;
+  std::memcpy(&bits, &d, sizeof bits);
+  return bits;
+}
+
+struct KeyHash {
+  std::size_t operator()(const std::vector<int64_t>& k) const {
+    std::size_t h = 1469598103934665603ull;
+    for (int64_t v : k) h = (h ^ static_cast<std::size_t>(v)) * 1099511628211ull + (h >> 29);
+    return h;
+  }
 };
 
 class HostExecutor final : public Executor {
  public:
-  std::shared_ptr<ResultData> execute(const PlanNode& plan) override {
-    if (plan.kind != PlanKind::Project) throw Error(ErrorKind::Invalid, "a plan must end in a projection");
-    HostRelation input = run(*plan.child);
-    auto result = std::make_shared<ResultData>();
-    result->names = plan.names;
-    result->columns = project_host_columns(plan.expressions, input.columns, input.rows,
-                                           input.selection ? &*input.selection : nullptr);
-    result->rows = input.active();
-    return result;
+  std::shared_ptr<ResultData> execute(const Plan& plan, Profile* profile) override {
+    profile_ = profile;
+    Relation result = run(*plan.root);
+    const PlanNode& projection = projection_of(*plan.root);
+    auto data = std::make_shared<ResultData>();
+    uint32_t error = 0;
+    for (std::size_t c = 0; c < plan.root->visible; ++c) {
+      data->names.push_back(projection.names[c]);
+      BoundExpr column;
+      column.op = Op::Column;
+      column.column = static_cast<int>(c);
+      column.type = projection.expressions[c].type;
+      column.dictionary = projection.expressions[c].dictionary;
+      data->columns.push_back(std::move(*materialize(column, result, error)));
+    }
+    data->rows = result.count;
+    throw_if_eval_error(error);
+    return data;
   }
 
  private:
-  static HostRelation run(const PlanNode& node) {
-    switch (node.kind) {
-      case PlanKind::Scan: {
-        HostRelation r;
-        for (const auto& c : node.table->host) r.columns.push_back(&c);
-        r.rows = node.table->rows;
-        return r;
-      }
-      case PlanKind::Filter: {
-        HostRelation r = run(*node.child);
-        r.selection = filter(r, node.predicate);
-        return r;
-      }
-      case PlanKind::Aggregate: return aggregate(node);
-      case PlanKind::Project: break;
+  Profile* profile_ = nullptr;
+
+  Relation run(const PlanNode& node) {
+    auto start = std::chrono::steady_clock::now();
+    Relation r = run_operator(node);
+    if (profile_) {
+      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      profile_->operators.push_back({&node, r.count, ms});
     }
-    throw Error(ErrorKind::NotSupported, "not supported yet: a projection below another operator");
+    return r;
   }
 
-  static std::vector<uint32_t> filter(const HostRelation& input, const BoundExpr& predicate) {
+  Relation run_operator(const PlanNode& node) {
+    switch (node.kind) {
+      case PlanKind::Scan: return scan(node);
+      case PlanKind::Filter: {
+        Relation input = run(*node.child);
+        return filter(input, *node.predicate);
+      }
+      case PlanKind::HashJoin: return hash_join(node);
+      case PlanKind::NestedLoopJoin: return nested_loop_join(node);
+      case PlanKind::Aggregate: return aggregate(node);
+      case PlanKind::Project: {
+        Relation input = run(*node.child);
+        uint32_t error = 0;
+        std::vector<std::shared_ptr<HostColumn>> columns;
+        for (const auto& e : node.expressions) columns.push_back(materialize(e, input, error));
+        throw_if_eval_error(error);
+        return from_columns(std::move(columns), input.count);
+      }
+      case PlanKind::Distinct: return distinct(run(*node.child));
+      case PlanKind::Sort: return sort(node, run(*node.child));
+      case PlanKind::Limit: {
+        Relation input = run(*node.child);
+        std::size_t begin = std::min<std::size_t>(input.count, static_cast<std::size_t>(node.offset));
+        std::size_t end = node.limit ? std::min<std::size_t>(input.count, begin + static_cast<std::size_t>(*node.limit))
+                                     : input.count;
+        RowIds positions(end - begin);
+        for (std::size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<uint32_t>(begin + i);
+        return compose(input, positions);
+      }
+    }
+    throw Error(ErrorKind::Invalid, "internal: unknown operator");
+  }
+
+  static Relation scan(const PlanNode& node) {
+    Relation r;
+    r.columns.resize(node.column_count);
+    const Table& table = *node.table.table;
+    for (std::size_t c = 0; c < table.host.size(); ++c) r.columns[node.table.first_column + c].column = &table.host[c];
+    r.columns[node.table.first_column + table.host.size()].rowid = true;
+    r.count = table.rows;
+    return r;
+  }
+
+  static RowIds select(const Relation& input, const BoundExpr& predicate) {
     SlotMap slots;
     ExprProgram program = compile_expression(predicate, slots);
-    ColumnSet set = host_column_set(input.columns, slots);
-    std::vector<uint32_t> selected;
+    ColumnSet set = column_set(slots, input);
+    RowIds positions;
     uint32_t error = 0;
-    for (std::size_t p = 0; p < input.active(); ++p) {
-      int64_t row = input.row(p);
-      if (evaluate_predicate(program, set, row, error)) selected.push_back(static_cast<uint32_t>(row));
-    }
+    for (std::size_t p = 0; p < input.count; ++p)
+      if (evaluate_predicate(program, set, static_cast<int64_t>(p), error)) positions.push_back(static_cast<uint32_t>(p));
     throw_if_eval_error(error);
-    return selected;
+    return positions;
   }
 
-  // The aggregate, with a filter directly below it fused in: every input
-  // position takes its place in the reduction order, the rows the predicate
-  // rejects as empty states -- exactly as the fused kernel does.
-  static HostRelation aggregate(const PlanNode& node) {
+  static Relation filter(const Relation& input, const BoundExpr& predicate) {
+    return compose(input, select(input, predicate));
+  }
+
+  // Both sides' columns side by side: the left's rows at `left`, the right's at `right`.
+  static Relation join_output(const Relation& l, const Relation& r, const RowIds& left, const RowIds& right) {
+    Relation a = compose(l, left), b = compose(r, right);
+    for (std::size_t c = 0; c < a.columns.size(); ++c)
+      if (!a.columns[c].present() && b.columns[c].present()) a.columns[c] = b.columns[c];
+    a.owned.insert(a.owned.end(), b.owned.begin(), b.owned.end());
+    return a;
+  }
+
+  // Keys of each position; nullopt where a key is NULL (it matches nothing).
+  static std::vector<std::optional<std::vector<int64_t>>> keys_of(const Relation& input,
+                                                                  const std::vector<const BoundExpr*>& keys) {
+    std::vector<ExprProgram> programs;
+    std::vector<Cls> classes;
+    SlotMap slots;
+    for (const BoundExpr* k : keys) {
+      programs.push_back(compile_expression(*k, slots));
+      classes.push_back(compute_class(k->type));
+    }
+    ColumnSet set = column_set(slots, input);
+    std::vector<std::optional<std::vector<int64_t>>> out(input.count);
+    uint32_t error = 0;
+    for (std::size_t p = 0; p < input.count; ++p) {
+      std::vector<int64_t> key;
+      bool valid = true;
+      for (std::size_t k = 0; k < programs.size() && valid; ++k) {
+        Slot s = evaluate(programs[k], set, static_cast<int64_t>(p), error);
+        valid = s.valid;
+        key.push_back(key_bits(s, classes[k]));
+      }
+      if (valid) out[p] = std::move(key);
+    }
+    throw_if_eval_error(error);
+    return out;
+  }
+
+  Relation hash_join(const PlanNode& node) {
+    Relation left = run(*node.child), right = run(*node.right);
+    std::vector<const BoundExpr*> left_keys, right_keys;
+    for (const auto& k : node.keys) {
+      left_keys.push_back(&k.left);
+      right_keys.push_back(&k.right);
+    }
+    auto lk = keys_of(left, left_keys), rk = keys_of(right, right_keys);
+    const auto& build = node.build_right ? rk : lk;
+    const auto& probe = node.build_right ? lk : rk;
+    std::unordered_map<std::vector<int64_t>, RowIds, KeyHash> table;
+    for (std::size_t p = 0; p < build.size(); ++p)
+      if (build[p]) table[*build[p]].push_back(static_cast<uint32_t>(p));
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (left, right)
+    for (std::size_t p = 0; p < probe.size(); ++p) {
+      if (!probe[p]) continue;
+      auto it = table.find(*probe[p]);
+      if (it == table.end()) continue;
+      for (uint32_t b : it->second)
+        pairs.push_back(node.build_right ? std::make_pair(static_cast<uint32_t>(p), b)
+                                         : std::make_pair(b, static_cast<uint32_t>(p)));
+    }
+    std::sort(pairs.begin(), pairs.end());
+    RowIds l(pairs.size()), r(pairs.size());
+    for (std::size_t i = 0; i < pairs.size(); ++i) std::tie(l[i], r[i]) = pairs[i];
+    return join_output(left, right, l, r);
+  }
+
+  Relation nested_loop_join(const PlanNode& node) {
+    Relation left = run(*node.child), right = run(*node.right);
+    if (static_cast<double>(left.count) * static_cast<double>(right.count) > 4e9)
+      throw Error(ErrorKind::Execution, "a join without an equality would produce over 4 billion pairs");
+    RowIds l, r;
+    SlotMap slots;
+    ExprProgram program;
+    if (node.predicate) program = compile_expression(*node.predicate, slots);
+    ColumnSet set = column_set(slots, left, &right);
+    uint32_t error = 0;
+    for (std::size_t i = 0; i < left.count; ++i)
+      for (std::size_t j = 0; j < right.count; ++j)
+        if (evaluate_predicate(program, set, at(static_cast<int64_t>(i), static_cast<int64_t>(j)), error)) {
+          l.push_back(static_cast<uint32_t>(i));
+          r.push_back(static_cast<uint32_t>(j));
+        }
+    throw_if_eval_error(error);
+    return join_output(left, right, l, r);
+  }
+
+  // GROUP BY and aggregates. A Filter directly below is evaluated inline,
+  // as the fused kernel does: without GROUP BY every input position keeps
+  // its place in the reduction order (rejected ones as empty states).
+  Relation aggregate(const PlanNode& node) {
     const PlanNode* source = node.child.get();
     const BoundExpr* predicate = nullptr;
     if (source->kind == PlanKind::Filter) {
-      predicate = &source->predicate;
+      predicate = &*source->predicate;
       source = source->child.get();
     }
-    HostRelation input = run(*source);
+    Relation input = run(*source);
     SlotMap slots;
     ExprProgram filter_program;
     if (predicate) filter_program = compile_expression(*predicate, slots);
     std::vector<AggSpec> specs = compile_aggregates(node.aggregates, slots);
-    ColumnSet set = host_column_set(input.columns, slots);
-
-    const std::size_t n = input.active();
-    const std::size_t chunks = (n + kReduceChunk - 1) / kReduceChunk;
-    const std::size_t aggregates = specs.size();
-    std::vector<std::vector<AggState>> partials(aggregates, std::vector<AggState>(chunks));
-    std::vector<AggState> threads(aggregates * kReduceThreads);
+    std::vector<ExprProgram> key_programs;
+    std::vector<Cls> key_classes;
+    for (const auto& k : node.group_keys) {
+      key_programs.push_back(compile_expression(k, slots));
+      key_classes.push_back(compute_class(k.type));
+    }
+    ColumnSet set = column_set(slots, input);
     uint32_t error = 0;
-    for (std::size_t c = 0; c < chunks; ++c) {
-      std::fill(threads.begin(), threads.end(), AggState{});
-      for (int t = 0; t < kReduceThreads; ++t) {
-        for (int k = 0; k < kReduceItems; ++k) {
-          std::size_t p = c * kReduceChunk + static_cast<std::size_t>(k) * kReduceThreads + t;
-          if (p >= n) break;
-          int64_t row = input.row(p);
-          if (!evaluate_predicate(filter_program, set, row, error)) continue;
-          for (std::size_t a = 0; a < aggregates; ++a) {
-            Slot v{};
-            if (specs[a].kind != AggKind::CountStar) v = evaluate(specs[a].arg, set, row, error);
-            agg_fold_value(specs[a].kind, specs[a].cls, threads[a * kReduceThreads + t], v, error);
+
+    // Groups in order of first appearance, each with its ascending positions.
+    std::vector<RowIds> groups;
+    if (node.group_keys.empty()) {
+      groups.emplace_back();  // one group of every position, the filter inline
+    } else {
+      std::unordered_map<std::vector<int64_t>, std::size_t, KeyHash> index;
+      for (std::size_t p = 0; p < input.count; ++p) {
+        if (!evaluate_predicate(filter_program, set, static_cast<int64_t>(p), error)) continue;
+        std::vector<int64_t> key;
+        for (std::size_t k = 0; k < key_programs.size(); ++k) {
+          Slot s = evaluate(key_programs[k], set, static_cast<int64_t>(p), error);
+          key.push_back(s.valid);
+          key.push_back(s.valid ? key_bits(s, key_classes[k]) : 0);
+        }
+        auto [it, inserted] = index.emplace(std::move(key), groups.size());
+        if (inserted) groups.emplace_back();
+        groups[it->second].push_back(static_cast<uint32_t>(p));
+      }
+    }
+    const bool global = node.group_keys.empty();
+    const std::size_t group_count = groups.size();
+    std::vector<std::shared_ptr<HostColumn>> columns;
+    // Key columns: the key's value at the group's first position.
+    for (std::size_t k = 0; k < node.group_keys.size(); ++k) {
+      auto column = std::make_shared<HostColumn>(node.group_keys[k].type, group_count);
+      column->dictionary = node.group_keys[k].dictionary;
+      for (std::size_t g = 0; g < group_count; ++g) {
+        Slot s = evaluate(key_programs[k], set, groups[g][0], error);
+        store_value(column->bytes.data(), node.group_keys[k].type.id, static_cast<int64_t>(g), s);
+        if (!s.valid) column->set_null(g);
+      }
+      columns.push_back(std::move(column));
+    }
+    for (std::size_t a = 0; a < specs.size(); ++a) {
+      const AggSpec& spec = specs[a];
+      const BoundAggregate& bound = node.aggregates[a];
+      auto column = std::make_shared<HostColumn>(bound.type, group_count);
+      column->dictionary = bound.dictionary;
+      std::optional<ExprProgram> argument;
+      if (bound.kind == AggKind::ArgMin || bound.kind == AggKind::ArgMax) {
+        SlotMap arg_slots;
+        argument = compile_expression(*bound.argument, arg_slots);
+        // Evaluated below over the same input, with its own slots.
+        ColumnSet arg_set = column_set(arg_slots, input);
+        for (std::size_t g = 0; g < group_count; ++g) {
+          AggState s = fold_group(spec, groups[g], global ? input.count : groups[g].size(), global, filter_program,
+                                  set, error);
+          Slot v{};
+          if (s.count > 0) v = evaluate(*argument, arg_set, s.position, error);
+          store_value(column->bytes.data(), bound.type.id, static_cast<int64_t>(g), v);
+          if (s.count == 0 || !v.valid) column->set_null(g);
+        }
+      } else if (bound.kind == AggKind::CountDistinct) {
+        for (std::size_t g = 0; g < group_count; ++g) {
+          std::vector<int64_t> seen;
+          std::size_t n = global ? input.count : groups[g].size();
+          for (std::size_t i = 0; i < n; ++i) {
+            int64_t p = global ? static_cast<int64_t>(i) : groups[g][i];
+            if (global && !evaluate_predicate(filter_program, set, p, error)) continue;
+            Slot v = evaluate(spec.arg, set, p, error);
+            if (v.valid) seen.push_back(key_bits(v, spec.cls));
           }
+          std::sort(seen.begin(), seen.end());
+          AggState s;
+          s.count = static_cast<uint64_t>(std::unique(seen.begin(), seen.end()) - seen.begin());
+          store_aggregate_result(bound, s, *column, g);
+        }
+      } else {
+        for (std::size_t g = 0; g < group_count; ++g) {
+          AggState s = fold_group(spec, groups[g], global ? input.count : groups[g].size(), global, filter_program,
+                                  set, error);
+          store_aggregate_result(bound, s, *column, g);
         }
       }
-      for (std::size_t a = 0; a < aggregates; ++a)
-        partials[a][c] = block_tree_host(specs[a].kind, specs[a].cls, &threads[a * kReduceThreads], error);
-    }
-    HostRelation out;
-    out.rows = 1;
-    for (std::size_t a = 0; a < aggregates; ++a) {
-      AggState total = reduce_partials_host(specs[a].kind, specs[a].cls, std::move(partials[a]), error);
-      out.owned.push_back(aggregate_result_column(node.aggregates[a], total));
+      columns.push_back(std::move(column));
     }
     throw_if_eval_error(error);
-    for (const auto& c : out.owned) out.columns.push_back(&c);
-    return out;
+    return from_columns(std::move(columns), group_count);
+  }
+
+  // One group's aggregate in the canonical order: positions of the whole
+  // input (global aggregate, filter inline) or the group's own positions.
+  static AggState fold_group(const AggSpec& spec, const RowIds& positions, std::size_t n, bool global,
+                             const ExprProgram& filter_program, const ColumnSet& set, uint32_t& error) {
+    return reduce_sequence_host(
+        spec.kind, spec.cls, n,
+        [&](AggState& state, std::size_t i) {
+          int64_t p = global ? static_cast<int64_t>(i) : positions[i];
+          if (global && !evaluate_predicate(filter_program, set, p, error)) return;
+          Slot v{};
+          if (spec.kind != AggKind::CountStar) v = evaluate(spec.arg, set, p, error);
+          agg_fold_value(spec.kind, spec.cls, state, v, error, p);
+        },
+        error);
+  }
+
+  static Relation distinct(const Relation& input) {
+    std::vector<std::pair<SlotMap, ExprProgram>> programs;
+    std::vector<ColumnSet> sets;
+    std::vector<Cls> classes;
+    for (std::size_t c = 0; c < input.columns.size(); ++c) {
+      SlotMap slots;
+      BoundExpr ref;
+      ref.op = Op::Column;
+      ref.column = static_cast<int>(c);
+      const ColumnRef& col = input.columns[c];
+      ref.type = col.rowid ? DataType::bigint() : col.column->type;
+      ExprProgram p = compile_expression(ref, slots);
+      sets.push_back(column_set(slots, input));
+      classes.push_back(compute_class(ref.type));
+      programs.emplace_back(std::move(slots), p);
+    }
+    std::unordered_map<std::vector<int64_t>, bool, KeyHash> seen;
+    RowIds keep;
+    uint32_t error = 0;
+    for (std::size_t p = 0; p < input.count; ++p) {
+      std::vector<int64_t> key;
+      for (std::size_t c = 0; c < programs.size(); ++c) {
+        Slot s = evaluate(programs[c].second, sets[c], static_cast<int64_t>(p), error);
+        key.push_back(s.valid);
+        key.push_back(s.valid ? key_bits(s, classes[c]) : 0);
+      }
+      if (seen.emplace(std::move(key), true).second) keep.push_back(static_cast<uint32_t>(p));
+    }
+    return compose(input, keep);
+  }
+
+  static Relation sort(const PlanNode& node, const Relation& input) {
+    struct Key {
+      std::vector<Slot> values;
+      Cls cls;
+      bool descending, nulls_first;
+    };
+    std::vector<Key> keys;
+    uint32_t error = 0;
+    for (const auto& k : node.sort_keys) {
+      const ColumnRef& col = input.columns[k.column];
+      DataType type = col.rowid ? DataType::bigint() : col.column->type;
+      BoundExpr ref;
+      ref.op = Op::Column;
+      ref.column = k.column;
+      ref.type = type;
+      SlotMap slots;
+      ExprProgram program = compile_expression(ref, slots);
+      ColumnSet set = column_set(slots, input);
+      Key key{{}, compute_class(type), k.descending, k.nulls_first};
+      for (std::size_t p = 0; p < input.count; ++p) key.values.push_back(evaluate(program, set, static_cast<int64_t>(p), error));
+      keys.push_back(std::move(key));
+    }
+    RowIds order(input.count);
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      for (const Key& k : keys) {
+        const Slot &x = k.values[a], &y = k.values[b];
+        if (!x.valid || !y.valid) {
+          if (x.valid == y.valid) continue;
+          return x.valid != k.nulls_first;  // the valid one first unless NULLS FIRST
+        }
+        int c = k.cls == Cls::Double ? (x.d < y.d ? -1 : x.d > y.d ? 1 : 0) : (x.i < y.i ? -1 : x.i > y.i ? 1 : 0);
+        if (c != 0) return k.descending ? c > 0 : c < 0;
+      }
+      return false;
+    });
+    return compose(input, order);
   }
 };
 

@@ -1,79 +1,233 @@
 #include "engine/plan.hpp"
 
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
 #include "engine/result_data.hpp"
 
 namespace gpusql {
+namespace {
 
-std::vector<std::string> PlanNode::output_names() const {
-  switch (kind) {
-    case PlanKind::Scan: {
-      std::vector<std::string> out;
-      for (const auto& c : table->columns) out.push_back(c.name);
-      return out;
-    }
-    case PlanKind::Filter: return child->output_names();
-    case PlanKind::Aggregate: {
-      std::vector<std::string> out;
-      auto input = child->output_names();
-      for (const auto& a : aggregates) out.push_back(describe(a, input));
-      return out;
-    }
-    case PlanKind::Project: return names;
-  }
-  return {};
+void collect_columns(const BoundExpr& e, std::set<int>& out) {
+  if (e.op == Op::Column) out.insert(e.column);
+  for (const auto& c : e.children) collect_columns(c, out);
 }
 
-std::string PlanNode::to_string(int indent) const {
-  std::string pad(static_cast<std::size_t>(indent) * 2, ' ');
-  std::string line;
-  std::vector<std::string> input = child ? child->output_names() : std::vector<std::string>{};
-  switch (kind) {
-    case PlanKind::Scan: line = "SCAN " + table->name + " (" + std::to_string(table->rows) + " rows)"; break;
-    case PlanKind::Filter: line = "FILTER " + describe(predicate, input); break;
-    case PlanKind::Aggregate: {
-      line = "AGGREGATE";
-      for (std::size_t i = 0; i < aggregates.size(); ++i) line += (i ? ", " : " ") + describe(aggregates[i], input);
-      break;
-    }
-    case PlanKind::Project: {
-      line = "PROJECT";
-      for (std::size_t i = 0; i < expressions.size(); ++i) line += (i ? ", " : " ") + describe(expressions[i], input);
-      break;
-    }
-  }
-  std::string out = pad + line + "\n";
-  if (child) out += child->to_string(indent + 1);
-  return out;
+// The bit set of tables an expression over global columns reads.
+uint64_t tables_of(const BoundExpr& e, const BoundQuery& q) {
+  std::set<int> columns;
+  collect_columns(e, columns);
+  uint64_t mask = 0;
+  for (int c : columns)
+    for (std::size_t t = 0; t < q.tables.size(); ++t)
+      if (c >= q.tables[t].first_column && c < q.tables[t].first_column + q.tables[t].column_count()) mask |= 1ull << t;
+  return mask;
 }
 
-std::unique_ptr<PlanNode> plan_select(BoundSelect select) {
-  auto scan = std::make_unique<PlanNode>();
-  scan->kind = PlanKind::Scan;
-  scan->table = select.table;
-  std::unique_ptr<PlanNode> top = std::move(scan);
-  if (select.where) {
-    auto filter = std::make_unique<PlanNode>();
-    filter->kind = PlanKind::Filter;
-    filter->predicate = std::move(*select.where);
-    filter->child = std::move(top);
-    top = std::move(filter);
+// A guess of the fraction of rows a conjunct keeps, for join ordering only.
+double selectivity(const BoundExpr& e) {
+  switch (e.op) {
+    case Op::Eq: return 0.1;
+    case Op::Ne: return 0.9;
+    case Op::And: return selectivity(e.children[0]) * selectivity(e.children[1]);
+    case Op::Or: return std::min(1.0, selectivity(e.children[0]) + selectivity(e.children[1]));
+    default: return 0.33;
   }
-  if (!select.aggregates.empty()) {
-    auto aggregate = std::make_unique<PlanNode>();
-    aggregate->kind = PlanKind::Aggregate;
-    aggregate->aggregates = std::move(select.aggregates);
-    aggregate->child = std::move(top);
-    top = std::move(aggregate);
-  }
-  auto project = std::make_unique<PlanNode>();
-  project->kind = PlanKind::Project;
-  project->expressions = std::move(select.outputs);
-  project->names = std::move(select.names);
-  project->child = std::move(top);
-  return project;
 }
 
-static const char* op_text(Op op) {
+std::unique_ptr<PlanNode> make(PlanKind kind, std::unique_ptr<PlanNode> child) {
+  auto n = std::make_unique<PlanNode>();
+  n->kind = kind;
+  if (child) {
+    n->column_count = child->column_count;
+    n->estimated_rows = child->estimated_rows;
+  }
+  n->child = std::move(child);
+  return n;
+}
+
+// AND of the conjuncts (at least one), and the fraction of rows it keeps.
+BoundExpr conjunction(std::vector<BoundExpr> conjuncts, double& keep) {
+  keep = selectivity(conjuncts[0]);
+  BoundExpr predicate = std::move(conjuncts[0]);
+  for (std::size_t i = 1; i < conjuncts.size(); ++i) {
+    keep *= selectivity(conjuncts[i]);
+    BoundExpr both;
+    both.op = Op::And;
+    both.type = DataType::boolean();
+    both.offset = predicate.offset;
+    both.children.push_back(std::move(predicate));
+    both.children.push_back(std::move(conjuncts[i]));
+    predicate = std::move(both);
+  }
+  return predicate;
+}
+
+std::unique_ptr<PlanNode> add_filter(std::unique_ptr<PlanNode> input, std::vector<BoundExpr> conjuncts) {
+  if (conjuncts.empty()) return input;
+  double keep = 1;
+  auto filter = make(PlanKind::Filter, std::move(input));
+  filter->predicate = conjunction(std::move(conjuncts), keep);
+  filter->estimated_rows = std::max(1.0, filter->estimated_rows * keep);
+  return filter;
+}
+
+class Planner {
+ public:
+  explicit Planner(BoundQuery& q) : q_(q) {}
+
+  std::unique_ptr<PlanNode> plan() {
+    std::unique_ptr<PlanNode> top = join_tables();
+    if (q_.aggregated) {
+      auto aggregate = make(PlanKind::Aggregate, std::move(top));
+      aggregate->group_keys = std::move(q_.group_keys);
+      aggregate->aggregates = std::move(q_.aggregates);
+      aggregate->estimated_rows = aggregate->group_keys.empty() ? 1 : std::max(1.0, aggregate->estimated_rows * 0.1);
+      top = std::move(aggregate);
+      if (q_.having) {
+        std::vector<BoundExpr> having;
+        having.push_back(std::move(*q_.having));
+        top = add_filter(std::move(top), std::move(having));
+      }
+    }
+    auto project = make(PlanKind::Project, std::move(top));
+    project->expressions = std::move(q_.outputs);
+    project->names = std::move(q_.names);
+    top = std::move(project);
+    if (q_.distinct) top = make(PlanKind::Distinct, std::move(top));
+    if (!q_.order_by.empty()) {
+      auto sort = make(PlanKind::Sort, std::move(top));
+      for (const auto& o : q_.order_by) sort->sort_keys.push_back({o.output, o.descending, o.nulls_first});
+      top = std::move(sort);
+    }
+    if (q_.limit || q_.offset) {
+      auto limit = make(PlanKind::Limit, std::move(top));
+      limit->limit = q_.limit;
+      limit->offset = q_.offset;
+      if (q_.limit) limit->estimated_rows = std::min<double>(limit->estimated_rows, static_cast<double>(*q_.limit));
+      top = std::move(limit);
+    }
+    top->visible = q_.visible;
+    return top;
+  }
+
+ private:
+  BoundQuery& q_;
+
+  struct Conjunct {
+    BoundExpr expr;
+    uint64_t tables;
+    bool used = false;
+  };
+
+  // Scans with their own conjuncts pushed down, joined greedily: start from
+  // the largest (the fact table of a star schema), then add the smallest
+  // table connected to the joined set by an equality, building the hash
+  // table on the smaller side.
+  std::unique_ptr<PlanNode> join_tables() {
+    std::vector<Conjunct> conjuncts;
+    for (auto& c : q_.conjuncts) conjuncts.push_back({std::move(c), tables_of(c, q_)});
+    const std::size_t n = q_.tables.size();
+    std::vector<std::unique_ptr<PlanNode>> scans(n);
+    for (std::size_t t = 0; t < n; ++t) {
+      auto scan = std::make_unique<PlanNode>();
+      scan->kind = PlanKind::Scan;
+      scan->table = q_.tables[t];
+      scan->table_index = static_cast<int>(t);
+      scan->column_count = q_.column_count;
+      scan->estimated_rows = static_cast<double>(q_.tables[t].table->rows);
+      std::vector<BoundExpr> own;
+      for (auto& c : conjuncts)
+        if (!c.used && c.tables == (1ull << t)) {
+          own.push_back(c.expr);
+          c.used = true;
+        }
+      scans[t] = add_filter(std::move(scan), std::move(own));
+    }
+    // Conjuncts that read no table at all (constant conditions) go on top.
+    std::vector<BoundExpr> constant;
+    for (auto& c : conjuncts)
+      if (!c.used && c.tables == 0) {
+        constant.push_back(c.expr);
+        c.used = true;
+      }
+
+    std::size_t first = 0;
+    for (std::size_t t = 1; t < n; ++t)
+      if (scans[t]->estimated_rows > scans[first]->estimated_rows) first = t;
+    uint64_t joined = 1ull << first;
+    std::unique_ptr<PlanNode> top = std::move(scans[first]);
+    while (joined != (n == 64 ? ~0ull : (1ull << n) - 1)) {
+      // The smallest table with an equality to the joined set, else the smallest.
+      int pick = -1;
+      bool connected = false;
+      for (std::size_t t = 0; t < n; ++t) {
+        if (joined & (1ull << t)) continue;
+        bool has_key = false;
+        for (const auto& c : conjuncts)
+          if (!c.used && equi_key(c.expr, joined, 1ull << t)) has_key = true;
+        bool better = pick < 0 || (has_key && !connected) ||
+                      (has_key == connected && scans[t]->estimated_rows < scans[pick]->estimated_rows);
+        if (better) {
+          pick = static_cast<int>(t);
+          connected = has_key;
+        }
+      }
+      uint64_t side = 1ull << pick;
+      std::unique_ptr<PlanNode> right = std::move(scans[pick]);
+      std::vector<JoinKey> keys;
+      for (auto& c : conjuncts)
+        if (!c.used && equi_key(c.expr, joined, side)) {
+          BoundExpr& a = c.expr.children[0];
+          BoundExpr& b = c.expr.children[1];
+          bool a_left = (tables_of(a, q_) & ~joined) == 0;
+          keys.push_back({a_left ? a : b, a_left ? b : a});
+          c.used = true;
+        }
+      std::vector<BoundExpr> residual;
+      for (auto& c : conjuncts)
+        if (!c.used && (c.tables & ~(joined | side)) == 0) {
+          residual.push_back(c.expr);
+          c.used = true;
+        }
+      std::unique_ptr<PlanNode> join;
+      double left_rows = top->estimated_rows, right_rows = right->estimated_rows;
+      if (!keys.empty()) {
+        join = make(PlanKind::HashJoin, std::move(top));
+        join->keys = std::move(keys);
+        join->build_right = right_rows <= left_rows;
+        join->estimated_rows = std::max(left_rows, right_rows);
+        join->right = std::move(right);
+        join = add_filter(std::move(join), std::move(residual));
+      } else {
+        join = make(PlanKind::NestedLoopJoin, std::move(top));
+        join->estimated_rows = left_rows * right_rows;
+        if (!residual.empty()) {
+          double keep = 1;
+          join->predicate = conjunction(std::move(residual), keep);
+          join->estimated_rows = std::max(1.0, join->estimated_rows * keep);
+        }
+        join->right = std::move(right);
+      }
+      top = std::move(join);
+      joined |= side;
+    }
+    return add_filter(std::move(top), std::move(constant));
+  }
+
+  // `a = b` with one side reading only tables in `left` and the other only `right`.
+  bool equi_key(const BoundExpr& e, uint64_t left, uint64_t right) const {
+    if (e.op != Op::Eq) return false;
+    uint64_t a = tables_of(e.children[0], q_), b = tables_of(e.children[1], q_);
+    if (a == 0 || b == 0) return false;
+    bool forward = (a & ~left) == 0 && (b & ~right) == 0;
+    bool backward = (b & ~left) == 0 && (a & ~right) == 0;
+    return forward || backward;
+  }
+};
+
+const char* op_text(Op op) {
   switch (op) {
     case Op::Add: return "+";
     case Op::Sub: return "-";
@@ -92,7 +246,111 @@ static const char* op_text(Op op) {
   }
 }
 
+std::string join_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+Plan plan_query(BoundQuery query) {
+  Plan plan;
+  plan.column_names = query.column_names;
+  plan.root = Planner(query).plan();
+  return plan;
+}
+
+std::vector<std::string> PlanNode::output_names(const std::vector<std::string>& global) const {
+  switch (kind) {
+    case PlanKind::Scan:
+    case PlanKind::Filter:
+    case PlanKind::HashJoin:
+    case PlanKind::NestedLoopJoin:
+      if (kind == PlanKind::Filter) return child->output_names(global);
+      return global;
+    case PlanKind::Aggregate: {
+      std::vector<std::string> input = child->output_names(global), out;
+      for (const auto& k : group_keys) out.push_back(describe(k, input));
+      for (const auto& a : aggregates) out.push_back(describe(a, input));
+      return out;
+    }
+    case PlanKind::Project: return names;
+    case PlanKind::Distinct:
+    case PlanKind::Sort:
+    case PlanKind::Limit: return child->output_names(global);
+  }
+  return {};
+}
+
+const OperatorProfile* Profile::find(const PlanNode* node) const {
+  for (const auto& o : operators)
+    if (o.node == node) return &o;
+  return nullptr;
+}
+
+std::string PlanNode::to_string(const std::vector<std::string>& global, const Profile* actual, int indent) const {
+  std::string pad(static_cast<std::size_t>(indent) * 2, ' ');
+  std::vector<std::string> input = child ? child->output_names(global) : global;
+  std::string line;
+  switch (kind) {
+    case PlanKind::Scan:
+      line = "SCAN " + table.table->name + (table.alias != table.table->name ? " AS " + table.alias : "");
+      break;
+    case PlanKind::Filter: line = "FILTER " + describe(*predicate, input); break;
+    case PlanKind::HashJoin: {
+      std::vector<std::string> keys_text;
+      for (const auto& k : keys) keys_text.push_back(describe(k.left, global) + " = " + describe(k.right, global));
+      line = "HASH JOIN " + join_list(keys_text) + (build_right ? " (build right)" : " (build left)");
+      break;
+    }
+    case PlanKind::NestedLoopJoin:
+      line = predicate ? "NESTED LOOP JOIN " + describe(*predicate, global) : "CROSS JOIN";
+      break;
+    case PlanKind::Aggregate: {
+      std::vector<std::string> k, a;
+      for (const auto& g : group_keys) k.push_back(describe(g, input));
+      for (const auto& agg : aggregates) a.push_back(describe(agg, input));
+      line = group_keys.empty() ? "AGGREGATE " + join_list(a) : "GROUP BY " + join_list(k) + " AGGREGATE " + join_list(a);
+      break;
+    }
+    case PlanKind::Project: {
+      std::vector<std::string> e;
+      for (const auto& x : expressions) e.push_back(describe(x, input));
+      line = "PROJECT " + join_list(e);
+      break;
+    }
+    case PlanKind::Distinct: line = "DISTINCT"; break;
+    case PlanKind::Sort: {
+      std::vector<std::string> k;
+      for (const auto& s : sort_keys)
+        k.push_back(input[s.column] + (s.descending ? " DESC" : " ASC") + (s.nulls_first ? " NULLS FIRST" : ""));
+      line = "ORDER BY " + join_list(k);
+      break;
+    }
+    case PlanKind::Limit:
+      line = "LIMIT " + (limit ? std::to_string(*limit) : std::string("ALL")) +
+             (offset ? " OFFSET " + std::to_string(offset) : "");
+      break;
+  }
+  char estimate[96];
+  std::snprintf(estimate, sizeof estimate, "  (~%.0f rows)", estimated_rows);
+  line += estimate;
+  if (actual) {
+    if (const OperatorProfile* p = actual->find(this)) {
+      char measured[96];
+      std::snprintf(measured, sizeof measured, "  [%zu rows, %.3f ms]", p->rows, p->milliseconds);
+      line += measured;
+    }
+  }
+  std::string out = pad + line + "\n";
+  if (child) out += child->to_string(global, actual, indent + 1);
+  if (right) out += right->to_string(global, actual, indent + 1);
+  return out;
+}
+
 std::string describe(const BoundExpr& e, const std::vector<std::string>& names) {
+  auto child = [&](std::size_t i) { return describe(e.children[i], names); };
   switch (e.op) {
     case Op::Column:
       return e.column >= 0 && static_cast<std::size_t>(e.column) < names.size() ? names[e.column]
@@ -102,27 +360,42 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
       if (e.constant.null_constant) return "NULL";
       if (e.type.id == Type::Varchar) return e.text.empty() ? "code " + std::to_string(e.constant.value.i) : "'" + e.text + "'";
       if (e.type.id == Type::Boolean) return e.constant.value.i ? "true" : "false";
+      if (e.type.id == Type::Date) return "DATE " + std::to_string(e.constant.value.i);
       if (e.type.is_floating()) return format_double(e.constant.value.d);
       return std::to_string(e.constant.value.i);
-    case Op::Negate: return "(-" + describe(e.children[0], names) + ")";
-    case Op::Not: return "(NOT " + describe(e.children[0], names) + ")";
-    case Op::IsNull: return "(" + describe(e.children[0], names) + " IS NULL)";
-    case Op::IsNotNull: return "(" + describe(e.children[0], names) + " IS NOT NULL)";
-    case Op::ToDouble: return "CAST(" + describe(e.children[0], names) + " AS DOUBLE)";
-    default:
-      return "(" + describe(e.children[0], names) + " " + op_text(e.op) + " " + describe(e.children[1], names) + ")";
+    case Op::Negate: return "(-" + child(0) + ")";
+    case Op::Not: return "(NOT " + child(0) + ")";
+    case Op::IsNull: return "(" + child(0) + " IS NULL)";
+    case Op::IsNotNull: return "(" + child(0) + " IS NOT NULL)";
+    case Op::ToDouble: return "CAST(" + child(0) + " AS DOUBLE)";
+    case Op::ToInt: return "CAST(" + child(0) + " AS BIGINT)";
+    case Op::Floor: return "floor(" + child(0) + ")";
+    case Op::Ceil: return "ceil(" + child(0) + ")";
+    case Op::Abs: return "abs(" + child(0) + ")";
+    case Op::Select: return "CASE WHEN " + child(0) + " THEN " + child(1) + " ELSE " + child(2) + " END";
+    case Op::Lookup: return "(" + child(0) + " LIKE <pattern>)";
+    case Op::ExtractYear: return "year(" + child(0) + ")";
+    case Op::ExtractMonth: return "month(" + child(0) + ")";
+    case Op::ExtractDay: return "day(" + child(0) + ")";
+    case Op::AddMonths: return "(" + child(0) + " + months " + child(1) + ")";
+    default: return "(" + child(0) + " " + op_text(e.op) + " " + child(1) + ")";
   }
 }
 
 std::string describe(const BoundAggregate& a, const std::vector<std::string>& names) {
-  const char* name = "count_star";
+  const char* name = "count";
   switch (a.kind) {
     case AggKind::CountStar: return "count_star()";
     case AggKind::Count: name = "count"; break;
+    case AggKind::CountDistinct: return "count(DISTINCT " + describe(*a.argument, names) + ")";
     case AggKind::Sum: name = "sum"; break;
     case AggKind::Min: name = "min"; break;
     case AggKind::Max: name = "max"; break;
     case AggKind::Avg: name = "avg"; break;
+    case AggKind::ArgMin:
+    case AggKind::ArgMax:
+      return std::string(a.kind == AggKind::ArgMin ? "arg_min(" : "arg_max(") + describe(*a.argument, names) + ", " +
+             describe(*a.order, names) + ")";
   }
   return std::string(name) + "(" + describe(*a.argument, names) + ")";
 }

@@ -1,6 +1,12 @@
 // The physical plan: a tree of operators, each a small const description of
-// what to compute. Both executors run the same tree; the CUDA executor fuses
-// adjacent operators (Filter into the Aggregate above it) into one kernel.
+// what to compute; both executors run the same tree.
+//
+// Column spaces. Scan, Filter and the joins produce the query's global
+// columns (binder.hpp): a Scan fills its table's columns and rowid and
+// leaves the others absent; a join's output has both sides'. Aggregate
+// produces [group keys..., aggregates...]; Project produces its expressions;
+// Distinct, Sort and Limit pass their input's columns through. The root's
+// first `visible` columns are the result.
 #pragma once
 
 #include <memory>
@@ -11,25 +17,73 @@
 
 namespace gpusql {
 
-enum class PlanKind { Scan, Filter, Aggregate, Project };
+enum class PlanKind { Scan, Filter, HashJoin, NestedLoopJoin, Aggregate, Project, Distinct, Sort, Limit };
+
+struct JoinKey {
+  BoundExpr left;   // over the left input's columns
+  BoundExpr right;  // over the right input's columns
+};
+
+struct SortKey {
+  int column = 0;
+  bool descending = false;
+  bool nulls_first = false;
+};
 
 struct PlanNode {
   PlanKind kind = PlanKind::Scan;
-  std::unique_ptr<PlanNode> child;
+  std::unique_ptr<PlanNode> child;  // the input; for joins the left (probe) side
+  std::unique_ptr<PlanNode> right;  // joins: the right side
 
-  std::shared_ptr<const Table> table;      // Scan: all of the table's columns
-  BoundExpr predicate;                     // Filter: over the child's columns
-  std::vector<BoundAggregate> aggregates;  // Aggregate: one row out, a column each
-  std::vector<BoundExpr> expressions;      // Project: over the child's columns
-  std::vector<std::string> names;          // Project: the output names
+  // Scan
+  BoundTableRef table;
+  int table_index = 0;
+  int column_count = 0;  // of the global space
+  // Filter (over its input), NestedLoopJoin (over both sides' global columns;
+  // an empty predicate is a cross join)
+  std::optional<BoundExpr> predicate;
+  // HashJoin: equal keys; the smaller estimated side builds the hash table
+  std::vector<JoinKey> keys;
+  bool build_right = true;
+  // Aggregate
+  std::vector<BoundExpr> group_keys;
+  std::vector<BoundAggregate> aggregates;
+  // Project
+  std::vector<BoundExpr> expressions;
+  std::vector<std::string> names;
+  // Sort
+  std::vector<SortKey> sort_keys;
+  // Limit
+  std::optional<int64_t> limit;
+  int64_t offset = 0;
 
-  // Names of this operator's output columns.
-  std::vector<std::string> output_names() const;
-  // The tree as EXPLAIN prints it, one operator a line.
-  std::string to_string(int indent = 0) const;
+  std::size_t visible = 0;  // root only: result columns
+  double estimated_rows = 0;
+
+  // Names of this operator's output columns, for EXPLAIN.
+  std::vector<std::string> output_names(const std::vector<std::string>& global_names) const;
+  // The tree as EXPLAIN prints it, one operator a line; `actual` adds
+  // EXPLAIN ANALYZE's measurements (see Profile).
+  std::string to_string(const std::vector<std::string>& global_names, const struct Profile* actual = nullptr,
+                        int indent = 0) const;
 };
 
-// Scan -> [Filter] -> [Aggregate] -> Project.
-std::unique_ptr<PlanNode> plan_select(BoundSelect select);
+// What EXPLAIN ANALYZE measured for each operator.
+struct OperatorProfile {
+  const PlanNode* node = nullptr;
+  std::size_t rows = 0;
+  double milliseconds = 0;  // device time on the GPU (events), wall time on the host
+};
+struct Profile {
+  std::vector<OperatorProfile> operators;
+  const OperatorProfile* find(const PlanNode* node) const;
+};
+
+struct Plan {
+  std::unique_ptr<PlanNode> root;
+  std::vector<std::string> column_names;  // of the global space
+};
+
+Plan plan_query(BoundQuery query);
 
 }  // namespace gpusql

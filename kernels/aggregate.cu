@@ -15,6 +15,7 @@ __device__ __forceinline__ AggState shuffle_down(const AggState& s, int offset) 
   r.i = __shfl_down_sync(0xffffffffu, s.i, offset);
   r.d = __shfl_down_sync(0xffffffffu, s.d, offset);
   r.count = __shfl_down_sync(0xffffffffu, s.count, offset);
+  r.position = __shfl_down_sync(0xffffffffu, s.position, offset);
   return r;
 }
 
@@ -63,7 +64,7 @@ __global__ void __launch_bounds__(kReduceThreads)
         const AggSpec& spec = params.specs[a];
         Slot v{};
         if (spec.kind != AggKind::CountStar) v = evaluate(spec.arg, columns, row, error);
-        agg_fold_value(spec.kind, spec.cls, states[a], v, error);
+        agg_fold_value(spec.kind, spec.cls, states[a], v, error, row);
       }
     }
     for (int a = 0; a < params.spec_count; ++a) {

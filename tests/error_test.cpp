@@ -68,14 +68,18 @@ TEST_CASE("binder and catalog errors point at the name", "[errors]") {
         "Binder Error: Referenced table \"r\" not found! (line 1, column 8)\n"
         "LINE 1: SELECT r.weight FROM records AS t\n"
         "               ^");
-  CHECK(error_of(db, "SELECT COUNT(DISTINCT weight) FROM records") ==
-        "Not implemented Error: not supported yet: count(DISTINCT ...) (line 1, column 8)\n"
-        "LINE 1: SELECT COUNT(DISTINCT weight) FROM records\n"
-        "               ^");
   CHECK(error_of(db, "SELECT * FROM records, records") ==
-        "Not implemented Error: not supported yet: joins (more than one table in FROM) (line 1, column 24)\n"
+        "Binder Error: Duplicate alias \"records\" in query! (line 1, column 24)\n"
         "LINE 1: SELECT * FROM records, records\n"
         "                               ^");
+  CHECK(error_of(db, "SELECT height FROM records r, records s") ==
+        "Binder Error: Ambiguous reference to column name \"height\" (use: \"r.height\", \"s.height\") (line 1, column 8)\n"
+        "LINE 1: SELECT height FROM records r, records s\n"
+        "               ^");
+  CHECK(error_of(db, "SELECT SUM(COUNT(*)) FROM records") ==
+        "Binder Error: aggregate function calls cannot be nested (line 1, column 12)\n"
+        "LINE 1: SELECT SUM(COUNT(*)) FROM records\n"
+        "                   ^");
   // Qualified names and aliases resolve.
   CHECK(db.query("SELECT r.weight FROM records r WHERE r.height > 0.99").row_count() ==
         db.query("SELECT weight FROM records WHERE height > 0.99").row_count());

@@ -12,6 +12,7 @@ struct QueryCase {
   std::string sql;
   std::string sqlite_sql;                 // "" : the same text
   std::vector<std::size_t> approximate;   // columns where SQLite's float sums may differ in the last bits
+  bool unordered = false;                 // SQLite's row order may differ: compare as multisets
 };
 
 inline const std::vector<std::string>& sample_tables() {
@@ -55,6 +56,28 @@ inline const std::vector<QueryCase>& query_cases() {
       {"SELECT COUNT(*) FROM pairs WHERE NULL OR x = 1", "", {}},
       {"SELECT COUNT(*) FROM pairs WHERE NOT (NULL AND x = 1)", "", {}},
       {"SELECT x = y, x < y FROM pairs WHERE x = 3", "", {}},
+      // COUNT(DISTINCT) and the seeds' argmin: the lowest tied row wins.
+      {"SELECT COUNT(DISTINCT x), COUNT(DISTINCT y), COUNT(DISTINCT x + y) FROM pairs", "", {}},
+      {"SELECT COUNT(DISTINCT id) FROM arecords WHERE weight < 0.5", "", {}},
+      {"SELECT MIN(v), ARG_MIN(rowid, v), ARG_MAX(rowid, v), MIN_BY(rowid, -v) FROM vals",
+       "SELECT (SELECT MIN(v) FROM vals), (SELECT rowid - 1 FROM vals ORDER BY v, rowid LIMIT 1), "
+       "(SELECT rowid - 1 FROM vals ORDER BY v DESC, rowid LIMIT 1), (SELECT rowid - 1 FROM vals ORDER BY -v, rowid LIMIT 1)",
+       {}},
+      {"SELECT ARG_MAX(x, y), ARG_MIN(y, x) FROM pairs WHERE x > 2",
+       "SELECT (SELECT x FROM pairs WHERE x > 2 ORDER BY y DESC, rowid LIMIT 1), "
+       "(SELECT y FROM pairs WHERE x > 2 ORDER BY x, rowid LIMIT 1)",
+       {}},
+      // Joins through WHERE: an equi-join (hash join) and the seeds' neighbour
+      // list (nested-loop join).
+      {"SELECT a.id, a.weight, b.height FROM arecords a, brecords b WHERE a.id = b.id AND a.weight < 0.1", "", {}, true},
+      {"SELECT COUNT(*), SUM(a.weight * b.height) FROM arecords a, brecords b WHERE a.id = b.id", "", {1}},
+      {"SELECT a.rowid, b.rowid FROM points a, points b "
+       "WHERE (a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) < 1.9 * 1.9 AND a.rowid <> b.rowid",
+       "SELECT a.rowid - 1, b.rowid - 1 FROM points a, points b "
+       "WHERE (a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) < 1.9 * 1.9 AND a.rowid <> b.rowid",
+       {}, true},
+      {"SELECT COUNT(*) FROM arecords a, brecords b WHERE a.id < b.id AND b.height > 0.9", "", {}},
+      {"SELECT COUNT(*) FROM arecords a, brecords b, pairs p WHERE a.id = b.id AND p.x = a.id AND p.y > 3", "", {}},
   };
   return cases;
 }
