@@ -127,7 +127,10 @@ class Planner {
   // table on the smaller side.
   std::unique_ptr<PlanNode> join_tables() {
     std::vector<Conjunct> conjuncts;
-    for (auto& c : q_.conjuncts) conjuncts.push_back({std::move(c), tables_of(c, q_)});
+    for (auto& c : q_.conjuncts) {
+      uint64_t tables = tables_of(c, q_);
+      conjuncts.push_back({std::move(c), tables});
+    }
     const std::size_t n = q_.tables.size();
     std::vector<std::unique_ptr<PlanNode>> scans(n);
     for (std::size_t t = 0; t < n; ++t) {
