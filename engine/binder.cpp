@@ -1122,10 +1122,32 @@ class QueryBinder {
     q_.visible = q_.outputs.size();
   }
 
+  // HAVING may name a select alias (HAVING n > 1 for COUNT(*) AS n), as in
+  // DuckDB; a table column of the same name wins.
+  class HavingScope : public AggregateScope {
+   public:
+    HavingScope(BoundQuery& query, TableScope& tables, const ast::SelectStatement& s)
+        : AggregateScope(query, tables, "HAVING"), query_(query), select_(s) {}
+    std::optional<BoundExpr> intercept(const ast::Expr& e) override {
+      if (e.kind == ExprKind::Column && e.table.empty()) {
+        bool is_table_column = false;
+        for (const auto& t : query_.tables) is_table_column |= t.table->find_column(e.name) >= 0;
+        if (!is_table_column)
+          for (std::size_t i = 0; i < select_.items.size(); ++i)
+            if (!select_.items[i].alias.empty() && iequals(select_.items[i].alias, e.name)) return query_.outputs[i];
+      }
+      return AggregateScope::intercept(e);
+    }
+
+   private:
+    BoundQuery& query_;
+    const ast::SelectStatement& select_;
+  };
+
   void bind_having(const ast::SelectStatement& s) {
     if (!s.having) return;
     TableScope tables(q_, "HAVING");
-    AggregateScope scope(q_, tables, "HAVING");
+    HavingScope scope(q_, tables, s);
     q_.having = ExpressionBinder(scope).bind_boolean(*s.having, "HAVING clause");
   }
 
