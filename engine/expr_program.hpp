@@ -5,9 +5,12 @@
 // identical on both by construction. The operators around it (filter
 // compaction, reductions, gathers) are written separately for each executor.
 //
-// A program is passed to kernels by value, so a WHERE clause and every
-// aggregate argument of a query are evaluated in one fused pass that reads
-// each column once.
+// Kernels read programs and column sets through pointers into device memory
+// (kernels/launch.hpp: DeviceObjects), not as kernel parameters: the general
+// interpreter is out of line on the device, and a parameter passed to it by
+// reference would be copied to every thread's stack. A WHERE clause and
+// every aggregate argument of a query are evaluated in one fused pass that
+// reads each column once.
 #pragma once
 
 #include <cmath>
@@ -17,8 +20,10 @@
 
 #if defined(__CUDACC__)
 #define GPUSQL_HD __host__ __device__ __forceinline__
+#define GPUSQL_UNROLL _Pragma("unroll")
 #else
 #define GPUSQL_HD inline
+#define GPUSQL_UNROLL
 #endif
 
 namespace gpusql {
@@ -68,10 +73,39 @@ constexpr int kMaxInstrs = 64;
 constexpr int kMaxStack = 16;
 constexpr int kMaxColumns = 32;
 
+// Most programs in analytic queries have one of a few shapes; evaluate()
+// runs those without the interpreter's stack (registers only), which keeps
+// scans near memory bandwidth. The compiler sets the shape.
+enum class Shape : uint8_t {
+  General,      // the postfix interpreter
+  Empty,        // no program: a predicate that selects every row
+  Column,       // terms[0]: one column
+  Conjunction,  // terms[0..n): column <op> constant, all ANDed (three-valued)
+  Arithmetic,   // terms[0] <arith> terms[1]: each a column or a constant
+};
+
+// A column-or-constant leaf of a fast-path shape.
+struct Term {
+  Op op = Op::Eq;              // Conjunction: the comparison; Arithmetic: on terms[0], the operation
+  Cls cls = Cls::Int;
+  uint8_t slot = 0;
+  bool is_constant = false;    // Arithmetic leaves: a constant instead of a column
+  bool null_constant = false;
+  union {
+    int64_t i;
+    double d;
+  } value{0};
+};
+
+constexpr int kMaxTerms = 8;
+
 struct ExprProgram {
   Instr code[kMaxInstrs];
   int32_t length = 0;
   Cls result_cls = Cls::Int;
+  Shape shape = Shape::Empty;
+  int32_t term_count = 0;
+  Term terms[kMaxTerms];
 };
 
 // A column as an evaluator reads it: raw values of `type` plus an optional
@@ -206,8 +240,14 @@ GPUSQL_HD int compare3(T a, T b) {
 }
 
 // Evaluates `p` on one row. Integer division and modulo truncate toward zero
-// and give NULL for a zero divisor, as SQLite does.
-GPUSQL_HD Slot evaluate(const ExprProgram& p, const ColumnSet& cols, const Position& where, uint32_t& error) {
+// and give NULL for a zero divisor, as SQLite does. Kept out of line on the
+// device so the fast shapes in evaluate() stay light on registers.
+#if defined(__CUDA_ARCH__)
+__device__ __noinline__
+#else
+inline
+#endif
+Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Position& where, uint32_t& error) {
   Slot stack[kMaxStack];
   int top = -1;
   for (int pc = 0; pc < p.length; ++pc) {
@@ -384,6 +424,91 @@ GPUSQL_HD Slot evaluate(const ExprProgram& p, const ColumnSet& cols, const Posit
   return stack[0];
 }
 
+GPUSQL_HD bool compare_op(Op op, int c) {
+  switch (op) {
+    case Op::Eq: return c == 0;
+    case Op::Ne: return c != 0;
+    case Op::Lt: return c < 0;
+    case Op::Le: return c <= 0;
+    case Op::Gt: return c > 0;
+    default: return c >= 0;
+  }
+}
+
+GPUSQL_HD Slot term_value(const Term& t, const ColumnSet& cols, const Position& where) {
+  if (t.is_constant) {
+    Slot s;
+    s.i = t.value.i;
+    s.valid = !t.null_constant;
+    return s;
+  }
+  return load_value(cols.columns[t.slot], where);
+}
+
+// The fast shapes other than a bare column, with the semantics of
+// evaluate_general. Out of line on the device, like it: a kernel that
+// evaluates several programs per row then stays small in registers.
+#if defined(__CUDA_ARCH__)
+__device__ __noinline__
+#else
+inline
+#endif
+Slot evaluate_shaped(const ExprProgram& p, const ColumnSet& cols, const Position& where, uint32_t& error) {
+  switch (p.shape) {
+    case Shape::Conjunction: {
+      // FALSE if any term is FALSE, else NULL if any is NULL, else TRUE.
+      bool any_false = false, any_null = false;
+      for (int t = 0; t < p.term_count; ++t) {
+        {
+          const Term& term = p.terms[t];
+          Slot v = load_value(cols.columns[term.slot], where);
+          bool r;
+          if (term.cls == Cls::Double) {
+            r = compare_op(term.op, compare3(v.d, term.value.d));
+            if (v.d != v.d || term.value.d != term.value.d) r = term.op == Op::Ne;
+          } else {
+            r = compare_op(term.op, compare3(v.i, term.value.i));
+          }
+          bool valid = v.valid && !term.null_constant;
+          any_null |= !valid;
+          any_false |= valid && !r;
+        }
+      }
+      Slot s;
+      s.i = !any_false;
+      s.valid = any_false || !any_null;
+      return s;
+    }
+    case Shape::Arithmetic: {
+      Slot a = term_value(p.terms[0], cols, where), b = term_value(p.terms[1], cols, where);
+      Slot r;
+      r.valid = a.valid && b.valid;
+      if (p.terms[0].cls == Cls::Double) {
+        r.d = p.terms[0].op == Op::Add ? a.d + b.d : p.terms[0].op == Op::Sub ? a.d - b.d : a.d * b.d;
+      } else if (r.valid) {
+        r.i = p.terms[0].op == Op::Add   ? checked_add(a.i, b.i, error)
+              : p.terms[0].op == Op::Sub ? checked_sub(a.i, b.i, error)
+                                         : checked_mul(a.i, b.i, error);
+      } else {
+        r.i = 0;
+      }
+      return r;
+    }
+    case Shape::Empty: {
+      Slot s;
+      s.i = 1;
+      s.valid = true;
+      return s;
+    }
+    default: return evaluate_general(p, cols, where, error);
+  }
+}
+
+GPUSQL_HD Slot evaluate(const ExprProgram& p, const ColumnSet& cols, const Position& where, uint32_t& error) {
+  if (p.shape == Shape::Column) return load_value(cols.columns[p.terms[0].slot], where);
+  return evaluate_shaped(p, cols, where, error);
+}
+
 GPUSQL_HD Slot evaluate(const ExprProgram& p, const ColumnSet& cols, int64_t position, uint32_t& error) {
   return evaluate(p, cols, at(position), error);
 }
@@ -405,7 +530,7 @@ GPUSQL_HD void store_value(void* data, Type type, int64_t row, const Slot& s) {
 // A predicate selects a row only when it evaluates to TRUE (not NULL).
 GPUSQL_HD bool evaluate_predicate(const ExprProgram& p, const ColumnSet& cols, const Position& where,
                                   uint32_t& error) {
-  if (p.length == 0) return true;
+  if (p.shape == Shape::Empty) return true;
   Slot s = evaluate(p, cols, where, error);
   return s.valid && s.i != 0;
 }

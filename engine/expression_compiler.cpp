@@ -72,6 +72,87 @@ struct Emitter {
   }
 };
 
+// Comparison with its operands swapped: c < x  <=>  x > c.
+Op mirror(Op op) {
+  switch (op) {
+    case Op::Lt: return Op::Gt;
+    case Op::Le: return Op::Ge;
+    case Op::Gt: return Op::Lt;
+    case Op::Ge: return Op::Le;
+    default: return op;
+  }
+}
+
+bool is_comparison(Op op) {
+  return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
+}
+
+// Adds `e`'s comparisons of a column with a constant, ANDed, to `terms`;
+// false when `e` is not of that shape.
+bool collect_conjunction(const BoundExpr& e, SlotMap& slots, std::vector<Term>& terms) {
+  if (e.op == Op::And) return collect_conjunction(e.children[0], slots, terms) && collect_conjunction(e.children[1], slots, terms);
+  if (!is_comparison(e.op)) return false;
+  const BoundExpr *column = &e.children[0], *constant = &e.children[1];
+  Op op = e.op;
+  if (column->op == Op::Constant) {
+    std::swap(column, constant);
+    op = mirror(op);
+  }
+  if (column->op != Op::Column || constant->op != Op::Constant) return false;
+  Term t;
+  t.op = op;
+  t.cls = compute_class(column->type);
+  if (t.cls != compute_class(constant->type)) return false;
+  t.slot = static_cast<uint8_t>(slots.slot_of(column->column));
+  t.null_constant = constant->constant.null_constant;
+  t.value.i = constant->constant.value.i;
+  terms.push_back(t);
+  return terms.size() <= static_cast<std::size_t>(kMaxTerms);
+}
+
+bool leaf_term(const BoundExpr& e, SlotMap& slots, Term& t) {
+  t.cls = compute_class(e.type);
+  if (e.op == Op::Column) {
+    t.slot = static_cast<uint8_t>(slots.slot_of(e.column));
+    return true;
+  }
+  if (e.op == Op::Constant) {
+    t.is_constant = true;
+    t.null_constant = e.constant.null_constant;
+    t.value.i = e.constant.value.i;
+    return true;
+  }
+  return false;
+}
+
+void classify(const BoundExpr& expr, SlotMap& slots, ExprProgram& program) {
+  program.shape = Shape::General;
+  if (expr.op == Op::Column) {
+    program.shape = Shape::Column;
+    program.term_count = 1;
+    program.terms[0].slot = static_cast<uint8_t>(slots.slot_of(expr.column));
+    return;
+  }
+  std::vector<Term> terms;
+  if ((expr.op == Op::And || is_comparison(expr.op)) && collect_conjunction(expr, slots, terms)) {
+    program.shape = Shape::Conjunction;
+    program.term_count = static_cast<int32_t>(terms.size());
+    for (std::size_t i = 0; i < terms.size(); ++i) program.terms[i] = terms[i];
+    return;
+  }
+  if (expr.op == Op::Add || expr.op == Op::Sub || expr.op == Op::Mul) {
+    Term a, b;
+    if (leaf_term(expr.children[0], slots, a) && leaf_term(expr.children[1], slots, b) && a.cls == b.cls &&
+        compute_class(expr.type) == a.cls) {
+      a.op = expr.op;
+      program.shape = Shape::Arithmetic;
+      program.term_count = 2;
+      program.terms[0] = a;
+      program.terms[1] = b;
+    }
+  }
+}
+
 }  // namespace
 
 ExprProgram compile_expression(const BoundExpr& expr, SlotMap& slots) {
@@ -79,7 +160,9 @@ ExprProgram compile_expression(const BoundExpr& expr, SlotMap& slots) {
   Emitter emitter{program, slots};
   emitter.emit(expr);
   program.result_cls = compute_class(expr.type);
+  classify(expr, slots, program);
   return program;
 }
+
 
 }  // namespace gpusql

@@ -45,29 +45,37 @@ __device__ __forceinline__ AggState block_tree(AggKind kind, Cls cls, AggState s
 }
 
 // Pass 1: one chunk of kReduceChunk positions per iteration; thread t folds
-// positions chunk + k*256 + t for k = 0..7, as the host does.
+// positions chunk + k*256 + t for k = 0..7, as the host does. AGGREGATES is
+// a compile-time count so each thread's states live in registers.
+template <int AGGREGATES>
 __global__ void __launch_bounds__(kReduceThreads)
-    fold_rows_kernel(const AggregateParams params, const ColumnSet columns, const uint32_t* __restrict__ selection,
+    fold_rows_kernel(const AggregateParams* __restrict__ parameters, const ColumnSet* __restrict__ column_set,
+                     const uint32_t* __restrict__ selection,
                      uint64_t count, uint64_t chunks, AggState* __restrict__ partials, uint32_t* __restrict__ error_word) {
   __shared__ AggState warp_states[kReduceThreads / kWarp];
+  const AggregateParams& params = *parameters;
+  const ColumnSet& columns = *column_set;
   uint32_t error = 0;
   for (uint64_t chunk = blockIdx.x; chunk < chunks; chunk += gridDim.x) {
-    AggState states[kMaxAggregates];
-    for (int a = 0; a < params.spec_count; ++a) states[a] = AggState{};
+    AggState states[AGGREGATES];
 #pragma unroll
+    for (int a = 0; a < AGGREGATES; ++a) states[a] = AggState{};
+#pragma unroll 2
     for (int k = 0; k < kReduceItems; ++k) {
       uint64_t position = chunk * kReduceChunk + static_cast<uint64_t>(k) * kReduceThreads + threadIdx.x;
       if (position >= count) break;
       int64_t row = selection ? selection[position] : static_cast<int64_t>(position);
       if (!evaluate_predicate(params.predicate, columns, row, error)) continue;
-      for (int a = 0; a < params.spec_count; ++a) {
+#pragma unroll
+      for (int a = 0; a < AGGREGATES; ++a) {
         const AggSpec& spec = params.specs[a];
         Slot v{};
         if (spec.kind != AggKind::CountStar) v = evaluate(spec.arg, columns, row, error);
         agg_fold_value(spec.kind, spec.cls, states[a], v, error, row);
       }
     }
-    for (int a = 0; a < params.spec_count; ++a) {
+#pragma unroll
+    for (int a = 0; a < AGGREGATES; ++a) {
       AggState total = block_tree(params.specs[a].kind, params.specs[a].cls, states[a], warp_states, error);
       if (threadIdx.x == 0) partials[a * chunks + chunk] = total;
     }
@@ -77,9 +85,11 @@ __global__ void __launch_bounds__(kReduceThreads)
 
 // Pass 2..n: the same scheme over chunk states, combining instead of folding.
 __global__ void __launch_bounds__(kReduceThreads)
-    combine_partials_kernel(const AggregateParams params, const AggState* __restrict__ in, uint64_t count,
-                            AggState* __restrict__ out, uint64_t chunks, uint32_t* __restrict__ error_word) {
+    combine_partials_kernel(const AggregateParams* __restrict__ parameters, const AggState* __restrict__ in,
+                            uint64_t count, AggState* __restrict__ out, uint64_t chunks,
+                            uint32_t* __restrict__ error_word) {
   __shared__ AggState warp_states[kReduceThreads / kWarp];
+  const AggregateParams& params = *parameters;
   uint32_t error = 0;
   for (uint64_t chunk = blockIdx.x; chunk < chunks; chunk += gridDim.x) {
     for (int a = 0; a < params.spec_count; ++a) {
@@ -112,14 +122,30 @@ std::vector<AggState> aggregate_rows(const ExprProgram& predicate, const std::ve
 
   uint64_t chunks = (count + kReduceChunk - 1) / kReduceChunk;
   DeviceBuffer partials(context, n_specs * chunks * sizeof(AggState));
-  fold_rows_kernel<<<grid_for(chunks, context), kReduceThreads, 0, context.stream()>>>(
-      params, columns, d_selection, count, chunks, partials.as<AggState>(), d_error);
+  DeviceObjects objects;
+  std::size_t p = objects.add(params), c = objects.add(columns);
+  objects.upload(context);
+  auto fold = [&](auto kernel) {
+    kernel<<<grid_for(chunks, context), kReduceThreads, 0, context.stream()>>>(
+        objects.at<AggregateParams>(p), objects.at<ColumnSet>(c), d_selection, count, chunks, partials.as<AggState>(),
+        d_error);
+  };
+  switch (n_specs) {
+    case 1: fold(fold_rows_kernel<1>); break;
+    case 2: fold(fold_rows_kernel<2>); break;
+    case 3: fold(fold_rows_kernel<3>); break;
+    case 4: fold(fold_rows_kernel<4>); break;
+    case 5: fold(fold_rows_kernel<5>); break;
+    case 6: fold(fold_rows_kernel<6>); break;
+    case 7: fold(fold_rows_kernel<7>); break;
+    default: fold(fold_rows_kernel<kMaxAggregates>); break;
+  }
   GPUSQL_CHECK_LAUNCH();
   while (chunks > 1) {
     uint64_t next_chunks = (chunks + kReduceChunk - 1) / kReduceChunk;
     DeviceBuffer next(context, n_specs * next_chunks * sizeof(AggState));
     combine_partials_kernel<<<grid_for(next_chunks, context), kReduceThreads, 0, context.stream()>>>(
-        params, partials.as<AggState>(), chunks, next.as<AggState>(), next_chunks, d_error);
+        objects.at<AggregateParams>(p), partials.as<AggState>(), chunks, next.as<AggState>(), next_chunks, d_error);
     GPUSQL_CHECK_LAUNCH();
     partials = std::move(next);
     chunks = next_chunks;

@@ -14,7 +14,8 @@ constexpr int kFilterTile = kFilterThreads * kFilterItems;
 // block (item k of thread t is position tile + k*BLOCK + t) so loads coalesce.
 template <int BLOCK_THREADS, int ITEMS_PER_THREAD>
 __global__ void __launch_bounds__(BLOCK_THREADS)
-    filter_compact_kernel(const ExprProgram predicate, const ColumnSet columns, const uint32_t* __restrict__ selection,
+    filter_compact_kernel(const ExprProgram* __restrict__ predicate, const ColumnSet* __restrict__ columns,
+                          const uint32_t* __restrict__ selection,
                           uint64_t count, uint32_t* __restrict__ out, unsigned int* __restrict__ counter,
                           uint32_t* __restrict__ error_word) {
   using BlockScan = cub::BlockScan<int, BLOCK_THREADS>;
@@ -23,29 +24,28 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
   constexpr uint64_t TILE = static_cast<uint64_t>(BLOCK_THREADS) * ITEMS_PER_THREAD;
   uint32_t error = 0;
   for (uint64_t tile = static_cast<uint64_t>(blockIdx.x) * TILE; tile < count; tile += gridDim.x * TILE) {
-    uint32_t ids[ITEMS_PER_THREAD];
-    bool selected[ITEMS_PER_THREAD];
-    int selected_count = 0;
-#pragma unroll
+    // One bit per item: no per-item arrays, so nothing spills to local memory.
+    uint32_t flags = 0;
+#pragma unroll 2
     for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
       uint64_t position = tile + static_cast<uint64_t>(k) * BLOCK_THREADS + threadIdx.x;
-      selected[k] = false;
       if (position < count) {
-        ids[k] = selection ? selection[position] : static_cast<uint32_t>(position);
-        selected[k] = evaluate_predicate(predicate, columns, ids[k], error);
+        int64_t row = selection ? selection[position] : static_cast<int64_t>(position);
+        if (evaluate_predicate(*predicate, *columns, row, error)) flags |= 1u << k;
       }
-      selected_count += selected[k];
     }
     int offset, block_total;
-    BlockScan(scan_storage).ExclusiveSum(selected_count, offset, block_total);
+    BlockScan(scan_storage).ExclusiveSum(__popc(flags), offset, block_total);
     // One atomic per block, not per row: the block's rows are written to a
     // range reserved at once.
     if (threadIdx.x == 0) block_base = block_total ? atomicAdd(counter, static_cast<unsigned int>(block_total)) : 0;
     __syncthreads();
     unsigned int write = block_base + offset;
-#pragma unroll
-    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
-      if (selected[k]) out[write++] = ids[k];
+    for (int k = 0; flags; ++k, flags >>= 1) {
+      if (!(flags & 1)) continue;
+      uint64_t position = tile + static_cast<uint64_t>(k) * BLOCK_THREADS + threadIdx.x;
+      out[write++] = selection ? selection[position] : static_cast<uint32_t>(position);
+    }
     __syncthreads();  // block_base and scan_storage are reused by the next tile
   }
   if (error) atomicOr(error_word, error);
@@ -59,8 +59,12 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
   DeviceBuffer counter(context, sizeof(unsigned int));
   GPUSQL_CUDA_TRY(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned int), context.stream()));
   std::size_t tiles = (count + kFilterTile - 1) / kFilterTile;
+  DeviceObjects objects;
+  std::size_t p = objects.add(predicate), c = objects.add(columns);
+  objects.upload(context);
   filter_compact_kernel<kFilterThreads, kFilterItems><<<grid_for(tiles, context), kFilterThreads, 0, context.stream()>>>(
-      predicate, columns, d_selection, count, d_out, counter.as<unsigned int>(), d_error);
+      objects.at<ExprProgram>(p), objects.at<ColumnSet>(c), d_selection, count, d_out, counter.as<unsigned int>(),
+      d_error);
   GPUSQL_CHECK_LAUNCH();
   unsigned int selected = 0;
   GPUSQL_CUDA_TRY(cudaMemcpyAsync(&selected, counter.data(), sizeof selected, cudaMemcpyDeviceToHost, context.stream()));

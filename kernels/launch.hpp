@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
+#include <vector>
 
 #include "storage/device_memory.hpp"
 
@@ -17,5 +19,36 @@ inline unsigned grid_for(std::size_t tiles, const DeviceContext& context, int bl
 }
 
 #define GPUSQL_CHECK_LAUNCH() GPUSQL_CUDA_TRY(cudaGetLastError())
+
+// Host objects that kernels read through pointers (expression programs,
+// column sets), copied into one pool buffer for a launch. Reads of them are
+// uniform across a warp and stay in cache.
+//   DeviceObjects objects;
+//   std::size_t p = objects.add(program), c = objects.add(columns);
+//   objects.upload(context);
+//   kernel<<<...>>>(objects.at<ExprProgram>(p), objects.at<ColumnSet>(c), ...);
+class DeviceObjects {
+ public:
+  template <class T>
+  std::size_t add(const T& value) {
+    std::size_t at = (host_.size() + alignof(T) - 1) / alignof(T) * alignof(T);
+    host_.resize(at + sizeof(T));
+    std::memcpy(host_.data() + at, &value, sizeof(T));
+    return at;
+  }
+  void upload(DeviceContext& context) {
+    buffer_ = DeviceBuffer(context, std::max<std::size_t>(host_.size(), 1));
+    if (!host_.empty())
+      GPUSQL_CUDA_TRY(cudaMemcpyAsync(buffer_.data(), host_.data(), host_.size(), cudaMemcpyHostToDevice, context.stream()));
+  }
+  template <class T>
+  const T* at(std::size_t offset) const {
+    return reinterpret_cast<const T*>(static_cast<const char*>(buffer_.data()) + offset);
+  }
+
+ private:
+  std::vector<char> host_;
+  DeviceBuffer buffer_;
+};
 
 }  // namespace gpusql::kernels

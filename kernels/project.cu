@@ -9,7 +9,7 @@ constexpr int kProjectThreads = 256;
 // Grid-stride over positions. Block and grid sizes are multiples of 32, so
 // each warp covers 32 consecutive positions: one validity word per ballot.
 __global__ void __launch_bounds__(kProjectThreads)
-    project_kernel(const ExprProgram program, Type type, const ColumnSet columns,
+    project_kernel(const ExprProgram* __restrict__ program, Type type, const ColumnSet* __restrict__ columns,
                    const uint32_t* __restrict__ selection, uint64_t count, void* __restrict__ out,
                    uint32_t* __restrict__ validity, uint32_t* __restrict__ error_word) {
   uint32_t error = 0;
@@ -19,7 +19,7 @@ __global__ void __launch_bounds__(kProjectThreads)
     bool valid = false;
     if (position < count) {
       int64_t row = selection ? selection[position] : static_cast<int64_t>(position);
-      Slot s = evaluate(program, columns, row, error);
+      Slot s = evaluate(*program, *columns, row, error);
       store_value(out, type, static_cast<int64_t>(position), s);
       valid = s.valid;
     }
@@ -35,8 +35,11 @@ void project_rows(const ExprProgram& program, Type type, const ColumnSet& column
                   std::size_t count, void* d_out, uint32_t* d_validity, uint32_t* d_error, DeviceContext& context) {
   if (count == 0) return;
   std::size_t blocks = (count + kProjectThreads - 1) / kProjectThreads;
+  DeviceObjects objects;
+  std::size_t p = objects.add(program), c = objects.add(columns);
+  objects.upload(context);
   project_kernel<<<grid_for(blocks, context, 16), kProjectThreads, 0, context.stream()>>>(
-      program, type, columns, d_selection, count, d_out, d_validity, d_error);
+      objects.at<ExprProgram>(p), type, objects.at<ColumnSet>(c), d_selection, count, d_out, d_validity, d_error);
   GPUSQL_CHECK_LAUNCH();
 }
 
