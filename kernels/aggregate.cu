@@ -19,12 +19,15 @@ __device__ __forceinline__ AggState shuffle_down(const AggState& s, int offset) 
   return r;
 }
 
-// The tree of warp_tree_host(): lane i combines with lane i + offset.
+// The tree of warp_tree_host(): lane i combines with lane i + offset. Only
+// lanes below `offset` combine: the others would fold their own state in
+// again, which lane 0 never reads but which could raise a false overflow.
 __device__ __forceinline__ AggState warp_tree(AggKind kind, Cls cls, AggState s, uint32_t& error) {
+  const int lane = threadIdx.x % kWarp;
 #pragma unroll
   for (int offset = kWarp / 2; offset > 0; offset /= 2) {
     AggState other = shuffle_down(s, offset);
-    s = agg_combine(kind, cls, s, other, error);
+    if (lane < offset) s = agg_combine(kind, cls, s, other, error);
   }
   return s;
 }

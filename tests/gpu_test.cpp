@@ -106,4 +106,11 @@ TEST_CASE("CUDA executor: errors on the device leave the database usable", "[gpu
   CHECK_THROWS_WITH(gpu.query("SELECT SUM(a) FROM t"), Catch::Contains("integer overflow in SUM"));
   CHECK_THROWS_WITH(gpu.query("SELECT a + b FROM t"), Catch::Contains("integer overflow in arithmetic"));
   CHECK(gpu.query("SELECT COUNT(*), SUM(b) FROM t").get<int64_t>(0, 1) == 3);
+  // A large value in the last lane of a warp must not raise a false overflow
+  // (lanes past the tree's width once folded their own state in again).
+  std::string csv = "v\n";
+  for (int i = 0; i < 16; ++i) csv += "0\n";
+  csv += "5000000000000000000\n";
+  gpu.load_csv("wide", dir.write("wide.csv", csv));
+  CHECK(gpu.query("SELECT SUM(v) FROM wide").get<int64_t>(0, 0) == 5000000000000000000);
 }
