@@ -1209,7 +1209,8 @@ bool same_expression(const BoundExpr& a, const BoundExpr& b) {
     if (a.constant.null_constant != b.constant.null_constant || a.text != b.text) return false;
     if (!a.constant.null_constant && a.constant.value.i != b.constant.value.i) return false;
   }
-  if (a.lookup != b.lookup) return false;
+  // LIKE builds a new lookup table each time it is bound: compare contents.
+  if ((a.lookup == nullptr) != (b.lookup == nullptr) || (a.lookup && *a.lookup != *b.lookup)) return false;
   for (std::size_t i = 0; i < a.children.size(); ++i)
     if (!same_expression(a.children[i], b.children[i])) return false;
   return true;
