@@ -40,21 +40,47 @@ void append_name(std::string& out, std::string_view name) {
   out += '"';
 }
 
+void append_quoted(std::string& out, std::string_view text) {
+  out += '\'';
+  for (char c : text) {
+    if (c == '\'') out += '\'';
+    out += c;
+  }
+  out += '\'';
+}
+
 void append_literal(std::string& out, const Literal& literal) {
   switch (literal.kind) {
     case Literal::Kind::Null: out += "NULL"; return;
     case Literal::Kind::Boolean: out += literal.boolean ? "TRUE" : "FALSE"; return;
     case Literal::Kind::Integer: out += std::to_string(literal.integer); return;
     case Literal::Kind::Number: out += literal.text; return;
-    case Literal::Kind::String:
-      out += '\'';
-      for (char c : literal.text) {
-        if (c == '\'') out += '\'';
-        out += c;
-      }
-      out += '\'';
+    case Literal::Kind::String: append_quoted(out, literal.text); return;
+    case Literal::Kind::Date:
+      out += "DATE ";
+      append_quoted(out, literal.text);
+      return;
+    case Literal::Kind::Interval:
+      out += "INTERVAL ";
+      append_quoted(out, literal.text);
+      out += ' ';
+      for (char c : literal.unit) out += (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
       return;
   }
+}
+
+void append_type(std::string& out, const TypeName& type) {
+  if (type.name == "double precision")
+    out += type.name;
+  else
+    append_name(out, type.name);
+  if (type.parameters.empty()) return;
+  out += '(';
+  for (std::size_t i = 0; i < type.parameters.size(); ++i) {
+    if (i > 0) out += ',';
+    out += std::to_string(type.parameters[i]);
+  }
+  out += ')';
 }
 
 void append(std::string& out, const Expr& expr) {
@@ -86,7 +112,11 @@ void append(std::string& out, const Expr& expr) {
       out += ')';
       return;
     case ExprKind::Function:
-      append_name(out, expr.name);
+      // extract(...) would read back as EXTRACT(field FROM ...).
+      if (expr.name == "extract")
+        out += "\"extract\"";
+      else
+        append_name(out, expr.name);
       out += '(';
       if (expr.distinct) out += "DISTINCT ";
       for (std::size_t i = 0; i < expr.args.size(); ++i) {
@@ -95,6 +125,98 @@ void append(std::string& out, const Expr& expr) {
       }
       out += ')';
       return;
+    case ExprKind::Between:
+      out += '(';
+      append(out, *expr.args.at(0));
+      out += expr.negated ? " NOT BETWEEN " : " BETWEEN ";
+      append(out, *expr.args.at(1));
+      out += " AND ";
+      append(out, *expr.args.at(2));
+      out += ')';
+      return;
+    case ExprKind::InList:
+      out += '(';
+      append(out, *expr.args.at(0));
+      out += expr.negated ? " NOT IN (" : " IN (";
+      for (std::size_t i = 1; i < expr.args.size(); ++i) {
+        if (i > 1) out += ", ";
+        append(out, *expr.args[i]);
+      }
+      out += "))";
+      return;
+    case ExprKind::Like:
+      out += '(';
+      append(out, *expr.args.at(0));
+      out += expr.negated ? " NOT LIKE " : " LIKE ";
+      append(out, *expr.args.at(1));
+      out += ')';
+      return;
+    case ExprKind::IsNull:
+      out += '(';
+      append(out, *expr.args.at(0));
+      out += expr.negated ? " IS NOT NULL)" : " IS NULL)";
+      return;
+    case ExprKind::Cast:
+      out += "CAST(";
+      append(out, *expr.args.at(0));
+      out += " AS ";
+      append_type(out, expr.cast_type);
+      out += ')';
+      return;
+    case ExprKind::Case: {
+      out += "CASE";
+      std::size_t i = 0;
+      if (expr.has_operand) {
+        out += ' ';
+        append(out, *expr.args.at(i++));
+      }
+      const std::size_t whens_end = expr.args.size() - (expr.has_else ? 1 : 0);
+      for (; i + 2 <= whens_end; i += 2) {
+        out += " WHEN ";
+        append(out, *expr.args.at(i));
+        out += " THEN ";
+        append(out, *expr.args.at(i + 1));
+      }
+      if (expr.has_else) {
+        out += " ELSE ";
+        append(out, *expr.args.back());
+      }
+      out += " END";
+      return;
+    }
+    case ExprKind::Extract:
+      out += "EXTRACT(";
+      out += expr.name;
+      out += " FROM ";
+      append(out, *expr.args.at(0));
+      out += ')';
+      return;
+  }
+}
+
+void append_list(std::string& out, const std::vector<ExprPtr>& exprs) {
+  for (std::size_t i = 0; i < exprs.size(); ++i) {
+    if (i > 0) out += ", ";
+    append(out, *exprs[i]);
+  }
+}
+
+void append_table_ref(std::string& out, const TableRef& ref) {
+  append_name(out, ref.name);
+  if (ref.is_function) {
+    out += '(';
+    append_list(out, ref.function_args);
+    for (std::size_t i = 0; i < ref.function_named_args.size(); ++i) {
+      if (i > 0 || !ref.function_args.empty()) out += ", ";
+      append_name(out, ref.function_named_args[i].first);
+      out += " => ";
+      append(out, *ref.function_named_args[i].second);
+    }
+    out += ')';
+  }
+  if (!ref.alias.empty()) {
+    out += " AS ";
+    append_name(out, ref.alias);
   }
 }
 
@@ -147,6 +269,62 @@ ExprPtr make_function(std::string name, std::vector<ExprPtr> args, bool distinct
 std::string to_string(const Expr& expr) {
   std::string out;
   append(out, expr);
+  return out;
+}
+
+std::string to_string(const SelectStatement& select) {
+  std::string out = select.distinct ? "SELECT DISTINCT " : "SELECT ";
+  for (std::size_t i = 0; i < select.items.size(); ++i) {
+    if (i > 0) out += ", ";
+    append(out, *select.items[i].expr);
+    if (!select.items[i].alias.empty()) {
+      out += " AS ";
+      append_name(out, select.items[i].alias);
+    }
+  }
+  for (std::size_t i = 0; i < select.from.size(); ++i) {
+    const TableRef& ref = select.from[i];
+    if (i == 0)
+      out += " FROM ";
+    else if (ref.join == JoinKind::Comma)
+      out += ", ";
+    else if (ref.join == JoinKind::Inner)
+      out += " JOIN ";
+    else
+      out += " CROSS JOIN ";
+    append_table_ref(out, ref);
+    if (ref.join == JoinKind::Inner && ref.on) {
+      out += " ON ";
+      append(out, *ref.on);
+    }
+  }
+  if (select.where) {
+    out += " WHERE ";
+    append(out, *select.where);
+  }
+  if (!select.group_by.empty()) {
+    out += " GROUP BY ";
+    append_list(out, select.group_by);
+  }
+  if (select.having) {
+    out += " HAVING ";
+    append(out, *select.having);
+  }
+  for (std::size_t i = 0; i < select.order_by.size(); ++i) {
+    const OrderItem& item = select.order_by[i];
+    out += i == 0 ? " ORDER BY " : ", ";
+    append(out, *item.expr);
+    if (item.descending) out += " DESC";
+    if (item.nulls_first) out += *item.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+  }
+  if (select.limit) {
+    out += " LIMIT ";
+    append(out, *select.limit);
+  }
+  if (select.offset) {
+    out += " OFFSET ";
+    append(out, *select.offset);
+  }
   return out;
 }
 

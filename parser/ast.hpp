@@ -192,5 +192,7 @@ ExprPtr make_function(std::string name, std::vector<ExprPtr> args, bool distinct
 // SQL text of an expression, fully parenthesised, for tests and EXPLAIN.
 std::string to_string(const Expr& expr);
 std::string to_string(BinaryOp op);
+// The whole SELECT, every clause, in a form parse_sql reads back to the same tree.
+std::string to_string(const SelectStatement& select);
 
 }  // namespace gpusql::ast

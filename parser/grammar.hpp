@@ -6,15 +6,20 @@
 //  * Every token rule swallows the whitespace and comments after it, so the
 //    next rule (and the position of any failure) starts on a real token.
 //  * Keywords are case-insensitive and never the prefix of a longer word;
-//    reserved ones cannot be used as bare identifiers.
+//    reserved ones cannot be used as bare identifiers, unreserved ones mean
+//    something only where the grammar expects them (a table named "date").
 //  * After a committing token, must<> turns a mismatch into an error at the
 //    token that does not fit instead of silently backtracking.
+//  * The unsupported_* rules recognise valid SQL this version cannot run
+//    (subqueries, outer joins, UNION, WITH); the parser says so by name
+//    instead of reporting a syntax error.
 #pragma once
 
 #include <tao/pegtl.hpp>
 
 namespace gpusql::grammar {
 
+using tao::pegtl::at;
 using tao::pegtl::eof;
 using tao::pegtl::eolf;
 using tao::pegtl::if_must;
@@ -59,6 +64,7 @@ struct kw_between : keyword<TAO_PEGTL_ISTRING("between")> {};
 struct kw_by : keyword<TAO_PEGTL_ISTRING("by")> {};
 struct kw_case : keyword<TAO_PEGTL_ISTRING("case")> {};
 struct kw_cast : keyword<TAO_PEGTL_ISTRING("cast")> {};
+struct kw_create : keyword<TAO_PEGTL_ISTRING("create")> {};
 struct kw_cross : keyword<TAO_PEGTL_ISTRING("cross")> {};
 struct kw_desc : keyword<TAO_PEGTL_ISTRING("desc")> {};
 struct kw_distinct : keyword<TAO_PEGTL_ISTRING("distinct")> {};
@@ -75,6 +81,7 @@ struct kw_ilike : keyword<TAO_PEGTL_ISTRING("ilike")> {};
 struct kw_in : keyword<TAO_PEGTL_ISTRING("in")> {};
 struct kw_inner : keyword<TAO_PEGTL_ISTRING("inner")> {};
 struct kw_intersect : keyword<TAO_PEGTL_ISTRING("intersect")> {};
+struct kw_into : keyword<TAO_PEGTL_ISTRING("into")> {};
 struct kw_is : keyword<TAO_PEGTL_ISTRING("is")> {};
 struct kw_join : keyword<TAO_PEGTL_ISTRING("join")> {};
 struct kw_left : keyword<TAO_PEGTL_ISTRING("left")> {};
@@ -90,6 +97,7 @@ struct kw_order : keyword<TAO_PEGTL_ISTRING("order")> {};
 struct kw_outer : keyword<TAO_PEGTL_ISTRING("outer")> {};
 struct kw_right : keyword<TAO_PEGTL_ISTRING("right")> {};
 struct kw_select : keyword<TAO_PEGTL_ISTRING("select")> {};
+struct kw_table : keyword<TAO_PEGTL_ISTRING("table")> {};
 struct kw_then : keyword<TAO_PEGTL_ISTRING("then")> {};
 struct kw_true : keyword<TAO_PEGTL_ISTRING("true")> {};
 struct kw_union : keyword<TAO_PEGTL_ISTRING("union")> {};
@@ -98,15 +106,44 @@ struct kw_when : keyword<TAO_PEGTL_ISTRING("when")> {};
 struct kw_where : keyword<TAO_PEGTL_ISTRING("where")> {};
 struct kw_with : keyword<TAO_PEGTL_ISTRING("with")> {};
 
+// Unreserved: statement words (only ever first), words that only follow a
+// keyword (CAST(x AS DOUBLE PRECISION), ORDER BY x NULLS FIRST), and words
+// that start a construct only when the next token fits it (DATE '...',
+// INTERVAL '3' DAY, EXTRACT(...)). Elsewhere they are ordinary names.
+struct kw_analyze : keyword<TAO_PEGTL_ISTRING("analyze")> {};
+struct kw_copy : keyword<TAO_PEGTL_ISTRING("copy")> {};
+struct kw_date : keyword<TAO_PEGTL_ISTRING("date")> {};
+struct kw_day : keyword<TAO_PEGTL_ISTRING("day")> {};
+struct kw_days : keyword<TAO_PEGTL_ISTRING("days")> {};
+struct kw_describe : keyword<TAO_PEGTL_ISTRING("describe")> {};
+struct kw_double : keyword<TAO_PEGTL_ISTRING("double")> {};
+struct kw_drop : keyword<TAO_PEGTL_ISTRING("drop")> {};
+struct kw_explain : keyword<TAO_PEGTL_ISTRING("explain")> {};
+struct kw_extract : keyword<TAO_PEGTL_ISTRING("extract")> {};
+struct kw_first : keyword<TAO_PEGTL_ISTRING("first")> {};
+struct kw_if : keyword<TAO_PEGTL_ISTRING("if")> {};
+struct kw_insert : keyword<TAO_PEGTL_ISTRING("insert")> {};
+struct kw_interval : keyword<TAO_PEGTL_ISTRING("interval")> {};
+struct kw_last : keyword<TAO_PEGTL_ISTRING("last")> {};
+struct kw_month : keyword<TAO_PEGTL_ISTRING("month")> {};
+struct kw_months : keyword<TAO_PEGTL_ISTRING("months")> {};
+struct kw_nulls : keyword<TAO_PEGTL_ISTRING("nulls")> {};
+struct kw_precision : keyword<TAO_PEGTL_ISTRING("precision")> {};
+struct kw_show : keyword<TAO_PEGTL_ISTRING("show")> {};
+struct kw_tables : keyword<TAO_PEGTL_ISTRING("tables")> {};
+struct kw_values : keyword<TAO_PEGTL_ISTRING("values")> {};
+struct kw_year : keyword<TAO_PEGTL_ISTRING("year")> {};
+struct kw_years : keyword<TAO_PEGTL_ISTRING("years")> {};
+
 // Words that can never be a bare identifier (quote them to use them as one).
-// Reserved ahead of the clauses that will use them, so that `FROM t JOIN u`
-// is an error at JOIN today rather than a table aliased "JOIN".
+// Everything that may follow a table or a select item is here, so that
+// `FROM t WHERE` never reads WHERE as an alias of t.
 struct reserved_keyword
-    : sor<kw_all, kw_and, kw_any, kw_as, kw_asc, kw_between, kw_by, kw_case, kw_cast, kw_cross, kw_desc,
+    : sor<kw_all, kw_and, kw_any, kw_as, kw_asc, kw_between, kw_by, kw_case, kw_cast, kw_create, kw_cross, kw_desc,
           kw_distinct, kw_else, kw_end, kw_except, kw_exists, kw_false, kw_from, kw_full, kw_group, kw_having,
-          kw_ilike, kw_in, kw_inner, kw_intersect, kw_is, kw_join, kw_left, kw_like, kw_limit, kw_natural,
-          kw_not, kw_null, kw_offset, kw_on, kw_or, kw_order, kw_outer, kw_right, kw_select, kw_then, kw_true,
-          kw_union, kw_using, kw_when, kw_where, kw_with> {};
+          kw_ilike, kw_in, kw_inner, kw_intersect, kw_into, kw_is, kw_join, kw_left, kw_like, kw_limit, kw_natural,
+          kw_not, kw_null, kw_offset, kw_on, kw_or, kw_order, kw_outer, kw_right, kw_select, kw_table, kw_then,
+          kw_true, kw_union, kw_using, kw_when, kw_where, kw_with> {};
 
 // ----------------------------------------------------------- other tokens
 
@@ -116,6 +153,7 @@ struct comma : seq<one<','>, ws> {};
 struct dot : seq<one<'.'>, ws> {};
 struct semicolon : seq<one<';'>, ws> {};
 struct asterisk : seq<one<'*'>, ws> {};
+struct named_argument_arrow : seq<sor<string<'=', '>'>, string<':', '='>>, ws> {};
 
 struct op_add : seq<one<'+'>, ws> {};
 struct op_sub : seq<one<'-'>, ws> {};
@@ -153,15 +191,35 @@ struct true_literal : kw_true {};
 struct false_literal : kw_false {};
 struct null_literal : kw_null {};
 
+// DATE '1998-12-01' (checked by the binder); INTERVAL '3' MONTH, INTERVAL 3 DAYS.
+struct date_literal : seq<kw_date, string_literal> {};
+struct unit_day : sor<kw_day, kw_days> {};
+struct unit_month : sor<kw_month, kw_months> {};
+struct unit_year : sor<kw_year, kw_years> {};
+struct interval_unit : sor<unit_day, unit_month, unit_year> {};
+struct interval_literal : seq<kw_interval, sor<string_literal, numeric_literal>, must<interval_unit>> {};
+
+// Types as written in CAST and CREATE TABLE: a name, DOUBLE PRECISION, and
+// integer parameters: DECIMAL(15, 2), VARCHAR(25).
+struct double_precision : seq<kw_double, kw_precision> {};
+struct type_parameter : seq<integer_number, not_at<identifier_other>, ws> {};
+struct type_parameter_list : list_must<type_parameter, comma> {};
+struct type_parameters : seq<lparen, must<type_parameter_list, rparen>> {};
+struct type_name : seq<sor<double_precision, identifier>, opt<type_parameters>> {};
+
 // --------------------------------------------------------------- expressions
 //
-// Lowest precedence first: OR, AND, NOT, comparison, + -, * / %, unary - +,
-// primary. The *_operand rules after a prefix operator or '(', and
-// function_arguments, are where nesting deepens; the parser bounds how deep
-// they may recurse. Any new recursive construct (CASE, CAST, subqueries) needs
-// such a rule too.
+// Lowest precedence first: OR, AND, NOT, comparison (= <> < <= > >=, IS [NOT]
+// NULL, [NOT] BETWEEN, [NOT] IN, [NOT] LIKE; non-associative), + -, * / %,
+// unary - +, primary. The *_operand rules after a prefix operator or '(', and
+// function_arguments and case_body, are where nesting deepens; the parser
+// bounds how deep they may recurse. Any new recursive construct needs such a
+// rule too.
 
 struct expression;
+
+// (SELECT ...) where a value is expected.
+struct unsupported_subquery : seq<lparen, kw_select> {};
 
 struct paren_operand : must<expression, rparen> {};
 struct paren_expr : seq<lparen, paren_operand> {};
@@ -172,11 +230,27 @@ struct distinct_arguments : if_must<kw_distinct, argument_list> {};
 struct function_arguments : opt<sor<star_argument, distinct_arguments, argument_list>> {};
 struct function_call : seq<identifier, lparen, function_arguments, must<rparen>> {};
 
+// CASE [operand] WHEN w THEN t ... [ELSE e] END
+struct when_clause : if_must<kw_when, expression, kw_then, expression> {};
+struct else_clause : if_must<kw_else, expression> {};
+struct case_body : seq<opt<expression>, must<when_clause>, star<when_clause>, opt<else_clause>, must<kw_end>> {};
+struct case_expr : seq<kw_case, case_body> {};
+
+// CAST(e AS type)
+struct cast_operand : must<expression, kw_as, type_name, rparen> {};
+struct cast_expr : seq<kw_cast, must<lparen>, cast_operand> {};
+
+// EXTRACT(YEAR FROM e); the binder says which fields it supports.
+struct extract_field : seq<identifier> {};
+struct extract_operand : must<extract_field, kw_from, expression, rparen> {};
+struct extract_expr : seq<kw_extract, lparen, extract_operand> {};
+
 struct column_name : seq<identifier> {};
 struct column_ref : seq<identifier, opt<dot, must<column_name>>> {};
 
 struct literal : sor<numeric_literal, string_literal, true_literal, false_literal, null_literal> {};
-struct primary : sor<paren_expr, literal, function_call, column_ref> {};
+struct primary : sor<unsupported_subquery, paren_expr, literal, case_expr, cast_expr, extract_expr, date_literal,
+                     interval_literal, function_call, column_ref> {};
 
 struct unary_expr;
 struct unary_operand : must<unary_expr> {};
@@ -190,11 +264,24 @@ struct multiplicative : seq<unary_expr, star<multiplicative_op, must<unary_expr>
 struct additive_op : sor<op_add, op_sub> {};
 struct additive : seq<multiplicative, star<additive_op, must<multiplicative>>> {};
 
-// Non-associative: `a < b < c` stops after `a < b`. IS [NOT] NULL, [NOT]
-// BETWEEN, [NOT] IN and [NOT] LIKE tails belong beside comparison_tail.
+// Non-associative: `a < b < c` and `a = b IS NULL` stop after the first
+// comparison. BETWEEN's bounds are additive, so its AND is its own.
 struct comparison_op : sor<op_eq, op_ne, op_le, op_lt, op_ge, op_gt> {};
 struct comparison_tail : seq<comparison_op, must<additive>> {};
-struct comparison : seq<additive, opt<comparison_tail>> {};
+struct is_not : kw_not {};
+struct is_null_predicate : if_must<kw_is, opt<is_not>, kw_null> {};
+struct between_predicate : if_must<kw_between, additive, kw_and, additive> {};
+struct in_list : list_must<expression, comma> {};
+struct unsupported_in_subquery : kw_select {};
+struct in_items : sor<unsupported_in_subquery, in_list> {};
+struct in_operand : must<in_items, rparen> {};
+struct in_predicate : if_must<kw_in, lparen, in_operand> {};
+struct like_predicate : if_must<kw_like, additive> {};
+struct negatable_predicate : sor<between_predicate, in_predicate, like_predicate> {};
+struct not_predicate : if_must<kw_not, negatable_predicate> {};
+struct predicate
+    : sor<comparison_tail, is_null_predicate, between_predicate, in_predicate, like_predicate, not_predicate> {};
+struct comparison : seq<additive, opt<predicate>> {};
 
 struct not_expr;
 struct not_operand : must<not_expr> {};
@@ -204,7 +291,7 @@ struct not_expr : sor<logical_not, comparison> {};
 struct and_expr : seq<not_expr, star<kw_and, must<not_expr>>> {};
 struct expression : seq<and_expr, star<kw_or, must<and_expr>>> {};  // the OR level
 
-// ---------------------------------------------------------------- statements
+// -------------------------------------------------------------------- SELECT
 
 struct alias_name : seq<identifier> {};
 struct alias : sor<if_must<kw_as, alias_name>, identifier> {};
@@ -214,15 +301,98 @@ struct qualified_star : seq<identifier, dot, asterisk> {};
 struct select_item : sor<star_item, qualified_star, seq<expression, opt<alias>>> {};
 struct select_list : list_must<select_item, comma> {};
 
+// FROM t [AS] a, read_csv('path', delim => '|') [AS] a, ...
+struct named_argument : seq<identifier, named_argument_arrow, must<expression>> {};
+struct table_function_argument : sor<named_argument, expression> {};
+struct table_function_arguments : opt<list_must<table_function_argument, comma>> {};
+struct table_function : seq<identifier, lparen, table_function_arguments, must<rparen>> {};
 struct table_name : seq<identifier> {};
-struct table_ref : seq<table_name, opt<alias>> {};
-struct from_list : list_must<table_ref, comma> {};
+struct table_ref : seq<sor<table_function, table_name>, opt<alias>> {};
+
+struct comma_join : seq<comma, must<table_ref>> {};
+struct inner_join : seq<sor<if_must<kw_inner, kw_join>, kw_join>, must<table_ref, kw_on, expression>> {};
+struct cross_join : if_must<kw_cross, kw_join, table_ref> {};
+struct unsupported_join : sor<kw_left, kw_right, kw_full, kw_natural> {};
+struct from_list : seq<table_ref, star<sor<comma_join, inner_join, cross_join, unsupported_join>>> {};
+struct from_clause : if_must<kw_from, from_list> {};
 
 struct where_clause : if_must<kw_where, expression> {};
+struct group_by_list : list_must<expression, comma> {};
+struct group_by_clause : if_must<kw_group, kw_by, group_by_list> {};
+struct having_clause : if_must<kw_having, expression> {};
 
-struct select_statement : seq<kw_select, must<select_list, kw_from, from_list>, opt<where_clause>> {};
+struct order_ascending : kw_asc {};
+struct order_descending : kw_desc {};
+struct nulls_first : kw_first {};
+struct nulls_last : kw_last {};
+struct nulls_position : sor<nulls_first, nulls_last> {};
+struct order_item
+    : seq<expression, opt<sor<order_ascending, order_descending>>, opt<if_must<kw_nulls, nulls_position>>> {};
+struct order_by_list : list_must<order_item, comma> {};
+struct order_by_clause : if_must<kw_order, kw_by, order_by_list> {};
 
-struct statement : sor<select_statement> {};
+struct limit_clause : if_must<kw_limit, expression> {};
+struct offset_clause : if_must<kw_offset, expression> {};
+struct limit_offset : sor<seq<limit_clause, opt<offset_clause>>, seq<offset_clause, opt<limit_clause>>> {};
+
+struct unsupported_set_operation : sor<kw_union, kw_intersect, kw_except> {};
+
+// Without FROM, only the end of the statement may follow the select list.
+struct statement_end : at<sor<one<';'>, eof>> {};
+struct select_clauses : seq<from_clause, opt<where_clause>, opt<group_by_clause>, opt<having_clause>,
+                            opt<order_by_clause>, opt<limit_offset>> {};
+struct select_rest : sor<select_clauses, unsupported_set_operation, statement_end> {};
+
+struct select_distinct : kw_distinct {};
+struct select_statement
+    : seq<kw_select, opt<select_distinct>, must<select_list, select_rest>, opt<unsupported_set_operation>> {};
+
+// ---------------------------------------------------------------- statements
+
+struct explain_analyze : kw_analyze {};
+struct explain_statement : if_must<kw_explain, opt<explain_analyze>, select_statement> {};
+
+struct if_not_exists : seq<kw_if, kw_not, must<kw_exists>> {};
+struct if_exists : seq<kw_if, kw_exists> {};
+
+struct not_null_constraint : seq<kw_not, must<kw_null>> {};
+struct null_constraint : kw_null {};
+struct column_definition : seq<identifier, must<type_name>, star<sor<not_null_constraint, null_constraint>>> {};
+struct column_definition_list : list_must<column_definition, comma> {};
+struct column_definitions : seq<lparen, must<column_definition_list, rparen>> {};
+struct create_as : if_must<kw_as, select_statement> {};
+struct table_definition : sor<column_definitions, create_as> {};
+struct create_table_statement : if_must<kw_create, kw_table, opt<if_not_exists>, table_name, table_definition> {};
+
+// COPY t FROM 'path' [[WITH] (DELIMITER '|', HEADER, NULL 'x', FORMAT csv)]
+struct copy_path : seq<string_literal> {};
+struct null_option_name : kw_null {};
+struct copy_option_word : seq<identifier> {};
+struct copy_option_value : sor<string_literal, numeric_literal, true_literal, false_literal, copy_option_word> {};
+struct copy_option : seq<sor<null_option_name, identifier>, opt<copy_option_value>> {};
+struct copy_option_items : list_must<copy_option, comma> {};
+struct copy_option_list : seq<lparen, must<copy_option_items, rparen>> {};
+struct copy_options : sor<if_must<kw_with, copy_option_list>, copy_option_list> {};
+struct copy_statement : if_must<kw_copy, table_name, kw_from, copy_path, opt<copy_options>> {};
+
+// INSERT INTO t [(a, b)] VALUES (...), (...) | INSERT INTO t [(a, b)] SELECT ...
+struct insert_column_list : list_must<column_name, comma> {};
+struct insert_columns : seq<lparen, must<insert_column_list, rparen>> {};
+struct values_row : seq<lparen, must<argument_list, rparen>> {};
+struct values_rows : list_must<values_row, comma> {};
+struct values_clause : if_must<kw_values, values_rows> {};
+struct insert_source : sor<values_clause, select_statement> {};
+struct insert_statement : if_must<kw_insert, kw_into, table_name, opt<insert_columns>, insert_source> {};
+
+struct drop_table_statement : if_must<kw_drop, kw_table, opt<if_exists>, table_name> {};
+struct show_tables_statement : if_must<kw_show, kw_tables> {};
+struct describe_statement : if_must<kw_describe, table_name> {};
+
+struct unsupported_statement : kw_with {};
+
+struct statement
+    : sor<select_statement, explain_statement, create_table_statement, copy_statement, insert_statement,
+          drop_table_statement, show_tables_statement, describe_statement, unsupported_statement> {};
 struct end_of_input : eof {};
 struct sql : seq<ws, opt<statement>, star<semicolon, opt<statement>>, must<end_of_input>> {};
 

@@ -2,6 +2,7 @@
 // lowering pass turns it into ast:: nodes with their source ranges. Errors
 // become gpusql::Error(Parser) at the byte offset of the token that does not
 // fit, worded like PostgreSQL/DuckDB: `syntax error at or near "X"`.
+#include <algorithm>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -76,12 +77,53 @@ template <> inline constexpr const char* expected<g::additive> = "an expression"
 template <> inline constexpr const char* expected<g::multiplicative> = "an expression";
 template <> inline constexpr const char* expected<g::unary_expr> = "an expression";
 template <> inline constexpr const char* expected<g::argument_list> = "an expression";
+template <> inline constexpr const char* expected<g::in_items> = "an expression";
+template <> inline constexpr const char* expected<g::in_list> = "an expression";
+template <> inline constexpr const char* expected<g::group_by_list> = "an expression";
+template <> inline constexpr const char* expected<g::order_by_list> = "an expression";
+template <> inline constexpr const char* expected<g::order_item> = "an expression";
+template <> inline constexpr const char* expected<g::table_function_argument> = "an expression";
+template <> inline constexpr const char* expected<g::lparen> = "\"(\"";
 template <> inline constexpr const char* expected<g::rparen> = "\")\"";
 template <> inline constexpr const char* expected<g::column_name> = "a column name";
 template <> inline constexpr const char* expected<g::alias_name> = "an alias";
+template <> inline constexpr const char* expected<g::select_rest> = "FROM";
 template <> inline constexpr const char* expected<g::kw_from> = "FROM";
 template <> inline constexpr const char* expected<g::from_list> = "a table name";
 template <> inline constexpr const char* expected<g::table_ref> = "a table name";
+template <> inline constexpr const char* expected<g::table_name> = "a table name";
+template <> inline constexpr const char* expected<g::kw_join> = "JOIN";
+template <> inline constexpr const char* expected<g::kw_on> = "ON";
+template <> inline constexpr const char* expected<g::kw_by> = "BY";
+template <> inline constexpr const char* expected<g::nulls_position> = "FIRST or LAST";
+template <> inline constexpr const char* expected<g::kw_and> = "AND";
+template <> inline constexpr const char* expected<g::kw_null> = "NULL";
+template <> inline constexpr const char* expected<g::negatable_predicate> = "BETWEEN, IN or LIKE";
+template <> inline constexpr const char* expected<g::when_clause> = "WHEN";
+template <> inline constexpr const char* expected<g::kw_then> = "THEN";
+template <> inline constexpr const char* expected<g::kw_end> = "END";
+template <> inline constexpr const char* expected<g::kw_as> = "AS";
+template <> inline constexpr const char* expected<g::type_name> = "a type";
+template <> inline constexpr const char* expected<g::type_parameter_list> = "an integer";
+template <> inline constexpr const char* expected<g::type_parameter> = "an integer";
+template <> inline constexpr const char* expected<g::extract_field> = "YEAR, MONTH or DAY";
+template <> inline constexpr const char* expected<g::interval_unit> = "DAY, MONTH or YEAR";
+template <> inline constexpr const char* expected<g::select_statement> = "SELECT";
+template <> inline constexpr const char* expected<g::kw_table> = "TABLE";
+template <> inline constexpr const char* expected<g::kw_tables> = "TABLES";
+template <> inline constexpr const char* expected<g::kw_into> = "INTO";
+template <> inline constexpr const char* expected<g::kw_exists> = "EXISTS";
+template <> inline constexpr const char* expected<g::table_definition> = "\"(\" or AS";
+template <> inline constexpr const char* expected<g::column_definition_list> = "a column name";
+template <> inline constexpr const char* expected<g::column_definition> = "a column name";
+template <> inline constexpr const char* expected<g::copy_path> = "a quoted file path";
+template <> inline constexpr const char* expected<g::copy_option_list> = "\"(\"";
+template <> inline constexpr const char* expected<g::copy_option_items> = "an option name";
+template <> inline constexpr const char* expected<g::copy_option> = "an option name";
+template <> inline constexpr const char* expected<g::insert_column_list> = "a column name";
+template <> inline constexpr const char* expected<g::insert_source> = "VALUES or SELECT";
+template <> inline constexpr const char* expected<g::values_rows> = "\"(\"";
+template <> inline constexpr const char* expected<g::values_row> = "\"(\"";
 
 // Unclosed quotes and comments: reported at their opening character.
 template <typename Rule>
@@ -97,6 +139,10 @@ template <> inline constexpr bool is_nesting<g::paren_operand> = true;
 template <> inline constexpr bool is_nesting<g::unary_operand> = true;
 template <> inline constexpr bool is_nesting<g::not_operand> = true;
 template <> inline constexpr bool is_nesting<g::function_arguments> = true;
+template <> inline constexpr bool is_nesting<g::case_body> = true;
+template <> inline constexpr bool is_nesting<g::cast_operand> = true;
+template <> inline constexpr bool is_nesting<g::extract_operand> = true;
+template <> inline constexpr bool is_nesting<g::in_operand> = true;
 
 bool is_identifier_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -136,7 +182,7 @@ std::string token_at(std::string_view sql, std::size_t offset) {
       break;
     }
   } else {
-    static constexpr std::string_view kTwoCharOperators[] = {"<=", ">=", "<>", "!=", "||", "::"};
+    static constexpr std::string_view kTwoCharOperators[] = {"<=", ">=", "<>", "!=", "||", "::", "=>", ":="};
     i += utf8_length(static_cast<unsigned char>(c));
     for (std::string_view op : kTwoCharOperators)
       if (sql.substr(offset, 2) == op) i = offset + 2;
@@ -254,6 +300,40 @@ template <> struct action<g::lparen> : record_nesting_start {};
 template <> struct action<g::op_sub> : record_nesting_start {};
 template <> struct action<g::op_add> : record_nesting_start {};
 template <> struct action<g::kw_not> : record_nesting_start {};
+template <> struct action<g::kw_case> : record_nesting_start {};
+
+// Valid SQL this version cannot run: said so by name, at its first token.
+std::string upper_word(std::string_view text) {
+  std::string word;
+  for (char c : text) {
+    if (!is_identifier_char(c)) break;
+    word += (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+  }
+  return word;
+}
+
+template <typename What>
+struct raise_not_supported {
+  template <typename Input>
+  static void apply(const Input& in, ParseState& state) {
+    throw Error(ErrorKind::NotSupported, std::string("not supported yet: ") + What::name(in.string_view()),
+                state.offset_of(in.begin()));
+  }
+};
+struct subqueries {
+  static std::string name(std::string_view) { return "subqueries"; }
+};
+struct keyword_join {
+  static std::string name(std::string_view text) { return upper_word(text) + " JOIN"; }
+};
+struct keyword_itself {
+  static std::string name(std::string_view text) { return upper_word(text); }
+};
+template <> struct action<g::unsupported_subquery> : raise_not_supported<subqueries> {};
+template <> struct action<g::unsupported_in_subquery> : raise_not_supported<subqueries> {};
+template <> struct action<g::unsupported_join> : raise_not_supported<keyword_join> {};
+template <> struct action<g::unsupported_set_operation> : raise_not_supported<keyword_itself> {};
+template <> struct action<g::unsupported_statement> : raise_not_supported<keyword_itself> {};
 
 struct DepthGuard {
   explicit DepthGuard(int& depth) : depth(depth) { ++depth; }
@@ -310,12 +390,26 @@ struct fold_single : pt::apply<fold_single> {
 template <typename Rule>
 using selector = pt::selector<
     Rule,
-    pt::store_content::on<g::select_statement, g::select_item, g::star_item, g::qualified_star, g::alias,
-                          g::table_ref, g::where_clause, g::identifier, g::numeric_literal, g::string_literal,
-                          g::true_literal, g::false_literal, g::null_literal, g::function_call, g::star_argument,
-                          g::distinct_arguments, g::column_ref, g::paren_expr, g::negation, g::unary_plus,
-                          g::logical_not, g::op_add, g::op_sub, g::op_mul, g::op_div, g::op_mod, g::op_eq,
-                          g::op_ne, g::op_lt, g::op_le, g::op_gt, g::op_ge>,
+    pt::store_content::on<
+        // statements
+        g::select_statement, g::explain_statement, g::create_table_statement, g::copy_statement,
+        g::insert_statement, g::drop_table_statement, g::show_tables_statement, g::describe_statement,
+        g::explain_analyze, g::if_not_exists, g::if_exists, g::column_definition, g::not_null_constraint,
+        g::null_constraint, g::copy_option, g::null_option_name, g::copy_option_word, g::insert_columns,
+        g::values_row,
+        // SELECT clauses
+        g::select_distinct, g::select_item, g::star_item, g::qualified_star, g::alias, g::table_ref,
+        g::table_function, g::named_argument, g::comma_join, g::inner_join, g::cross_join, g::where_clause,
+        g::group_by_clause, g::having_clause, g::order_by_clause, g::order_item, g::order_descending,
+        g::nulls_first, g::nulls_last, g::limit_clause, g::offset_clause,
+        // expressions
+        g::identifier, g::numeric_literal, g::string_literal, g::true_literal, g::false_literal, g::null_literal,
+        g::date_literal, g::interval_literal, g::unit_day, g::unit_month, g::unit_year, g::function_call,
+        g::star_argument, g::distinct_arguments, g::column_ref, g::paren_expr, g::negation, g::unary_plus,
+        g::logical_not, g::case_expr, g::when_clause, g::else_clause, g::cast_expr, g::type_name,
+        g::double_precision, g::type_parameter, g::extract_expr, g::is_null_predicate, g::is_not,
+        g::between_predicate, g::in_predicate, g::like_predicate, g::not_predicate, g::op_add, g::op_sub,
+        g::op_mul, g::op_div, g::op_mod, g::op_eq, g::op_ne, g::op_lt, g::op_le, g::op_gt, g::op_ge>,
     fold_single::on<g::expression, g::and_expr, g::comparison, g::additive, g::multiplicative>>;
 
 // --------------------------------------------------------------- lowering
@@ -331,6 +425,20 @@ struct Lowered {
   int depth = 1;
 };
 
+std::string lower(std::string text) {
+  for (char& c : text)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return text;
+}
+
+ast::ExprPtr make_node(ast::ExprKind kind, std::size_t offset) {
+  auto expr = std::make_unique<ast::Expr>();
+  expr->kind = kind;
+  expr->offset = offset;
+  expr->end = offset;
+  return expr;
+}
+
 class Lowering {
  public:
   explicit Lowering(const ParseState& state) : state_(state) {}
@@ -339,17 +447,35 @@ class Lowering {
     ast::Statement statement;
     statement.offset = begin(n);
     statement.end = end(n);
-    ast::SelectStatement select;
-    for (const auto& child : n.children) {
-      if (child->is_type<g::select_item>()) {
-        select.items.push_back(select_item(*child));
-      } else if (child->is_type<g::table_ref>()) {
-        select.from.push_back(table_ref(*child));
-      } else if (child->is_type<g::where_clause>()) {
-        select.where = expression(*child->children.at(0)).expr;
+    if (n.is_type<g::select_statement>()) {
+      statement.body = select(n);
+    } else if (n.is_type<g::explain_statement>()) {
+      statement.body = explain(n);
+    } else if (n.is_type<g::create_table_statement>()) {
+      statement.body = create_table(n);
+    } else if (n.is_type<g::copy_statement>()) {
+      statement.body = copy(n);
+    } else if (n.is_type<g::insert_statement>()) {
+      statement.body = insert(n);
+    } else if (n.is_type<g::drop_table_statement>()) {
+      ast::DropTableStatement drop;
+      for (const auto& child : n.children) {
+        if (child->is_type<g::if_exists>()) {
+          drop.if_exists = true;
+        } else {
+          drop.name = identifier(*child);
+          drop.name_offset = begin(*child);
+        }
       }
+      statement.body = std::move(drop);
+    } else if (n.is_type<g::describe_statement>()) {
+      ast::DescribeStatement describe;
+      describe.name = identifier(*n.children.at(0));
+      describe.name_offset = begin(*n.children.at(0));
+      statement.body = std::move(describe);
+    } else {
+      statement.body = ast::ShowTablesStatement{};
     }
-    statement.body = std::move(select);
     return statement;
   }
 
@@ -374,7 +500,150 @@ class Lowering {
     return name;
   }
 
+  // The value of a 'string literal'.
+  std::string unquote(const Node& n) const {
+    const std::string_view quoted = text(n);
+    std::string value;
+    for (std::size_t i = 1; i + 1 < quoted.size(); ++i) {
+      value += quoted[i];
+      if (quoted[i] == '\'') ++i;  // '' stands for one '
+    }
+    return value;
+  }
+
   std::string alias(const Node& n) const { return identifier(*n.children.at(0)); }
+
+  // ------------------------------------------------------------ statements
+
+  ast::SelectStatement select(const Node& n) {
+    ast::SelectStatement select;
+    for (const auto& child_ptr : n.children) {
+      const Node& child = *child_ptr;
+      if (child.is_type<g::select_distinct>()) {
+        select.distinct = true;
+      } else if (child.is_type<g::select_item>()) {
+        select.items.push_back(select_item(child));
+      } else if (child.is_type<g::table_ref>()) {
+        select.from.push_back(table_ref(child));
+      } else if (child.is_type<g::comma_join>() || child.is_type<g::inner_join>() ||
+                 child.is_type<g::cross_join>()) {
+        ast::TableRef ref = table_ref(*child.children.at(0));
+        if (child.is_type<g::inner_join>()) {
+          ref.join = ast::JoinKind::Inner;
+          ref.on = expression(*child.children.at(1)).expr;
+        } else if (child.is_type<g::cross_join>()) {
+          ref.join = ast::JoinKind::Cross;
+        }
+        select.from.push_back(std::move(ref));
+      } else if (child.is_type<g::where_clause>()) {
+        select.where = expression(*child.children.at(0)).expr;
+      } else if (child.is_type<g::group_by_clause>()) {
+        for (const auto& item : child.children) select.group_by.push_back(expression(*item).expr);
+      } else if (child.is_type<g::having_clause>()) {
+        select.having = expression(*child.children.at(0)).expr;
+      } else if (child.is_type<g::order_by_clause>()) {
+        for (const auto& item : child.children) select.order_by.push_back(order_item(*item));
+      } else if (child.is_type<g::limit_clause>()) {
+        select.limit = expression(*child.children.at(0)).expr;
+      } else if (child.is_type<g::offset_clause>()) {
+        select.offset = expression(*child.children.at(0)).expr;
+      }
+    }
+    return select;
+  }
+
+  ast::ExplainStatement explain(const Node& n) {
+    ast::ExplainStatement explain;
+    for (const auto& child : n.children) {
+      if (child->is_type<g::explain_analyze>())
+        explain.analyze = true;
+      else
+        explain.select = select(*child);
+    }
+    return explain;
+  }
+
+  ast::CreateTableStatement create_table(const Node& n) {
+    ast::CreateTableStatement create;
+    for (const auto& child_ptr : n.children) {
+      const Node& child = *child_ptr;
+      if (child.is_type<g::if_not_exists>()) {
+        create.if_not_exists = true;
+      } else if (child.is_type<g::identifier>()) {
+        create.name = identifier(child);
+        create.name_offset = begin(child);
+      } else if (child.is_type<g::column_definition>()) {
+        create.columns.push_back(column_definition(child));
+      } else {
+        create.as_select = select(child);
+      }
+    }
+    return create;
+  }
+
+  ast::ColumnDefinitionAst column_definition(const Node& n) const {
+    ast::ColumnDefinitionAst column;
+    column.name = identifier(*n.children.at(0));
+    column.offset = begin(n);
+    column.type = type_name(*n.children.at(1));
+    bool said_null = false;
+    for (std::size_t i = 2; i < n.children.size(); ++i) {
+      const Node& constraint = *n.children[i];
+      const bool not_null = constraint.is_type<g::not_null_constraint>();
+      if ((not_null && said_null) || (!not_null && column.not_null))
+        throw Error(ErrorKind::Parser, "conflicting NULL/NOT NULL declarations for column \"" + column.name + "\"",
+                    begin(constraint));
+      column.not_null = column.not_null || not_null;
+      said_null = said_null || !not_null;
+    }
+    return column;
+  }
+
+  ast::CopyStatement copy(const Node& n) const {
+    ast::CopyStatement copy;
+    copy.table = identifier(*n.children.at(0));
+    copy.table_offset = begin(*n.children.at(0));
+    copy.path = unquote(*n.children.at(1));
+    for (std::size_t i = 2; i < n.children.size(); ++i) {
+      const Node& option = *n.children[i];
+      const Node& name = *option.children.at(0);
+      ast::Literal value;
+      if (option.children.size() > 1 && option.children[1]->is_type<g::copy_option_word>()) {
+        value.kind = ast::Literal::Kind::String;  // FORMAT csv reads as FORMAT 'csv'
+        value.text = identifier(*option.children[1]->children.at(0));
+      } else if (option.children.size() > 1) {
+        value = literal_value(*option.children[1]);
+      } else {  // a bare option name: HEADER means HEADER true
+        value.kind = ast::Literal::Kind::Boolean;
+        value.boolean = true;
+      }
+      copy.options.emplace_back(name.is_type<g::null_option_name>() ? "null" : lower(identifier(name)),
+                                std::move(value));
+    }
+    return copy;
+  }
+
+  ast::InsertStatement insert(const Node& n) {
+    ast::InsertStatement insert;
+    for (const auto& child_ptr : n.children) {
+      const Node& child = *child_ptr;
+      if (child.is_type<g::identifier>()) {
+        insert.table = identifier(child);
+        insert.table_offset = begin(child);
+      } else if (child.is_type<g::insert_columns>()) {
+        for (const auto& column : child.children) insert.columns.push_back(identifier(*column));
+      } else if (child.is_type<g::values_row>()) {
+        std::vector<ast::ExprPtr> row;
+        for (const auto& value : child.children) row.push_back(expression(*value).expr);
+        insert.values.push_back(std::move(row));
+      } else {
+        insert.select = select(child);
+      }
+    }
+    return insert;
+  }
+
+  // --------------------------------------------------------------- SELECT
 
   ast::SelectItem select_item(const Node& n) {
     ast::SelectItem item;
@@ -390,13 +659,58 @@ class Lowering {
     return item;
   }
 
-  ast::TableRef table_ref(const Node& n) const {
+  ast::TableRef table_ref(const Node& n) {
     ast::TableRef ref;
-    ref.name = identifier(*n.children.at(0));
     ref.offset = begin(n);
+    const Node& first = *n.children.at(0);
+    if (first.is_type<g::table_function>()) {
+      ref.is_function = true;
+      ref.name = lower(identifier(*first.children.at(0)));
+      for (std::size_t i = 1; i < first.children.size(); ++i) {
+        const Node& arg = *first.children[i];
+        if (arg.is_type<g::named_argument>())
+          ref.function_named_args.emplace_back(lower(identifier(*arg.children.at(0))),
+                                               expression(*arg.children.at(1)).expr);
+        else
+          ref.function_args.push_back(expression(arg).expr);
+      }
+    } else {
+      ref.name = identifier(first);
+    }
     if (n.children.size() > 1) ref.alias = alias(*n.children[1]);
     return ref;
   }
+
+  ast::OrderItem order_item(const Node& n) {
+    ast::OrderItem item;
+    item.expr = expression(*n.children.at(0)).expr;
+    for (std::size_t i = 1; i < n.children.size(); ++i) {
+      const Node& modifier = *n.children[i];
+      if (modifier.is_type<g::order_descending>())
+        item.descending = true;
+      else
+        item.nulls_first = modifier.is_type<g::nulls_first>();
+    }
+    return item;
+  }
+
+  ast::TypeName type_name(const Node& n) const {
+    ast::TypeName type;
+    type.offset = begin(n);
+    const Node& word = *n.children.at(0);
+    type.name = word.is_type<g::double_precision>() ? "double precision" : lower(identifier(word));
+    for (std::size_t i = 1; i < n.children.size(); ++i) {
+      const std::string_view digits = text(*n.children[i]);
+      int64_t value = 0;
+      const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+      if (ec != std::errc() || ptr != digits.data() + digits.size())
+        throw Error(ErrorKind::Parser, "type parameter out of range", begin(*n.children[i]));
+      type.parameters.push_back(value);
+    }
+    return type;
+  }
+
+  // ---------------------------------------------------------- expressions
 
   static ast::ExprPtr finish(ast::ExprPtr expr, std::size_t end) {
     expr->end = end;
@@ -418,9 +732,17 @@ class Lowering {
     return {std::move(expr), b, e, child_depth + 1};
   }
 
+  // Lowers `n` as the next argument of `expr`, keeping the deepest depth.
+  void add_argument(ast::Expr& expr, int& depth, const Node& n) {
+    Lowered lowered = expression(n);
+    depth = std::max(depth, lowered.depth);
+    expr.args.push_back(std::move(lowered.expr));
+  }
+
   Lowered expression(const Node& n) {
     if (n.is_type<g::expression>()) return logical_chain(n, ast::BinaryOp::Or);
     if (n.is_type<g::and_expr>()) return logical_chain(n, ast::BinaryOp::And);
+    if (n.is_type<g::comparison>() && n.children.size() == 2) return predicate(n);
     if (n.is_type<g::comparison>() || n.is_type<g::additive>() || n.is_type<g::multiplicative>())
       return operator_chain(n);
     if (n.is_type<g::logical_not>() || n.is_type<g::negation>()) {
@@ -452,7 +774,22 @@ class Lowering {
       return leaf(ast::make_column(std::move(table), std::move(name), begin(n)), n);
     }
     if (n.is_type<g::function_call>()) return function_call(n);
-    return literal(n);
+    if (n.is_type<g::case_expr>()) return case_expression(n);
+    if (n.is_type<g::cast_expr>()) {
+      ast::ExprPtr cast = make_node(ast::ExprKind::Cast, begin(n));
+      int depth = 0;
+      add_argument(*cast, depth, *n.children.at(0));
+      cast->cast_type = type_name(*n.children.at(1));
+      return combine(std::move(cast), begin(n), end(n), depth, begin(n));
+    }
+    if (n.is_type<g::extract_expr>()) {
+      ast::ExprPtr extract = make_node(ast::ExprKind::Extract, begin(n));
+      extract->name = lower(identifier(*n.children.at(0)));
+      int depth = 0;
+      add_argument(*extract, depth, *n.children.at(1));
+      return combine(std::move(extract), begin(n), end(n), depth, begin(n));
+    }
+    return leaf(ast::make_literal(literal_value(n), begin(n)), n);
   }
 
   Lowered logical_chain(const Node& n, ast::BinaryOp op) {
@@ -497,35 +834,74 @@ class Lowering {
     return ast::BinaryOp::Ge;
   }
 
-  Lowered function_call(const Node& n) {
-    std::string name = identifier(*n.children.at(0));
-    for (char& c : name)
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    std::vector<ast::ExprPtr> args;
-    bool distinct = false;
+  // operand IS [NOT] NULL, [NOT] BETWEEN, [NOT] IN, [NOT] LIKE: children are
+  // the operand and the predicate, whose own children are the other operands.
+  Lowered predicate(const Node& n) {
+    Lowered operand = expression(*n.children.at(0));
+    const std::size_t b = operand.begin;
+    const Node* tail = n.children.at(1).get();
+    const std::size_t at = begin(*tail);
+    bool negated = false;
+    if (tail->is_type<g::not_predicate>()) {
+      negated = true;
+      tail = tail->children.at(0).get();
+    }
+    ast::ExprKind kind = ast::ExprKind::Like;
+    if (tail->is_type<g::is_null_predicate>()) {
+      kind = ast::ExprKind::IsNull;
+      negated = !tail->children.empty();  // IS NOT NULL
+    } else if (tail->is_type<g::between_predicate>()) {
+      kind = ast::ExprKind::Between;
+    } else if (tail->is_type<g::in_predicate>()) {
+      kind = ast::ExprKind::InList;
+    }
+    ast::ExprPtr expr = make_node(kind, b);
+    expr->negated = negated;
+    int depth = operand.depth;
+    expr->args.push_back(std::move(operand.expr));
+    if (kind != ast::ExprKind::IsNull)
+      for (const auto& child : tail->children) add_argument(*expr, depth, *child);
+    return combine(std::move(expr), b, end(n), depth, at);
+  }
+
+  // CASE [operand] WHEN w THEN t ... [ELSE e] END, laid out as ast.hpp says.
+  Lowered case_expression(const Node& n) {
+    ast::ExprPtr expr = make_node(ast::ExprKind::Case, begin(n));
     int depth = 0;
-    auto add_argument = [&](const Node& arg) {
-      Lowered lowered = expression(arg);
-      depth = std::max(depth, lowered.depth);
-      args.push_back(std::move(lowered.expr));
-    };
+    for (const auto& child : n.children) {
+      if (child->is_type<g::when_clause>()) {
+        add_argument(*expr, depth, *child->children.at(0));
+        add_argument(*expr, depth, *child->children.at(1));
+      } else if (child->is_type<g::else_clause>()) {
+        expr->has_else = true;
+        add_argument(*expr, depth, *child->children.at(0));
+      } else {
+        expr->has_operand = true;
+        add_argument(*expr, depth, *child);
+      }
+    }
+    return combine(std::move(expr), begin(n), end(n), depth, begin(n));
+  }
+
+  Lowered function_call(const Node& n) {
+    ast::ExprPtr call = ast::make_function(lower(identifier(*n.children.at(0))), {}, false, begin(n));
+    int depth = 0;
     for (std::size_t i = 1; i < n.children.size(); ++i) {
       const Node& child = *n.children[i];
       if (child.is_type<g::star_argument>()) {
-        args.push_back(finish(ast::make_star("", begin(child)), end(child)));
+        call->args.push_back(finish(ast::make_star("", begin(child)), end(child)));
         depth = std::max(depth, 1);
       } else if (child.is_type<g::distinct_arguments>()) {
-        distinct = true;
-        for (const auto& arg : child.children) add_argument(*arg);
+        call->distinct = true;
+        for (const auto& arg : child.children) add_argument(*call, depth, *arg);
       } else {
-        add_argument(child);
+        add_argument(*call, depth, child);
       }
     }
-    const std::size_t b = begin(n);
-    return combine(ast::make_function(std::move(name), std::move(args), distinct, b), b, end(n), depth, b);
+    return combine(std::move(call), begin(n), end(n), depth, begin(n));
   }
 
-  Lowered literal(const Node& n) const {
+  ast::Literal literal_value(const Node& n) const {
     ast::Literal lit;
     if (n.is_type<g::numeric_literal>()) {
       const std::string_view digits = text(n);
@@ -539,19 +915,24 @@ class Lowering {
         lit.text = std::string(digits);
       }
     } else if (n.is_type<g::string_literal>()) {
-      const std::string_view quoted = text(n);
       lit.kind = ast::Literal::Kind::String;
-      for (std::size_t i = 1; i + 1 < quoted.size(); ++i) {
-        lit.text += quoted[i];
-        if (quoted[i] == '\'') ++i;  // '' stands for one '
-      }
+      lit.text = unquote(n);
     } else if (n.is_type<g::true_literal>() || n.is_type<g::false_literal>()) {
       lit.kind = ast::Literal::Kind::Boolean;
       lit.boolean = n.is_type<g::true_literal>();
+    } else if (n.is_type<g::date_literal>()) {
+      lit.kind = ast::Literal::Kind::Date;
+      lit.text = unquote(*n.children.at(0));
+    } else if (n.is_type<g::interval_literal>()) {
+      const Node& value = *n.children.at(0);
+      const Node& unit = *n.children.at(1);
+      lit.kind = ast::Literal::Kind::Interval;
+      lit.text = value.is_type<g::string_literal>() ? unquote(value) : std::string(text(value));
+      lit.unit = unit.is_type<g::unit_day>() ? "day" : unit.is_type<g::unit_month>() ? "month" : "year";
     } else {
       lit.kind = ast::Literal::Kind::Null;
     }
-    return leaf(ast::make_literal(std::move(lit), begin(n)), n);
+    return lit;
   }
 };
 
