@@ -11,9 +11,14 @@
 
 #include "engine/executor.hpp"
 #include "kernels/aggregate.hpp"
+#include "kernels/arg_extreme.hpp"
 #include "kernels/filter.hpp"
 #include "kernels/gather.hpp"
+#include "kernels/group_by.hpp"
+#include "kernels/hash_join.hpp"
+#include "kernels/nested_loop_join.hpp"
 #include "kernels/project.hpp"
+#include "kernels/sort.hpp"
 #include "storage/table.hpp"
 
 namespace gpusql {
@@ -116,11 +121,10 @@ class CudaExecutor final : public Executor {
         kernels::sequence(static_cast<uint32_t>(begin), end - begin, positions->as<uint32_t>(), context_);
         return compose(input, positions, end - begin);
       }
-      case PlanKind::HashJoin: throw Error(ErrorKind::NotSupported, "not supported yet on the GPU: hash join");
-      case PlanKind::NestedLoopJoin:
-        throw Error(ErrorKind::NotSupported, "not supported yet on the GPU: nested-loop join");
-      case PlanKind::Distinct: throw Error(ErrorKind::NotSupported, "not supported yet on the GPU: DISTINCT");
-      case PlanKind::Sort: throw Error(ErrorKind::NotSupported, "not supported yet on the GPU: ORDER BY");
+      case PlanKind::HashJoin: return hash_join(node);
+      case PlanKind::NestedLoopJoin: return nested_loop_join(node);
+      case PlanKind::Distinct: return distinct(run(*node.child));
+      case PlanKind::Sort: return sort(node, run(*node.child));
     }
     throw Error(ErrorKind::Invalid, "internal: unknown operator");
   }
@@ -147,7 +151,20 @@ class CudaExecutor final : public Executor {
     return r;
   }
 
-  ColumnSet column_set(const SlotMap& slots, const DeviceRelation& input) {
+  static ColumnPointer pointer_of(const DeviceColumnRef& c, uint8_t side) {
+    ColumnPointer p;
+    p.data = c.data;
+    p.validity = c.validity;
+    p.rows = c.rows ? c.rows->as<uint32_t>() : nullptr;
+    p.type = c.type.id;
+    p.is_rowid = c.rowid;
+    p.side = side;
+    return p;
+  }
+
+  // The ColumnSet for a program's slots; `right` (when given) supplies the
+  // columns of a join's right side, read at the pair's right position.
+  ColumnSet column_set(const SlotMap& slots, const DeviceRelation& input, const DeviceRelation* right = nullptr) {
     ColumnSet set;
     for (const auto& source : slots.sources()) {
       ColumnPointer p;
@@ -162,14 +179,13 @@ class CudaExecutor final : public Executor {
         p.data = buffer->data();
         p.size = source.lookup->size();
         p.type = Type::Boolean;
+      } else if (right && source.column < static_cast<int>(right->columns.size()) &&
+                 right->columns[source.column].present) {
+        p = pointer_of(right->columns[source.column], 1);
       } else {
         const DeviceColumnRef& c = input.columns.at(source.column);
         if (!c.present) throw Error(ErrorKind::Invalid, "internal: an operator reads a column its input lacks");
-        p.data = c.data;
-        p.validity = c.validity;
-        p.rows = c.rows ? c.rows->as<uint32_t>() : nullptr;
-        p.type = c.type.id;
-        p.is_rowid = c.rowid;
+        p = pointer_of(c, 0);
       }
       set.columns[set.count++] = p;
     }
@@ -237,12 +253,184 @@ class CudaExecutor final : public Executor {
     return out;
   }
 
-  // Aggregates without GROUP BY: one fused kernel, the Filter below inline.
+  // Both sides' columns side by side: the left's rows at the pairs' left
+  // positions, the right's at their right positions.
+  DeviceRelation join_output(const DeviceRelation& l, const DeviceRelation& r, kernels::JoinPairs& pairs) {
+    auto left_positions = std::make_shared<DeviceBuffer>(std::move(pairs.left));
+    auto right_positions = std::make_shared<DeviceBuffer>(std::move(pairs.right));
+    DeviceRelation a = compose(l, left_positions, pairs.count), b = compose(r, right_positions, pairs.count);
+    for (std::size_t c = 0; c < a.columns.size() && c < b.columns.size(); ++c)
+      if (!a.columns[c].present && b.columns[c].present) a.columns[c] = b.columns[c];
+    a.owned.insert(a.owned.end(), b.owned.begin(), b.owned.end());
+    return a;
+  }
+
+  // Key columns of `input` (host key_bits: NULL flagged, -0.0 as 0.0).
+  kernels::KeyColumns keys_of(const DeviceRelation& input, const std::vector<const BoundExpr*>& keys) {
+    SlotMap slots;
+    std::vector<ExprProgram> programs;
+    std::vector<Cls> classes;
+    for (const BoundExpr* k : keys) {
+      programs.push_back(compile_expression(*k, slots));
+      classes.push_back(compute_class(k->type));
+    }
+    return kernels::evaluate_keys(programs, classes, column_set(slots, input), input.count, error_, context_);
+  }
+
+  // Equi-join: key columns of both sides, the hash table on the build side
+  // (node.build_right), pairs ordered by (left, right). A Filter below
+  // either side has run as its own operator.
+  // Later: a fact table probing several dimension tables in one pass (star
+  // schema), and the probe side's filter fused into the probe.
+  DeviceRelation hash_join(const PlanNode& node) {
+    DeviceRelation left = run(*node.child), right = run(*node.right);
+    std::vector<const BoundExpr*> left_keys, right_keys;
+    for (const auto& k : node.keys) {
+      left_keys.push_back(&k.left);
+      right_keys.push_back(&k.right);
+    }
+    kernels::JoinPairs pairs;
+    {
+      kernels::KeyColumns lk = keys_of(left, left_keys), rk = keys_of(right, right_keys);
+      pairs = kernels::hash_join(lk, rk, node.build_right, context_);
+    }
+    return join_output(left, right, pairs);
+  }
+
+  DeviceRelation nested_loop_join(const PlanNode& node) {
+    DeviceRelation left = run(*node.child), right = run(*node.right);
+    if (static_cast<double>(left.count) * static_cast<double>(right.count) > 4e9)
+      throw Error(ErrorKind::Execution, "a join without an equality would produce over 4 billion pairs");
+    SlotMap slots;
+    ExprProgram program;
+    if (node.predicate) program = compile_expression(*node.predicate, slots);
+    ColumnSet set = column_set(slots, left, &right);
+    kernels::JoinPairs pairs = kernels::nested_loop_join(program, set, left.count, right.count, error_, context_);
+    return join_output(left, right, pairs);
+  }
+
+  // A reference to input column `c` as an expression (rowid as BIGINT).
+  static BoundExpr column_ref(const DeviceRelation& input, int c) {
+    BoundExpr ref;
+    ref.op = Op::Column;
+    ref.column = c;
+    ref.type = input.columns[c].rowid ? DataType::bigint() : input.columns[c].type;
+    return ref;
+  }
+
+  // The first occurrence of each distinct row (over all its columns), in
+  // position order: the groups of all columns, at their first positions.
+  DeviceRelation distinct(const DeviceRelation& input) {
+    std::vector<BoundExpr> refs;
+    for (std::size_t c = 0; c < input.columns.size(); ++c)
+      if (input.columns[c].present) refs.push_back(column_ref(input, static_cast<int>(c)));
+    std::vector<const BoundExpr*> keys;
+    for (const auto& r : refs) keys.push_back(&r);
+    kernels::Groups groups;
+    {
+      kernels::KeyColumns columns = keys_of(input, keys);
+      groups = kernels::assign_groups(columns, context_);
+    }
+    auto first = std::make_shared<DeviceBuffer>(std::move(groups.first));
+    return compose(input, first, groups.count);
+  }
+
+  // ORDER BY: a stable sort of the positions, then a compose.
+  DeviceRelation sort(const PlanNode& node, const DeviceRelation& input) {
+    SlotMap slots;
+    std::vector<kernels::OrderKey> keys;
+    for (const auto& k : node.sort_keys) {
+      BoundExpr ref = column_ref(input, k.column);
+      kernels::OrderKey key;
+      key.program = compile_expression(ref, slots);
+      key.type = ref.type.id;
+      key.descending = k.descending;
+      key.nulls_first = k.nulls_first;
+      keys.push_back(key);
+    }
+    ColumnSet set = column_set(slots, input);
+    auto order = std::make_shared<DeviceBuffer>(kernels::order_positions(keys, set, input.count, error_, context_));
+    return compose(input, order, input.count);
+  }
+
+  static kernels::AggregateOutput output_of(const BoundAggregate& a) {
+    kernels::AggregateOutput out;
+    out.kind = a.kind;
+    out.double_argument = a.argument && a.argument->type.is_floating();
+    out.decimal_scale = a.argument && a.argument->type.id == Type::Decimal ? a.argument->type.scale : -1;
+    out.type = a.type.id;
+    return out;
+  }
+
+  // GROUP BY: groups numbered by first appearance, each aggregate reduced
+  // per group in the canonical order, final values made on the device. The
+  // output is [keys..., aggregates...], one row per group.
+  DeviceRelation grouped_aggregate(const PlanNode& node) {
+    DeviceRelation input = run(*node.child);  // a Filter below runs as its own operator
+    SlotMap slots;
+    std::vector<AggSpec> specs = compile_aggregates(node.aggregates, slots);
+    std::vector<ExprProgram> key_programs;
+    std::vector<Cls> key_classes;
+    for (const auto& k : node.group_keys) {
+      key_programs.push_back(compile_expression(k, slots));
+      key_classes.push_back(compute_class(k.type));
+    }
+    ColumnSet set = column_set(slots, input);
+    kernels::Groups groups;
+    {
+      kernels::KeyColumns keys = kernels::evaluate_keys(key_programs, key_classes, set, input.count, error_, context_);
+      groups = kernels::assign_groups(keys, context_);
+    }
+    const std::size_t group_count = groups.count;
+    DeviceBuffer states = kernels::aggregate_groups(specs, set, groups, input.count, error_, context_);
+    for (std::size_t a = 0; a < specs.size(); ++a)
+      if (specs[a].kind == AggKind::CountDistinct)
+        kernels::count_distinct(ExprProgram{}, specs[a].arg, specs[a].cls, set, groups.row_group.as<uint32_t>(),
+                                input.count, group_count, states.as<AggState>() + a * group_count, error_, context_);
+
+    // Key columns: each key's value at its group's first position.
+    auto first = std::make_shared<DeviceBuffer>(std::move(groups.first));
+    DeviceRelation out = project(node.group_keys, compose(input, first, group_count));
+    const std::size_t words = validity_words(group_count);
+    for (std::size_t a = 0; a < specs.size(); ++a) {
+      const BoundAggregate& bound = node.aggregates[a];
+      const AggState* d_states = states.as<AggState>() + a * group_count;
+      auto validity = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, words) * sizeof(uint32_t));
+      DeviceColumnRef ref;
+      ref.type = bound.type;
+      ref.present = true;
+      ref.dictionary = bound.dictionary;
+      if (bound.kind == AggKind::ArgMin || bound.kind == AggKind::ArgMax) {
+        // The argument at each group's winning position; NULL where none.
+        auto winners = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, group_count) * sizeof(uint32_t));
+        kernels::finalize_aggregate(output_of(bound), d_states, group_count, nullptr, validity->as<uint32_t>(),
+                                    winners->as<uint32_t>(), context_);
+        DeviceRelation value = project({*bound.argument}, compose(input, winners, group_count));
+        kernels::and_validity(const_cast<uint32_t*>(value.columns[0].validity), validity->as<uint32_t>(), words,
+                              context_);
+        ref.data = value.columns[0].data;
+        ref.validity = value.columns[0].validity;
+        out.owned.insert(out.owned.end(), value.owned.begin(), value.owned.end());
+      } else {
+        auto values = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, group_count * bound.type.width()));
+        kernels::finalize_aggregate(output_of(bound), d_states, group_count, values->data(), validity->as<uint32_t>(),
+                                    nullptr, context_);
+        ref.data = values->data();
+        ref.validity = validity->as<uint32_t>();
+        out.owned.push_back(std::move(values));
+        out.owned.push_back(validity);
+      }
+      out.columns.push_back(std::move(ref));
+    }
+    out.count = group_count;
+    return out;
+  }
+
+  // Aggregates: with GROUP BY, grouped_aggregate(); without, one fused
+  // kernel with the Filter below inline, the packed kernel for ARG_MIN/
+  // ARG_MAX over 32-bit orderings, and the hash table for COUNT(DISTINCT).
   DeviceRelation aggregate(const PlanNode& node) {
-    if (!node.group_keys.empty()) throw Error(ErrorKind::NotSupported, "not supported yet on the GPU: GROUP BY");
-    for (const auto& a : node.aggregates)
-      if (a.kind == AggKind::CountDistinct)
-        throw Error(ErrorKind::NotSupported, "not supported yet on the GPU: COUNT(DISTINCT ...)");
+    if (!node.group_keys.empty()) return grouped_aggregate(node);
     const PlanNode* source = node.child.get();
     const BoundExpr* predicate = nullptr;
     if (source->kind == PlanKind::Filter) {
@@ -254,8 +442,51 @@ class CudaExecutor final : public Executor {
     ExprProgram filter_program;
     if (predicate) filter_program = compile_expression(*predicate, slots);
     std::vector<AggSpec> specs = compile_aggregates(node.aggregates, slots);
-    std::vector<AggState> states = kernels::aggregate_rows(filter_program, specs, column_set(slots, input), nullptr,
-                                                           input.count, error_, context_);
+    ColumnSet set = column_set(slots, input);
+    std::vector<AggState> states(specs.size());
+
+    std::vector<std::size_t> generic, packed_index;
+    std::vector<kernels::PackedArg> packed;
+    for (std::size_t a = 0; a < specs.size(); ++a) {
+      const BoundAggregate& bound = node.aggregates[a];
+      if ((bound.kind == AggKind::ArgMin || bound.kind == AggKind::ArgMax) && bound.order &&
+          kernels::packable_type(bound.order->type.id)) {
+        packed.push_back({bound.kind, bound.order->type.id, specs[a].arg});
+        packed_index.push_back(a);
+      } else if (bound.kind != AggKind::CountDistinct) {
+        generic.push_back(a);
+      }
+    }
+    if (!packed.empty()) {
+      std::vector<kernels::PackedArgResult> results =
+          kernels::packed_arg_extreme(filter_program, packed, set, input.count, error_, context_);
+      for (std::size_t i = 0; i < packed.size(); ++i) {
+        // A value without a 32-bit code (NaN, out of range): the generic path.
+        if (!results[i].fits) {
+          generic.push_back(packed_index[i]);
+          continue;
+        }
+        AggState& s = states[packed_index[i]];
+        s.count = results[i].position >= 0 ? 1 : 0;
+        s.position = results[i].position;
+      }
+    }
+    if (!generic.empty()) {
+      std::vector<AggSpec> generic_specs;
+      for (std::size_t a : generic) generic_specs.push_back(specs[a]);
+      std::vector<AggState> generic_states =
+          kernels::aggregate_rows(filter_program, generic_specs, set, nullptr, input.count, error_, context_);
+      for (std::size_t i = 0; i < generic.size(); ++i) states[generic[i]] = generic_states[i];
+    }
+    for (std::size_t a = 0; a < specs.size(); ++a) {
+      if (specs[a].kind != AggKind::CountDistinct) continue;
+      DeviceBuffer state(context_, sizeof(AggState));
+      kernels::count_distinct(filter_program, specs[a].arg, specs[a].cls, set, nullptr, input.count, 1,
+                              state.as<AggState>(), error_, context_);
+      GPUSQL_CUDA_TRY(cudaMemcpyAsync(&states[a], state.data(), sizeof(AggState), cudaMemcpyDeviceToHost,
+                                      context_.stream()));
+      context_.synchronize();
+    }
     check_errors();
     // One row of results, built on the host and uploaded: the select list
     // above reads it like any other relation.

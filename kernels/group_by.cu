@@ -1,0 +1,594 @@
+#include <algorithm>
+
+#include "kernels/gather.hpp"
+#include "kernels/group_by.hpp"
+#include "kernels/hash_table.cuh"
+#include "kernels/launch.hpp"
+#include "kernels/sort.hpp"
+
+namespace gpusql::kernels {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr unsigned kFullMask = 0xffffffffu;
+
+unsigned blocks_for(std::size_t items, const DeviceContext& context) {
+  return grid_for((items + kThreads - 1) / kThreads, context, 16);
+}
+
+// ---- group numbering ----
+
+struct KeyRange {
+  long long min;
+  long long max;
+  unsigned int any_null;
+  unsigned int any_valid;
+};
+
+__global__ void __launch_bounds__(kThreads)
+    key_range_kernel(const KeyView keys, int k, KeyRange* __restrict__ range) {
+  long long lo = LLONG_MAX, hi = LLONG_MIN;
+  bool any_null = false, any_valid = false;
+  for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < keys.count;
+       p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
+    if ((keys.nulls[p] >> k) & 1u) {
+      any_null = true;
+      continue;
+    }
+    long long v = keys.bits[k * keys.count + p];
+    lo = min(lo, v);
+    hi = max(hi, v);
+    any_valid = true;
+  }
+  // Warp, then block, then one atomic of each per block.
+  __shared__ long long warp_lo[kThreads / 32], warp_hi[kThreads / 32];
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) {
+    lo = min(lo, __shfl_xor_sync(kFullMask, lo, offset));
+    hi = max(hi, __shfl_xor_sync(kFullMask, hi, offset));
+  }
+  if (threadIdx.x % 32 == 0) {
+    warp_lo[threadIdx.x / 32] = lo;
+    warp_hi[threadIdx.x / 32] = hi;
+  }
+  const int block_null = __syncthreads_or(any_null), block_valid = __syncthreads_or(any_valid);
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < kThreads / 32; ++w) {
+      lo = min(lo, warp_lo[w]);
+      hi = max(hi, warp_hi[w]);
+    }
+    if (block_valid) {
+      atomicMin(&range->min, lo);
+      atomicMax(&range->max, hi);
+      atomicOr(&range->any_valid, 1u);
+    }
+    if (block_null) atomicOr(&range->any_null, 1u);
+  }
+}
+
+struct DenseLayout {
+  int64_t min[kMaxKeyColumns];
+  uint64_t span[kMaxKeyColumns];    // valid values' range; the NULL digit is span
+  uint64_t stride[kMaxKeyColumns];  // mixed radix
+};
+
+// Slot of each position in the dense array; the lowest position per slot.
+__global__ void __launch_bounds__(kThreads)
+    dense_slot_kernel(const KeyView keys, const DenseLayout layout, uint32_t* __restrict__ row_slot,
+                      uint32_t* __restrict__ first) {
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < keys.count; base += stride) {
+    const uint64_t p = base + threadIdx.x;
+    uint32_t slot = kEmptySlot;
+    if (p < keys.count) {
+      uint64_t s = 0;
+      const uint32_t nulls = keys.nulls[p];
+      for (int k = 0; k < keys.key_count; ++k) {
+        uint64_t digit = ((nulls >> k) & 1u) ? layout.span[k]
+                                             : static_cast<uint64_t>(keys.bits[k * keys.count + p]) -
+                                                   static_cast<uint64_t>(layout.min[k]);
+        s += digit * layout.stride[k];
+      }
+      slot = static_cast<uint32_t>(s);
+      row_slot[p] = slot;
+    }
+    warp_min_position(first, slot, static_cast<uint32_t>(p));
+  }
+}
+
+// Compacts the used slots as (lowest position, slot) pairs, in no
+// particular order (a sort by position follows): one atomic per warp.
+__global__ void __launch_bounds__(kThreads)
+    used_slots_kernel(const uint32_t* __restrict__ first, uint64_t slots, uint32_t* __restrict__ out_first,
+                      uint32_t* __restrict__ out_slot, unsigned int* __restrict__ counter) {
+  const int lane = threadIdx.x % 32;
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < slots; base += stride) {
+    const uint64_t s = base + threadIdx.x;
+    const uint32_t f = s < slots ? first[s] : kEmptySlot;
+    const bool used = f != kEmptySlot;
+    const unsigned ballot = __ballot_sync(kFullMask, used);
+    if (ballot == 0) continue;
+    const int leader = __ffs(ballot) - 1;
+    unsigned int at = 0;
+    if (lane == leader) at = atomicAdd(counter, static_cast<unsigned int>(__popc(ballot)));
+    at = __shfl_sync(kFullMask, at, leader);
+    if (used) {
+      const unsigned int i = at + __popc(ballot & ((1u << lane) - 1u));
+      out_first[i] = f;
+      out_slot[i] = static_cast<uint32_t>(s);
+    }
+  }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    scatter_groups_kernel(const uint32_t* __restrict__ group_slot, uint64_t groups, uint32_t* __restrict__ slot_group) {
+  for (uint64_t g = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; g < groups;
+       g += static_cast<uint64_t>(gridDim.x) * blockDim.x)
+    slot_group[group_slot[g]] = static_cast<uint32_t>(g);
+}
+
+__global__ void __launch_bounds__(kThreads)
+    row_groups_kernel(const uint32_t* __restrict__ row_slot, const uint32_t* __restrict__ slot_group, uint64_t count,
+                      uint32_t* __restrict__ row_group) {
+  for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < count;
+       p += static_cast<uint64_t>(gridDim.x) * blockDim.x)
+    row_group[p] = slot_group[row_slot[p]];
+}
+
+// ---- per-group reduction ----
+
+// start[g] = the first index of group g in the group-sorted order; start[groups] = count.
+__global__ void __launch_bounds__(kThreads)
+    group_starts_kernel(const uint32_t* __restrict__ sorted_groups, uint64_t count, uint64_t groups,
+                        uint64_t* __restrict__ start) {
+  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
+    if (i == 0 || sorted_groups[i] != sorted_groups[i - 1]) start[sorted_groups[i]] = i;
+    if (i == count - 1) start[groups] = count;
+  }
+}
+
+// tasks[g] = chunks of group g's sequence (start[g+1] - start[g] items); tasks[groups] = 0.
+__global__ void __launch_bounds__(kThreads)
+    chunk_counts_kernel(const uint64_t* __restrict__ start, uint64_t groups, uint64_t* __restrict__ tasks) {
+  for (uint64_t g = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; g <= groups;
+       g += static_cast<uint64_t>(gridDim.x) * blockDim.x)
+    tasks[g] = g == groups ? 0 : (start[g + 1] - start[g] + kReduceChunk - 1) / kReduceChunk;
+}
+
+__global__ void __launch_bounds__(kThreads)
+    task_groups_kernel(const uint64_t* __restrict__ task_start, uint64_t groups, uint32_t* __restrict__ task_group) {
+  for (uint64_t g = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; g < groups;
+       g += static_cast<uint64_t>(gridDim.x) * blockDim.x)
+    for (uint64_t t = task_start[g]; t < task_start[g + 1]; ++t) task_group[t] = static_cast<uint32_t>(g);
+}
+
+struct GroupParams {
+  AggSpec specs[kMaxAggregates];
+  int32_t spec_count;
+};
+
+__device__ __forceinline__ AggState shuffle_state(const AggState& s, int source, bool down) {
+  AggState r;
+  if (down) {
+    r.i = __shfl_down_sync(kFullMask, s.i, source);
+    r.d = __shfl_down_sync(kFullMask, s.d, source);
+    r.count = __shfl_down_sync(kFullMask, s.count, source);
+    r.position = __shfl_down_sync(kFullMask, s.position, source);
+  } else {
+    r.i = __shfl_sync(kFullMask, s.i, source);
+    r.d = __shfl_sync(kFullMask, s.d, source);
+    r.count = __shfl_sync(kFullMask, s.count, source);
+    r.position = __shfl_sync(kFullMask, s.position, source);
+  }
+  return r;
+}
+
+// warp_tree_host(): lane i combines with lane i + offset. Only the lanes
+// whose result is read again compute, so no other lane can raise a spurious
+// overflow; the result is in lane 0.
+__device__ __forceinline__ AggState warp_tree(AggKind kind, Cls cls, AggState s, uint32_t& error) {
+  const int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int offset = kWarp / 2; offset > 0; offset /= 2) {
+    AggState other = shuffle_state(s, offset, true);
+    if (lane < offset) s = agg_combine(kind, cls, s, other, error);
+  }
+  return s;
+}
+
+// One warp per task: chunk `chunk` of group g's sequence, reduced as the
+// canonical 256-thread block would -- the warp plays the block's warps
+// 0..7 in turn (virtual thread w*32 + lane folds items k*256 + w*32 + lane
+// for k = 0..7), lane w keeps warp w's state, and the 8 states meet in the
+// same tree as block_tree_host(). FOLD: items are positions, folded;
+// otherwise items are the previous level's states, combined. AGGREGATES
+// bounds spec_count at compile time so the states stay in registers.
+template <bool FOLD, int AGGREGATES>
+__global__ void __launch_bounds__(kThreads)
+    reduce_groups_kernel(const GroupParams* __restrict__ d_params, const ColumnSet* __restrict__ d_columns,
+                         const uint32_t* __restrict__ positions,
+                         const AggState* __restrict__ in_states, uint64_t in_total,
+                         const uint64_t* __restrict__ item_start, const uint64_t* __restrict__ task_start,
+                         const uint32_t* __restrict__ task_group, uint64_t tasks, AggState* __restrict__ out,
+                         uint32_t* __restrict__ error_word) {
+  const GroupParams& params = *d_params;
+  const ColumnSet& columns = *d_columns;
+  const int spec_count = params.spec_count;
+  uint32_t error = 0;
+  const int lane = threadIdx.x % 32;
+  const uint64_t warps = static_cast<uint64_t>(gridDim.x) * (blockDim.x / 32);
+  for (uint64_t t = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; t < tasks; t += warps) {
+    const uint32_t g = task_group[t];
+    const uint64_t begin = item_start[g] + (t - task_start[g]) * kReduceChunk;
+    const uint64_t end = min(item_start[g + 1], begin + kReduceChunk);
+    const int items = static_cast<int>(end - begin);
+    AggState mine[AGGREGATES];
+#pragma unroll
+    for (int a = 0; a < AGGREGATES; ++a) mine[a] = AggState{};
+    for (int w = 0; w < kReduceThreads / kWarp; ++w) {
+      if (w * kWarp >= items) break;  // the remaining virtual warps are empty
+      AggState s[AGGREGATES];
+#pragma unroll
+      for (int a = 0; a < AGGREGATES; ++a) s[a] = AggState{};
+      for (int k = 0; k < kReduceItems; ++k) {
+        const int item = k * kReduceThreads + w * kWarp + lane;
+        if (item >= items) break;
+        if constexpr (FOLD) {
+          const int64_t p = positions[begin + item];
+#pragma unroll
+          for (int a = 0; a < AGGREGATES; ++a) {
+            if (a >= spec_count) break;
+            const AggSpec& spec = params.specs[a];
+            Slot v{};
+            if (spec.kind != AggKind::CountStar) v = evaluate(spec.arg, columns, p, error);
+            agg_fold_value(spec.kind, spec.cls, s[a], v, error, p);
+          }
+        } else {
+#pragma unroll
+          for (int a = 0; a < AGGREGATES; ++a) {
+            if (a >= spec_count) break;
+            s[a] = agg_combine(params.specs[a].kind, params.specs[a].cls, s[a], in_states[a * in_total + begin + item],
+                               error);
+          }
+        }
+      }
+#pragma unroll
+      for (int a = 0; a < AGGREGATES; ++a) {
+        if (a >= spec_count) break;  // the same for the whole warp
+        AggState total = shuffle_state(warp_tree(params.specs[a].kind, params.specs[a].cls, s[a], error), 0, false);
+        if (lane == w) mine[a] = total;
+      }
+    }
+#pragma unroll
+    for (int a = 0; a < AGGREGATES; ++a) {
+      if (a >= spec_count) break;
+      AggState total = warp_tree(params.specs[a].kind, params.specs[a].cls, mine[a], error);
+      if (lane == 0) out[a * tasks + t] = total;
+    }
+  }
+  if (error) atomicOr(error_word, error);
+}
+
+template <bool FOLD>
+void launch_reduce_groups(std::size_t spec_count, unsigned grid, cudaStream_t stream, const GroupParams* params,
+                          const ColumnSet* columns, const uint32_t* positions, const AggState* in_states,
+                          uint64_t in_total, const uint64_t* item_start, const uint64_t* task_start,
+                          const uint32_t* task_group, uint64_t tasks, AggState* out, uint32_t* error) {
+  auto launch = [&](auto kernel) {
+    kernel<<<grid, kThreads, 0, stream>>>(params, columns, positions, in_states, in_total, item_start, task_start,
+                                          task_group, tasks, out, error);
+  };
+  if (spec_count <= 1) launch(reduce_groups_kernel<FOLD, 1>);
+  else if (spec_count <= 2) launch(reduce_groups_kernel<FOLD, 2>);
+  else if (spec_count <= 4) launch(reduce_groups_kernel<FOLD, 4>);
+  else launch(reduce_groups_kernel<FOLD, kMaxAggregates>);
+}
+
+// ---- COUNT(DISTINCT) ----
+
+// Keys (group, value word); positions the predicate rejects or with a NULL
+// value are flagged NULL, which the table skips.
+__global__ void __launch_bounds__(kThreads)
+    distinct_keys_kernel(const ExprProgram* __restrict__ d_predicate, const ExprProgram* __restrict__ d_arg, Cls cls,
+                         const ColumnSet* __restrict__ d_columns, const uint32_t* __restrict__ row_group,
+                         uint64_t count, int64_t* __restrict__ bits, uint32_t* __restrict__ nulls,
+                         uint32_t* __restrict__ error_word) {
+  const ExprProgram& predicate = *d_predicate;
+  const ExprProgram& arg = *d_arg;
+  const ColumnSet& columns = *d_columns;
+  uint32_t error = 0;
+  for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < count;
+       p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
+    Slot v{};
+    v.valid = false;
+    if (evaluate_predicate(predicate, columns, static_cast<int64_t>(p), error))
+      v = evaluate(arg, columns, static_cast<int64_t>(p), error);
+    bits[p] = row_group ? row_group[p] : 0;
+    bits[count + p] = !v.valid ? 0 : cls == Cls::Int ? v.i : __double_as_longlong(v.d == 0.0 ? 0.0 : v.d);
+    nulls[p] = v.valid ? 0u : 1u;
+  }
+  if (error) atomicOr(error_word, error);
+}
+
+// Each slot's owner (the position stored in it) counts its pair once; the
+// owners of one group in a warp add their count with one atomic.
+__global__ void __launch_bounds__(kThreads)
+    count_owners_kernel(const uint32_t* __restrict__ table, uint64_t capacity, const uint32_t* __restrict__ row_slot,
+                        const uint32_t* __restrict__ row_group, uint64_t count,
+                        unsigned long long* __restrict__ distinct) {
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < count; base += stride) {
+    const uint64_t p = base + threadIdx.x;
+    uint32_t group = kEmptySlot;  // none: not an owner
+    if (p < count) {
+      const uint32_t slot = row_slot[p];
+      if (slot < capacity && table[slot] == p) group = row_group ? row_group[p] : 0;
+    }
+    const unsigned peers = __match_any_sync(kFullMask, group);
+    if (group != kEmptySlot && static_cast<int>(threadIdx.x % 32) == __ffs(peers) - 1)
+      atomicAdd(&distinct[group], static_cast<unsigned long long>(__popc(peers)));
+  }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    set_counts_kernel(const unsigned long long* __restrict__ distinct, uint64_t groups, AggState* __restrict__ states) {
+  for (uint64_t g = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; g < groups;
+       g += static_cast<uint64_t>(gridDim.x) * blockDim.x)
+    states[g].count = distinct[g];
+}
+
+// ---- final values ----
+
+__global__ void __launch_bounds__(kThreads)
+    finalize_kernel(const AggregateOutput output, const AggState* __restrict__ states, uint64_t groups,
+                    void* __restrict__ out, uint32_t* __restrict__ validity, uint32_t* __restrict__ positions) {
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < groups; base += stride) {
+    const uint64_t g = base + threadIdx.x;
+    bool valid = false;
+    if (g < groups) {
+      const AggState s = states[g];
+      if (output.kind == AggKind::ArgMin || output.kind == AggKind::ArgMax) {
+        valid = s.count > 0;
+        positions[g] = valid ? static_cast<uint32_t>(s.position) : 0u;
+      } else {
+        // store_aggregate_result(), operation for operation.
+        Slot value;
+        value.valid = true;
+        value.i = 0;
+        const bool counts = output.kind == AggKind::CountStar || output.kind == AggKind::Count ||
+                            output.kind == AggKind::CountDistinct;
+        switch (output.kind) {
+          case AggKind::Sum:
+          case AggKind::Min:
+          case AggKind::Max:
+            if (output.double_argument) value.d = s.d;
+            else value.i = s.i;
+            break;
+          case AggKind::Avg: {
+            double total = output.double_argument ? s.d : static_cast<double>(s.i);
+            if (output.decimal_scale >= 0) {
+              double scale = 1;
+              for (int k = 0; k < output.decimal_scale; ++k) scale *= 10;
+              total /= scale;
+            }
+            value.d = total / static_cast<double>(s.count);
+            break;
+          }
+          default: value.i = static_cast<int64_t>(s.count); break;
+        }
+        if (!counts && s.count == 0) value.valid = false;
+        store_value(out, output.type, static_cast<int64_t>(g), value);
+        valid = value.valid;
+      }
+    }
+    const uint32_t bits = __ballot_sync(kFullMask, valid);
+    if (threadIdx.x % 32 == 0 && g < groups) validity[g / 32] = bits;
+  }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    and_validity_kernel(uint32_t* __restrict__ validity, const uint32_t* __restrict__ mask, uint64_t words) {
+  for (uint64_t w = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; w < words;
+       w += static_cast<uint64_t>(gridDim.x) * blockDim.x)
+    validity[w] &= mask[w];
+}
+
+// Whether the dense array fits: the product of the keys' digit counts, each
+// the span of its valid values plus one for NULL where there is one.
+bool dense_layout(const std::vector<KeyRange>& ranges, std::size_t rows, DenseLayout& layout, uint64_t& slots) {
+  const unsigned __int128 limit = std::min<uint64_t>(uint64_t{1} << 31, std::max<uint64_t>(uint64_t{1} << 16, 2 * rows));
+  unsigned __int128 product = 1;
+  for (std::size_t k = 0; k < ranges.size(); ++k) {
+    const KeyRange& r = ranges[k];
+    unsigned __int128 span = r.any_valid ? static_cast<unsigned __int128>(static_cast<__int128>(r.max) - r.min + 1) : 0;
+    unsigned __int128 digits = span + (r.any_null ? 1 : 0);
+    layout.min[k] = r.any_valid ? r.min : 0;
+    layout.span[k] = static_cast<uint64_t>(span > limit ? limit : span);
+    layout.stride[k] = static_cast<uint64_t>(product);
+    product *= digits;
+    if (product > limit) return false;
+  }
+  slots = static_cast<uint64_t>(product);
+  return true;
+}
+
+}  // namespace
+
+Groups assign_groups(const KeyColumns& keys, DeviceContext& context, bool dense) {
+  Groups groups;
+  const std::size_t count = keys.count;
+  if (count >= kEmptySlot) throw Error(ErrorKind::NotSupported, "not supported yet: 2^32 or more rows");
+  groups.row_group = DeviceBuffer(context, std::max<std::size_t>(1, count) * sizeof(uint32_t));
+  if (count == 0) return groups;
+  const KeyView view = keys.view();
+  const unsigned grid = blocks_for(count, context);
+
+  DeviceBuffer row_slot(context, count * sizeof(uint32_t));
+  DeviceBuffer first;  // per slot: lowest position, kEmptySlot where unused
+  uint64_t slots = 0;
+  DenseLayout layout{};
+  bool use_dense = false;
+  if (dense) {
+    std::vector<KeyRange> ranges(keys.key_count, KeyRange{LLONG_MAX, LLONG_MIN, 0, 0});
+    DeviceBuffer d_ranges(context, std::max<std::size_t>(1, ranges.size()) * sizeof(KeyRange));
+    if (!ranges.empty())
+      GPUSQL_CUDA_TRY(cudaMemcpyAsync(d_ranges.data(), ranges.data(), ranges.size() * sizeof(KeyRange),
+                                      cudaMemcpyHostToDevice, context.stream()));
+    for (int k = 0; k < keys.key_count; ++k) {
+      key_range_kernel<<<grid, kThreads, 0, context.stream()>>>(view, k, d_ranges.as<KeyRange>() + k);
+      GPUSQL_CHECK_LAUNCH();
+    }
+    if (!ranges.empty())
+      GPUSQL_CUDA_TRY(cudaMemcpyAsync(ranges.data(), d_ranges.data(), ranges.size() * sizeof(KeyRange),
+                                      cudaMemcpyDeviceToHost, context.stream()));
+    context.synchronize();
+    use_dense = dense_layout(ranges, count, layout, slots);
+  }
+  if (use_dense) {
+    first = DeviceBuffer(context, slots * sizeof(uint32_t));
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(first.data(), 0xff, slots * sizeof(uint32_t), context.stream()));
+    dense_slot_kernel<<<grid, kThreads, 0, context.stream()>>>(view, layout, row_slot.as<uint32_t>(),
+                                                                first.as<uint32_t>());
+    GPUSQL_CHECK_LAUNCH();
+  } else {
+    HashTable table = build_hash_table(view, false, row_slot.as<uint32_t>(), &first, context);
+    slots = table.capacity;
+  }
+
+  // The used slots, ordered by their lowest position: the groups in order
+  // of first appearance.
+  DeviceBuffer group_first(context, count * sizeof(uint32_t)), group_slot(context, count * sizeof(uint32_t));
+  DeviceBuffer counter(context, sizeof(unsigned int));
+  GPUSQL_CUDA_TRY(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned int), context.stream()));
+  used_slots_kernel<<<blocks_for(slots, context), kThreads, 0, context.stream()>>>(
+      first.as<uint32_t>(), slots, group_first.as<uint32_t>(), group_slot.as<uint32_t>(), counter.as<unsigned int>());
+  GPUSQL_CHECK_LAUNCH();
+  unsigned int group_count = 0;
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(&group_count, counter.data(), sizeof group_count, cudaMemcpyDeviceToHost,
+                                  context.stream()));
+  context.synchronize();
+  groups.count = group_count;
+  sort_pairs_u32(group_first, group_slot, group_count, bits_for(count - 1), context);
+  // `first` is no longer needed: it becomes slot -> group.
+  scatter_groups_kernel<<<blocks_for(group_count, context), kThreads, 0, context.stream()>>>(
+      group_slot.as<uint32_t>(), group_count, first.as<uint32_t>());
+  GPUSQL_CHECK_LAUNCH();
+  row_groups_kernel<<<grid, kThreads, 0, context.stream()>>>(row_slot.as<uint32_t>(), first.as<uint32_t>(), count,
+                                                             groups.row_group.as<uint32_t>());
+  GPUSQL_CHECK_LAUNCH();
+  groups.first = std::move(group_first);
+  return groups;
+}
+
+DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet& columns, const Groups& groups,
+                              std::size_t count, uint32_t* d_error, DeviceContext& context) {
+  const std::size_t n_specs = specs.size(), n_groups = groups.count;
+  if (n_specs > static_cast<std::size_t>(kMaxAggregates))
+    throw Error(ErrorKind::NotSupported, "not supported yet: more than 8 aggregates in one operator");
+  DeviceBuffer states(context, std::max<std::size_t>(1, n_specs * n_groups) * sizeof(AggState));
+  if (n_specs == 0 || n_groups == 0 || count == 0) return states;
+  GroupParams params{};
+  params.spec_count = static_cast<int32_t>(n_specs);
+  for (std::size_t a = 0; a < n_specs; ++a) params.specs[a] = specs[a];
+  DeviceObjects objects;
+  const std::size_t p = objects.add(params), c = objects.add(columns);
+  objects.upload(context);
+
+  // Positions sorted by group, ascending within each (a stable sort of the
+  // group ids of positions 0..count-1).
+  DeviceBuffer sorted_groups(context, count * sizeof(uint32_t)), positions(context, count * sizeof(uint32_t));
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(sorted_groups.data(), groups.row_group.data(), count * sizeof(uint32_t),
+                                  cudaMemcpyDeviceToDevice, context.stream()));
+  sequence(0, count, positions.as<uint32_t>(), context);
+  sort_pairs_u32(sorted_groups, positions, count, bits_for(n_groups - 1), context);
+  DeviceBuffer item_start(context, (n_groups + 1) * sizeof(uint64_t));
+  group_starts_kernel<<<blocks_for(count, context), kThreads, 0, context.stream()>>>(
+      sorted_groups.as<uint32_t>(), count, n_groups, item_start.as<uint64_t>());
+  GPUSQL_CHECK_LAUNCH();
+
+  // Level 1 folds each group's positions into chunk states; each further
+  // level combines a group's chunk states by the same scheme, until every
+  // group has one.
+  DeviceBuffer previous;
+  uint64_t previous_total = 0;
+  for (bool fold = true;; fold = false) {
+    DeviceBuffer task_start(context, (n_groups + 1) * sizeof(uint64_t));
+    chunk_counts_kernel<<<blocks_for(n_groups + 1, context), kThreads, 0, context.stream()>>>(
+        item_start.as<uint64_t>(), n_groups, task_start.as<uint64_t>());
+    GPUSQL_CHECK_LAUNCH();
+    const uint64_t tasks = exclusive_scan(task_start.as<uint64_t>(), n_groups + 1, context);
+    DeviceBuffer task_group(context, tasks * sizeof(uint32_t));
+    task_groups_kernel<<<blocks_for(n_groups, context), kThreads, 0, context.stream()>>>(
+        task_start.as<uint64_t>(), n_groups, task_group.as<uint32_t>());
+    GPUSQL_CHECK_LAUNCH();
+    DeviceBuffer out(context, n_specs * tasks * sizeof(AggState));
+    const unsigned grid = grid_for((tasks * kWarp + kThreads - 1) / kThreads, context, 8);
+    if (fold)
+      launch_reduce_groups<true>(n_specs, grid, context.stream(), objects.at<GroupParams>(p), objects.at<ColumnSet>(c),
+                                 positions.as<uint32_t>(), nullptr, 0, item_start.as<uint64_t>(),
+                                 task_start.as<uint64_t>(), task_group.as<uint32_t>(), tasks, out.as<AggState>(),
+                                 d_error);
+    else
+      launch_reduce_groups<false>(n_specs, grid, context.stream(), objects.at<GroupParams>(p),
+                                  objects.at<ColumnSet>(c), nullptr, previous.as<AggState>(), previous_total,
+                                  item_start.as<uint64_t>(), task_start.as<uint64_t>(), task_group.as<uint32_t>(),
+                                  tasks, out.as<AggState>(), d_error);
+    GPUSQL_CHECK_LAUNCH();
+    if (tasks == n_groups) return out;
+    previous = std::move(out);
+    previous_total = tasks;
+    item_start = std::move(task_start);
+  }
+}
+
+void count_distinct(const ExprProgram& predicate, const ExprProgram& arg, Cls cls, const ColumnSet& columns,
+                    const uint32_t* d_row_group, std::size_t count, std::size_t groups, AggState* d_states,
+                    uint32_t* d_error, DeviceContext& context) {
+  if (groups == 0) return;
+  DeviceBuffer distinct(context, groups * sizeof(unsigned long long));
+  GPUSQL_CUDA_TRY(cudaMemsetAsync(distinct.data(), 0, groups * sizeof(unsigned long long), context.stream()));
+  if (count > 0) {
+    KeyColumns keys;
+    keys.count = count;
+    keys.key_count = 2;
+    keys.bits = DeviceBuffer(context, 2 * count * sizeof(int64_t));
+    keys.nulls = DeviceBuffer(context, count * sizeof(uint32_t));
+    const unsigned grid = blocks_for(count, context);
+    DeviceObjects objects;
+    const std::size_t p = objects.add(predicate), a = objects.add(arg), c = objects.add(columns);
+    objects.upload(context);
+    distinct_keys_kernel<<<grid, kThreads, 0, context.stream()>>>(
+        objects.at<ExprProgram>(p), objects.at<ExprProgram>(a), cls, objects.at<ColumnSet>(c), d_row_group, count,
+        keys.bits.as<int64_t>(), keys.nulls.as<uint32_t>(), d_error);
+    GPUSQL_CHECK_LAUNCH();
+    DeviceBuffer row_slot(context, count * sizeof(uint32_t));
+    HashTable table = build_hash_table(keys.view(), true, row_slot.as<uint32_t>(), nullptr, context);
+    count_owners_kernel<<<grid, kThreads, 0, context.stream()>>>(table.slots.as<uint32_t>(), table.capacity,
+                                                                  row_slot.as<uint32_t>(),
+                                                                  d_row_group, count,
+                                                                  distinct.as<unsigned long long>());
+    GPUSQL_CHECK_LAUNCH();
+  }
+  set_counts_kernel<<<blocks_for(groups, context), kThreads, 0, context.stream()>>>(distinct.as<unsigned long long>(),
+                                                                                    groups, d_states);
+  GPUSQL_CHECK_LAUNCH();
+}
+
+void finalize_aggregate(const AggregateOutput& output, const AggState* d_states, std::size_t groups, void* d_out,
+                        uint32_t* d_validity, uint32_t* d_positions, DeviceContext& context) {
+  if (groups == 0) return;
+  finalize_kernel<<<blocks_for(groups, context), kThreads, 0, context.stream()>>>(output, d_states, groups, d_out,
+                                                                                  d_validity, d_positions);
+  GPUSQL_CHECK_LAUNCH();
+}
+
+void and_validity(uint32_t* d_validity, const uint32_t* d_mask, std::size_t words, DeviceContext& context) {
+  if (words == 0) return;
+  and_validity_kernel<<<blocks_for(words, context), kThreads, 0, context.stream()>>>(d_validity, d_mask, words);
+  GPUSQL_CHECK_LAUNCH();
+}
+
+}  // namespace gpusql::kernels

@@ -1,0 +1,70 @@
+// GROUP BY on the device: which group each position belongs to, groups
+// numbered by first appearance, then every aggregate per group in the
+// canonical reduction order (engine/aggregate_state.hpp), so floating sums
+// have the host executor's bits.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "engine/aggregate_state.hpp"
+#include "kernels/hash_table.hpp"
+
+namespace gpusql::kernels {
+
+struct Groups {
+  std::size_t count = 0;   // groups
+  DeviceBuffer row_group;  // per position: its group
+  DeviceBuffer first;      // per group: its lowest position; ascending, so groups are in order of first appearance
+};
+
+// Numbers the distinct keys (a NULL key is a value: one NULL group). When
+// every key's 64-bit words span a small range (small integers, dictionary
+// codes, dates) the slot of a key is computed directly -- key minus minimum,
+// mixed radix over several keys, one extra digit value for NULL -- into a
+// dense array (the histogram technique); otherwise keys go into the hash
+// table. The lowest position of each slot (atomicMin) orders the groups.
+// `dense` false forces the hash table (tests and benchmarks).
+Groups assign_groups(const KeyColumns& keys, DeviceContext& context, bool dense = true);
+
+// Each aggregate's state per group, at [a * groups.count + g]: the group's
+// positions in ascending order reduced as their own sequence in the
+// canonical order -- chunks of kReduceChunk, "thread" t folding t, t+256,
+// ..., a warp tree, a tree over the 8 warps, then the same over the chunk
+// states until one is left. One warp runs one chunk of one group, playing
+// the 8 warps of the canonical block in turn. COUNT(DISTINCT) states hold the
+// non-NULL count; count_distinct() replaces it.
+DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet& columns, const Groups& groups,
+                              std::size_t count, uint32_t* d_error, DeviceContext& context);
+
+// Sets d_states[g].count to the number of distinct non-NULL values of `arg`
+// (compute class `cls`, compared as key words: -0.0 equals 0.0) among the
+// positions of group g. d_row_group null: one group of all positions that
+// `predicate` selects (an empty program selects all). Order-independent:
+// (group, value) pairs go into the hash table, each new pair counts once.
+void count_distinct(const ExprProgram& predicate, const ExprProgram& arg, Cls cls, const ColumnSet& columns,
+                    const uint32_t* d_row_group, std::size_t count, std::size_t groups, AggState* d_states,
+                    uint32_t* d_error, DeviceContext& context);
+
+// How an aggregate's final value is made from its state: as
+// store_aggregate_result() does on the host.
+struct AggregateOutput {
+  AggKind kind = AggKind::CountStar;
+  bool double_argument = false;  // the argument is REAL/DOUBLE
+  int decimal_scale = -1;        // AVG of a DECIMAL: its scale; -1 otherwise
+  Type type = Type::BigInt;      // of the result
+};
+
+// Writes `groups` final values of one aggregate (states d_states[0..groups))
+// to d_out/d_validity (validity by warp ballot, room for (groups+31)/32
+// words). ARG_MIN/ARG_MAX write no value: d_positions[g] gets the winning
+// position (0 for an empty group) and the validity says whether there is
+// one; the executor evaluates the argument there. Does not synchronize.
+void finalize_aggregate(const AggregateOutput& output, const AggState* d_states, std::size_t groups, void* d_out,
+                        uint32_t* d_validity, uint32_t* d_positions, DeviceContext& context);
+
+// d_validity[w] &= d_mask[w] for w < words.
+void and_validity(uint32_t* d_validity, const uint32_t* d_mask, std::size_t words, DeviceContext& context);
+
+}  // namespace gpusql::kernels

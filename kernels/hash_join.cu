@@ -1,0 +1,115 @@
+#include "kernels/gather.hpp"
+#include "kernels/hash_join.hpp"
+#include "kernels/hash_table.cuh"
+#include "kernels/launch.hpp"
+#include "kernels/sort.hpp"
+
+namespace gpusql::kernels {
+namespace {
+
+constexpr int kThreads = 256;
+
+unsigned blocks_for(std::size_t items, const DeviceContext& context) {
+  return grid_for((items + kThreads - 1) / kThreads, context, 16);
+}
+
+// The run [begin, end) of each used slot in the slot-sorted build positions.
+// Positions left out of the table (slot == capacity) sort last and are skipped.
+__global__ void __launch_bounds__(kThreads)
+    slot_runs_kernel(const uint32_t* __restrict__ sorted_slots, uint64_t count, uint64_t capacity,
+                     uint32_t* __restrict__ run_begin, uint32_t* __restrict__ run_end) {
+  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
+    const uint32_t s = sorted_slots[i];
+    if (s >= capacity) continue;
+    if (i == 0 || sorted_slots[i - 1] != s) run_begin[s] = static_cast<uint32_t>(i);
+    if (i == count - 1 || sorted_slots[i + 1] != s) run_end[s] = static_cast<uint32_t>(i + 1);
+  }
+}
+
+// Count pass: each probe position's matching slot (kEmptySlot: none) and
+// number of matches.
+__global__ void __launch_bounds__(kThreads)
+    probe_count_kernel(const uint32_t* __restrict__ table, uint64_t mask, const KeyView build, const KeyView probe,
+                       const uint32_t* __restrict__ run_begin, const uint32_t* __restrict__ run_end,
+                       uint32_t* __restrict__ match_slot, uint64_t* __restrict__ counts) {
+  for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < probe.count;
+       p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
+    int64_t slot = -1;
+    if (probe.nulls[p] == 0) slot = find_slot(table, mask, build, probe, p);
+    match_slot[p] = slot < 0 ? kEmptySlot : static_cast<uint32_t>(slot);
+    counts[p] = slot < 0 ? 0 : run_end[slot] - run_begin[slot];
+  }
+}
+
+// Write pass: probe position p's matches go to [offsets[p], offsets[p] + count),
+// build positions ascending.
+__global__ void __launch_bounds__(kThreads)
+    probe_write_kernel(const uint32_t* __restrict__ match_slot, const uint64_t* __restrict__ offsets,
+                       uint64_t probe_count, const uint32_t* __restrict__ run_begin,
+                       const uint32_t* __restrict__ run_end, const uint32_t* __restrict__ build_positions,
+                       uint32_t* __restrict__ probe_out, uint32_t* __restrict__ build_out) {
+  for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < probe_count;
+       p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
+    const uint32_t slot = match_slot[p];
+    if (slot == kEmptySlot) continue;
+    uint64_t o = offsets[p];
+    for (uint32_t i = run_begin[slot]; i < run_end[slot]; ++i, ++o) {
+      probe_out[o] = static_cast<uint32_t>(p);
+      build_out[o] = build_positions[i];
+    }
+  }
+}
+
+}  // namespace
+
+JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_right, DeviceContext& context) {
+  const KeyColumns& build = build_right ? right : left;
+  const KeyColumns& probe = build_right ? left : right;
+  JoinPairs pairs;
+  if (build.count == 0 || probe.count == 0) {
+    pairs.left = DeviceBuffer(context, sizeof(uint32_t));
+    pairs.right = DeviceBuffer(context, sizeof(uint32_t));
+    return pairs;
+  }
+  if (probe.count >= kEmptySlot) throw Error(ErrorKind::NotSupported, "not supported yet: 2^32 or more rows");
+
+  // Build.
+  DeviceBuffer slots(context, build.count * sizeof(uint32_t));
+  HashTable table = build_hash_table(build.view(), true, slots.as<uint32_t>(), nullptr, context);
+  DeviceBuffer build_positions(context, build.count * sizeof(uint32_t));
+  sequence(0, build.count, build_positions.as<uint32_t>(), context);
+  sort_pairs_u32(slots, build_positions, build.count, bits_for(table.capacity), context);
+  DeviceBuffer run_begin(context, table.capacity * sizeof(uint32_t)), run_end(context, table.capacity * sizeof(uint32_t));
+  slot_runs_kernel<<<blocks_for(build.count, context), kThreads, 0, context.stream()>>>(
+      slots.as<uint32_t>(), build.count, table.capacity, run_begin.as<uint32_t>(), run_end.as<uint32_t>());
+  GPUSQL_CHECK_LAUNCH();
+
+  // Probe: count, scan, write.
+  DeviceBuffer match_slot(context, probe.count * sizeof(uint32_t)), offsets(context, probe.count * sizeof(uint64_t));
+  const unsigned grid = blocks_for(probe.count, context);
+  probe_count_kernel<<<grid, kThreads, 0, context.stream()>>>(table.slots.as<uint32_t>(), table.capacity - 1,
+                                                              build.view(), probe.view(), run_begin.as<uint32_t>(),
+                                                              run_end.as<uint32_t>(), match_slot.as<uint32_t>(),
+                                                              offsets.as<uint64_t>());
+  GPUSQL_CHECK_LAUNCH();
+  const uint64_t total = exclusive_scan(offsets.as<uint64_t>(), probe.count, context);
+  if (total > kMaxJoinPairs)
+    throw Error(ErrorKind::Execution, "a join would produce over 4 billion pairs (" + std::to_string(total) + ")");
+  pairs.count = total;
+  pairs.left = DeviceBuffer(context, std::max<uint64_t>(1, total) * sizeof(uint32_t));
+  pairs.right = DeviceBuffer(context, std::max<uint64_t>(1, total) * sizeof(uint32_t));
+  if (total == 0) return pairs;
+  DeviceBuffer& probe_out = build_right ? pairs.left : pairs.right;
+  DeviceBuffer& build_out = build_right ? pairs.right : pairs.left;
+  probe_write_kernel<<<grid, kThreads, 0, context.stream()>>>(
+      match_slot.as<uint32_t>(), offsets.as<uint64_t>(), probe.count, run_begin.as<uint32_t>(),
+      run_end.as<uint32_t>(), build_positions.as<uint32_t>(), probe_out.as<uint32_t>(), build_out.as<uint32_t>());
+  GPUSQL_CHECK_LAUNCH();
+  // Ordered by (right, left) when the left side was built: a stable sort by
+  // left position makes it (left, right).
+  if (!build_right) sort_pairs_u32(pairs.left, pairs.right, total, bits_for(left.count - 1), context);
+  return pairs;
+}
+
+}  // namespace gpusql::kernels

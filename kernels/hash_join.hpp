@@ -1,0 +1,23 @@
+// Hash join: the equi-join of two inputs' key columns.
+#pragma once
+
+#include "kernels/hash_table.hpp"
+#include "kernels/join_pairs.hpp"
+
+namespace gpusql::kernels {
+
+// Every pair of positions whose keys are all equal (as key words: -0.0
+// equals 0.0; a NULL key matches nothing), ordered by (left, right).
+//
+// Build: the build side's keys go into the hash table; its positions are
+// sorted by slot (a stable radix sort, so each key's positions are an
+// ascending run). Probe: a count pass finds each probe position's run and
+// counts its matches, an exclusive scan gives every position its output
+// range, and a write pass fills it -- so the output is sized exactly and,
+// building the right side, already in (left, right) order; building the left
+// side, a stable radix sort by left position finishes it. Duplicate keys on
+// both sides give every combination. Throws Error(Execution) for more than
+// kMaxJoinPairs pairs.
+JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_right, DeviceContext& context);
+
+}  // namespace gpusql::kernels

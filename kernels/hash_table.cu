@@ -1,0 +1,108 @@
+#include "kernels/hash_table.cuh"
+#include "kernels/launch.hpp"
+
+namespace gpusql::kernels {
+namespace {
+
+constexpr int kKeyThreads = 256;
+
+// Key k of every position; the first key's launch also starts the NULL masks.
+__global__ void __launch_bounds__(kKeyThreads)
+    evaluate_key_kernel(const ExprProgram* __restrict__ d_program, Cls cls, int k, const ColumnSet* __restrict__ d_columns,
+                        uint64_t count, int64_t* __restrict__ bits, uint32_t* __restrict__ nulls,
+                        uint32_t* __restrict__ error_word) {
+  const ExprProgram& program = *d_program;
+  const ColumnSet& columns = *d_columns;
+  uint32_t error = 0;
+  for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < count;
+       p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
+    Slot s = evaluate(program, columns, static_cast<int64_t>(p), error);
+    int64_t b = 0;
+    if (s.valid) b = cls == Cls::Int ? s.i : __double_as_longlong(s.d == 0.0 ? 0.0 : s.d);
+    bits[k * count + p] = b;
+    uint32_t null_bit = s.valid ? 0u : (1u << k);
+    nulls[p] = k == 0 ? null_bit : (nulls[p] | null_bit);
+  }
+  if (error) atomicOr(error_word, error);
+}
+
+__global__ void __launch_bounds__(kKeyThreads)
+    insert_kernel(uint32_t* __restrict__ table, uint64_t mask, const KeyView keys, bool skip_nulls,
+                  uint32_t* __restrict__ row_slot, uint32_t* __restrict__ first) {
+  // Whole warps per iteration (the block size is a multiple of 32), for the
+  // warp-wide minimum below.
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < keys.count; base += stride) {
+    const uint64_t p = base + threadIdx.x;
+    uint32_t slot = kEmptySlot;
+    if (p < keys.count) {
+      if (skip_nulls && keys.nulls[p] != 0) {
+        row_slot[p] = static_cast<uint32_t>(mask + 1);
+      } else {
+        slot = static_cast<uint32_t>(insert_or_find(table, mask, keys, static_cast<uint32_t>(p)));
+        row_slot[p] = slot;
+      }
+    }
+    if (first) warp_min_position(first, slot, static_cast<uint32_t>(p));
+  }
+}
+
+}  // namespace
+
+KeyColumns evaluate_keys(const std::vector<ExprProgram>& programs, const std::vector<Cls>& classes,
+                         const ColumnSet& columns, std::size_t count, uint32_t* d_error, DeviceContext& context) {
+  if (programs.size() > static_cast<std::size_t>(kMaxKeyColumns))
+    throw Error(ErrorKind::NotSupported,
+                "not supported yet: more than " + std::to_string(kMaxKeyColumns) + " key columns in one operator");
+  KeyColumns keys;
+  keys.count = count;
+  keys.key_count = static_cast<int>(programs.size());
+  keys.bits = DeviceBuffer(context, std::max<std::size_t>(1, count * programs.size()) * sizeof(int64_t));
+  keys.nulls = DeviceBuffer(context, std::max<std::size_t>(1, count) * sizeof(uint32_t));
+  if (count == 0) return keys;
+  if (programs.empty()) {
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(keys.nulls.data(), 0, count * sizeof(uint32_t), context.stream()));
+    return keys;
+  }
+  const unsigned grid = grid_for((count + kKeyThreads - 1) / kKeyThreads, context, 16);
+  DeviceObjects objects;
+  const std::size_t c = objects.add(columns);
+  std::vector<std::size_t> p;
+  for (const auto& program : programs) p.push_back(objects.add(program));
+  objects.upload(context);
+  for (std::size_t k = 0; k < programs.size(); ++k) {
+    evaluate_key_kernel<<<grid, kKeyThreads, 0, context.stream()>>>(
+        objects.at<ExprProgram>(p[k]), classes[k], static_cast<int>(k), objects.at<ColumnSet>(c), count,
+        keys.bits.as<int64_t>(), keys.nulls.as<uint32_t>(), d_error);
+    GPUSQL_CHECK_LAUNCH();
+  }
+  return keys;
+}
+
+uint64_t table_capacity(std::size_t rows) {
+  uint64_t capacity = 64;
+  while (capacity < 2 * static_cast<uint64_t>(rows)) capacity *= 2;
+  return capacity;
+}
+
+HashTable build_hash_table(const KeyView& keys, bool skip_nulls, uint32_t* d_row_slot, DeviceBuffer* first,
+                           DeviceContext& context) {
+  if (keys.count > (uint64_t{1} << 30))
+    throw Error(ErrorKind::NotSupported, "not supported yet: hashing more than 2^30 rows in one operator");
+  HashTable table;
+  table.capacity = table_capacity(keys.count);
+  table.slots = DeviceBuffer(context, table.capacity * sizeof(uint32_t));
+  GPUSQL_CUDA_TRY(cudaMemsetAsync(table.slots.data(), 0xff, table.capacity * sizeof(uint32_t), context.stream()));
+  if (first) {
+    *first = DeviceBuffer(context, table.capacity * sizeof(uint32_t));
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(first->data(), 0xff, table.capacity * sizeof(uint32_t), context.stream()));
+  }
+  if (keys.count == 0) return table;
+  insert_kernel<<<grid_for((keys.count + kKeyThreads - 1) / kKeyThreads, context, 16), kKeyThreads, 0,
+                  context.stream()>>>(table.slots.as<uint32_t>(), table.capacity - 1, keys, skip_nulls, d_row_slot,
+                                      first ? first->as<uint32_t>() : nullptr);
+  GPUSQL_CHECK_LAUNCH();
+  return table;
+}
+
+}  // namespace gpusql::kernels

@@ -1,0 +1,486 @@
+// The device operators -- hash join, nested-loop join, GROUP BY, ORDER BY,
+// DISTINCT, COUNT(DISTINCT), packed ARG_MIN/ARG_MAX -- against the host
+// executor: the same SQL on the same data must give the same rows in the
+// same order, doubles with the same bits, and the same errors. Every GPU
+// query runs twice and must repeat itself (no race decides an answer).
+//
+// The [gpu] cases need a device; the host-only case below runs the same
+// queries on the host executor everywhere, so a query that stops binding or
+// planning is noticed without a GPU too.
+#include <catch2/catch.hpp>
+
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+
+#include "engine/database_impl.hpp"
+#include "tests/test_support.hpp"
+
+using namespace gpusql;
+using namespace gpusql::test;
+
+namespace {
+
+// ---- data ----
+
+uint64_t next_random(uint64_t& state) {
+  state = state * 6364136223846793005ull + 1442695040888963407ull;
+  uint64_t x = state;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return x;
+}
+
+std::string fmt(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string fmt(const char* format, ...) {
+  char buffer[256];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buffer, sizeof buffer, format, args);
+  va_end(args);
+  return buffer;
+}
+
+// t: 40 rows with duplicate and NULL keys, -0.0 next to 0.0, ties
+// everywhere; u: 25 rows sharing some keys with t; one: a single row;
+// empty: no row (header and one typed row filtered away by queries).
+std::string table_t() {
+  const char* words[] = {"pear", "apple", "fig", "", "kiwi"};
+  const char* floats[] = {"-0.0", "0.0", "1.5", "-2.25", "", "3", "1.5"};
+  std::string csv = "id,k,f,s,b,d\n";
+  for (int i = 0; i < 40; ++i) {
+    std::string k = i % 6 == 0 ? "" : std::to_string((i * 7) % 5);
+    std::string s = i % 7 == 3 ? "" : std::string("\"") + words[i % 5] + "\"";
+    long long b = (i % 4 == 0 ? -1 : 1) * (static_cast<long long>(i % 9) * 1000000000000000ll + 5000000000ll);
+    std::string d = i % 8 == 5 ? "" : fmt("%.3f", (i % 11) * 0.25 - 1.0);
+    csv += fmt("%d,%s,%s,%s,%lld,%s\n", i, k.c_str(), floats[i % 7], s.c_str(), b, d.c_str());
+  }
+  return csv;
+}
+
+std::string table_u() {
+  const char* floats[] = {"0.0", "-0.0", "1.5", "7.5", ""};
+  std::string csv = "id,k,f,w\n";
+  for (int i = 0; i < 25; ++i) {
+    std::string k = i % 5 == 4 ? "" : std::to_string(i % 4);
+    csv += fmt("%d,%s,%s,%d\n", 100 + i, k.c_str(), floats[i % 5], (i * 37) % 11 - 5);
+  }
+  return csv;
+}
+
+// big: `rows` rows; g10 has 10 values and NULLs (dense), gk 10^4 values
+// spread over the BIGINT range (hash table), gm about a million (dense),
+// v random doubles with NULLs, s six strings, w small integers.
+std::string table_big(int rows) {
+  const char* words[] = {"alpha", "beta", "gamma", "delta", "", "epsilon"};
+  std::string csv = "id,g10,gk,gm,v,s,w\n";
+  csv.reserve(static_cast<std::size_t>(rows) * 64);
+  uint64_t state = 12345;
+  char line[160];
+  for (int i = 0; i < rows; ++i) {
+    uint64_t r = next_random(state), q = next_random(state);
+    char g10[16] = "";
+    if (i % 997 != 0) std::snprintf(g10, sizeof g10, "%d", static_cast<int>(r % 10));
+    long long gk = static_cast<long long>((r >> 8) % 10000) * 1000000007ll - 5000000000000ll;
+    int gm = static_cast<int>((q >> 3) % 1000000);
+    char v[32] = "";
+    if (i % 101 != 7) std::snprintf(v, sizeof v, "%.17g", static_cast<double>(q >> 11) / 9007199254740992.0 * 2000.0 - 1000.0);
+    std::snprintf(line, sizeof line, "%d,%s,%lld,%d,%s,%s,%d\n", i, g10, gk, gm, v, words[(r >> 20) % 6],
+                  static_cast<int>((q >> 40) % 2001) - 1000);
+    csv += line;
+  }
+  return csv;
+}
+
+// ---- comparison ----
+
+std::string cell(const Result& r, std::size_t row, std::size_t column) {
+  Value v = r.value(row, column);
+  if (auto* d = std::get_if<double>(&v)) {
+    uint64_t bits;
+    std::memcpy(&bits, d, sizeof bits);
+    return fmt("%.17g (bits %016" PRIx64 ")", *d, bits);
+  }
+  return r.text(row, column);
+}
+
+// "" when identical (doubles by their bits), else where they first differ.
+std::string difference(const Result& expected, const Result& actual) {
+  if (expected.column_count() != actual.column_count())
+    return fmt("columns: host %zu, gpu %zu", expected.column_count(), actual.column_count());
+  for (std::size_t c = 0; c < expected.column_count(); ++c) {
+    if (expected.column_name(c) != actual.column_name(c))
+      return "column " + std::to_string(c) + " name: host " + expected.column_name(c) + ", gpu " + actual.column_name(c);
+    if (expected.column_type(c) != actual.column_type(c)) return "column " + std::to_string(c) + ": types differ";
+  }
+  if (expected.row_count() != actual.row_count())
+    return fmt("rows: host %zu, gpu %zu", expected.row_count(), actual.row_count());
+  for (std::size_t r = 0; r < expected.row_count(); ++r)
+    for (std::size_t c = 0; c < expected.column_count(); ++c) {
+      Value x = expected.value(r, c), y = actual.value(r, c);
+      bool same;
+      if (auto* dx = std::get_if<double>(&x)) {
+        auto* dy = std::get_if<double>(&y);
+        same = dy && std::memcmp(dx, dy, sizeof(double)) == 0;
+      } else {
+        same = x == y;
+      }
+      if (!same)
+        return fmt("row %zu of %zu, column %zu (%s): host ", r, expected.row_count(), c, expected.column_name(c).c_str()) +
+               cell(expected, r, c) + ", gpu " + cell(actual, r, c);
+    }
+  return "";
+}
+
+struct Outcome {
+  std::optional<Result> result;
+  std::string error;  // what() of the Error thrown, when one was
+};
+
+Outcome run(Database& db, const std::string& sql) {
+  Outcome o;
+  try {
+    o.result = db.query(sql);
+  } catch (const Error& e) {
+    o.error = e.what();
+  }
+  return o;
+}
+
+// The same tables in a host and (where wanted) a GPU database.
+class Pair {
+ public:
+  explicit Pair(bool with_gpu) : host_(Options{ExecutorKind::Host}) {
+    if (with_gpu) gpu_ = std::make_unique<Database>(Options{ExecutorKind::Gpu});
+  }
+
+  void load(const std::string& name, const std::string& csv) {
+    std::string path = dir_.write(name + ".csv", csv);
+    host_.load_csv(name, path);
+    if (gpu_) gpu_->load_csv(name, path);
+  }
+  void load_sample(const std::string& name) {
+    host_.load_csv(name, sample(name));
+    if (gpu_) gpu_->load_csv(name, sample(name));
+  }
+
+  // Runs `sql` on the host and, with a GPU, twice on it; the GPU must give
+  // the host's result or error both times. Returns the host's result (none
+  // when it failed and `error_expected`).
+  std::optional<Result> check(const std::string& sql, bool error_expected = false) {
+    INFO("query: " << sql);
+    Outcome expected = run(host_, sql);
+    if (!error_expected && !expected.error.empty()) FAIL("the host executor failed: " << expected.error);
+    if (error_expected) CHECK_FALSE(expected.error.empty());
+    if (!gpu_) return expected.result;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      INFO("GPU run " << attempt + 1);
+      Outcome actual = run(*gpu_, sql);
+      if (!expected.error.empty() || !actual.error.empty()) {
+        CHECK(actual.error == expected.error);
+        continue;
+      }
+      std::string diff = difference(*expected.result, *actual.result);
+      INFO(diff);
+      CHECK(diff.empty());
+    }
+    return expected.result;
+  }
+
+  std::size_t rows(const std::string& sql) {
+    auto r = check(sql);
+    return r ? r->row_count() : 0;
+  }
+
+  Database* gpu() { return gpu_.get(); }
+
+  std::string explain(const std::string& sql) {
+    Result r = host_.query("EXPLAIN " + sql);
+    std::string text;
+    for (std::size_t i = 0; i < r.row_count(); ++i) text += r.text(i, 0) + "\n";
+    return text;
+  }
+
+ private:
+  TempDir dir_;
+  Database host_;
+  std::unique_ptr<Database> gpu_;
+};
+
+void load_small(Pair& db) {
+  db.load("t", table_t());
+  db.load("u", table_u());
+  db.load("one", "id,k,f,s\n7,2,-0.0,\"pear\"\n");
+  db.load("empty", "id,k,f\n1,2,0.5\n");  // queries read it as `(SELECT ... WHERE id < 0)`-like filters
+}
+
+// ---- the query lists ----
+
+void hash_joins(Pair& db) {
+  // Duplicate keys on both sides, NULL keys never matching.
+  CHECK(db.rows("SELECT a.id, b.id, a.k FROM t a JOIN u b ON a.k = b.k") > 40);
+  db.check("SELECT a.id, b.id FROM u b JOIN t a ON b.k = a.k");
+  db.check("SELECT * FROM t a JOIN u b ON a.k = b.k WHERE a.id > 5 AND b.w < 2");
+  db.check("SELECT a.rowid, b.rowid, a.k, b.w FROM t a JOIN u b ON a.k + 1 = b.k * 1");
+  // Multi-column keys; float keys where -0.0 equals 0.0; NULL floats.
+  CHECK(db.rows("SELECT a.id, b.id, a.f, b.f FROM t a JOIN u b ON a.f = b.f") > 0);
+  db.check("SELECT a.id, b.id FROM t a JOIN u b ON a.k = b.k AND a.f = b.f");
+  db.check("SELECT a.id, b.id FROM t a JOIN u b ON a.f = b.f AND a.k = b.k AND a.id < 30");
+  // VARCHAR keys (one dictionary: a self-join), BIGINT keys, the empty string.
+  CHECK(db.rows("SELECT a.id, b.id, a.s FROM t a JOIN t b ON a.s = b.s") > 40);
+  db.check("SELECT a.id, b.id FROM t a JOIN t b ON a.b = b.b AND a.s = b.s");
+  // Empty and one-row sides; nothing matching.
+  db.check("SELECT * FROM t a JOIN u b ON a.k = b.k WHERE b.id < 0");
+  db.check("SELECT * FROM t a JOIN u b ON a.k = b.k WHERE a.id < 0");
+  db.check("SELECT * FROM t a JOIN one o ON a.k = o.k");
+  db.check("SELECT * FROM one o JOIN t a ON o.f = a.f");
+  db.check("SELECT a.id, b.id FROM t a JOIN u b ON a.k = b.k + 100");
+  // Both build sides: the planner builds the side it estimates smaller --
+  // here the left, a join its filter is guessed to shrink.
+  const std::string build_left =
+      "SELECT a.id, b.id, c.id, c.w FROM t a JOIN u b ON a.k = b.k AND a.id + 100 > b.id JOIN u c ON b.f = c.f";
+  CHECK_THAT(db.explain(build_left), Catch::Contains("(build left)"));
+  CHECK(db.rows(build_left) > 100);
+  db.check("SELECT a.id, b.id FROM t a JOIN u b ON a.k = b.k WHERE a.id = 3 OR a.id = 12");
+  db.check("SELECT a.id, b.id, b.w FROM u b JOIN t a ON a.k = b.k WHERE a.id = 3");
+  // Chains of joins, and joins under GROUP BY / ORDER BY / DISTINCT.
+  db.check("SELECT a.id, b.id, c.id FROM t a JOIN u b ON a.k = b.k JOIN t c ON b.f = c.f");
+  db.check("SELECT a.k, COUNT(*), SUM(b.w), SUM(a.f) FROM t a JOIN u b ON a.k = b.k GROUP BY a.k ORDER BY a.k");
+  db.check("SELECT DISTINCT a.s, b.w FROM t a JOIN u b ON a.k = b.k ORDER BY b.w DESC, a.s");
+  db.check("SELECT COUNT(*), SUM(a.b), MIN(b.id) FROM t a JOIN u b ON a.k = b.k");
+}
+
+void nested_loop_joins(Pair& db) {
+  CHECK(db.rows("SELECT a.id, b.id FROM t a JOIN u b ON a.k < b.k") > 100);
+  db.check("SELECT a.id, b.id, a.f, b.f FROM t a JOIN u b ON a.f > b.f OR b.k IS NULL");
+  db.check("SELECT a.id, b.id FROM t a JOIN u b ON a.k <> b.k AND a.id + b.id > 120");
+  // Cross joins, with an empty and a one-row side.
+  CHECK(db.rows("SELECT a.id, b.id FROM t a, u b") == 1000);
+  db.check("SELECT * FROM t a, one o");
+  db.check("SELECT * FROM one o, t a WHERE a.k = 3 OR a.id < 2");
+  db.check("SELECT * FROM t a, u b WHERE b.id < 0");
+  db.check("SELECT a.id, b.id FROM t a JOIN t b ON a.rowid < b.rowid AND a.s = b.s");
+  // Three inputs: a cross join under an equi-join.
+  db.check("SELECT a.id, b.id, c.id FROM one c, t a JOIN u b ON a.k = b.k WHERE c.k <= a.k");
+  db.check("SELECT COUNT(*), SUM(a.id * b.w) FROM t a JOIN u b ON a.id % 7 = b.w + 3 OR a.f < b.f");
+  // Errors raised by the predicate are the host's errors.
+  db.check("SELECT a.id FROM t a JOIN u b ON a.b * 100000 > b.w", true);
+}
+
+void group_bys(Pair& db) {
+  // One NULL group; groups in order of first appearance.
+  CHECK(db.rows("SELECT k, COUNT(*), COUNT(f), SUM(f), AVG(f), MIN(f), MAX(f), SUM(b) FROM t GROUP BY k") == 6);
+  db.check("SELECT COUNT(*), k FROM t GROUP BY k HAVING COUNT(*) > 6");
+  // VARCHAR keys, float keys (-0.0 groups with 0.0; the key is its first value).
+  db.check("SELECT s, COUNT(*), MIN(id), MAX(id), MIN(s), SUM(d), AVG(d) FROM t GROUP BY s");
+  db.check("SELECT f, COUNT(*), SUM(id), MIN(s), MAX(s) FROM t GROUP BY f");
+  db.check("SELECT b, COUNT(*), AVG(b) FROM t GROUP BY b");
+  db.check("SELECT d, COUNT(*) FROM t GROUP BY d");
+  // Several keys and expressions.
+  db.check("SELECT k, s, COUNT(*), SUM(id) FROM t GROUP BY k, s");
+  db.check("SELECT s, k, f, COUNT(*) FROM t GROUP BY s, k, f");
+  db.check("SELECT k % 2 AS parity, f * 2, COUNT(*), SUM(f) FROM t GROUP BY parity, f * 2");
+  db.check("SELECT id / 10, COUNT(*), SUM(b) FROM t GROUP BY id / 10");
+  // ARG_MIN/ARG_MAX: ties go to the lowest position; DOUBLE, INTEGER,
+  // BIGINT and VARCHAR orderings; NULL orderings skipped.
+  db.check("SELECT k, ARG_MIN(id, f), ARG_MAX(id, f), ARG_MIN(s, k), ARG_MAX(id, s), ARG_MIN(f, b), ARG_MAX(d, id) "
+           "FROM t GROUP BY k");
+  db.check("SELECT s, ARG_MIN(rowid, k), ARG_MAX(rowid, k), ARG_MIN(k, d) FROM t GROUP BY s");
+  // COUNT(DISTINCT): NULLs not counted, -0.0 and 0.0 one value.
+  db.check("SELECT k, COUNT(DISTINCT f), COUNT(DISTINCT s), COUNT(DISTINCT k), COUNT(*) FROM t GROUP BY k");
+  db.check("SELECT s, COUNT(DISTINCT b), COUNT(DISTINCT d) FROM t WHERE id > 3 GROUP BY s");
+  // Filters below and above; none and all selected; one row.
+  db.check("SELECT k, SUM(f) FROM t WHERE id >= 10 AND f IS NOT NULL GROUP BY k");
+  db.check("SELECT k, SUM(f), COUNT(*) FROM t WHERE id < 0 GROUP BY k");
+  db.check("SELECT k, SUM(f) FROM t WHERE id >= 0 GROUP BY k HAVING SUM(f) > 0");
+  db.check("SELECT k, s, f, COUNT(*), SUM(f), ARG_MIN(id, f) FROM one GROUP BY k, s, f");
+  db.check("SELECT k, COUNT(*) FROM empty WHERE id < 0 GROUP BY k");
+  // An aggregate query without aggregates is a grouping.
+  db.check("SELECT k FROM t GROUP BY k");
+  db.check("SELECT k, s FROM t GROUP BY k, s ORDER BY s DESC, k NULLS FIRST");
+  // Overflow in one group's SUM is the host's error.
+  db.check("SELECT k, SUM(b * 1000) FROM t GROUP BY k", true);
+}
+
+void order_bys(Pair& db) {
+  // Ties keep input order: rowid shows it.
+  db.check("SELECT rowid, k FROM t ORDER BY k");
+  db.check("SELECT rowid, k FROM t ORDER BY k DESC");
+  db.check("SELECT rowid, k FROM t ORDER BY k NULLS FIRST");
+  db.check("SELECT rowid, k FROM t ORDER BY k DESC NULLS LAST");
+  db.check("SELECT rowid, k FROM t ORDER BY k DESC NULLS FIRST");
+  // Several keys, mixed directions, doubles with -0.0, strings, BIGINTs.
+  db.check("SELECT rowid, k, f, s FROM t ORDER BY k, f DESC, s");
+  db.check("SELECT rowid, f FROM t ORDER BY f");
+  db.check("SELECT rowid, f FROM t ORDER BY f DESC NULLS FIRST");
+  db.check("SELECT rowid, s, b FROM t ORDER BY s DESC NULLS FIRST, b");
+  db.check("SELECT rowid, b, d FROM t ORDER BY b DESC, d NULLS FIRST");
+  db.check("SELECT rowid, d, k FROM t ORDER BY d, k DESC NULLS LAST");
+  db.check("SELECT id, k * 3 - id AS x FROM t ORDER BY x, id DESC");
+  db.check("SELECT id FROM t ORDER BY f * 0, s, rowid DESC");
+  // A key of one value: nothing to sort, the input order stays.
+  db.check("SELECT rowid, k FROM t WHERE k = 2 ORDER BY k DESC");
+  // LIMIT and OFFSET around the sort.
+  db.check("SELECT id, f FROM t ORDER BY f DESC, id LIMIT 5");
+  db.check("SELECT id, f FROM t ORDER BY f, id DESC LIMIT 7 OFFSET 3");
+  db.check("SELECT id FROM t ORDER BY id LIMIT 0");
+  db.check("SELECT id FROM t ORDER BY id LIMIT 10 OFFSET 100");
+  db.check("SELECT id, s FROM t LIMIT 4 OFFSET 2");
+  // Empty and one row.
+  db.check("SELECT * FROM t WHERE id < 0 ORDER BY f, s DESC");
+  db.check("SELECT * FROM one ORDER BY f DESC, s");
+  // Ordering by an aggregate and by a key of a join.
+  db.check("SELECT s, SUM(f) AS total FROM t GROUP BY s ORDER BY total DESC NULLS LAST, s");
+  db.check("SELECT a.id, b.id FROM t a JOIN u b ON a.k = b.k ORDER BY b.w, a.f DESC, b.id");
+}
+
+void distincts(Pair& db) {
+  CHECK(db.rows("SELECT DISTINCT k FROM t") == 6);
+  db.check("SELECT DISTINCT f FROM t");  // -0.0 and 0.0 are one value: the first one stays
+  db.check("SELECT DISTINCT s FROM t");
+  db.check("SELECT DISTINCT k, s FROM t");
+  db.check("SELECT DISTINCT k, f, s, b FROM t");
+  db.check("SELECT DISTINCT k % 2, s FROM t ORDER BY s");
+  db.check("SELECT DISTINCT * FROM t");
+  db.check("SELECT DISTINCT id FROM t WHERE id < 0");
+  db.check("SELECT DISTINCT f, s FROM one");
+  db.check("SELECT DISTINCT k FROM t ORDER BY k DESC LIMIT 3");
+}
+
+void global_aggregates(Pair& db) {
+  db.check("SELECT COUNT(DISTINCT k), COUNT(DISTINCT f), COUNT(DISTINCT s), COUNT(DISTINCT b), COUNT(*) FROM t");
+  db.check("SELECT COUNT(DISTINCT f), SUM(f), COUNT(DISTINCT s) FROM t WHERE id > 20");
+  db.check("SELECT COUNT(DISTINCT k) FROM t WHERE id < 0");
+  // ARG_MIN/ARG_MAX: packed (INTEGER, VARCHAR, REAL, DATE orderings) and
+  // generic (DOUBLE, BIGINT), ties to the lowest position.
+  db.check("SELECT MIN(k), ARG_MIN(rowid, k), MAX(k), ARG_MAX(rowid, k) FROM t");
+  db.check("SELECT ARG_MIN(id, s), ARG_MAX(id, s), ARG_MIN(s, id), ARG_MAX(f, k) FROM t");
+  db.check("SELECT ARG_MIN(id, f), ARG_MAX(id, f), ARG_MIN(id, b), ARG_MAX(id, b) FROM t");
+  db.check("SELECT ARG_MIN(id, CAST(f AS REAL)), ARG_MAX(id, CAST(f AS REAL)), ARG_MAX(id, CAST(d AS REAL)) FROM t");
+  db.check("SELECT ARG_MIN(id, k), ARG_MAX(id, k), COUNT(*) FROM t WHERE id > 10 AND k IS NOT NULL");
+  db.check("SELECT ARG_MIN(id, k), ARG_MAX(s, k) FROM t WHERE id < 0");
+  db.check("SELECT ARG_MIN(id, k) FROM t WHERE k IS NULL");
+  db.check("SELECT ARG_MIN(id, k * 3000000000), ARG_MAX(id, k - 5) FROM t");
+}
+
+void sample_data_seeds(Pair& db) {
+  for (const char* t : {"records", "arecords", "brecords", "points", "vals", "scores", "pairs"}) db.load_sample(t);
+  db.check("SELECT * FROM arecords a JOIN brecords b ON a.id = b.id WHERE a.weight < 0.1");
+  db.check("SELECT MIN(v), ARG_MIN(rowid, v) FROM vals");
+  db.check("SELECT MAX(v), ARG_MAX(rowid, v) FROM vals");
+  CHECK(db.rows("SELECT a.rowid, b.rowid FROM points a JOIN points b ON (a.x-b.x)*(a.x-b.x) + (a.y-b.y)*(a.y-b.y) < "
+                "1.9*1.9 AND a.rowid <> b.rowid") > 0);
+  db.check("SELECT CAST(FLOOR(score + 0.5) AS INTEGER) AS bucket, COUNT(*) FROM scores WHERE score BETWEEN 0 AND 100 "
+           "GROUP BY bucket ORDER BY bucket");
+  db.check("SELECT x, y FROM pairs ORDER BY x, y");
+  db.check("SELECT x, y FROM pairs ORDER BY x DESC, y DESC");
+  db.check("SELECT SUM(v) FROM vals");
+  db.check("SELECT DISTINCT x FROM pairs");
+  db.check("SELECT x, COUNT(*), SUM(y), COUNT(DISTINCT y) FROM pairs GROUP BY x ORDER BY COUNT(*) DESC, x");
+}
+
+void run_small(Pair& db) {
+  load_small(db);
+  SECTION("hash join") { hash_joins(db); }
+  SECTION("nested-loop join") { nested_loop_joins(db); }
+  SECTION("GROUP BY") { group_bys(db); }
+  SECTION("ORDER BY, LIMIT") { order_bys(db); }
+  SECTION("DISTINCT") { distincts(db); }
+  SECTION("aggregates without GROUP BY") { global_aggregates(db); }
+  SECTION("the seeds' examples") { sample_data_seeds(db); }
+}
+
+}  // namespace
+
+TEST_CASE("device operators: the queries bind and run on the host executor", "[operators]") {
+  Pair db(false);
+  run_small(db);
+}
+
+TEST_CASE("device operators give the host executor's answers", "[gpu][operators]") {
+  Pair db(true);
+  run_small(db);
+}
+
+namespace {
+
+void run_large(Pair& db) {
+  const int rows = 3000000;
+  db.load("big", table_big(rows));
+  db.load("dim", "k,name,weight\n0,zero,0.5\n1,one,1.5\n2,two,-2.5\n3,three,3.25\n5,five,5.5\n7,seven,7\n9,nine,-9\n");
+
+  {  // GROUP BY
+    // Dense keys: 10 values and NULL; every group over many chunks of 2048.
+    CHECK(db.rows("SELECT g10, COUNT(*), COUNT(v), SUM(v), AVG(v), MIN(v), MAX(v), SUM(id), SUM(w) "
+                  "FROM big GROUP BY g10") == 11);
+    // Hash table: 10^4 keys spread over the BIGINT range.
+    CHECK(db.rows("SELECT gk, COUNT(*), SUM(v), AVG(w), ARG_MIN(id, v), ARG_MAX(id, w), ARG_MIN(s, w) FROM big "
+                  "GROUP BY gk") == 10000);
+    // About a million dense groups; 3M groups, dense and hashed.
+    CHECK(db.rows("SELECT gm, COUNT(*), SUM(v), MAX(w) FROM big GROUP BY gm") > 900000);
+    CHECK(db.rows("SELECT id, SUM(v), COUNT(*) FROM big GROUP BY id") == rows);
+    CHECK(db.rows("SELECT id * 1000003 - 7 AS key, SUM(v), MIN(s) FROM big GROUP BY key") == rows);
+    CHECK(db.rows("SELECT v, COUNT(*) FROM big GROUP BY v") > 2900000);
+    // Several keys; COUNT(DISTINCT) per group.
+    db.check("SELECT g10, s, COUNT(*), SUM(v), COUNT(DISTINCT w), COUNT(DISTINCT gm) FROM big GROUP BY g10, s");
+    db.check("SELECT s, g10, w % 3 AS m, COUNT(*) AS n, SUM(v) FROM big WHERE w > 0 GROUP BY s, g10, m "
+             "ORDER BY n DESC, s, g10, m");
+    db.check("SELECT gk, g10, SUM(v) FROM big GROUP BY gk, g10 HAVING COUNT(*) > 40");
+  }
+  {  // aggregates without GROUP BY
+    db.check("SELECT SUM(v), AVG(v), COUNT(DISTINCT gm), COUNT(DISTINCT s), COUNT(DISTINCT v), COUNT(DISTINCT gk) "
+             "FROM big");
+    db.check("SELECT MIN(w), ARG_MIN(id, w), MAX(w), ARG_MAX(id, w), ARG_MIN(id, gm), ARG_MAX(id, s) FROM big");
+    db.check("SELECT ARG_MIN(id, w), ARG_MAX(id, w), ARG_MIN(id, v) FROM big WHERE g10 = 3 AND v > 0");
+  }
+  {  // ORDER BY and DISTINCT
+    db.check("SELECT id, v FROM big ORDER BY v DESC NULLS FIRST, id LIMIT 100000");
+    db.check("SELECT id, g10, gk, s FROM big ORDER BY g10 NULLS FIRST, s DESC, gk LIMIT 50000 OFFSET 1000000");
+    db.check("SELECT id, w FROM big ORDER BY w, gm DESC LIMIT 20000 OFFSET 2980000");
+    db.check("SELECT gm, w FROM big ORDER BY gm LIMIT 1000");
+    CHECK(db.rows("SELECT DISTINCT g10, s FROM big") == 66);
+    db.check("SELECT DISTINCT gk FROM big");
+    db.check("SELECT DISTINCT w, s FROM big ORDER BY w DESC, s LIMIT 3000");
+  }
+  if (db.gpu()) {  // out of GPU memory mid-query: a clear error, the tables intact, the next query runs
+    DeviceContext& device = *db.gpu()->impl().device;
+    const std::vector<std::string> queries = {
+        "SELECT id * 1000003 AS key, SUM(v) FROM big GROUP BY key",
+        "SELECT COUNT(*), SUM(a.v) FROM big a JOIN big b ON a.id = b.gm",
+        "SELECT id FROM big ORDER BY v LIMIT 10",
+        "SELECT DISTINCT gm FROM big",
+        "SELECT COUNT(DISTINCT v) FROM big",
+    };
+    for (const auto& q : queries) {
+      INFO(q);
+      device.set_memory_cap(device.bytes_in_use() + (4u << 20));
+      CHECK_THROWS_WITH(db.gpu()->query(q), Catch::Contains("out of GPU memory"));
+      device.set_memory_cap(0);
+      db.check(q);
+    }
+  }
+  {  // joins
+    db.check("SELECT d.name, COUNT(*), SUM(b.v), SUM(d.weight) FROM big b JOIN dim d ON b.g10 = d.k GROUP BY d.name");
+    db.check("SELECT COUNT(*), SUM(a.v), SUM(b.w) FROM big a JOIN big b ON a.id = b.gm");
+    db.check("SELECT a.id, b.id FROM big a JOIN big b ON a.gk = b.gk WHERE a.id < 2000 AND b.id < 3000");
+    db.check("SELECT a.id, b.id, a.w, b.w FROM big a JOIN big b ON a.w < b.w - 1990 WHERE a.id < 3000 AND b.id < 5000");
+  }
+}
+
+}  // namespace
+
+TEST_CASE("device operators at scale: 3M rows, 10 to 3M groups", "[gpu][operators][large]") {
+  Pair db(true);
+  run_large(db);
+}
+
+// The large queries on the host executor alone (slow; run by hand to check
+// that they bind and give the expected row counts).
+TEST_CASE("device operators at scale: the queries on the host executor", "[.][operators-large-host]") {
+  Pair db(false);
+  run_large(db);
+}
