@@ -1,10 +1,575 @@
 #include "engine/catalog_statements.hpp"
 
-namespace gpusql {
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <variant>
 
-std::shared_ptr<ResultData> execute_catalog_statement(const ast::Statement& statement, Database::Impl&,
-                                                      std::string_view) {
-  throw Error(ErrorKind::NotSupported, "not supported yet: this statement", statement.offset);
+#include "engine/binder.hpp"
+#include "engine/result_data.hpp"
+#include "storage/column_ops.hpp"
+#include "storage/value_text.hpp"
+
+namespace gpusql {
+namespace {
+
+std::shared_ptr<ResultData> status_result(std::string status) {
+  auto result = std::make_shared<ResultData>();
+  result->status = std::move(status);
+  return result;
+}
+
+std::string rows_text(std::size_t rows) { return std::to_string(rows) + (rows == 1 ? " row" : " rows"); }
+
+// Re-throws an error that carries no position with `offset`, so the caret
+// points at the value or name it is about.
+template <class F>
+auto at_offset(std::size_t offset, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    if (e.offset()) throw;
+    throw Error(e.kind(), e.message(), offset);
+  }
+}
+
+// The new version of a table goes on the device before it enters the catalog.
+void place_on_device(Table& table, Database::Impl& database) {
+  if (database.device && !table.device) table.device = upload_table(table, *database.device);
+}
+
+// Empty columns of the given types (VARCHAR ones with an empty dictionary).
+std::vector<HostColumn> empty_columns(const std::vector<ColumnDefinition>& columns) {
+  std::vector<HostColumn> out;
+  for (const auto& c : columns) {
+    HostColumn column(c.type, 0);
+    if (c.type.id == Type::Varchar) column.dictionary = std::make_shared<Dictionary>();
+    out.push_back(std::move(column));
+  }
+  return out;
+}
+
+// Unique column names: a repeated name gets _1, _2, ... as CSV headers do.
+std::vector<std::string> unique_names(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const auto& name : names) {
+    std::string unique = name;
+    for (int k = 1; std::any_of(out.begin(), out.end(), [&](const std::string& n) { return iequals(n, unique); }); ++k)
+      unique = name + "_" + std::to_string(k);
+    out.push_back(unique);
+  }
+  return out;
+}
+
+// A table from a query's result (CREATE TABLE AS).
+std::shared_ptr<Table> table_from_result(std::string name, ResultData& result) {
+  auto table = std::make_shared<Table>();
+  table->name = std::move(name);
+  table->rows = result.rows;
+  std::vector<std::string> names = unique_names(result.names);
+  for (std::size_t c = 0; c < result.columns.size(); ++c) {
+    HostColumn column = std::move(result.columns[c]);
+    column.size = result.rows;
+    column.bytes.resize(result.rows * column.type.width());
+    normalize_validity(column);
+    if (column.type.id == Type::Varchar && !column.dictionary) column.dictionary = std::make_shared<Dictionary>();
+    table->columns.push_back({names[c], column.type});
+    table->host.push_back(std::move(column));
+  }
+  return table;
+}
+
+// A new version of `old` with `added` (one column per table column) after its rows.
+std::shared_ptr<Table> appended(const Table& old, std::vector<HostColumn> added) {
+  auto table = std::make_shared<Table>();
+  table->name = old.name;
+  table->columns = old.columns;
+  table->rows = old.rows + (added.empty() ? 0 : added[0].size);
+  for (std::size_t c = 0; c < old.columns.size(); ++c) {
+    if (old.rows == 0) {
+      if (added[c].type.id == Type::Varchar && !added[c].dictionary)
+        added[c].dictionary = std::make_shared<Dictionary>();
+      table->host.push_back(std::move(added[c]));
+    } else {
+      table->host.push_back(concatenate(old.host[c], added[c]));
+    }
+  }
+  return table;
+}
+
+[[noreturn]] void not_null_violation(const Table& table, std::size_t column, std::size_t offset) {
+  throw Error(ErrorKind::Conversion,
+              "NOT NULL constraint failed: " + table.name + "." + table.columns[column].name, offset);
+}
+
+// ---------------------------------------------------------------------------
+// Constant values (INSERT ... VALUES, table function arguments).
+
+// A constant as a one-row column of its natural type; `is_null` for NULL.
+struct Constant {
+  bool is_null = false;
+  HostColumn column;
+};
+
+Constant single(DataType type, const void* value) {
+  Constant c;
+  c.column = HostColumn(type, 1);
+  std::memcpy(c.column.bytes.data(), value, type.width());
+  return c;
+}
+
+Constant evaluate_constant(const ast::Expr& e) {
+  using ast::ExprKind;
+  using Kind = ast::Literal::Kind;
+  switch (e.kind) {
+    case ExprKind::Literal: {
+      const ast::Literal& l = e.literal;
+      switch (l.kind) {
+        case Kind::Null: {
+          Constant c;
+          c.is_null = true;
+          return c;
+        }
+        case Kind::Boolean: {
+          uint8_t b = l.boolean;
+          return single(DataType::boolean(), &b);
+        }
+        case Kind::Integer: return single(DataType::bigint(), &l.integer);
+        case Kind::Number: {
+          // Exact when it is a plain decimal of up to 18 digits; a double otherwise.
+          std::string_view text = l.text;
+          std::size_t point = text.find('.');
+          bool plain = text.find_first_of("eE") == std::string_view::npos;
+          std::size_t scale = plain && point != std::string_view::npos ? text.size() - point - 1 : 0;
+          std::size_t digits = 0;
+          for (char ch : text) digits += ch >= '0' && ch <= '9';
+          int64_t unscaled = 0;
+          if (plain && digits <= 18 && scale <= 18) {
+            DataType type{Type::Decimal, static_cast<uint8_t>(std::max<std::size_t>(digits, 1)),
+                          static_cast<uint8_t>(scale)};
+            if (parse_decimal(text, type.precision, type.scale, unscaled) == ParseResult::Ok)
+              return single(type, &unscaled);
+          }
+          double d = 0;
+          ParseResult r = parse_double(text, d);
+          if (r != ParseResult::Ok)
+            throw Error(ErrorKind::Conversion, conversion_message(text, DataType::double_(), r, '\''), e.offset);
+          return single(DataType::double_(), &d);
+        }
+        case Kind::String: {
+          Constant c;
+          c.column = make_varchar_column({l.text});
+          return c;
+        }
+        case Kind::Date: {
+          int32_t days = 0;
+          ParseResult r = parse_date(l.text, days);
+          if (r != ParseResult::Ok)
+            throw Error(ErrorKind::Conversion, conversion_message(l.text, DataType::date(), r, '\''), e.offset);
+          return single(DataType::date(), &days);
+        }
+        case Kind::Interval: break;
+      }
+      break;
+    }
+    case ExprKind::Unary: {
+      if (e.unary_op != ast::UnaryOp::Negate) break;
+      Constant c = evaluate_constant(*e.args[0]);
+      if (c.is_null) return c;
+      HostColumn& v = c.column;
+      switch (v.type.id) {
+        case Type::BigInt:
+        case Type::Decimal: {
+          int64_t& x = v.values<int64_t>()[0];
+          if (x == INT64_MIN) throw Error(ErrorKind::Conversion, "the value is out of range when negated", e.offset);
+          x = -x;
+          return c;
+        }
+        case Type::Double: v.values<double>()[0] = -v.values<double>()[0]; return c;
+        default:
+          throw Error(ErrorKind::Binder, "cannot negate a value of type " + v.type.to_string(), e.offset);
+      }
+    }
+    case ExprKind::Cast: {
+      Constant c = evaluate_constant(*e.args[0]);
+      DataType type = data_type_from_name(e.cast_type);
+      if (c.is_null) return c;
+      c.column = at_offset(e.offset, [&] { return cast_column(c.column, type, "CAST"); });
+      return c;
+    }
+    default: break;
+  }
+  throw Error(ErrorKind::NotSupported, "not supported yet: this expression as a constant value (only literals, "
+                                       "negated numbers and CAST of them)",
+              e.offset);
+}
+
+// The argument as a string, boolean, or single character, for options.
+std::string constant_text(const ast::Expr& e, std::string_view option) {
+  Constant c = evaluate_constant(e);
+  if (c.is_null || c.column.type.id != Type::Varchar)
+    throw Error(ErrorKind::Binder, "option \"" + std::string(option) + "\" takes a string", e.offset);
+  return c.column.dictionary->values[0];
+}
+
+bool constant_bool(const ast::Literal& l, std::size_t offset, std::string_view option) {
+  using Kind = ast::Literal::Kind;
+  if (l.kind == Kind::Boolean) return l.boolean;
+  if (l.kind == Kind::Integer && (l.integer == 0 || l.integer == 1)) return l.integer == 1;
+  bool b = false;
+  if (l.kind == Kind::String && parse_boolean(l.text, b) == ParseResult::Ok) return b;
+  throw Error(ErrorKind::Binder, "option \"" + std::string(option) + "\" takes true or false", offset);
+}
+
+char option_char(const std::string& text, std::size_t offset, std::string_view option, bool allow_empty) {
+  if (text == "\\t") return '\t';
+  if (text.empty() && allow_empty) return '\0';
+  if (text.size() != 1)
+    throw Error(ErrorKind::Binder, "option \"" + std::string(option) + "\" takes a single character, not '" + text + "'",
+                offset);
+  return text[0];
+}
+
+// One CSV option by name into `options`; false when the name is not one.
+bool apply_csv_option(CsvOptions& options, std::string_view name, const ast::Literal& value, std::size_t offset) {
+  auto text = [&] {
+    if (value.kind != ast::Literal::Kind::String)
+      throw Error(ErrorKind::Binder, "option \"" + std::string(name) + "\" takes a string", offset);
+    return value.text;
+  };
+  if (name == "delimiter" || name == "delim" || name == "sep") {
+    options.delimiter = option_char(text(), offset, name, false);
+  } else if (name == "header") {
+    options.header = constant_bool(value, offset, name);
+  } else if (name == "quote") {
+    options.quote = option_char(text(), offset, name, true);
+  } else if (name == "null" || name == "nullstr") {
+    options.null_marker = text();
+  } else if (name == "format") {
+    if (!iequals(text(), "csv"))
+      throw Error(ErrorKind::NotSupported, "not supported yet: COPY format '" + value.text + "'", offset);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// The statements.
+
+std::shared_ptr<ResultData> create_table(const ast::CreateTableStatement& s, Database::Impl& database,
+                                         std::string_view sql) {
+  if (database.catalog.find(s.name)) {
+    if (s.if_not_exists) return status_result("");
+    throw Error(ErrorKind::Catalog, "Table with name \"" + s.name + "\" already exists!", s.name_offset);
+  }
+  std::shared_ptr<Table> table;
+  if (s.as_select) {
+    const ast::SelectStatement& select = *s.as_select;
+    const bool plain_read_csv = select.from.size() == 1 && select.from[0].is_function && !select.distinct &&
+                                select.items.size() == 1 && select.items[0].expr->kind == ast::ExprKind::Star &&
+                                select.items[0].expr->table.empty() && !select.where && select.group_by.empty() &&
+                                !select.having && select.order_by.empty() && !select.limit && !select.offset;
+    if (plain_read_csv) {
+      // Straight from the file into the new table, uploaded while parsing.
+      auto read = read_csv_table_function(select.from[0], database.device.get());
+      table = std::const_pointer_cast<Table>(read);
+      table->name = s.name;
+    } else {
+      std::shared_ptr<ResultData> result = database.run_select(select, sql);
+      table = table_from_result(s.name, *result);
+    }
+    place_on_device(*table, database);
+    database.catalog.add(table);
+    return status_result("created table " + s.name + " with " + rows_text(table->rows));
+  }
+  if (s.columns.empty())
+    throw Error(ErrorKind::Parser, "CREATE TABLE needs at least one column", s.name_offset);
+  table = std::make_shared<Table>();
+  table->name = s.name;
+  for (const auto& c : s.columns) {
+    for (const auto& existing : table->columns)
+      if (iequals(existing.name, c.name))
+        throw Error(ErrorKind::Catalog, "Column with name " + c.name + " already exists!", c.offset);
+    table->columns.push_back({c.name, data_type_from_name(c.type), c.not_null});
+  }
+  table->host = empty_columns(table->columns);
+  place_on_device(*table, database);
+  database.catalog.add(table);
+  return status_result("");
+}
+
+std::shared_ptr<ResultData> copy_from(const ast::CopyStatement& s, Database::Impl& database) {
+  std::shared_ptr<const Table> old = database.catalog.get(s.table, s.table_offset);
+  CsvLoadSpec spec;
+  spec.table_name = old->name;
+  spec.append_to = old;
+  spec.device = database.device.get();
+  for (const auto& [name, value] : s.options)
+    if (!apply_csv_option(spec.options, name, value, s.table_offset))
+      throw Error(ErrorKind::Binder, "unrecognized COPY option \"" + name + "\"", s.table_offset);
+  std::shared_ptr<Table> table;
+  try {
+    table = load_csv_file(s.path, spec);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::OutOfMemory,
+                "out of host memory while loading \"" + s.path + "\"; table \"" + old->name + "\" is unchanged");
+  }
+  const std::size_t added = table->rows - old->rows;
+  database.catalog.replace(table);
+  return status_result("loaded " + rows_text(added) + " into " + old->name);
+}
+
+// The table columns an INSERT fills, in the order its values come.
+std::vector<std::size_t> insert_targets(const ast::InsertStatement& s, const Table& table) {
+  std::vector<std::size_t> targets;
+  if (s.columns.empty()) {
+    for (std::size_t c = 0; c < table.columns.size(); ++c) targets.push_back(c);
+    return targets;
+  }
+  for (const auto& name : s.columns) {
+    int c = table.find_column(name);
+    if (c < 0)
+      throw Error(ErrorKind::Binder, "Table \"" + table.name + "\" does not have a column with name \"" + name + "\"",
+                  s.table_offset);
+    if (std::find(targets.begin(), targets.end(), static_cast<std::size_t>(c)) != targets.end())
+      throw Error(ErrorKind::Binder, "Duplicate column name \"" + name + "\" in INSERT", s.table_offset);
+    targets.push_back(static_cast<std::size_t>(c));
+  }
+  return targets;
+}
+
+void check_value_count(const ast::InsertStatement& s, const Table& table, std::size_t targets, std::size_t values,
+                       std::size_t offset) {
+  if (values == targets) return;
+  if (s.columns.empty())
+    throw Error(ErrorKind::Binder, "table " + table.name + " has " + std::to_string(targets) + " columns but " +
+                                       std::to_string(values) + " values were supplied",
+                offset);
+  throw Error(ErrorKind::Binder, "Column name/value mismatch for insert on " + table.name + ": expected " +
+                                     std::to_string(targets) + " columns but " + std::to_string(values) +
+                                     " values were supplied",
+              offset);
+}
+
+std::shared_ptr<ResultData> insert_into(const ast::InsertStatement& s, Database::Impl& database,
+                                        std::string_view sql) {
+  std::shared_ptr<const Table> old = database.catalog.get(s.table, s.table_offset);
+  const Table& table = *old;
+  std::vector<std::size_t> targets = insert_targets(s, table);
+  std::vector<int> source(table.columns.size(), -1);  // table column -> value position
+  for (std::size_t i = 0; i < targets.size(); ++i) source[targets[i]] = static_cast<int>(i);
+  std::vector<HostColumn> added;
+  std::size_t rows = 0;
+  if (s.select) {
+    std::shared_ptr<ResultData> result = database.run_select(*s.select, sql);
+    check_value_count(s, table, targets.size(), result->columns.size(), s.table_offset);
+    rows = result->rows;
+    for (std::size_t c = 0; c < table.columns.size(); ++c) {
+      const ColumnDefinition& def = table.columns[c];
+      if (source[c] < 0) {
+        if (def.not_null && rows > 0) not_null_violation(table, c, s.table_offset);
+        ColumnBuilder nulls(def.type);
+        for (std::size_t r = 0; r < rows; ++r) nulls.append_null();
+        added.push_back(nulls.finish());
+        continue;
+      }
+      HostColumn& from = result->columns[source[c]];
+      from.size = rows;
+      normalize_validity(from);
+      if (def.not_null && from.has_nulls()) not_null_violation(table, c, s.table_offset);
+      added.push_back(at_offset(s.table_offset, [&] { return cast_column(from, def.type, def.name); }));
+    }
+  } else {
+    std::vector<ColumnBuilder> builders;
+    for (const auto& def : table.columns) builders.emplace_back(def.type);
+    for (const auto& row : s.values) {
+      std::size_t row_offset = row.empty() ? s.table_offset : row.front()->offset;
+      check_value_count(s, table, targets.size(), row.size(), row_offset);
+      for (std::size_t c = 0; c < table.columns.size(); ++c) {
+        const ColumnDefinition& def = table.columns[c];
+        if (source[c] < 0) {
+          if (def.not_null) not_null_violation(table, c, row_offset);
+          builders[c].append_null();
+          continue;
+        }
+        const ast::Expr& e = *row[source[c]];
+        Constant value = evaluate_constant(e);
+        if (value.is_null) {
+          if (def.not_null) not_null_violation(table, c, e.offset);
+          builders[c].append_null();
+          continue;
+        }
+        HostColumn cast = at_offset(e.offset, [&] { return cast_column(value.column, def.type, def.name); });
+        if (def.type.id == Type::Varchar) builders[c].append_string(cast.dictionary->values[cast.values<uint32_t>()[0]]);
+        else builders[c].append_raw(cast.bytes.data());
+      }
+      ++rows;
+    }
+    for (auto& b : builders) added.push_back(b.finish());
+  }
+  std::shared_ptr<Table> next = appended(table, std::move(added));
+  if (database.device) next->device = upload_appended_table(table, *next, *database.device);
+  database.catalog.replace(next);
+  return status_result("inserted " + rows_text(rows) + " into " + table.name);
+}
+
+std::shared_ptr<ResultData> drop_table(const ast::DropTableStatement& s, Database::Impl& database) {
+  if (!database.catalog.find(s.name)) {
+    if (s.if_exists) return status_result("");
+    database.catalog.get(s.name, s.name_offset);  // throws, with a suggestion
+  }
+  database.catalog.remove(s.name);
+  return status_result("");
+}
+
+std::shared_ptr<ResultData> show_tables(Database::Impl& database) {
+  auto result = std::make_shared<ResultData>();
+  std::vector<std::string> names = database.catalog.names();
+  result->names = {"name"};
+  result->rows = names.size();
+  result->columns.push_back(make_varchar_column(names));
+  return result;
+}
+
+std::shared_ptr<ResultData> describe(const ast::DescribeStatement& s, Database::Impl& database) {
+  std::shared_ptr<const Table> table = database.catalog.get(s.name, s.name_offset);
+  std::vector<std::string> names, types, nullable;
+  std::vector<int64_t> null_counts, device_bytes;
+  for (std::size_t c = 0; c < table->columns.size(); ++c) {
+    names.push_back(table->columns[c].name);
+    types.push_back(table->columns[c].type.to_string());
+    nullable.push_back(table->columns[c].not_null ? "NO" : "YES");
+    null_counts.push_back(static_cast<int64_t>(table->host[c].null_count()));
+    device_bytes.push_back(table->device ? static_cast<int64_t>(table->device->columns[c].bytes()) : 0);
+  }
+  auto result = std::make_shared<ResultData>();
+  result->names = {"column_name", "column_type", "null", "null_count", "device_bytes"};
+  result->rows = names.size();
+  result->columns.push_back(make_varchar_column(names));
+  result->columns.push_back(make_varchar_column(types));
+  result->columns.push_back(make_varchar_column(nullable));
+  result->columns.push_back(make_bigint_column(null_counts));
+  result->columns.push_back(make_bigint_column(device_bytes));
+  return result;
+}
+
+}  // namespace
+
+DataType data_type_from_name(const ast::TypeName& type) {
+  const std::string name = to_lower(type.name);
+  const auto& p = type.parameters;
+  auto no_parameters = [&](DataType t) {
+    if (!p.empty())
+      throw Error(ErrorKind::Binder, "Type " + t.to_string() + " does not take parameters", type.offset);
+    return t;
+  };
+  if (name == "boolean" || name == "bool" || name == "logical") return no_parameters(DataType::boolean());
+  if (name == "integer" || name == "int" || name == "int4" || name == "int32" || name == "signed" ||
+      name == "smallint" || name == "int2" || name == "int16" || name == "short" || name == "tinyint" ||
+      name == "int1")
+    return no_parameters(DataType::integer());
+  if (name == "bigint" || name == "int8" || name == "int64" || name == "long") return no_parameters(DataType::bigint());
+  if (name == "real" || name == "float" || name == "float4") return no_parameters(DataType::real());
+  if (name == "double" || name == "float8" || name == "double precision") return no_parameters(DataType::double_());
+  if (name == "date") return no_parameters(DataType::date());
+  if (name == "varchar" || name == "text" || name == "string" || name == "char" || name == "bpchar" ||
+      name == "character varying" || name == "character") {
+    if (p.size() > 1) throw Error(ErrorKind::Binder, "Type VARCHAR takes at most one parameter", type.offset);
+    return DataType::varchar();
+  }
+  if (name == "decimal" || name == "numeric" || name == "dec") {
+    if (p.size() > 2) throw Error(ErrorKind::Binder, "Type DECIMAL takes at most two parameters", type.offset);
+    int64_t precision = p.empty() ? 18 : p[0], scale = p.size() > 1 ? p[1] : (p.empty() ? 3 : 0);
+    if (precision < 1 || precision > 38)
+      throw Error(ErrorKind::Binder, "DECIMAL precision must be between 1 and 38", type.offset);
+    if (scale < 0 || scale > precision)
+      throw Error(ErrorKind::Binder, "DECIMAL scale must be between 0 and the precision", type.offset);
+    if (precision > 18)
+      throw Error(ErrorKind::NotSupported, "not supported yet: DECIMAL precision above 18 (64-bit storage)",
+                  type.offset);
+    return DataType{Type::Decimal, static_cast<uint8_t>(precision), static_cast<uint8_t>(scale)};
+  }
+  throw Error(ErrorKind::Catalog, "Type with name " + type.name + " does not exist!", type.offset);
+}
+
+std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, DeviceContext* device) {
+  if (!iequals(ref.name, "read_csv") && !iequals(ref.name, "read_csv_auto"))
+    throw Error(ErrorKind::Catalog, "Table Function with name " + ref.name + " does not exist!", ref.offset);
+  if (ref.function_args.size() != 1)
+    throw Error(ErrorKind::Binder, "read_csv takes one positional argument, the path of the file", ref.offset);
+  CsvLoadSpec spec;
+  spec.table_name = "read_csv";
+  spec.device = device;
+  const std::string path = constant_text(*ref.function_args[0], "path");
+  for (const auto& [name, value] : ref.function_named_args) {
+    if (value->kind != ast::ExprKind::Literal)
+      throw Error(ErrorKind::Binder, "option \"" + name + "\" takes a constant", value->offset);
+    if (!apply_csv_option(spec.options, name, value->literal, value->offset))
+      throw Error(ErrorKind::Binder, "unrecognized read_csv option \"" + name + "\"", value->offset);
+  }
+  try {
+    return load_csv_file(path, spec);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::OutOfMemory, "out of host memory while reading \"" + path + "\"");
+  }
+}
+
+// The binder's hook for FROM read_csv(...) takes no device yet, so tables it
+// reads live on the host only: right for the host executor; on the GPU one a
+// query over read_csv(...) fails until the hook passes the device along.
+// CREATE TABLE t AS SELECT * FROM read_csv(...) is not affected: it reads
+// straight into the new table, on the device too.
+namespace {
+std::shared_ptr<const Table> read_csv_on_host(const ast::TableRef& ref) { return read_csv_table_function(ref, nullptr); }
+const bool read_csv_registered = (set_table_function_reader(&read_csv_on_host), true);
+}  // namespace
+
+void load_csv_table(Database::Impl& database, std::string_view name, const std::string& path,
+                    const CsvOptions& options) {
+  if (database.catalog.find(name))
+    throw Error(ErrorKind::Catalog, "Table with name \"" + std::string(name) + "\" already exists!");
+  CsvLoadSpec spec;
+  spec.table_name = std::string(name);
+  spec.options = options;
+  spec.device = database.device.get();
+  try {
+    database.catalog.add(load_csv_file(path, spec));
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::OutOfMemory, "out of host memory while loading \"" + path + "\"; no table was created");
+  }
+}
+
+std::shared_ptr<ResultData> execute_catalog_statement(const ast::Statement& statement, Database::Impl& database,
+                                                      std::string_view sql) {
+  return std::visit(
+      [&](const auto& s) -> std::shared_ptr<ResultData> {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, ast::CreateTableStatement>) return create_table(s, database, sql);
+        else if constexpr (std::is_same_v<T, ast::CopyStatement>) return copy_from(s, database);
+        else if constexpr (std::is_same_v<T, ast::InsertStatement>) return insert_into(s, database, sql);
+        else if constexpr (std::is_same_v<T, ast::DropTableStatement>) return drop_table(s, database);
+        else if constexpr (std::is_same_v<T, ast::ShowTablesStatement>) return show_tables(database);
+        else if constexpr (std::is_same_v<T, ast::DescribeStatement>) return describe(s, database);
+        else throw Error(ErrorKind::NotSupported, "not supported yet: this statement", statement.offset);
+      },
+      statement.body);
+}
+
+// Database members that are the catalog's business.
+
+void Database::load_csv(std::string_view name, const std::string& path, const CsvOptions& options) {
+  load_csv_table(impl(), name, path, options);
+}
+
+std::vector<TableInfo> Database::tables() const {
+  std::vector<TableInfo> out;
+  const Catalog& catalog = impl_->catalog;
+  for (const std::string& name : catalog.names()) {
+    std::shared_ptr<const Table> t = catalog.find(name);
+    out.push_back({t->name, t->rows, t->columns.size(), t->device_bytes(), t->host_bytes()});
+  }
+  return out;
 }
 
 }  // namespace gpusql

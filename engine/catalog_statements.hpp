@@ -1,16 +1,46 @@
 // The statements that create, fill, drop or describe tables: CREATE TABLE
-// [AS SELECT], COPY, INSERT, DROP TABLE, SHOW TABLES, DESCRIBE. Each either
-// completes or leaves the catalog exactly as it was.
+// [AS SELECT], COPY, INSERT, DROP TABLE, SHOW TABLES, DESCRIBE; the read_csv
+// table function; Database::load_csv. Each either completes or leaves the
+// catalog exactly as it was: a changed table is built as a new version
+// (host columns, then its device copy) and only then swapped in.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "engine/database_impl.hpp"
+#include "storage/csv_reader.hpp"
 
 namespace gpusql {
 
+// Runs one of the statements above. Results: SHOW TABLES and DESCRIBE return
+// columns; COPY, INSERT and CREATE TABLE AS return a status line with the
+// row count ("loaded 3 rows into t"); CREATE TABLE and DROP TABLE return an
+// empty status.
 std::shared_ptr<ResultData> execute_catalog_statement(const ast::Statement& statement, Database::Impl& database,
                                                       std::string_view sql);
+
+// The table function `read_csv('path' [, delim => '|', header => true,
+// quote => '"', nullstr => 'NA'])` (also `read_csv_auto`; `sep` and
+// `delimiter` for `delim`, `null` for `nullstr`): reads the file with the
+// detected or given dialect and inferred types into a table named
+// "read_csv", on `device` too when one is given (the CUDA executor needs it).
+// Throws Error(Binder) for a bad argument (with its offset), Error(Catalog)
+// for another function name, and the CSV reader's errors.
+std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, DeviceContext* device);
+
+// What a column type written in SQL means: INTEGER (also INT, INT4, SMALLINT,
+// TINYINT), BIGINT (INT8, LONG), REAL (FLOAT, FLOAT4), DOUBLE (FLOAT8),
+// DECIMAL/NUMERIC[(p[,s])] (default (18,3), p <= 18), DATE, VARCHAR (TEXT,
+// STRING, CHAR; a length is accepted and ignored), BOOLEAN (BOOL).
+// Throws Error(Catalog) for an unknown name, Error(Binder) for bad parameters.
+DataType data_type_from_name(const ast::TypeName& type);
+
+// Database::load_csv: a new table from a file, dialect detected where the
+// options do not say, types inferred, uploaded while parsing when a device is
+// in use. Throws Error(Catalog) when the name is taken.
+void load_csv_table(Database::Impl& database, std::string_view name, const std::string& path,
+                    const CsvOptions& options);
 
 }  // namespace gpusql

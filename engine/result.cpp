@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "engine/result_data.hpp"
+#include "storage/value_text.hpp"
 
 namespace gpusql {
 
@@ -26,13 +27,6 @@ std::string DataType::to_string() const {
   return std::string(type_name(id));
 }
 
-std::string format_double(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-  char buffer[64];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, end);
-}
 
 static const ResultData& empty_result() {
   static const ResultData empty;
@@ -81,23 +75,19 @@ Value Result::value(std::size_t row, std::size_t column) const {
     case Type::Double: return c.values<double>()[row];
     case Type::Real: return static_cast<double>(c.values<float>()[row]);
     case Type::Varchar: return c.dictionary->values[c.values<uint32_t>()[row]];
-    case Type::Decimal:
-    case Type::Date: break;
+    case Type::Decimal: return Decimal{c.values<int64_t>()[row], c.type.scale};
+    case Type::Date: return Date{c.values<int32_t>()[row]};
   }
   throw Error(ErrorKind::NotSupported, "not supported yet: reading " + c.type.to_string() + " values");
 }
 
 std::string Result::text(std::size_t row, std::size_t column) const {
-  Value v = value(row, column);
-  struct Visitor {
-    std::string operator()(std::monostate) const { return "NULL"; }
-    std::string operator()(bool b) const { return b ? "true" : "false"; }
-    std::string operator()(int32_t i) const { return std::to_string(i); }
-    std::string operator()(int64_t i) const { return std::to_string(i); }
-    std::string operator()(double d) const { return format_double(d); }
-    std::string operator()(const std::string& s) const { return s; }
-  };
-  return std::visit(Visitor{}, v);
+  check_cell(*data_, row, column);
+  const HostColumn& c = data_->columns[column];
+  if (!c.is_valid(row)) return "NULL";
+  if (c.type.id == Type::Varchar) return c.dictionary->values[c.values<uint32_t>()[row]];
+  // REAL prints in its shortest float form (0.1, not 0.10000000149011612).
+  return format_fixed(c.type, c.bytes.data(), row);
 }
 
 void Result::throw_bad_get(std::size_t row, std::size_t column) const {

@@ -1,12 +1,19 @@
 #include "shell/dot_commands.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 #include <vector>
 
 namespace gpusql::shell {
+
+// Defined below; main.cpp's -load can use it too (declare it in dot_commands.hpp).
+void load_with_progress(Database& database, const std::string& name, const std::string& path);
 
 namespace {
 
@@ -43,6 +50,53 @@ std::size_t parse_count(const std::string& word) {
 
 Outcome quit(Session&, const Arguments&) { return Outcome::Quit; }
 
+std::string human_bytes(double bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit < 4) {
+    bytes /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, unit ? "%.1f %s" : "%.0f %s", bytes, units[unit]);
+  return text;
+}
+
+// A progress bar on stderr for a load that takes longer than a second, only
+// when stderr is a terminal; erased when the load ends.
+class LoadProgressBar {
+ public:
+  explicit LoadProgressBar(std::string label)
+      : label_(std::move(label)), start_(std::chrono::steady_clock::now()), enabled_(isatty(STDERR_FILENO)) {}
+  ~LoadProgressBar() {
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+  }
+  LoadProgressBar(const LoadProgressBar&) = delete;
+  LoadProgressBar& operator=(const LoadProgressBar&) = delete;
+
+  void update(std::size_t done, std::size_t total) {
+    if (!enabled_ || total == 0) return;
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (seconds < 1.0) return;
+    constexpr int WIDTH = 30;
+    double fraction = std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
+    int filled = static_cast<int>(fraction * WIDTH);
+    std::string bar(static_cast<std::size_t>(filled), '=');
+    if (filled < WIDTH) bar += '>' + std::string(static_cast<std::size_t>(WIDTH - filled - 1), ' ');
+    std::fprintf(stderr, "\r\033[K%s [%s] %3d%% %s/s", label_.c_str(), bar.c_str(), static_cast<int>(fraction * 100),
+                 human_bytes(static_cast<double>(done) / seconds).c_str());
+    std::fflush(stderr);
+    shown_ = true;
+  }
+
+ private:
+  std::string label_;
+  std::chrono::steady_clock::time_point start_;
+  bool enabled_;
+  bool shown_ = false;
+};
+
+
 const std::vector<DotCommand>& commands() {
   static const std::vector<DotCommand> table = {
       {"bail", "on|off", "stop a script (-c, -f, .read, piped input) at its first error", 1, 1,
@@ -64,7 +118,7 @@ const std::vector<DotCommand>& commands() {
       {"load", "PATH ?NAME?", "load a CSV file as table NAME (default: the file name without its extension)", 1, 2,
        [](Session& s, const Arguments& a) {
          std::string name = a.size() > 1 ? a[1] : std::filesystem::path(a[0]).stem().string();
-         s.database().load_csv(name, a[0]);
+         load_with_progress(s.database(), name, a[0]);
          return Outcome::Ok;
        }},
       {"maxrows", "?N?", "box mode: elide the middle of results longer than N rows (0: never); no N: show N", 0, 1,
@@ -90,9 +144,22 @@ const std::vector<DotCommand>& commands() {
       {"quit", "", "leave the shell", 0, 0, quit},
       {"read", "FILE", "run the statements and dot-commands in FILE", 1, 1,
        [](Session& s, const Arguments& a) { return s.run_file(a[0]); }},
-      {"tables", "", "list the tables", 0, 0,
+      {"tables", "", "list the tables (on the GPU with their rows and bytes in GPU memory)", 0, 0,
        [](Session& s, const Arguments&) {
-         for (const std::string& name : s.database().table_names()) s.out() << name << '\n';
+         const bool gpu = s.database().executor() == ExecutorKind::Gpu;
+         std::vector<TableInfo> tables = s.database().tables();
+         std::size_t width = 0;
+         for (const TableInfo& t : tables) width = std::max(width, t.name.size());
+         for (const TableInfo& t : tables) {
+           if (!gpu) {
+             s.out() << t.name << '\n';
+             continue;
+           }
+           std::string name = t.name;
+           name.resize(width, ' ');
+           s.out() << name << "  " << t.rows << (t.rows == 1 ? " row, " : " rows, ")
+                   << human_bytes(static_cast<double>(t.device_bytes)) << " on the GPU\n";
+         }
          return Outcome::Ok;
        }},
       {"timer", "on|off", "print the wall-clock time each statement takes", 1, 1,
@@ -135,6 +202,15 @@ std::string usage(const DotCommand& command) {
 }
 
 }  // namespace
+
+// Loads a CSV file as the shell does (.load, and -load once main.cpp calls it):
+// dialect detected, types inferred, a progress bar for long loads.
+void load_with_progress(Database& database, const std::string& name, const std::string& path) {
+  LoadProgressBar bar("loading " + name);
+  CsvOptions options;
+  options.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
+  database.load_csv(name, path, options);
+}
 
 std::string dot_command_help() {
   std::size_t width = 0;

@@ -285,6 +285,8 @@ std::string json_value(const Value& value) {
     // JSON has no infinity or NaN.
     std::string operator()(double d) const { return std::isfinite(d) ? format_double(d) : "null"; }
     std::string operator()(const std::string& s) const { return json_string(s); }
+    std::string operator()(Date d) const { return json_string(to_string(d)); }
+    std::string operator()(const Decimal& d) const { return to_string(d); }
   };
   return std::visit(Visitor{}, value);
 }

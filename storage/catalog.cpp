@@ -10,6 +10,15 @@ void Catalog::add(std::shared_ptr<const Table> table) {
   tables_.emplace(std::move(key), std::move(table));
 }
 
+void Catalog::replace(std::shared_ptr<const Table> table) {
+  auto it = tables_.find(to_lower(table->name));
+  if (it == tables_.end())
+    throw Error(ErrorKind::Catalog, "Table with name " + table->name + " does not exist!");
+  it->second = std::move(table);
+}
+
+bool Catalog::remove(std::string_view name) { return tables_.erase(to_lower(name)) > 0; }
+
 std::shared_ptr<const Table> Catalog::find(std::string_view name) const {
   auto it = tables_.find(to_lower(name));
   return it == tables_.end() ? nullptr : it->second;

@@ -18,6 +18,12 @@ class Catalog {
  public:
   // Throws Error(Catalog) when a table of that name exists.
   void add(std::shared_ptr<const Table> table);
+  // Puts a new version of an existing table in place of the old one (the name
+  // is looked up case-insensitively); queries holding the old one keep it.
+  // Throws Error(Catalog) when no table has its name.
+  void replace(std::shared_ptr<const Table> table);
+  // Removes the table; false when there was none.
+  bool remove(std::string_view name);
   // Null when absent.
   std::shared_ptr<const Table> find(std::string_view name) const;
   // Throws Error(Catalog) naming the closest existing table when absent.

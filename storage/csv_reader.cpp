@@ -1,323 +1,1266 @@
 #include "storage/csv_reader.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
-#include <charconv>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <deque>
+#include <exception>
 #include <filesystem>
-#include <fstream>
-#include <limits>
-#include <sstream>
+#include <functional>
+#include <mutex>
+#include <numeric>
+#include <optional>
+#include <queue>
+#include <thread>
+
+#include "storage/column_ops.hpp"
+#include "storage/value_text.hpp"
 
 namespace gpusql {
 namespace {
 
-struct Field {
-  std::string_view text;
-  bool quoted = false;
-  std::size_t line = 0;    // 1-based
-  std::size_t column = 0;  // 1-based, in bytes from the start of its line
-};
+// ---------------------------------------------------------------------------
+// The text, and where in it a fault is.
 
-struct Record {
-  std::vector<Field> fields;
-  std::size_t line = 0;
-};
-
-// Shows a field in an error message, shortened and with control bytes escaped.
-std::string excerpt(std::string_view text) {
-  std::string out;
-  for (char c : text.substr(0, 40)) {
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else out += c;
+// '\n' bytes in [p, p + n), sixteen (or eight) at a time.
+std::size_t count_newlines(const char* p, std::size_t n) {
+  std::size_t count = 0, i = 0;
+#if defined(__SSE2__)
+  const __m128i lf = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+  while (i + 16 <= n) {
+    // Up to 255 blocks counted per byte lane, then summed across lanes.
+    __m128i lanes = zero;
+    for (int block = 0; block < 255 && i + 16 <= n; ++block, i += 16)
+      lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), lf));
+    __m128i sums = _mm_sad_epu8(lanes, zero);
+    count += static_cast<std::size_t>(_mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4));
   }
-  if (text.size() > 40) out += "...";
-  return out;
+#endif
+  constexpr uint64_t ones = 0x0101010101010101ull, high = 0x7F7F7F7F7F7F7F7Full;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, p + i, 8);
+    uint64_t x = word ^ (ones * '\n');  // zero bytes where '\n' was
+    uint64_t y = ~(((x & high) + high) | x | high);  // exactly the zero bytes' high bits
+    count += static_cast<std::size_t>(((y >> 7) * ones) >> 56);
+  }
+  for (; i < n; ++i) count += p[i] == '\n';
+  return count;
 }
 
-class CsvParser {
- public:
-  CsvParser(std::string_view text, std::string source, const CsvOptions& options)
-      : text_(text), source_(std::move(source)), options_(options) {}
+struct CsvText {
+  std::string_view text;
+  std::string source;
+  std::size_t bom = 0;  // 3 when the text starts with a UTF-8 byte order mark
 
-  [[noreturn]] void fail(std::size_t line, std::size_t column, const std::string& what) const {
-    throw Error(ErrorKind::Conversion, "CSV file \"" + source_ + "\", line " + std::to_string(line) + ", column " +
-                                           std::to_string(column) + ": " + what);
+  CsvText(std::string_view t, std::string s) : text(t), source(std::move(s)) {
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") bom = 3;
   }
 
-  // Splits the text into records of fields. Quoted fields whose text needed
-  // unescaping live in arena_.
-  std::vector<Record> split() {
-    std::vector<Record> records;
-    std::size_t pos = 0, line = 1, line_start = 0;
-    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos = line_start = 3;
-    const char delim = options_.delimiter, quote = options_.quote;
-    while (pos < text_.size()) {
-      Record record;
-      record.line = line;
+  // 1-based line and byte column of `offset` (columns on line 1 count from after the BOM).
+  Error error(std::size_t offset, const std::string& what) const {
+    offset = std::min(offset, text.size());
+    std::size_t line = 1 + count_newlines(text.data(), offset);
+    std::size_t line_start = text.substr(0, offset).rfind('\n');
+    line_start = line_start == std::string_view::npos ? bom : line_start + 1;
+    return Error(ErrorKind::Conversion, "CSV file \"" + source + "\", line " + std::to_string(line) + ", column " +
+                                            std::to_string(offset - line_start + 1) + ": " + what);
+  }
+};
+
+// A file's bytes: mapped when it is a regular file, read otherwise (a pipe).
+class FileText {
+ public:
+  explicit FileText(const std::string& path) {
+    std::error_code ec;
+    auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+      throw Error(ErrorKind::IO, "cannot open CSV file \"" + path + "\": no such file");
+    if (std::filesystem::is_directory(status))
+      throw Error(ErrorKind::IO, "cannot read CSV file \"" + path + "\": it is a directory");
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      throw Error(ErrorKind::IO, "cannot open CSV file \"" + path + "\": " + std::strerror(errno));
+    struct stat st{};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      void* map = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (map != MAP_FAILED) {
+        map_ = map;
+        size_ = static_cast<std::size_t>(st.st_size);
+        ::madvise(map_, size_, MADV_WILLNEED);
+        ::close(fd);
+        return;
+      }
+    }
+    char buffer[1 << 16];
+    while (true) {
+      ssize_t got = ::read(fd, buffer, sizeof buffer);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) {
+        int error = errno;
+        ::close(fd);
+        throw Error(ErrorKind::IO, "cannot read CSV file \"" + path + "\": " + std::strerror(error));
+      }
+      if (got == 0) break;
+      owned_.append(buffer, static_cast<std::size_t>(got));
+    }
+    ::close(fd);
+  }
+  ~FileText() {
+    if (map_) ::munmap(map_, size_);
+  }
+  FileText(const FileText&) = delete;
+  FileText& operator=(const FileText&) = delete;
+
+  std::string_view view() const { return map_ ? std::string_view(static_cast<const char*>(map_), size_) : owned_; }
+
+ private:
+  void* map_ = nullptr;
+  std::size_t size_ = 0;
+  std::string owned_;
+};
+
+// ---------------------------------------------------------------------------
+// Tokenizing.
+
+struct Dialect {
+  char delimiter = ',';
+  char quote = '"';
+  bool quoting = true;
+  bool header = false;
+  std::string null_marker;
+  std::array<bool, 256> special{};  // the bytes an unquoted field stops at
+
+  void prepare() {
+    special.fill(false);
+    special['\n'] = special['\r'] = true;
+    special[static_cast<unsigned char>(delimiter)] = true;
+    if (quoting) special[static_cast<unsigned char>(quote)] = true;
+  }
+};
+
+struct Field {
+  std::string_view text;  // unescaped
+  std::size_t offset = 0;  // where it starts: at its opening quote when quoted
+  bool quoted = false;
+  bool escaped = false;  // had doubled quotes: `text` lives in the scratch string
+};
+
+bool is_line_end(std::string_view s, std::size_t pos) {
+  return s[pos] == '\n' || (s[pos] == '\r' && (pos + 1 == s.size() || s[pos + 1] == '\n'));
+}
+
+// Skips bytes that are not special (delimiter, quote, CR, LF) sixteen at a
+// time; returns at the first special byte or within 16 bytes of the end.
+inline std::size_t scan_to_special(std::string_view s, std::size_t pos, const Dialect& d) {
+  const std::size_t n = s.size();
+#if defined(__SSE2__)
+  const __m128i delimiter = _mm_set1_epi8(d.delimiter), quote = _mm_set1_epi8(d.quoting ? d.quote : '\n');
+  const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+  while (pos + 16 <= n) {
+    __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + pos));
+    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, delimiter), _mm_cmpeq_epi8(bytes, quote)),
+                               _mm_or_si128(_mm_cmpeq_epi8(bytes, lf), _mm_cmpeq_epi8(bytes, cr)));
+    unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
+    if (mask) return pos + static_cast<std::size_t>(std::countr_zero(mask));
+    pos += 16;
+  }
+#else
+  (void)d;
+#endif
+  return pos;
+}
+
+// Reads the quoted field whose opening quote is at `pos` (the slow path).
+[[gnu::noinline]] void read_quoted_field(const CsvText& t, const Dialect& d, std::size_t& pos, Field& f,
+                                         std::string& scratch) {
+  const std::string_view s = t.text;
+  const std::size_t n = s.size();
+  f.quoted = true;
+  f.escaped = false;
+  const std::size_t begin = ++pos;
+  while (true) {
+    const void* found = pos < n ? std::memchr(s.data() + pos, d.quote, n - pos) : nullptr;
+    if (!found) throw t.error(f.offset, "unterminated quoted field");
+    const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(found) - s.data());
+    if (at + 1 < n && s[at + 1] == d.quote) {  // a doubled quote stands for one
+      if (!f.escaped) scratch.assign(s.data() + begin, at - begin);
+      else scratch.append(s.data() + pos, at - pos);
+      scratch += d.quote;
+      f.escaped = true;
+      pos = at + 2;
+      continue;
+    }
+    if (f.escaped) {
+      scratch.append(s.data() + pos, at - pos);
+      f.text = scratch;
+    } else {
+      f.text = s.substr(begin, at - begin);
+    }
+    pos = at + 1;
+    break;
+  }
+  if (pos < n && s[pos] != d.delimiter && !is_line_end(s, pos))
+    throw t.error(pos, "unexpected character after a closing quote: \"" + excerpt(s.substr(pos, 1)) + "\"");
+}
+
+[[noreturn, gnu::noinline]] void throw_stray_quote(const CsvText& t, std::size_t begin, std::size_t pos) {
+  throw t.error(pos, "a quote inside an unquoted field: \"" + excerpt(t.text.substr(begin, pos - begin + 1)) + "\"");
+}
+
+// Reads the field at `pos`, leaving `pos` on what ends it: a delimiter, a line
+// end, or the end of the text.
+[[gnu::always_inline]] inline void read_field(const CsvText& t, const Dialect& d, std::size_t& pos, Field& f,
+                                              std::string& scratch) {
+  const std::string_view s = t.text;
+  const std::size_t n = s.size();
+  f.offset = pos;
+  if (d.quoting && pos < n && s[pos] == d.quote) return read_quoted_field(t, d, pos, f, scratch);
+  f.quoted = false;
+  f.escaped = false;
+  const std::size_t begin = pos;
+  while (true) {
+    pos = scan_to_special(s, pos, d);
+    while (pos < n && !d.special[static_cast<unsigned char>(s[pos])]) ++pos;
+    if (pos < n && s[pos] == '\r' && !is_line_end(s, pos)) {  // a lone CR is data
+      ++pos;
+      continue;
+    }
+    break;
+  }
+  if (pos < n && d.quoting && s[pos] == d.quote) throw_stray_quote(t, begin, pos);
+  f.text = s.substr(begin, pos - begin);
+}
+
+// Steps over blank lines at `pos`.
+inline void skip_blank_lines(std::string_view s, std::size_t& pos, std::size_t end) {
+  while (pos < end && is_line_end(s, pos)) ++pos;
+}
+
+// Steps over the line end after a record's last field.
+inline void end_record(std::string_view s, std::size_t& pos) {
+  if (pos < s.size() && s[pos] == '\r') ++pos;
+  if (pos < s.size() && s[pos] == '\n') ++pos;
+}
+
+struct SampleField {
+  std::string_view text;  // into the file, or into the sample's arena when unescaped
+  std::size_t offset = 0;
+  bool quoted = false;
+};
+using SampleRecord = std::vector<SampleField>;
+
+struct Sample {
+  std::vector<SampleRecord> records;
+  std::deque<std::string> arena;
+};
+
+// Reads up to `limit` records from `pos`. A fault ends the sample there; it
+// is thrown only when not even one record could be read.
+Sample read_sample(const CsvText& t, const Dialect& d, std::size_t& pos, std::size_t limit,
+                   std::size_t* first_record_end = nullptr) {
+  Sample sample;
+  std::vector<SampleRecord>& records = sample.records;
+  std::string scratch;
+  const std::string_view s = t.text;
+  try {
+    while (records.size() < limit) {
+      skip_blank_lines(s, pos, s.size());
+      if (pos >= s.size()) break;
+      SampleRecord record;
+      Field f;
       while (true) {
-        Field field;
-        field.line = line;
-        field.column = pos - line_start + 1;
-        if (pos < text_.size() && text_[pos] == quote) {
-          field.quoted = true;
-          std::size_t open_line = line, open_column = field.column;
-          std::string value;
-          bool escaped = false;
-          std::size_t begin = ++pos;
-          while (true) {
-            if (pos >= text_.size()) fail(open_line, open_column, "unterminated quoted field");
-            char c = text_[pos];
-            if (c == quote) {
-              if (pos + 1 < text_.size() && text_[pos + 1] == quote) {
-                if (!escaped) value.assign(text_.substr(begin, pos - begin));
-                escaped = true;
-                value += quote;
-                pos += 2;
-                continue;
-              }
-              break;
-            }
-            if (c == '\n') {
-              ++line;
-              line_start = pos + 1;
-            }
-            if (escaped) value += c;
-            ++pos;
-          }
-          field.text = escaped ? std::string_view(arena_.emplace_back(std::move(value)))
-                               : text_.substr(begin, pos - begin);
-          ++pos;  // closing quote
-          if (pos < text_.size() && text_[pos] != delim && text_[pos] != '\n' && text_[pos] != '\r')
-            fail(line, pos - line_start + 1,
-                 "unexpected character after a closing quote: \"" + excerpt(text_.substr(pos, 1)) + "\"");
-        } else {
-          std::size_t begin = pos;
-          while (pos < text_.size() && text_[pos] != delim && text_[pos] != '\n' && text_[pos] != quote &&
-                 !(text_[pos] == '\r' && (pos + 1 == text_.size() || text_[pos + 1] == '\n')))
-            ++pos;
-          if (pos < text_.size() && text_[pos] == quote)
-            fail(line, pos - line_start + 1, "a quote inside an unquoted field: \"" +
-                                                 excerpt(text_.substr(begin, pos - begin + 1)) + "\"");
-          field.text = text_.substr(begin, pos - begin);
-        }
-        record.fields.push_back(field);
-        if (pos < text_.size() && text_[pos] == delim) {
+        read_field(t, d, pos, f, scratch);
+        record.push_back({f.escaped ? std::string_view(sample.arena.emplace_back(f.text)) : f.text, f.offset,
+                          f.quoted});
+        if (pos < s.size() && s[pos] == d.delimiter) {
           ++pos;
           continue;
         }
         break;
       }
-      if (pos < text_.size() && text_[pos] == '\r') ++pos;
-      if (pos < text_.size() && text_[pos] == '\n') {
-        ++pos;
-        ++line;
-        line_start = pos;
-      }
-      // A blank line holds no record.
-      if (record.fields.size() == 1 && !record.fields[0].quoted && record.fields[0].text.empty()) continue;
+      end_record(s, pos);
       records.push_back(std::move(record));
+      if (records.size() == 1 && first_record_end) *first_record_end = pos;
     }
-    return records;
+  } catch (const Error&) {
+    if (records.empty()) throw;
   }
-
- private:
-  std::string_view text_;
-  std::string source_;
-  const CsvOptions& options_;
-  std::deque<std::string> arena_;
-};
-
-enum class Inferred { Null, Integer, BigInt, Double, Varchar };
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
+  return sample;
 }
 
-bool parse_int64(std::string_view s, int64_t& out) {
-  s = trim(s);
-  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
-  if (s.empty()) return false;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && end == s.data() + s.size();
-}
+// ---------------------------------------------------------------------------
+// Sniffing: delimiter, header, and (for a new table) the column types.
 
-bool parse_double(std::string_view s, double& out) {
-  s = trim(s);
-  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
-  if (s.empty()) return false;
-  // Only decimal notation: no "inf", "nan" or hex, which SQL readers treat as text.
-  for (char c : s)
-    if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+')) return false;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out, std::chars_format::general);
-  return ec == std::errc() && end == s.data() + s.size();
-}
+enum class Inferred : uint8_t { Null, Integer, BigInt, Double, Date, Varchar };
 
-Inferred classify(std::string_view s) {
+Inferred classify(std::string_view text) {
+  std::string_view s = trim_blanks(text);
+  if (s.empty()) return Inferred::Varchar;
   int64_t i;
-  if (parse_int64(s, i))
-    return (i >= std::numeric_limits<int32_t>::min() && i <= std::numeric_limits<int32_t>::max()) ? Inferred::Integer
-                                                                                                  : Inferred::BigInt;
+  ParseResult r = parse_integer(s, i);
+  if (r == ParseResult::Ok) return i >= INT32_MIN && i <= INT32_MAX ? Inferred::Integer : Inferred::BigInt;
   double d;
-  if (parse_double(s, d)) return Inferred::Double;
+  if (parse_double(s, d) == ParseResult::Ok) return Inferred::Double;
+  int32_t days;
+  if (parse_date(s, days) == ParseResult::Ok) return Inferred::Date;
   return Inferred::Varchar;
 }
 
-// Length of the valid UTF-8 sequence at s[i], or 0 when it is invalid.
-std::size_t utf8_sequence(std::string_view s, std::size_t i) {
-  auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  unsigned char c = b(i);
-  if (c < 0x80) return 1;
-  std::size_t n = (c >= 0xC2 && c <= 0xDF) ? 2 : (c >= 0xE0 && c <= 0xEF) ? 3 : (c >= 0xF0 && c <= 0xF4) ? 4 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k)
-    if ((b(i + k) & 0xC0) != 0x80) return 0;
-  if (c == 0xE0 && b(i + 1) < 0xA0) return 0;  // overlong
-  if (c == 0xED && b(i + 1) > 0x9F) return 0;  // surrogates
-  if (c == 0xF0 && b(i + 1) < 0x90) return 0;  // overlong
-  if (c == 0xF4 && b(i + 1) > 0x8F) return 0;  // beyond U+10FFFF
-  return n;
+Inferred combine(Inferred a, Inferred b) {
+  if (a == Inferred::Null) return b;
+  if (b == Inferred::Null || a == b) return a;
+  bool numeric_a = a <= Inferred::Double, numeric_b = b <= Inferred::Double;
+  if (numeric_a && numeric_b) return std::max(a, b);
+  return Inferred::Varchar;
+}
+
+DataType to_data_type(Inferred type) {
+  switch (type) {
+    case Inferred::Integer: return DataType::integer();
+    case Inferred::BigInt: return DataType::bigint();
+    case Inferred::Double: return DataType::double_();
+    case Inferred::Date: return DataType::date();
+    case Inferred::Null:
+    case Inferred::Varchar: break;
+  }
+  return DataType::varchar();
+}
+
+struct Sniffed {
+  Dialect dialect;
+  std::size_t data_start = 0;
+  std::vector<ColumnDefinition> columns;
+  bool inferred = false;
+};
+
+bool trailing_empty(const SampleRecord& r) { return r.size() > 1 && !r.back().quoted && r.back().text.empty(); }
+
+char sniff_delimiter(const CsvText& t, Dialect d) {
+  static constexpr char candidates[] = {',', '|', ';', '\t'};
+  char best = ',';
+  std::size_t best_consistent = 0, best_columns = 0;
+  for (char candidate : candidates) {
+    if (d.quoting && candidate == d.quote) continue;
+    d.delimiter = candidate;
+    d.prepare();
+    std::size_t pos = t.bom;
+    Sample sample;
+    try {
+      sample = read_sample(t, d, pos, 64);
+    } catch (const Error&) {
+      continue;
+    }
+    const std::vector<SampleRecord>& records = sample.records;
+    if (records.empty()) continue;
+    bool all_trailing = std::all_of(records.begin(), records.end(), trailing_empty);
+    std::vector<std::size_t> counts;
+    for (const auto& r : records) counts.push_back(r.size() - (all_trailing ? 1 : 0));
+    std::sort(counts.begin(), counts.end());
+    // The most common field count and how many records have it.
+    std::size_t modal = 0, modal_count = 0;
+    for (std::size_t i = 0; i < counts.size();) {
+      std::size_t j = i;
+      while (j < counts.size() && counts[j] == counts[i]) ++j;
+      if (j - i > modal_count || (j - i == modal_count && counts[i] > modal)) {
+        modal = counts[i];
+        modal_count = j - i;
+      }
+      i = j;
+    }
+    if (modal < 2) continue;
+    if (modal_count > best_consistent || (modal_count == best_consistent && modal > best_columns)) {
+      best = candidate;
+      best_consistent = modal_count;
+      best_columns = modal;
+    }
+  }
+  return best;
+}
+
+// A missing value to the sniffer: an unquoted field that is empty or the
+// NULL marker. (A quoted "" or a blank field is a string: it makes the column
+// VARCHAR, as SQLite would hold it.)
+bool is_missing(const Dialect& d, const SampleField& f) {
+  return !f.quoted && (f.text.empty() || f.text == d.null_marker);
+}
+
+Sniffed sniff(const CsvText& t, Dialect d, const CsvOptions& options, const Table* declared) {
+  Sniffed out;
+  d.delimiter = options.delimiter ? *options.delimiter : sniff_delimiter(t, d);
+  d.prepare();
+  std::size_t pos = t.bom, first_end = t.bom;
+  // Declared types need only the first line (is it a header?); inference a sample.
+  Sample sample = read_sample(t, d, pos, declared ? 1 : CSV_SAMPLE_ROWS + 1, &first_end);
+  const std::vector<SampleRecord>& records = sample.records;
+  if (records.empty()) throw Error(ErrorKind::IO, "CSV file \"" + t.source + "\" is empty");
+  const SampleRecord& first = records[0];
+
+  if (declared) {
+    out.columns = declared->columns;
+    if (options.header) {
+      d.header = *options.header;
+    } else {
+      // A header is a first line of names -- no numbers or dates -- with a
+      // name where the column holds numbers or dates. (A line with one bad
+      // value among numbers is data, and its error is reported.)
+      bool names = true, mismatch = false;
+      for (std::size_t c = 0; c < first.size(); ++c) {
+        const bool null = is_missing(d, first[c]);
+        if (!null && classify(first[c].text) != Inferred::Varchar) names = false;
+        if (!null && c < out.columns.size() && out.columns[c].type.id != Type::Varchar) mismatch = true;
+      }
+      d.header = names && mismatch;
+    }
+  } else {
+    // A trailing delimiter on every line is not a column.
+    bool trailing = trailing_empty(first);
+    for (std::size_t r = 1; r < records.size() && trailing; ++r)
+      trailing = trailing_empty(records[r]) || records[r].size() == first.size() - 1;
+    const std::size_t width = first.size() - (trailing ? 1 : 0);
+    auto fits_shape = [&](const SampleRecord& r) {
+      return r.size() == width || (r.size() == width + 1 && trailing_empty(r));
+    };
+    std::vector<Inferred> types(width, Inferred::Null), first_types(width);
+    for (std::size_t c = 0; c < width; ++c)
+      first_types[c] = is_missing(d, first[c]) ? Inferred::Null
+                                                                                 : classify(first[c].text);
+    for (std::size_t r = 1; r < records.size(); ++r) {
+      if (!fits_shape(records[r])) continue;
+      for (std::size_t c = 0; c < width; ++c) {
+        const SampleField& f = records[r][c];
+        if (!is_missing(d, f)) types[c] = combine(types[c], classify(f.text));
+      }
+    }
+    if (options.header) {
+      d.header = *options.header;
+    } else if (records.size() == 1) {
+      d.header = std::all_of(first_types.begin(), first_types.end(), [](Inferred i) { return i == Inferred::Varchar; });
+    } else {
+      // A header is a first line of names -- no numbers or dates -- with a
+      // name over a column of numbers or dates; in a file of text only, a
+      // first line without empty fields.
+      bool names = true, mismatch = false, all_text = true;
+      for (std::size_t c = 0; c < width; ++c) {
+        bool text_column = types[c] == Inferred::Varchar || types[c] == Inferred::Null;
+        all_text = all_text && text_column;
+        if (first_types[c] != Inferred::Varchar && first_types[c] != Inferred::Null) names = false;
+        if (!text_column && first_types[c] == Inferred::Varchar) mismatch = true;
+      }
+      d.header = names && (mismatch || (all_text && std::none_of(first_types.begin(), first_types.end(),
+                                                                 [](Inferred i) { return i == Inferred::Null; })));
+    }
+    if (!d.header)
+      for (std::size_t c = 0; c < width; ++c) types[c] = combine(types[c], first_types[c]);
+    for (std::size_t c = 0; c < width; ++c) {
+      std::string name = d.header ? std::string(trim_blanks(first[c].text)) : std::string();
+      if (name.empty()) name = "column" + std::to_string(c);
+      std::string unique = name;
+      for (int k = 1; std::any_of(out.columns.begin(), out.columns.end(),
+                                  [&](const ColumnDefinition& col) { return iequals(col.name, unique); });
+           ++k)
+        unique = name + "_" + std::to_string(k);
+      out.columns.push_back({unique, to_data_type(types[c])});
+    }
+    out.inferred = true;
+  }
+  out.dialect = d;
+  out.data_start = d.header ? first_end : t.bom;
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Cutting the text into chunks at record boundaries.
+
+struct Chunk {
+  std::size_t begin = 0, end = 0;  // bytes [begin, end): whole records
+  std::size_t bound = 0;           // at most this many records
+  std::size_t row_base = 0;        // where its rows start in the new columns (sum of earlier bounds)
+};
+
+// What a first pass finds in a byte range, for either quote state at its start.
+struct RangeScan {
+  std::size_t quotes = 0;
+  std::size_t line_ends[2] = {0, 0};  // '\n' outside quotes if the range starts outside (0) or inside (1)
+  std::size_t first[2] = {std::string_view::npos, std::string_view::npos};
+};
+
+RangeScan scan_range(std::string_view s, std::size_t begin, std::size_t end, const Dialect& d) {
+  RangeScan r;
+  const char* p = s.data();
+  if (!d.quoting || !std::memchr(p + begin, d.quote, end - begin)) {
+    r.line_ends[0] = count_newlines(p + begin, end - begin);
+    const void* nl = std::memchr(p + begin, '\n', end - begin);
+    if (nl) r.first[0] = static_cast<std::size_t>(static_cast<const char*>(nl) - p);
+    return r;
+  }
+  unsigned parity = 0;  // quotes seen so far, mod 2
+  for (std::size_t i = begin; i < end; ++i) {
+    char c = p[i];
+    if (c == d.quote) {
+      parity ^= 1;
+      ++r.quotes;
+    } else if (c == '\n') {
+      // Outside quotes when the start state plus the parity so far is even.
+      unsigned outside_if = parity;  // start state that makes this newline outside: start == parity
+      ++r.line_ends[outside_if];
+      if (r.first[outside_if] == std::string_view::npos) r.first[outside_if] = i;
+    }
+  }
+  return r;
+}
+
+// Runs task(i, worker) for every i in [0, count) on up to `threads` threads
+// (worker: which of them, 0-based); the caller's thread calls `tick` about
+// every 100 ms meanwhile. The first exception a task lets escape is rethrown
+// once all threads have stopped.
+void parallel_for_workers(std::size_t count, std::size_t threads,
+                          const std::function<void(std::size_t, std::size_t)>& task,
+                          const std::function<void()>& tick) {
+  threads = std::min(threads, count);
+  if (threads <= 1) {
+    for (std::size_t i = 0; i < count; ++i) {
+      task(i, 0);
+      if (tick) tick();
+    }
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr failure;
+  std::mutex mutex;
+  std::condition_variable finished;
+  std::size_t running = threads;
+  std::vector<std::thread> pool;
+  for (std::size_t w = 0; w < threads; ++w) {
+    pool.emplace_back([&, w] {
+      try {
+        for (std::size_t i; !failed && (i = next++) < count;) task(i, w);
+      } catch (...) {
+        std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+        failed = true;
+      }
+      std::lock_guard lock(mutex);
+      if (--running == 0) finished.notify_all();
+    });
+  }
+  {
+    std::unique_lock lock(mutex);
+    while (running > 0) {
+      finished.wait_for(lock, std::chrono::milliseconds(100));
+      if (tick && running > 0) {
+        lock.unlock();
+        tick();
+        lock.lock();
+      }
+    }
+  }
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+void parallel_for(std::size_t count, std::size_t threads, const std::function<void(std::size_t)>& task,
+                  const std::function<void()>& tick) {
+  parallel_for_workers(count, threads, [&](std::size_t i, std::size_t) { task(i); }, tick);
+}
+
+std::vector<Chunk> plan_chunks(const CsvText& t, const Dialect& d, std::size_t start, std::size_t threads,
+                               std::size_t chunk_bytes, bool single) {
+  const std::string_view s = t.text;
+  const std::size_t n = s.size();
+  std::vector<Chunk> chunks;
+  if (start >= n) return chunks;
+  const std::size_t size = n - start;
+  const bool ends_open = s[n - 1] != '\n';  // a last record without a line end
+  constexpr std::size_t MIN_CHUNK = std::size_t(1) << 20, MAX_CHUNK = std::size_t(4) << 20;
+  std::size_t chunk_size = std::clamp(size / std::max<std::size_t>(1, threads * 8), MIN_CHUNK, MAX_CHUNK);
+  if (chunk_bytes) chunk_size = chunk_bytes;
+  if (single || size <= (chunk_bytes ? chunk_bytes : 2 * MIN_CHUNK)) {
+    chunks.push_back({start, n, count_newlines(s.data() + start, size) + (ends_open ? 1 : 0), 0});
+    return chunks;
+  }
+  // Range k covers [b_k - 1, b_{k+1} - 1) (range 0 from `start`), so a record
+  // that begins exactly at b_k is found by the line end just before it.
+  const std::size_t k_count = (size + chunk_size - 1) / chunk_size;
+  std::vector<std::size_t> nominal(k_count + 1);
+  for (std::size_t k = 0; k <= k_count; ++k) nominal[k] = std::min(n, start + k * chunk_size);
+  auto range_begin = [&](std::size_t k) { return k == 0 ? start : nominal[k] - 1; };
+  auto range_end = [&](std::size_t k) { return k + 1 == k_count ? n : nominal[k + 1] - 1; };
+  std::vector<RangeScan> scans(k_count);
+  parallel_for(
+      k_count, threads, [&](std::size_t k) { scans[k] = scan_range(s, range_begin(k), range_end(k), d); }, {});
+  // Quote state at each range's start, the line ends before it, and the cuts.
+  std::vector<std::size_t> cut(k_count + 1), ends_before(k_count + 1);
+  std::size_t quotes = 0, line_ends = 0;
+  std::vector<std::size_t> first_outside(k_count, std::string_view::npos), prefix(k_count);
+  for (std::size_t k = 0; k < k_count; ++k) {
+    unsigned state = quotes % 2;
+    prefix[k] = line_ends;
+    first_outside[k] = scans[k].first[state];
+    line_ends += scans[k].line_ends[state];
+    quotes += scans[k].quotes;
+  }
+  cut[k_count] = n;
+  ends_before[k_count] = line_ends;
+  cut[0] = start;
+  ends_before[0] = 0;
+  for (std::size_t k = k_count - 1; k >= 1; --k) {
+    if (first_outside[k] != std::string_view::npos) {
+      cut[k] = first_outside[k] + 1;
+      ends_before[k] = prefix[k] + 1;
+    } else {
+      cut[k] = cut[k + 1];
+      ends_before[k] = ends_before[k + 1];
+    }
+  }
+  std::size_t row_base = 0;
+  for (std::size_t k = 0; k < k_count; ++k) {
+    if (cut[k] >= cut[k + 1]) continue;
+    Chunk c{cut[k], cut[k + 1], ends_before[k + 1] - ends_before[k], row_base};
+    if (c.end == n && ends_open) ++c.bound;
+    row_base += c.bound;
+    chunks.push_back(c);
+  }
+  return chunks;
+}
+
+// ---------------------------------------------------------------------------
+// Parsing chunks into typed columns.
+
+uint64_t hash_bytes(std::string_view s) {
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+  }
+  if (i < s.size()) {
+    uint64_t w = 0;
+    std::memcpy(&w, s.data() + i, s.size() - i);
+    h = (h ^ w) * 0x94D049BB133111EBull;
+  }
+  return h ^ (h >> 29);
+}
+
+// Byte equality without a library call (the strings here are mostly short).
+inline bool same_bytes(const char* a, const char* b, std::size_t n) {
+  if (n < 8) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
+  uint64_t x, y;
+  for (std::size_t i = 0; i + 8 <= n; i += 8) {
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return false;
+  }
+  std::memcpy(&x, a + n - 8, 8);
+  std::memcpy(&y, b + n - 8, 8);
+  return x == y;
+}
+
+// Distinct strings numbered as first seen: one per column per chunk, and one
+// per column over all chunks.
+class StringSet {
+ public:
+  uint32_t intern(std::string_view s, bool stable) { return intern_hashed(s, hash_bytes(s), stable); }
+  uint32_t intern_hashed(std::string_view s, uint64_t h, bool stable) {
+    if (slots_.empty()) slots_.resize(256);
+    // A slot holds all a probe needs, so a lookup touches one slot and, on a
+    // hash match, the string's bytes.
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = h & mask;
+    for (;; i = (i + 1) & mask) {
+      const Slot& slot = slots_[i];
+      if (slot.data == nullptr) break;
+      if (slot.hash == h && slot.size == s.size() && same_bytes(slot.data, s.data(), s.size())) return slot.id;
+    }
+    const auto id = static_cast<uint32_t>(entries_.size());
+    if (!stable) s = arena_.emplace_back(s);
+    entries_.push_back(s);
+    hashes_.push_back(h);
+    // An empty string still needs a non-null pointer to mark the slot used.
+    slots_[i] = {h, s.empty() ? "" : s.data(), static_cast<uint32_t>(s.size()), id};
+    if (entries_.size() * 2 > slots_.size()) grow();
+    return id;
+  }
+  const std::vector<std::string_view>& entries() const { return entries_; }
+  const std::vector<uint64_t>& hashes() const { return hashes_; }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    const char* data = nullptr;  // null: empty
+    uint32_t size = 0;
+    uint32_t id = 0;
+  };
+  void grow() {
+    std::vector<Slot> slots(slots_.size() * 2);
+    const std::size_t mask = slots.size() - 1;
+    for (const Slot& slot : slots_) {
+      if (!slot.data) continue;
+      std::size_t i = slot.hash & mask;
+      while (slots[i].data) i = (i + 1) & mask;
+      slots[i] = slot;
+    }
+    slots_ = std::move(slots);
+  }
+  std::vector<std::string_view> entries_;
+  std::vector<uint64_t> hashes_;
+  std::vector<Slot> slots_;
+  std::deque<std::string> arena_;  // unescaped strings that are not in the file as they are
+};
+
+struct TargetColumn {
+  DataType type;
+  bool not_null = false;
+  std::string name;
+  std::byte* data = nullptr;  // the whole new column's values
+};
+
+struct ChunkResult {
+  std::size_t rows = 0;
+  bool done = false;
+  bool mismatch = false;  // the cut was not at a record boundary: the text is malformed before it
+  std::optional<Error> error;
+  std::vector<std::vector<uint32_t>> nulls;  // per column: chunk-local rows that are NULL
+  // The string sets (one per column) its VARCHAR codes index: shared with the
+  // chunks its thread parsed before and after it, until they grow large.
+  std::shared_ptr<std::vector<StringSet>> strings;
+};
+
+struct ParseContext {
+  const CsvText& text;
+  const Dialect& dialect;
+  std::vector<TargetColumn>& columns;
+  std::size_t first_row = 0;  // rows of the table appended to: chunk rows follow them
+  std::string hint;           // appended to conversion messages ("" or the inference note)
+};
+
+// Parses one chunk; VARCHAR values go into `strings` (one set per column,
+// shared by consecutive chunks of one thread, so the merge at the end sees a
+// repeated string once per set, not once per chunk).
+void parse_chunk(const ParseContext& ctx, const Chunk& chunk, ChunkResult& out, std::vector<StringSet>& strings) {
+  const CsvText& t = ctx.text;
+  const Dialect& d = ctx.dialect;
+  const std::string_view s = t.text;
+  const std::size_t n = s.size(), width = ctx.columns.size();
+  out.nulls.assign(width, {});
+  Field f;
+  std::string scratch;
+  std::size_t pos = chunk.begin, row = 0;
+  const bool plain_null = d.null_marker.empty();
+  while (pos < chunk.end) {
+    if (is_line_end(s, pos)) {
+      ++pos;
+      continue;
+    }
+    if (row == chunk.bound) {
+      out.mismatch = true;
+      return;
+    }
+    const std::size_t record_start = pos, absolute = ctx.first_row + chunk.row_base + row;
+    std::size_t column = 0;
+    while (true) {
+      read_field(t, d, pos, f, scratch);
+      const bool last = !(pos < n && s[pos] == d.delimiter);
+      if (column < width) {
+        const TargetColumn& target = ctx.columns[column];
+        const bool varchar = target.type.id == Type::Varchar;
+        bool null = !f.quoted && (plain_null ? f.text.empty() : f.text == d.null_marker);
+        // An empty or all-blank value of a non-VARCHAR column is NULL too.
+        if (!null && !varchar && (f.text.empty() || f.text.front() == ' ' || f.text.front() == '\t'))
+          null = trim_blanks(f.text).empty();
+        if (null) {
+          if (target.not_null)
+            throw t.error(f.offset, "NULL in column \"" + target.name + "\", which is declared NOT NULL");
+          out.nulls[column].push_back(static_cast<uint32_t>(row));
+        } else if (varchar) {
+          std::size_t bad = invalid_utf8_offset(f.text);
+          if (bad != std::string_view::npos)
+            throw t.error(f.offset + bad + (f.quoted ? 1 : 0),
+                          "invalid UTF-8 in a VARCHAR value \"" + excerpt(f.text) + "\"");
+          reinterpret_cast<uint32_t*>(target.data)[absolute] = strings[column].intern(f.text, !f.escaped);
+        } else {
+          ParseResult r = parse_fixed(f.text, target.type, target.data, absolute);
+          if (r != ParseResult::Ok)
+            throw t.error(f.offset, conversion_message(f.text, target.type, r) + " in column \"" + target.name +
+                                        "\"" + ctx.hint);
+        }
+      } else if (!(column == width && last && !f.quoted && f.text.empty())) {
+        // Too many fields (one empty field more is a trailing delimiter): count them all for the message.
+        const Field extra = f;
+        const std::string extra_text(f.text);
+        std::size_t found = column + 1;
+        try {
+          while (pos < n && s[pos] == d.delimiter) {
+            ++pos;
+            read_field(t, d, pos, f, scratch);
+            ++found;
+          }
+        } catch (const Error&) {
+        }
+        throw t.error(extra.offset, "expected " + std::to_string(width) + " fields but found " +
+                                        std::to_string(found) + " (extra field \"" + excerpt(extra_text) + "\")");
+      }
+      ++column;
+      if (last) break;
+      ++pos;
+    }
+    if (column < width)
+      throw t.error(pos, "expected " + std::to_string(width) + " fields but found " + std::to_string(column) +
+                             " (record \"" + excerpt(s.substr(record_start, pos - record_start)) + "\")");
+    end_record(s, pos);
+    ++row;
+  }
+  out.rows = row;
+  if (pos != chunk.end) out.mismatch = true;
+}
+
+// The distinct strings of one column over all the threads' sets, sorted;
+// codes[k][id] becomes the final code of set k's entry `id`. In parallel: the strings
+// are cut into ranges by splitters sampled from them, and each range is
+// deduplicated and sorted on its own thread; a range's codes start where
+// the ranges before it end.
+std::vector<std::string_view> merge_strings(const std::vector<const StringSet*>& sets,
+                                            std::vector<std::vector<uint32_t>>& codes, std::size_t threads) {
+  const std::size_t chunk_count = sets.size();
+  codes.assign(chunk_count, {});
+  std::size_t total = 0;
+  for (std::size_t k = 0; k < chunk_count; ++k) {
+    total += (*sets[k]).entries().size();
+    codes[k].resize((*sets[k]).entries().size());
+  }
+  // Splitters: evenly spaced strings of a sorted sample.
+  std::vector<std::string_view> splitters;
+  if (threads > 1 && total >= 4096) {
+    std::vector<std::string_view> sample;
+    for (const StringSet* set : sets) {
+      const auto& entries = set->entries();
+      std::size_t step = std::max<std::size_t>(1, entries.size() / 64);
+      for (std::size_t i = 0; i < entries.size(); i += step) sample.push_back(entries[i]);
+    }
+    std::sort(sample.begin(), sample.end());
+    sample.erase(std::unique(sample.begin(), sample.end()), sample.end());
+    const std::size_t ranges = std::min(threads * 4, sample.size());
+    for (std::size_t p = 1; p < ranges; ++p) splitters.push_back(sample[p * sample.size() / ranges]);
+  }
+  const std::size_t ranges = splitters.size() + 1;
+  // Which range each chunk entry falls in: ids[k][p] lists chunk k's entries in range p.
+  std::vector<std::vector<std::vector<uint32_t>>> ids(chunk_count, std::vector<std::vector<uint32_t>>(ranges));
+  parallel_for(
+      chunk_count, threads,
+      [&](std::size_t k) {
+        const auto& entries = (*sets[k]).entries();
+        for (uint32_t id = 0; id < entries.size(); ++id) {
+          std::size_t p = static_cast<std::size_t>(std::upper_bound(splitters.begin(), splitters.end(), entries[id]) -
+                                                   splitters.begin());
+          ids[k][p].push_back(id);
+        }
+      },
+      {});
+  // Each range: distinct strings, sorted; codes within the range.
+  std::vector<std::vector<std::string_view>> sorted(ranges);
+  parallel_for(
+      ranges, threads,
+      [&](std::size_t p) {
+        StringSet set;
+        for (std::size_t k = 0; k < chunk_count; ++k) {
+          const StringSet& chunk = (*sets[k]);
+          for (uint32_t id : ids[k][p]) codes[k][id] = set.intern_hashed(chunk.entries()[id], chunk.hashes()[id], true);
+        }
+        const auto& entries = set.entries();
+        std::vector<uint32_t> order(entries.size());
+        std::iota(order.begin(), order.end(), 0u);
+        std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return entries[a] < entries[b]; });
+        std::vector<uint32_t> rank(entries.size());
+        sorted[p].resize(entries.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+          rank[order[i]] = static_cast<uint32_t>(i);
+          sorted[p][i] = entries[order[i]];
+        }
+        for (std::size_t k = 0; k < chunk_count; ++k)
+          for (uint32_t id : ids[k][p]) codes[k][id] = rank[codes[k][id]];
+      },
+      {});
+  // Ranges follow one another: offset each range's codes.
+  std::vector<uint32_t> offset(ranges, 0);
+  for (std::size_t p = 1; p < ranges; ++p) offset[p] = offset[p - 1] + static_cast<uint32_t>(sorted[p - 1].size());
+  if (ranges > 1)
+    parallel_for(
+        chunk_count, threads,
+        [&](std::size_t k) {
+          for (std::size_t p = 1; p < ranges; ++p)
+            for (uint32_t id : ids[k][p]) codes[k][id] += offset[p];
+        },
+        {});
+  std::vector<std::string_view> merged;
+  merged.reserve(offset.back() + sorted.back().size());
+  for (const auto& range : sorted) merged.insert(merged.end(), range.begin(), range.end());
+  return merged;
+}
+
+// The dictionary of `strings` (sorted, distinct), its strings copied on all threads.
+std::shared_ptr<Dictionary> make_dictionary(const std::vector<std::string_view>& strings, std::size_t threads) {
+  auto dictionary = std::make_shared<Dictionary>();
+  dictionary->values.resize(strings.size());
+  const std::size_t parts = strings.size() < 65536 ? 1 : threads * 4;
+  parallel_for(
+      parts, threads,
+      [&](std::size_t part) {
+        std::size_t begin = part * strings.size() / parts, end = (part + 1) * strings.size() / parts;
+        for (std::size_t i = begin; i < end; ++i) dictionary->values[i].assign(strings[i]);
+      },
+      {});
+  return dictionary;
+}
+
+// ---------------------------------------------------------------------------
+// The whole load.
+
+// With GPUSQL_CSV_TIMING set, each phase's wall time goes to stderr (for
+// benchmarks: where does a load spend its time on this machine?).
+class PhaseTimer {
+ public:
+  PhaseTimer() : enabled_(std::getenv("GPUSQL_CSV_TIMING") != nullptr), last_(std::chrono::steady_clock::now()) {}
+  void mark(const char* phase) {
+    if (!enabled_) return;
+    auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "csv %-10s %8.1f ms\n", phase, std::chrono::duration<double, std::milli>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  bool enabled_;
+  std::chrono::steady_clock::time_point last_;
+};
+
+Dialect base_dialect(const CsvOptions& options) {
+  Dialect d;
+  d.quote = options.quote;
+  d.quoting = options.quote != '\0';
+  d.null_marker = options.null_marker;
+  auto bad = [](char c) { return c == '\n' || c == '\r'; };
+  if (options.delimiter && (bad(*options.delimiter) || *options.delimiter == '\0'))
+    throw Error(ErrorKind::Invalid, "the CSV delimiter cannot be a line break or NUL");
+  if (d.quoting && bad(d.quote)) throw Error(ErrorKind::Invalid, "the CSV quote cannot be a line break");
+  if (d.quoting && options.delimiter && *options.delimiter == d.quote)
+    throw Error(ErrorKind::Invalid, "the CSV delimiter and quote must differ");
+  return d;
+}
+
+std::shared_ptr<Table> load(const CsvText& t, const CsvLoadSpec& spec, bool single_chunk) {
+  PhaseTimer timer;
+  const Table* old = spec.append_to.get();
+  Sniffed sniffed = sniff(t, base_dialect(spec.options), spec.options, old);
+  timer.mark("sniff");
+  const Dialect& d = sniffed.dialect;
+  const std::size_t threads =
+      spec.threads ? spec.threads : std::max<std::size_t>(1, std::thread::hardware_concurrency());
+  std::vector<Chunk> chunks = plan_chunks(t, d, sniffed.data_start, threads, spec.chunk_bytes, single_chunk);
+  timer.mark("cut");
+  std::size_t bound = 0;
+  for (const auto& c : chunks) bound += c.bound;
+  const std::size_t old_rows = old ? old->rows : 0, width = sniffed.columns.size();
+
+  auto table = std::make_shared<Table>();
+  table->name = old ? old->name : spec.table_name;
+  table->columns = sniffed.columns;
+  std::vector<TargetColumn> targets(width);
+  // Columns are allocated (and so zeroed and faulted in) on all threads at once.
+  table->host.resize(width);
+  parallel_for(
+      width, threads,
+      [&](std::size_t c) {
+        const DataType type = sniffed.columns[c].type;
+        HostColumn column(type, old_rows + bound);
+        if (old && !old->host[c].bytes.empty())
+          std::memcpy(column.bytes.data(), old->host[c].bytes.data(), old->host[c].bytes.size());
+        table->host[c] = std::move(column);
+      },
+      {});
+  for (std::size_t c = 0; c < width; ++c)
+    targets[c] = {sniffed.columns[c].type, sniffed.columns[c].not_null, sniffed.columns[c].name,
+                  table->host[c].bytes.data()};
+
+  // The device copy: values of every column but VARCHAR go over while parsing.
+  DeviceContext* device = spec.device;
+  std::unique_ptr<DeviceTable> on_device;
+  std::optional<StagedUpload> upload;
+  if (device) {
+    on_device = std::make_unique<DeviceTable>();
+    upload.emplace(*device);
+    std::size_t needed = 0;
+    for (const auto& c : sniffed.columns) needed += (old_rows + bound) * c.type.width();
+    try {
+      for (std::size_t c = 0; c < width; ++c) {
+        DeviceColumn column;
+        column.type = sniffed.columns[c].type;
+        column.data = DeviceBuffer(*device, (old_rows + bound) * column.type.width());
+        on_device->columns.push_back(std::move(column));
+      }
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::OutOfMemory) throw;
+      on_device.reset();
+      throw_table_does_not_fit(table->name, needed, *device);
+    }
+    if (old && old->device)
+      for (std::size_t c = 0; c < width; ++c)
+        if (sniffed.columns[c].type.id != Type::Varchar)
+          upload->device_to_device(on_device->columns[c].data.data(), old->device->columns[c].data.data(),
+                                   old->host[c].bytes.size());
+  }
+
+  timer.mark("allocate");
+  ParseContext ctx{t, d, targets, old_rows, ""};
+  if (sniffed.inferred) ctx.hint = " (its type was inferred from the first " + std::to_string(CSV_SAMPLE_ROWS) + " rows)";
+  std::vector<ChunkResult> results(chunks.size());
+  std::atomic<std::size_t> bytes_done{0};
+  const std::size_t bytes_total = t.text.size() - std::min(t.text.size(), sniffed.data_start);
+
+  // Finished chunks go to the device in order, as soon as all before them are done.
+  std::mutex frontier_mutex;
+  std::size_t frontier = 0, frontier_rows = 0;
+  bool frontier_stopped = false;
+  std::exception_ptr upload_failure;
+  auto advance_frontier = [&](std::size_t k) {
+    std::lock_guard lock(frontier_mutex);
+    results[k].done = true;
+    if (!device) return;
+    while (!frontier_stopped && frontier < chunks.size() && results[frontier].done) {
+      const ChunkResult& r = results[frontier];
+      if (r.error || r.mismatch) {
+        frontier_stopped = true;
+        break;
+      }
+      try {
+        for (std::size_t c = 0; c < width; ++c) {
+          const std::size_t w = targets[c].type.width();
+          if (targets[c].type.id == Type::Varchar) continue;
+          upload->to_device(on_device->columns[c].data.as<std::byte>() + (old_rows + frontier_rows) * w,
+                            targets[c].data + (old_rows + chunks[frontier].row_base) * w, r.rows * w);
+        }
+      } catch (...) {
+        upload_failure = std::current_exception();
+        frontier_stopped = true;
+        break;
+      }
+      frontier_rows += r.rows;
+      ++frontier;
+    }
+  };
+  // Chunks after a fault need not be parsed; those before it must be, since
+  // the first fault in file order is the one reported.
+  std::atomic<std::size_t> first_fault{SIZE_MAX};
+  auto note_fault = [&](std::size_t k) {
+    for (std::size_t seen = first_fault; k < seen && !first_fault.compare_exchange_weak(seen, k);) {
+    }
+  };
+  // Each thread's current string sets; a new one starts when one grows past
+  // what stays in a core's cache.
+  std::vector<std::shared_ptr<std::vector<StringSet>>> current(threads);
+  auto task = [&](std::size_t k, std::size_t worker) {
+    if (k > first_fault) return;
+    auto& sets = current[worker];
+    if (!sets || std::any_of(sets->begin(), sets->end(),
+                             [](const StringSet& set) { return set.entries().size() > (std::size_t(1) << 16); }))
+      sets = std::make_shared<std::vector<StringSet>>(width);
+    results[k].strings = sets;
+    try {
+      parse_chunk(ctx, chunks[k], results[k], *sets);
+      if (results[k].mismatch) note_fault(k);
+    } catch (const Error& e) {
+      results[k].error = e;
+      note_fault(k);
+    }
+    bytes_done += chunks[k].end - chunks[k].begin;
+    advance_frontier(k);
+  };
+  auto tick = [&] {
+    if (spec.options.progress) spec.options.progress(bytes_done.load(), bytes_total);
+  };
+  parallel_for_workers(chunks.size(), threads, task, spec.options.progress ? std::function<void()>(tick) : nullptr);
+  timer.mark("parse");
+
+  // The first fault in file order is the one to report, when every chunk
+  // before it was cut right; a bad cut means the text is malformed before
+  // it, and a sequential read finds where.
+  for (std::size_t k = 0; k < chunks.size(); ++k) {
+    if (results[k].mismatch) {
+      if (single_chunk) throw Error(ErrorKind::Invalid, "internal error: a single-chunk CSV read was cut short");
+      // Free this attempt's columns and device buffers before the next one.
+      upload.reset();
+      on_device.reset();
+      table.reset();
+      results.clear();
+      return load(t, spec, true);
+    }
+    if (results[k].error) throw *results[k].error;
+    if (!results[k].done) throw Error(ErrorKind::Invalid, "internal error: a CSV chunk was not parsed");
+  }
+  if (upload_failure) std::rethrow_exception(upload_failure);
+  if (spec.options.progress) spec.options.progress(bytes_total, bytes_total);
+
+  // Close the gaps blank lines left, in order (each move is to a lower address).
+  std::size_t rows = 0;
+  std::vector<std::size_t> first_row(chunks.size());
+  for (std::size_t k = 0; k < chunks.size(); ++k) {
+    first_row[k] = rows;
+    rows += results[k].rows;
+  }
+  for (std::size_t c = 0; c < width; ++c) {
+    const std::size_t w = targets[c].type.width();
+    for (std::size_t k = 0; k < chunks.size(); ++k)
+      if (first_row[k] != chunks[k].row_base)
+        std::memmove(targets[c].data + (old_rows + first_row[k]) * w,
+                     targets[c].data + (old_rows + chunks[k].row_base) * w, results[k].rows * w);
+  }
+  const std::size_t total_rows = old_rows + rows;
+  table->rows = total_rows;
+  // NULLs into validity bits (in parallel over columns).
+  parallel_for(
+      width, threads,
+      [&](std::size_t c) {
+        HostColumn& column = table->host[c];
+        column.size = total_rows;
+        column.bytes.resize(total_rows * column.type.width());
+        bool any_null = old && old->host[c].has_nulls();
+        for (const auto& r : results) any_null = any_null || !r.nulls[c].empty();
+        if (!any_null) return;
+        column.validity.assign(validity_words(total_rows), ~0u);
+        if (old && old->host[c].has_nulls())
+          for (std::size_t row = 0; row < old_rows; ++row)
+            if (!old->host[c].is_valid(row)) column.set_null(row);
+        for (std::size_t k = 0; k < chunks.size(); ++k)
+          for (uint32_t row : results[k].nulls[c]) column.set_null(old_rows + first_row[k] + row);
+        normalize_validity(column);
+      },
+      {});
+  timer.mark("nulls");
+  // Strings: one sorted dictionary per column over the old rows and every
+  // string set, and the map from each set's string ids to final codes.
+  std::vector<const std::vector<StringSet>*> set_owners;  // distinct, in chunk order
+  std::vector<std::size_t> set_of(chunks.size());         // chunk -> index in set_owners
+  for (std::size_t k = 0; k < chunks.size(); ++k) {
+    auto at = std::find(set_owners.begin(), set_owners.end(), results[k].strings.get());
+    set_of[k] = static_cast<std::size_t>(at - set_owners.begin());
+    if (at == set_owners.end()) set_owners.push_back(results[k].strings.get());
+  }
+  std::vector<std::vector<std::vector<uint32_t>>> codes(width);  // column -> set -> id -> code
+  for (std::size_t c = 0; c < width; ++c) {
+    HostColumn& column = table->host[c];
+    if (column.type.id != Type::Varchar) continue;
+    std::vector<const StringSet*> sets;
+    for (const auto* owner : set_owners) sets.push_back(&(*owner)[c]);
+    std::shared_ptr<Dictionary> fresh = make_dictionary(merge_strings(sets, codes[c], threads), threads);
+    std::shared_ptr<const Dictionary> dictionary = fresh;
+    if (old && old->host[c].dictionary) {
+      DictionaryUnion u = unite_dictionaries(old->host[c].dictionary, *fresh);
+      auto values = column.values<uint32_t>();
+      if (!u.left_unchanged)
+        for (std::size_t row = 0; row < old_rows; ++row)
+          if (old->host[c].is_valid(row)) values[row] = u.left_codes[values[row]];
+      for (auto& map : codes[c])
+        for (auto& code : map) code = u.right_codes[code];
+      dictionary = u.dictionary;
+    }
+    column.dictionary = std::move(dictionary);
+  }
+  timer.mark("merge");
+  // Every chunk's codes to final ones (in parallel over chunks).
+  std::vector<std::size_t> varchar_columns;
+  for (std::size_t c = 0; c < width; ++c)
+    if (targets[c].type.id == Type::Varchar) varchar_columns.push_back(c);
+  if (!varchar_columns.empty())
+    parallel_for(
+        chunks.size(), threads,
+        [&](std::size_t k) {
+          for (std::size_t c : varchar_columns) {
+            const auto& map = codes[c][set_of[k]];
+            uint32_t* chunk_codes = table->host[c].values<uint32_t>().data() + old_rows + first_row[k];
+            if (map.empty()) {
+              std::fill(chunk_codes, chunk_codes + results[k].rows, 0u);
+              continue;
+            }
+            for (std::size_t row = 0; row < results[k].rows; ++row) chunk_codes[row] = map[chunk_codes[row]];
+            for (uint32_t row : results[k].nulls[c]) chunk_codes[row] = 0;
+          }
+        },
+        {});
+
+  timer.mark("recode");
+  if (device) {
+    // What could not go over while parsing: VARCHAR codes, validity, dictionaries.
+    try {
+      for (std::size_t c = 0; c < width; ++c) {
+        const HostColumn& h = table->host[c];
+        DeviceColumn& dc = on_device->columns[c];
+        dc.size = total_rows;
+        if (h.type.id == Type::Varchar) {
+          upload->to_device(dc.data.data(), h.bytes.data(), h.bytes.size());
+          upload_dictionary(*h.dictionary, dc, *device, *upload);
+        }
+        upload_validity(h, dc, *device, *upload);
+      }
+      upload->finish();
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::OutOfMemory) throw;
+      std::size_t needed = 0;
+      for (const auto& h : table->host) needed += device_bytes_needed(h);
+      on_device.reset();
+      throw_table_does_not_fit(table->name, needed, *device);
+    }
+    table->device = std::move(on_device);
+  }
+  timer.mark("finish");
+  return table;
 }
 
 }  // namespace
 
-std::shared_ptr<Table> read_csv_text(std::string_view text, const std::string& source_name,
-                                     const std::string& table_name, const CsvOptions& options) {
-  CsvParser parser(text, source_name, options);
-  std::vector<Record> records = parser.split();
-  if (records.empty()) throw Error(ErrorKind::IO, "CSV file \"" + source_name + "\" is empty");
+std::shared_ptr<Table> load_csv_text(std::string_view text, const std::string& source_name, const CsvLoadSpec& spec) {
+  CsvText t(text, source_name);
+  return load(t, spec, false);
+}
 
-  // Column names from the header, or column0, column1, ... without one.
-  std::vector<std::string> names;
-  std::size_t first_data = 0;
-  if (options.header) {
-    auto& header = records[0].fields;
-    if (header.size() > 1 && header.back().text.empty() && !header.back().quoted) header.pop_back();
-    for (std::size_t i = 0; i < header.size(); ++i) {
-      std::string name(trim(header[i].text));
-      if (name.empty()) name = "column" + std::to_string(i);
-      std::string unique = name;
-      for (int k = 1; std::any_of(names.begin(), names.end(), [&](const std::string& n) { return iequals(n, unique); }); ++k)
-        unique = name + "_" + std::to_string(k);
-      names.push_back(unique);
-    }
-    first_data = 1;
-  } else {
-    auto& first = records[0].fields;
-    std::size_t n = first.size();
-    if (n > 1 && first.back().text.empty() && !first.back().quoted) --n;
-    for (std::size_t i = 0; i < n; ++i) names.push_back("column" + std::to_string(i));
-  }
-  const std::size_t width = names.size();
-  const std::size_t rows = records.size() - first_data;
-
-  // Shape check: every record has `width` fields (a trailing empty one is allowed).
-  for (std::size_t r = first_data; r < records.size(); ++r) {
-    auto& fields = records[r].fields;
-    if (fields.size() == width + 1 && fields.back().text.empty() && !fields.back().quoted) fields.pop_back();
-    if (fields.size() != width) {
-      const Field& at = fields.size() > width ? fields[width] : fields.back();
-      std::size_t column = fields.size() > width ? at.column : at.column + at.text.size() + (at.quoted ? 2 : 0);
-      parser.fail(at.line, column,
-                  "expected " + std::to_string(width) + " fields but found " + std::to_string(fields.size()) +
-                      (fields.size() > width ? " (extra field \"" + excerpt(at.text) + "\")" : ""));
-    }
-  }
-
-  auto is_null = [&](const Field& f) { return !f.quoted && f.text == options.null_marker; };
-
-  auto table = std::make_shared<Table>();
-  table->name = table_name;
-  table->rows = rows;
-  for (std::size_t c = 0; c < width; ++c) {
-    Inferred type = Inferred::Null;
-    for (std::size_t r = first_data; r < records.size() && type != Inferred::Varchar; ++r) {
-      const Field& f = records[r].fields[c];
-      if (is_null(f)) continue;
-      type = std::max(type, classify(f.text));
-    }
-    DataType data_type = type == Inferred::Integer  ? DataType::integer()
-                         : type == Inferred::BigInt ? DataType::bigint()
-                         : type == Inferred::Double ? DataType::double_()
-                                                    : DataType::varchar();
-    HostColumn column(data_type, rows);
-    if (data_type.id == Type::Varchar) {
-      // Validate, collect the distinct strings, sort them, then code each row.
-      std::vector<std::string_view> distinct;
-      for (std::size_t r = first_data; r < records.size(); ++r) {
-        const Field& f = records[r].fields[c];
-        if (is_null(f)) continue;
-        for (std::size_t i = 0; i < f.text.size();) {
-          std::size_t n = utf8_sequence(f.text, i);
-          if (n == 0) parser.fail(f.line, f.column + i + (f.quoted ? 1 : 0), "invalid UTF-8 in a VARCHAR value \"" + excerpt(f.text) + "\"");
-          i += n;
-        }
-        distinct.push_back(f.text);
-      }
-      std::sort(distinct.begin(), distinct.end());
-      distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-      auto dictionary = std::make_shared<Dictionary>();
-      dictionary->values.assign(distinct.begin(), distinct.end());
-      auto codes = column.values<uint32_t>();
-      for (std::size_t r = first_data; r < records.size(); ++r) {
-        const Field& f = records[r].fields[c];
-        std::size_t row = r - first_data;
-        if (is_null(f)) {
-          codes[row] = 0;
-          column.set_null(row);
-        } else {
-          codes[row] = static_cast<uint32_t>(std::lower_bound(distinct.begin(), distinct.end(), f.text) - distinct.begin());
-        }
-      }
-      column.dictionary = std::move(dictionary);
-    } else {
-      for (std::size_t r = first_data; r < records.size(); ++r) {
-        const Field& f = records[r].fields[c];
-        std::size_t row = r - first_data;
-        if (is_null(f)) {
-          column.set_null(row);
-          continue;
-        }
-        int64_t i = 0;
-        double d = 0;
-        switch (data_type.id) {
-          case Type::Integer:
-            parse_int64(f.text, i);
-            column.values<int32_t>()[row] = static_cast<int32_t>(i);
-            break;
-          case Type::BigInt:
-            parse_int64(f.text, i);
-            column.values<int64_t>()[row] = i;
-            break;
-          default:
-            if (!parse_double(f.text, d))
-              parser.fail(f.line, f.column, "\"" + excerpt(f.text) + "\" is not a DOUBLE");  // e.g. out of range
-            column.values<double>()[row] = d;
-            break;
-        }
-      }
-    }
-    table->columns.push_back({names[c], data_type});
-    table->host.push_back(std::move(column));
-  }
-  return table;
+std::shared_ptr<Table> load_csv_file(const std::string& path, const CsvLoadSpec& spec) {
+  FileText file(path);
+  return load_csv_text(file.view(), path, spec);
 }
 
 std::shared_ptr<Table> read_csv(const std::string& path, const std::string& table_name, const CsvOptions& options) {
-  std::error_code ec;
-  auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status))
-    throw Error(ErrorKind::IO, "cannot open CSV file \"" + path + "\": no such file");
-  if (std::filesystem::is_directory(status))
-    throw Error(ErrorKind::IO, "cannot read CSV file \"" + path + "\": it is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorKind::IO, "cannot open CSV file \"" + path + "\": permission denied or unreadable");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  std::string text = buffer.str();
-  return read_csv_text(text, path, table_name, options);
+  CsvLoadSpec spec;
+  spec.table_name = table_name;
+  spec.options = options;
+  return load_csv_file(path, spec);
+}
+
+std::shared_ptr<Table> read_csv_text(std::string_view text, const std::string& source_name,
+                                     const std::string& table_name, const CsvOptions& options) {
+  CsvLoadSpec spec;
+  spec.table_name = table_name;
+  spec.options = options;
+  return load_csv_text(text, source_name, spec);
 }
 
 }  // namespace gpusql

@@ -1,32 +1,68 @@
-// Reading CSV files into new tables. The dialect: RFC 4180 quoting
-// (delimiters, doubled quotes and line breaks inside quotes), LF or CRLF line
-// ends, an optional UTF-8 byte order mark, an optional trailing delimiter at
-// the end of every line (as dbgen writes), surrounding spaces around numbers.
-// An unquoted field equal to the NULL marker (default: empty) is NULL.
+// Reading CSV files into tables. The dialect: RFC 4180 quoting (delimiters,
+// doubled quotes and line breaks inside quotes), LF or CRLF line ends, an
+// optional UTF-8 byte order mark, an optional trailing delimiter at the end
+// of every line (as dbgen writes), blanks around numbers, dates and booleans,
+// blank lines skipped. An unquoted field equal to the NULL marker (default:
+// empty) is NULL; so is an empty or all-blank field in a column that is not
+// VARCHAR. A quoted empty field "" in a VARCHAR column is the empty string.
+//
+// How a file is read (csv_reader.cpp):
+//   1. the sniffer reads the first records: delimiter among , | ; tab and
+//      whether there is a header, unless given; for a new table, the column
+//      types over the first 20480 rows, widening INTEGER -> BIGINT -> DOUBLE
+//      -> VARCHAR, YYYY-MM-DD dates as DATE;
+//   2. the rest is cut into chunks at record boundaries (quote-aware: the
+//      quote parity at each cut comes from a first parallel pass that counts
+//      quotes and line ends), and every core parses chunks straight into the
+//      typed host columns, validating each value against its column's type;
+//   3. with a device, each finished run of chunks is copied to the GPU through
+//      pinned staging buffers while the next chunks are parsed; VARCHAR codes
+//      (which need the merged dictionary) and validity bits follow at the end.
+// Any fault throws gpusql::Error naming the file, the 1-based line and column,
+// and the offending text; nothing half-read is ever returned.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "storage/device_memory.hpp"
 #include "storage/table.hpp"
 
 namespace gpusql {
 
-struct CsvOptions {
-  char delimiter = ',';
-  char quote = '"';
-  bool header = true;
-  std::string null_marker;  // "" : an empty unquoted field is NULL
+// CsvOptions (the dialect and a progress callback) is public: gpusql.hpp.
+
+// Rows the type inference looks at.
+constexpr std::size_t CSV_SAMPLE_ROWS = 20480;
+
+struct CsvLoadSpec {
+  std::string table_name;
+  CsvOptions options;
+  // COPY: the table the file's rows are appended to, with its declared types
+  // (no inference); the result is a new version of it.
+  std::shared_ptr<const Table> append_to;
+  // When set, the result also lives on this device (Table::device).
+  DeviceContext* device = nullptr;
+  // Parsing threads; 0: one per core.
+  std::size_t threads = 0;
+  // Bytes per chunk; 0: chosen from the size and the threads (1-16 MiB, one
+  // chunk below 2 MiB). Tests and the fuzz target set it small to cut tiny
+  // inputs into many chunks.
+  std::size_t chunk_bytes = 0;
 };
 
-// Reads the whole file and infers each column's type over all of its values,
-// widening INTEGER -> BIGINT -> DOUBLE -> VARCHAR (a column with only NULLs is
-// VARCHAR). Nothing is returned half-read: any fault throws gpusql::Error
-// naming the file, the 1-based line and column, and the offending text.
-std::shared_ptr<Table> read_csv(const std::string& path, const std::string& table_name, const CsvOptions& options = {});
+// Reads the file at `path`. Error(IO) for a missing, unreadable, directory or
+// empty file; Error(Conversion) for malformed content; Error(OutOfMemory)
+// naming the bytes needed and free when the table does not fit on the device.
+std::shared_ptr<Table> load_csv_file(const std::string& path, const CsvLoadSpec& spec);
+// The same over text in memory; `source_name` stands in for the path in messages.
+std::shared_ptr<Table> load_csv_text(std::string_view text, const std::string& source_name, const CsvLoadSpec& spec);
 
-// The same over text in memory (`source_name` stands in for the path in
-// messages); the fuzz target and tests use it.
+// Shorthands for a new host-only table with the options' dialect (detected
+// where not given) and inferred types.
+std::shared_ptr<Table> read_csv(const std::string& path, const std::string& table_name, const CsvOptions& options = {});
 std::shared_ptr<Table> read_csv_text(std::string_view text, const std::string& source_name,
                                      const std::string& table_name, const CsvOptions& options = {});
 

@@ -1,6 +1,8 @@
 #include "storage/device_memory.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace gpusql {
 
@@ -65,6 +67,87 @@ DeviceContext::~DeviceContext() {
     cudaStreamSynchronize(stream_);
     cudaStreamDestroy(stream_);
   }
+  for (auto& slot : staging_)
+    if (slot.copied) cudaEventDestroy(slot.copied);
+}
+
+std::vector<StagingSlot>& DeviceContext::staging() {
+  if (staging_tried_) return staging_;
+  staging_tried_ = true;
+  // Four slots of 8 MiB: enough to keep the copy engine busy while the next
+  // piece is filled, small enough to pin in a few milliseconds.
+  constexpr std::size_t SLOTS = 4, SLOT_BYTES = std::size_t(8) << 20;
+  try {
+    for (std::size_t i = 0; i < SLOTS; ++i) {
+      StagingSlot slot;
+      slot.buffer = PinnedBuffer(SLOT_BYTES);
+      GPUSQL_CUDA_TRY(cudaEventCreateWithFlags(&slot.copied, cudaEventDisableTiming));
+      staging_.push_back(std::move(slot));
+    }
+  } catch (const Error&) {
+    for (auto& slot : staging_)
+      if (slot.copied) cudaEventDestroy(slot.copied);
+    staging_.clear();
+  }
+  return staging_;
+}
+
+PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
+  if (bytes == 0) return;
+  GPUSQL_CUDA_TRY(cudaMallocHost(&data_, bytes));
+}
+
+PinnedBuffer::~PinnedBuffer() {
+  if (data_) cudaFreeHost(data_);
+}
+
+PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& other) noexcept {
+  if (this != &other) {
+    if (data_) cudaFreeHost(data_);
+    data_ = std::exchange(other.data_, nullptr);
+    bytes_ = std::exchange(other.bytes_, 0);
+  }
+  return *this;
+}
+
+StagedUpload::~StagedUpload() { cudaStreamSynchronize(context_.stream()); }
+
+void StagedUpload::to_device(void* destination, const void* source, std::size_t bytes) {
+  if (bytes == 0) return;
+  auto& slots = context_.staging();
+  if (slots.empty()) {
+    // No pinned memory: a pageable copy, finished before the caller's memory may change.
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyHostToDevice, context_.stream()));
+    context_.synchronize();
+    return;
+  }
+  auto* to = static_cast<std::byte*>(destination);
+  const auto* from = static_cast<const std::byte*>(source);
+  while (bytes > 0) {
+    StagingSlot& slot = slots[next_++ % slots.size()];
+    if (slot.in_flight) {
+      GPUSQL_CUDA_TRY(cudaEventSynchronize(slot.copied));
+      slot.in_flight = false;
+    }
+    std::size_t piece = std::min(bytes, slot.buffer.size());
+    std::memcpy(slot.buffer.data(), from, piece);
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(to, slot.buffer.data(), piece, cudaMemcpyHostToDevice, context_.stream()));
+    GPUSQL_CUDA_TRY(cudaEventRecord(slot.copied, context_.stream()));
+    slot.in_flight = true;
+    to += piece;
+    from += piece;
+    bytes -= piece;
+  }
+}
+
+void StagedUpload::device_to_device(void* destination, const void* source, std::size_t bytes) {
+  if (bytes == 0) return;
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice, context_.stream()));
+}
+
+void StagedUpload::finish() {
+  context_.synchronize();
+  for (auto& slot : context_.staging()) slot.in_flight = false;
 }
 
 std::size_t DeviceContext::free_bytes() const {

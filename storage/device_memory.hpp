@@ -7,8 +7,10 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gpusql/gpusql.hpp"
 
@@ -17,6 +19,36 @@ namespace gpusql {
 // Throws Error(OutOfMemory) for allocation failures, Error(Device) otherwise.
 void cuda_check(cudaError_t status, const char* what, const char* file, int line);
 #define GPUSQL_CUDA_TRY(call) ::gpusql::cuda_check((call), #call, __FILE__, __LINE__)
+
+// Page-locked host memory (cudaMallocHost): the DMA engine copies from it
+// while the CPU goes on. Freed with cudaFreeHost.
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  // Throws Error(OutOfMemory) or Error(Device) when it cannot be had.
+  explicit PinnedBuffer(std::size_t bytes);
+  ~PinnedBuffer();
+  PinnedBuffer(PinnedBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept;
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+
+  void* data() const { return data_; }
+  std::size_t size() const { return bytes_; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// One pinned staging buffer and the event that says when the copy out of it
+// has finished, so it can be filled again.
+struct StagingSlot {
+  PinnedBuffer buffer;
+  cudaEvent_t copied = nullptr;
+  bool in_flight = false;
+};
 
 class DeviceContext {
  public:
@@ -39,8 +71,15 @@ class DeviceContext {
   void set_memory_cap(std::size_t bytes) { cap_ = bytes; }
   std::size_t bytes_in_use() const { return in_use_; }
 
+  // The staging buffers uploads go through: made on first use and kept, so
+  // loads after the first pay nothing for them. Empty when no pinned memory
+  // could be had (uploads then copy from pageable memory).
+  std::vector<StagingSlot>& staging();
+
  private:
   friend class DeviceBuffer;
+  std::vector<StagingSlot> staging_;
+  bool staging_tried_ = false;
   cudaStream_t stream_ = nullptr;
   std::string name_;
   int multiprocessors_ = 0;
@@ -71,6 +110,29 @@ class DeviceBuffer {
   DeviceContext* context_ = nullptr;
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
+};
+
+// Copies host memory to the device through the context's pinned staging
+// buffers, in its stream: each piece is a memcpy into a staging buffer and an
+// asynchronous DMA out of it, so the caller may reuse or free its memory as
+// soon as a call returns, and the CPU goes on while the copy engine works.
+// Not thread-safe: one thread at a time per context.
+class StagedUpload {
+ public:
+  explicit StagedUpload(DeviceContext& context) : context_(context) {}
+  // Waits for the copies in flight (errors then are ignored: call finish()).
+  ~StagedUpload();
+  StagedUpload(const StagedUpload&) = delete;
+  StagedUpload& operator=(const StagedUpload&) = delete;
+
+  void to_device(void* destination, const void* source, std::size_t bytes);
+  void device_to_device(void* destination, const void* source, std::size_t bytes);
+  // Returns once every copy has landed; throws Error(Device) if one failed.
+  void finish();
+
+ private:
+  DeviceContext& context_;
+  std::size_t next_ = 0;
 };
 
 std::string format_bytes(std::size_t bytes);

@@ -1,19 +1,80 @@
 #include "storage/device_table.hpp"
 
+#include "storage/column_ops.hpp"
 #include "storage/table.hpp"
 
 namespace gpusql {
 
+std::size_t DeviceColumn::bytes() const {
+  return data.size() + validity.size() + dictionary_offsets.size() + dictionary_bytes.size();
+}
+
 std::size_t DeviceTable::bytes() const {
   std::size_t total = 0;
-  for (const auto& c : columns) total += c.data.size() + c.validity.size();
+  for (const auto& c : columns) total += c.bytes();
   return total;
+}
+
+std::size_t device_bytes_needed(const HostColumn& column) {
+  std::size_t total = column.bytes.size() + column.validity.size() * sizeof(uint32_t);
+  if (column.type.id == Type::Varchar && column.dictionary) total += flat_dictionary_bytes(*column.dictionary);
+  return total;
+}
+
+void throw_table_does_not_fit(const std::string& table, std::size_t needed, const DeviceContext& context) {
+  throw Error(ErrorKind::OutOfMemory, "out of GPU memory: table \"" + table + "\" needs " + format_bytes(needed) +
+                                          ", " + format_bytes(context.free_bytes()) + " free; no table was changed");
+}
+
+void upload_validity(const HostColumn& column, DeviceColumn& device, DeviceContext& context, StagedUpload& upload) {
+  if (column.validity.empty()) return;
+  const std::size_t bytes = column.validity.size() * sizeof(uint32_t);
+  device.validity = DeviceBuffer(context, bytes);
+  upload.to_device(device.validity.data(), column.validity.data(), bytes);
+}
+
+namespace {
+
+void allocate_dictionary(const Dictionary& dictionary, DeviceColumn& device, DeviceContext& context) {
+  std::size_t text = 0;
+  for (const auto& s : dictionary.values) text += s.size();
+  device.dictionary_offsets = DeviceBuffer(context, (dictionary.size() + 1) * sizeof(uint64_t));
+  device.dictionary_bytes = DeviceBuffer(context, text);
+  device.dictionary_entries = dictionary.size();
+}
+
+void copy_dictionary(const Dictionary& dictionary, DeviceColumn& device, StagedUpload& upload) {
+  std::vector<uint64_t> offsets(dictionary.size() + 1);
+  for (std::size_t i = 0; i < dictionary.size(); ++i) offsets[i + 1] = offsets[i] + dictionary.values[i].size();
+  upload.to_device(device.dictionary_offsets.data(), offsets.data(), offsets.size() * sizeof(uint64_t));
+  // Entries go over in batches through one host buffer, not one by one.
+  std::string batch;
+  std::size_t batch_start = 0;
+  auto flush = [&] {
+    upload.to_device(device.dictionary_bytes.as<char>() + batch_start, batch.data(), batch.size());
+    batch_start += batch.size();
+    batch.clear();
+  };
+  for (const auto& s : dictionary.values) {
+    batch += s;
+    if (batch.size() >= (std::size_t(4) << 20)) flush();
+  }
+  if (!batch.empty()) flush();
+}
+
+}  // namespace
+
+void upload_dictionary(const Dictionary& dictionary, DeviceColumn& device, DeviceContext& context,
+                       StagedUpload& upload) {
+  allocate_dictionary(dictionary, device, context);
+  copy_dictionary(dictionary, device, upload);
 }
 
 std::unique_ptr<DeviceTable> upload_table(const Table& table, DeviceContext& context) {
   std::size_t needed = 0;
-  for (const auto& c : table.host) needed += c.bytes.size() + c.validity.size() * sizeof(uint32_t);
+  for (const auto& c : table.host) needed += device_bytes_needed(c);
   auto device = std::make_unique<DeviceTable>();
+  StagedUpload upload(context);
   try {
     for (const auto& c : table.host) {
       DeviceColumn d;
@@ -21,26 +82,66 @@ std::unique_ptr<DeviceTable> upload_table(const Table& table, DeviceContext& con
       d.size = c.size;
       d.data = DeviceBuffer(context, c.bytes.size());
       d.validity = DeviceBuffer(context, c.validity.size() * sizeof(uint32_t));
+      if (c.type.id == Type::Varchar && c.dictionary) allocate_dictionary(*c.dictionary, d, context);
       device->columns.push_back(std::move(d));
     }
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::OutOfMemory) throw;
     device.reset();
-    throw Error(ErrorKind::OutOfMemory, "out of GPU memory: table \"" + table.name + "\" needs " +
-                                            format_bytes(needed) + ", " + format_bytes(context.free_bytes()) +
-                                            " free; no table was changed");
+    throw_table_does_not_fit(table.name, needed, context);
   }
   for (std::size_t i = 0; i < table.host.size(); ++i) {
     const auto& h = table.host[i];
     auto& d = device->columns[i];
-    if (!h.bytes.empty())
-      GPUSQL_CUDA_TRY(cudaMemcpyAsync(d.data.data(), h.bytes.data(), h.bytes.size(), cudaMemcpyHostToDevice,
-                                      context.stream()));
-    if (!h.validity.empty())
-      GPUSQL_CUDA_TRY(cudaMemcpyAsync(d.validity.data(), h.validity.data(), h.validity.size() * sizeof(uint32_t),
-                                      cudaMemcpyHostToDevice, context.stream()));
+    upload.to_device(d.data.data(), h.bytes.data(), h.bytes.size());
+    if (!h.validity.empty()) upload.to_device(d.validity.data(), h.validity.data(), d.validity.size());
+    if (h.type.id == Type::Varchar && h.dictionary) copy_dictionary(*h.dictionary, d, upload);
   }
-  context.synchronize();
+  upload.finish();
+  return device;
+}
+
+std::unique_ptr<DeviceTable> upload_appended_table(const Table& old, const Table& next, DeviceContext& context) {
+  if (!old.device || old.columns.size() != next.columns.size()) return upload_table(next, context);
+  std::size_t needed = 0;
+  for (const auto& c : next.host) needed += device_bytes_needed(c);
+  auto device = std::make_unique<DeviceTable>();
+  StagedUpload upload(context);
+  try {
+    for (std::size_t i = 0; i < next.host.size(); ++i) {
+      const HostColumn& h = next.host[i];
+      const DeviceColumn& before = old.device->columns[i];
+      DeviceColumn d;
+      d.type = h.type;
+      d.size = h.size;
+      d.data = DeviceBuffer(context, h.bytes.size());
+      // Codes of the old rows stay valid only when the dictionary did not change.
+      const bool same_dictionary = h.dictionary == old.host[i].dictionary;
+      const std::size_t kept = h.type.id != Type::Varchar || same_dictionary ? old.host[i].bytes.size() : 0;
+      upload.device_to_device(d.data.data(), before.data.data(), kept);
+      upload.to_device(d.data.as<std::byte>() + kept, h.bytes.data() + kept, h.bytes.size() - kept);
+      upload_validity(h, d, context, upload);
+      if (h.type.id == Type::Varchar && h.dictionary) {
+        if (same_dictionary && before.dictionary_offsets.size()) {
+          d.dictionary_offsets = DeviceBuffer(context, before.dictionary_offsets.size());
+          d.dictionary_bytes = DeviceBuffer(context, before.dictionary_bytes.size());
+          d.dictionary_entries = before.dictionary_entries;
+          upload.device_to_device(d.dictionary_offsets.data(), before.dictionary_offsets.data(),
+                                  before.dictionary_offsets.size());
+          upload.device_to_device(d.dictionary_bytes.data(), before.dictionary_bytes.data(),
+                                  before.dictionary_bytes.size());
+        } else {
+          upload_dictionary(*h.dictionary, d, context, upload);
+        }
+      }
+      device->columns.push_back(std::move(d));
+    }
+    upload.finish();
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::OutOfMemory) throw;
+    device.reset();
+    throw_table_does_not_fit(next.name, needed, context);
+  }
   return device;
 }
 

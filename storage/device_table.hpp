@@ -1,8 +1,12 @@
 // A table's columns in GPU memory: one pool buffer of values per column and,
-// for columns with NULLs, one of validity bits (the host layout, byte for byte).
+// for columns with NULLs, one of validity bits (the host layout, byte for
+// byte). A VARCHAR column also carries its sorted dictionary, flat, so a
+// kernel can evaluate a string predicate (LIKE) once per distinct string and
+// then filter on codes.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "storage/data_type.hpp"
@@ -11,12 +15,21 @@
 namespace gpusql {
 
 struct Table;
+struct HostColumn;
+struct Dictionary;
 
 struct DeviceColumn {
   DataType type;
   std::size_t size = 0;
-  DeviceBuffer data;
+  DeviceBuffer data;      // at least size * type.width() bytes
   DeviceBuffer validity;  // empty when the column has no NULL
+  // VARCHAR: entry i of the dictionary is bytes [offsets[i], offsets[i + 1])
+  // of `dictionary_bytes`; `dictionary_offsets` holds entries + 1 uint64_t.
+  DeviceBuffer dictionary_offsets;
+  DeviceBuffer dictionary_bytes;
+  std::size_t dictionary_entries = 0;
+
+  std::size_t bytes() const;
 };
 
 struct DeviceTable {
@@ -24,9 +37,27 @@ struct DeviceTable {
   std::size_t bytes() const;
 };
 
+// Bytes a host column takes once uploaded: values, validity, dictionary.
+std::size_t device_bytes_needed(const HostColumn& column);
+
+// The error for a table that does not fit: it names the bytes needed and free.
+[[noreturn]] void throw_table_does_not_fit(const std::string& table, std::size_t needed, const DeviceContext& context);
+
 // Copies every column of `table` to the device. All buffers are allocated
 // before the first copy, so running out of memory fails before anything is
 // half-uploaded; the error names the bytes needed and free.
 std::unique_ptr<DeviceTable> upload_table(const Table& table, DeviceContext& context);
+
+// The device copy of `next`, a version of `old` with rows appended (INSERT):
+// what `old` already has on the device is copied there (values, and a
+// dictionary that did not change), only the rest goes over from the host.
+// Errors as upload_table.
+std::unique_ptr<DeviceTable> upload_appended_table(const Table& old, const Table& next, DeviceContext& context);
+
+// Allocates and fills a column's validity bits (when it has NULLs) and, for
+// VARCHAR, its flat dictionary. Throws Error(OutOfMemory) from the allocation.
+void upload_validity(const HostColumn& column, DeviceColumn& device, DeviceContext& context, StagedUpload& upload);
+void upload_dictionary(const Dictionary& dictionary, DeviceColumn& device, DeviceContext& context,
+                       StagedUpload& upload);
 
 }  // namespace gpusql

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "storage/column_ops.hpp"
+
 namespace gpusql {
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -22,5 +24,13 @@ int Table::find_column(std::string_view column) const {
     if (iequals(columns[i].name, column)) return static_cast<int>(i);
   return -1;
 }
+
+std::size_t Table::host_bytes() const {
+  std::size_t total = 0;
+  for (const auto& c : host) total += gpusql::host_bytes(c);
+  return total;
+}
+
+std::size_t Table::device_bytes() const { return device ? device->bytes() : 0; }
 
 }  // namespace gpusql

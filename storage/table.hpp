@@ -16,6 +16,7 @@ namespace gpusql {
 struct ColumnDefinition {
   std::string name;
   DataType type;
+  bool not_null = false;  // declared NOT NULL: loads and inserts refuse a NULL
 };
 
 struct Table {
@@ -27,6 +28,9 @@ struct Table {
 
   // Index of the column called `name` (case-insensitive), or -1.
   int find_column(std::string_view column) const;
+  // Bytes its columns (and dictionaries) take in host memory, and on the device.
+  std::size_t host_bytes() const;
+  std::size_t device_bytes() const;
 };
 
 // ASCII case-insensitive equality, the rule for SQL identifiers here.

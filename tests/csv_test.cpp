@@ -70,7 +70,7 @@ void check_rejected(const std::string& contents, const std::string& message) {
 
 TEST_CASE("bad CSV input names file, line and column, and creates nothing", "[csv]") {
   check_rejected("a,b\n1,2\n3\n",
-                 "Conversion Error: CSV file \"PATH\", line 3, column 2: expected 2 fields but found 1");
+                 "Conversion Error: CSV file \"PATH\", line 3, column 2: expected 2 fields but found 1 (record \"3\")");
   check_rejected("a,b\n1,2\n3,4,5\n",
                  "Conversion Error: CSV file \"PATH\", line 3, column 5: expected 2 fields but found 3 (extra field \"5\")");
   check_rejected("a,b\n1,\"open\n2,3\n",
@@ -98,4 +98,74 @@ TEST_CASE("missing files and directories are IO errors", "[csv]") {
   db.load_csv("t", path);
   CHECK_THROWS_WITH(db.load_csv("T", path), "Catalog Error: Table with name \"T\" already exists!");
   CHECK(db.query("SELECT COUNT(*) FROM t").get<int64_t>(0, 0) == 1);
+}
+
+TEST_CASE("CSV options: delimiter, header, quote, NULL marker", "[csv]") {
+  TempDir dir;
+  Database db(Options{ExecutorKind::Host});
+  auto rows = [&](const std::string& name, const std::string& text, const CsvOptions& options) {
+    db.load_csv(name, dir.write(name + ".csv", text), options);
+    return to_string(to_rows(db.query("SELECT * FROM " + name)));
+  };
+  CsvOptions pipe_no_header;
+  pipe_no_header.delimiter = '|';
+  pipe_no_header.header = false;
+  CHECK(rows("a", "x|1\ny|2\n", pipe_no_header) == "'x' | 1\n'y' | 2\n");
+  CsvOptions na;
+  na.null_marker = "NA";
+  CHECK(rows("b", "s,n,d\nNA,NA,1\n,,2\n\"NA\",3,NA\n", na) == "NULL | NULL | 1\n'' | NULL | 2\n'NA' | 3 | NULL\n");
+  CsvOptions no_quotes;
+  no_quotes.quote = '\0';
+  CHECK(rows("c", "s,n\n\"a\",1\nb\"\",2\n", no_quotes) == "'\"a\"' | 1\n'b\"\"' | 2\n");
+  CsvOptions single_quotes;
+  single_quotes.quote = '\'';
+  CHECK(rows("d", "s,n\n'a,b',1\n'it''s',2\n", single_quotes) == "'a,b' | 1\n'it's' | 2\n");
+  CsvOptions header;
+  header.header = true;
+  Result r = db.query("SELECT * FROM a");
+  CHECK(r.column_name(0) == "column0");
+  db.load_csv("e", dir.write("e.csv", "1,2\n3,4\n"), header);
+  CHECK(db.query("SELECT * FROM e").column_name(1) == "2");
+  CsvOptions bad;
+  bad.delimiter = '\n';
+  CHECK_THROWS_WITH(db.load_csv("f", dir.write("f.csv", "1\n"), bad),
+                    "Invalid Input Error: the CSV delimiter cannot be a line break or NUL");
+  bad.delimiter = '"';
+  CHECK_THROWS_WITH(db.load_csv("f", dir.write("f.csv", "1\n"), bad),
+                    "Invalid Input Error: the CSV delimiter and quote must differ");
+  CHECK(db.table_names() == std::vector<std::string>{"a", "b", "c", "d", "e"});
+}
+
+TEST_CASE("CSV dialect: signs, exponents, blanks, lone CR, CRLF inside quotes, no final line end", "[csv]") {
+  TempDir dir;
+  Database db(Options{ExecutorKind::Host});
+  db.load_csv("t", dir.write("t.csv",
+                             "i,d,day,s\r\n"
+                             "+1, -2.5e1 ,\t2001-02-03 ,\"a\r\nb\"\r\n"
+                             "-2,.5,1999-12-31,x\ry\r\n"
+                             ",,,  \r\n"
+                             "3,4E-2,2000-01-01,last"));
+  Result r = db.query("SELECT * FROM t");
+  REQUIRE(r.row_count() == 4);
+  CHECK(r.column_type(0) == Type::Integer);
+  CHECK(r.column_type(1) == Type::Double);
+  CHECK(r.column_type(2) == Type::Date);
+  CHECK(r.column_type(3) == Type::Varchar);
+  CHECK(to_string(to_rows(r)) ==
+        "1 | -25d | '2001-02-03' | 'a\r\nb'\n"
+        "-2 | 0.5d | '1999-12-31' | 'x\ry'\n"
+        "NULL | NULL | NULL | '  '\n"
+        "3 | 0.040000000000000001d | '2000-01-01' | 'last'\n");
+}
+
+TEST_CASE("more bad CSV input: values that do not fit, messages with the text", "[csv]") {
+  check_rejected("k,v\n1,\"multi\nline\",extra\n",
+                 "Conversion Error: CSV file \"PATH\", line 3, column 7: expected 2 fields but found 3 (extra field "
+                 "\"extra\")");
+  check_rejected("k,v\n1,\"multi\nline\"\n2\n",
+                 "Conversion Error: CSV file \"PATH\", line 4, column 2: expected 2 fields but found 1 (record \"2\")");
+  check_rejected("\xEF\xBB\xBF" "a,b\n\"x\"\"\n",
+                 "Conversion Error: CSV file \"PATH\", line 2, column 1: unterminated quoted field");
+  check_rejected("a\n\xff\xfe\n",
+                 "Conversion Error: CSV file \"PATH\", line 2, column 1: invalid UTF-8 in a VARCHAR value \"\xff\xfe\"");
 }

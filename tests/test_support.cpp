@@ -52,7 +52,9 @@ void Sqlite::load_csv(const std::string& table, const std::string& path, const R
   std::string create = "CREATE TABLE " + table + " (";
   for (std::size_t c = 0; c < schema.column_count(); ++c) {
     Type t = schema.column_type(c);
-    const char* affinity = t == Type::Double || t == Type::Real ? "REAL" : t == Type::Varchar ? "TEXT" : "INTEGER";
+    const char* affinity = t == Type::Double || t == Type::Real || t == Type::Decimal ? "REAL"
+                           : t == Type::Varchar || t == Type::Date                  ? "TEXT"
+                                                                                      : "INTEGER";
     create += (c ? ", " : "") + schema.column_name(c) + " " + affinity;
   }
   exec(db_, create + ")");
@@ -77,6 +79,33 @@ void Sqlite::load_csv(const std::string& table, const std::string& path, const R
     if (sqlite3_step(insert) != SQLITE_DONE) throw std::runtime_error("sqlite insert failed");
   }
   sqlite3_finalize(insert);
+  exec(db_, "COMMIT");
+}
+
+void Sqlite::execute(const std::string& sql) { exec(db_, sql); }
+
+void Sqlite::insert(const std::string& table, const std::vector<std::vector<std::optional<std::string>>>& rows) {
+  if (rows.empty()) return;
+  std::string placeholders;
+  for (std::size_t c = 0; c < rows[0].size(); ++c) placeholders += c ? ",?" : "?";
+  sqlite3_stmt* statement = nullptr;
+  std::string sql = "INSERT INTO " + table + " VALUES (" + placeholders + ")";
+  if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &statement, nullptr) != SQLITE_OK)
+    throw std::runtime_error(std::string("sqlite prepare: ") + sqlite3_errmsg(db_) + " in: " + sql);
+  exec(db_, "BEGIN");
+  for (const auto& row : rows) {
+    sqlite3_reset(statement);
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (row[c]) sqlite3_bind_text(statement, static_cast<int>(c + 1), row[c]->data(), static_cast<int>(row[c]->size()),
+                                    SQLITE_TRANSIENT);
+      else sqlite3_bind_null(statement, static_cast<int>(c + 1));
+    }
+    if (sqlite3_step(statement) != SQLITE_DONE) {
+      sqlite3_finalize(statement);
+      throw std::runtime_error(std::string("sqlite insert: ") + sqlite3_errmsg(db_));
+    }
+  }
+  sqlite3_finalize(statement);
   exec(db_, "COMMIT");
 }
 
@@ -112,6 +141,8 @@ Rows to_rows(const Result& result) {
       else if (auto* i = std::get_if<int32_t>(&v)) row.emplace_back(static_cast<int64_t>(*i));
       else if (auto* l = std::get_if<int64_t>(&v)) row.emplace_back(*l);
       else if (auto* d = std::get_if<double>(&v)) row.emplace_back(*d);
+      else if (auto* date = std::get_if<Date>(&v)) row.emplace_back(to_string(*date));
+      else if (auto* decimal = std::get_if<Decimal>(&v)) row.emplace_back(decimal->to_double());
       else row.emplace_back(std::get<std::string>(v));
     }
     rows.push_back(std::move(row));

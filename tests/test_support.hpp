@@ -44,11 +44,18 @@ class Sqlite {
   // Loads a header CSV without quotes (the sample files): empty fields NULL.
   void load_csv(const std::string& table, const std::string& path, const Result& schema);
   Rows query(const std::string& sql) const;
+  // Runs statements that return no rows (CREATE TABLE ...).
+  void execute(const std::string& sql);
+  // Inserts rows of text values (nullopt: NULL) into `table`; SQLite converts
+  // each by its column's affinity, as its CSV import does.
+  void insert(const std::string& table, const std::vector<std::vector<std::optional<std::string>>>& rows);
 
  private:
   ::sqlite3* db_ = nullptr;
 };
 
+// DATE values become their 'YYYY-MM-DD' text and DECIMAL values doubles, as
+// SQLite holds them (TEXT and REAL affinity).
 Rows to_rows(const Result& result);
 std::string to_string(const Rows& rows);
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -91,11 +92,59 @@ struct Options {
   ExecutorKind executor = ExecutorKind::Auto;
 };
 
+// A DATE value: days since 1970-01-01 (negative before it), proleptic
+// Gregorian calendar.
+struct Date {
+  int32_t days = 0;
+  friend bool operator==(const Date&, const Date&) = default;
+};
+
+// A DECIMAL(p,s) value: unscaled / 10^scale, exactly (p <= 18).
+struct Decimal {
+  int64_t unscaled = 0;
+  uint8_t scale = 0;
+  // The nearest double (exact for |unscaled| < 2^53).
+  double to_double() const;
+  friend bool operator==(const Decimal&, const Decimal&) = default;
+};
+
+// "1998-12-01" (years outside 0000-9999 keep their sign and all digits).
+std::string to_string(Date date);
+// Exactly `scale` digits after the point: Decimal{-5, 2} is "-0.05".
+std::string to_string(const Decimal& decimal);
+
 // A NULL is std::monostate. INTEGER reads as int32_t, BIGINT as int64_t,
-// DOUBLE as double, BOOLEAN as bool, VARCHAR as std::string.
-using Value = std::variant<std::monostate, bool, int32_t, int64_t, double, std::string>;
+// DOUBLE as double, BOOLEAN as bool, VARCHAR as std::string, DATE as Date,
+// DECIMAL as Decimal. REAL (32-bit float) reads as double: every float is
+// exactly a double, and Result::text prints it in its shortest float form.
+using Value = std::variant<std::monostate, bool, int32_t, int64_t, double, std::string, Date, Decimal>;
 
 struct ResultData;  // internal
+
+// How Database::load_csv reads a file. Absent fields are detected from the
+// file's first lines: the delimiter among ',' '|' ';' and tab, and whether the
+// first line is a header (it is when it holds names -- no numbers or dates --
+// over a column of numbers or dates; in a file of text only, when it has no
+// empty field). Column types are inferred over the first 20480 rows.
+struct CsvOptions {
+  std::optional<char> delimiter;
+  std::optional<bool> header;
+  char quote = '"';         // '\0': no quoting
+  std::string null_marker;  // an unquoted field equal to it is NULL; "" : an empty field is NULL
+  // Called on the loading thread about every 100 ms while a load runs, and
+  // once more with bytes_done == bytes_total when parsing ends. Must not call
+  // back into the Database.
+  std::function<void(std::size_t bytes_done, std::size_t bytes_total)> progress;
+};
+
+// One table as `.tables` and SHOW TABLES list it.
+struct TableInfo {
+  std::string name;
+  std::size_t rows = 0;
+  std::size_t columns = 0;
+  std::size_t device_bytes = 0;  // GPU memory it holds (0 on the host executor)
+  std::size_t host_bytes = 0;    // host memory of its columns and dictionaries
+};
 
 // A materialized query result, held on the host. Cheap to copy (shared).
 class Result {
@@ -144,6 +193,13 @@ class Database {
   // Loads a CSV file with a header row into a new table `name`, inferring
   // column types. On any error nothing is created.
   void load_csv(std::string_view name, const std::string& path);
+  // The same with the dialect given or partly given, and a progress callback.
+  // Parses on all cores and, on the GPU executor, copies to the device while
+  // parsing goes on. Throws Error(IO) for a missing file, a directory or an
+  // empty file, Error(Conversion) naming file, line, column and text for a
+  // malformed one, Error(OutOfMemory) naming the bytes needed and free when
+  // the table does not fit on the device; on any error nothing is created.
+  void load_csv(std::string_view name, const std::string& path, const CsvOptions& options);
 
   // Runs every statement in `sql` (separated by ';') and returns the result
   // of the last one.
@@ -156,6 +212,8 @@ class Database {
 
   // Names of the tables, sorted.
   std::vector<std::string> table_names() const;
+  // The tables with their sizes, sorted by name.
+  std::vector<TableInfo> tables() const;
 
   struct Impl;  // internal
   Impl& impl();

@@ -1,0 +1,305 @@
+#include "storage/value_text.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+namespace gpusql {
+
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The shape every number shares: [+-]digits[.digits][(e|E)[+-]digits].
+struct NumberShape {
+  bool negative = false;
+  std::string_view integer_digits;
+  std::string_view fraction_digits;
+  bool has_exponent = false;
+  int64_t exponent = 0;  // clamped to +-1e9: anything past that is out of any range
+  std::string_view body;  // the text without blanks and without a leading '+'
+};
+
+bool scan_number(std::string_view text, NumberShape& shape) {
+  std::string_view s = trim_blanks(text);
+  std::size_t i = 0;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+    shape.negative = s[i] == '-';
+    ++i;
+  }
+  shape.body = s.substr(s.size() && s[0] == '+' ? 1 : 0);
+  std::size_t begin = i;
+  while (i < s.size() && is_digit(s[i])) ++i;
+  shape.integer_digits = s.substr(begin, i - begin);
+  if (i < s.size() && s[i] == '.') {
+    begin = ++i;
+    while (i < s.size() && is_digit(s[i])) ++i;
+    shape.fraction_digits = s.substr(begin, i - begin);
+  }
+  if (shape.integer_digits.empty() && shape.fraction_digits.empty()) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    bool negative = false;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
+    if (i == s.size() || !is_digit(s[i])) return false;
+    int64_t e = 0;
+    for (; i < s.size() && is_digit(s[i]); ++i) e = std::min<int64_t>(e * 10 + (s[i] - '0'), 1000000000);
+    shape.has_exponent = true;
+    shape.exponent = negative ? -e : e;
+  }
+  return i == s.size();
+}
+
+template <class T>
+ParseResult parse_floating(std::string_view text, T& out) {
+  NumberShape shape;
+  if (!scan_number(text, shape)) return ParseResult::Invalid;
+  T value{};
+  auto [end, ec] = std::from_chars(shape.body.data(), shape.body.data() + shape.body.size(), value,
+                                   std::chars_format::general);
+  if (ec == std::errc::result_out_of_range) {
+    // Underflow is not an error: the value is as close to zero as it gets.
+    bool tiny = shape.has_exponent && shape.exponent < 0;
+    if (!tiny) return ParseResult::OutOfRange;
+    out = shape.negative ? -T(0) : T(0);
+    return ParseResult::Ok;
+  }
+  if (ec != std::errc() || end != shape.body.data() + shape.body.size()) return ParseResult::Invalid;
+  if (!std::isfinite(value)) return ParseResult::OutOfRange;
+  out = value;
+  return ParseResult::Ok;
+}
+
+template <class T>
+std::string shortest(T value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+  char buffer[64];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, end);
+}
+
+}  // namespace
+
+ParseResult detail::parse_integer(std::string_view text, int64_t& out) {
+  std::string_view s = trim_blanks(text);
+  std::size_t i = 0;
+  bool negative = false;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
+  if (i == s.size()) return ParseResult::Invalid;
+  uint64_t magnitude = 0;
+  bool overflow = false;
+  for (; i < s.size(); ++i) {
+    if (!is_digit(s[i])) return ParseResult::Invalid;
+    uint64_t digit = static_cast<uint64_t>(s[i] - '0');
+    if (magnitude > (UINT64_MAX - digit) / 10) overflow = true;
+    else magnitude = magnitude * 10 + digit;
+  }
+  const uint64_t limit = negative ? uint64_t(1) << 63 : (uint64_t(1) << 63) - 1;
+  if (overflow || magnitude > limit) return ParseResult::OutOfRange;
+  out = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
+  return ParseResult::Ok;
+}
+
+ParseResult parse_double(std::string_view text, double& out) { return parse_floating(text, out); }
+ParseResult parse_real(std::string_view text, float& out) { return parse_floating(text, out); }
+
+int64_t power_of_ten(int n) {
+  static constexpr int64_t powers[] = {1,
+                                       10,
+                                       100,
+                                       1000,
+                                       10000,
+                                       100000,
+                                       1000000,
+                                       10000000,
+                                       100000000,
+                                       1000000000,
+                                       10000000000,
+                                       100000000000,
+                                       1000000000000,
+                                       10000000000000,
+                                       100000000000000,
+                                       1000000000000000,
+                                       10000000000000000,
+                                       100000000000000000,
+                                       1000000000000000000};
+  return powers[n];
+}
+
+ParseResult detail::parse_decimal(std::string_view text, uint8_t precision, uint8_t scale, int64_t& out) {
+  NumberShape shape;
+  if (!scan_number(text, shape)) return ParseResult::Invalid;
+  // The significant digits D (no leading zeros) and t such that the unscaled
+  // value is D * 10^t.
+  char digits[40];
+  int count = 0;
+  int64_t dropped = 0;  // significant digits past the 40 kept: only their count matters
+  auto take = [&](std::string_view part) {
+    for (char c : part) {
+      if (count == 0 && c == '0') continue;
+      if (count < 40) digits[count++] = c;
+      else ++dropped;
+    }
+  };
+  take(shape.integer_digits);
+  // Leading zeros of the fraction are not significant but do move the point.
+  take(shape.fraction_digits);
+  int64_t t = shape.exponent - static_cast<int64_t>(shape.fraction_digits.size()) + scale + dropped;
+  uint64_t value = 0;
+  if (count > 0) {
+    if (t >= 0) {
+      if (count + t > precision) return ParseResult::OutOfRange;
+      for (int k = 0; k < count; ++k) value = value * 10 + static_cast<uint64_t>(digits[k] - '0');
+      value *= static_cast<uint64_t>(power_of_ten(static_cast<int>(t)));
+    } else {
+      int64_t kept = count + t;  // digits left of the rounding point
+      if (kept > precision) return ParseResult::OutOfRange;
+      for (int64_t k = 0; k < kept; ++k) value = value * 10 + static_cast<uint64_t>(digits[k] - '0');
+      if (kept >= 0 && kept < count && digits[kept] >= '5') ++value;  // half away from zero
+      if (value >= static_cast<uint64_t>(power_of_ten(precision))) return ParseResult::OutOfRange;
+    }
+  }
+  out = shape.negative ? -static_cast<int64_t>(value) : static_cast<int64_t>(value);
+  return ParseResult::Ok;
+}
+
+void civil_from_days(int64_t z, int64_t& year, unsigned& month, unsigned& day) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  day = doy - (153 * mp + 2) / 5 + 1;
+  month = mp < 10 ? mp + 3 : mp - 9;
+  year = static_cast<int64_t>(yoe) + era * 400 + (month <= 2);
+}
+
+ParseResult detail::parse_date(std::string_view text, int32_t& days) {
+  std::string_view s = trim_blanks(text);
+  auto number = [&](std::size_t& i, std::size_t min_digits, std::size_t max_digits, unsigned& value) {
+    std::size_t begin = i;
+    value = 0;
+    while (i < s.size() && is_digit(s[i]) && i - begin < max_digits) value = value * 10 + (s[i++] - '0');
+    return i - begin >= min_digits && (i == s.size() || !is_digit(s[i]));
+  };
+  std::size_t i = 0;
+  unsigned year = 0, month = 0, day = 0;
+  if (!number(i, 4, 4, year) || i == s.size() || s[i++] != '-') return ParseResult::Invalid;
+  if (!number(i, 1, 2, month) || i == s.size() || s[i++] != '-') return ParseResult::Invalid;
+  if (!number(i, 1, 2, day) || i != s.size()) return ParseResult::Invalid;
+  if (month < 1 || month > 12 || day < 1) return ParseResult::Invalid;
+  static constexpr unsigned month_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  if (day > month_days[month - 1] + (month == 2 && leap)) return ParseResult::Invalid;
+  days = static_cast<int32_t>(days_from_civil(year, month, day));
+  return ParseResult::Ok;
+}
+
+ParseResult parse_boolean(std::string_view text, bool& out) {
+  std::string_view s = trim_blanks(text);
+  if (s.size() > 5) return ParseResult::Invalid;
+  char lower[6] = {};
+  for (std::size_t i = 0; i < s.size(); ++i) lower[i] = static_cast<char>(s[i] | 0x20);
+  std::string_view w(lower, s.size());
+  if (w == "true" || w == "t" || w == "yes" || w == "y" || w == "1") out = true;
+  else if (w == "false" || w == "f" || w == "no" || w == "n" || w == "0") out = false;
+  else return ParseResult::Invalid;
+  return ParseResult::Ok;
+}
+
+std::size_t detail::invalid_utf8_offset(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  while (i < n) {
+    // Eight ASCII bytes at a time: the common case.
+    if (i + 8 <= n) {
+      uint64_t word;
+      std::memcpy(&word, p + i, 8);
+      if ((word & 0x8080808080808080ull) == 0) {
+        i += 8;
+        continue;
+      }
+    }
+    unsigned char c = p[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len = (c >= 0xC2 && c <= 0xDF) ? 2 : (c >= 0xE0 && c <= 0xEF) ? 3 : (c >= 0xF0 && c <= 0xF4) ? 4 : 0;
+    if (len == 0 || i + len > n) return i;
+    for (std::size_t k = 1; k < len; ++k)
+      if ((p[i + k] & 0xC0) != 0x80) return i;
+    if (c == 0xE0 && p[i + 1] < 0xA0) return i;  // overlong
+    if (c == 0xED && p[i + 1] > 0x9F) return i;  // surrogates
+    if (c == 0xF0 && p[i + 1] < 0x90) return i;  // overlong
+    if (c == 0xF4 && p[i + 1] > 0x8F) return i;  // beyond U+10FFFF
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
+std::string format_double(double value) { return shortest(value); }
+
+std::string to_string(Date date) {
+  int64_t year;
+  unsigned month, day;
+  civil_from_days(date.days, year, month, day);
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, year < 0 ? "%05lld-%02u-%02u" : "%04lld-%02u-%02u",
+                static_cast<long long>(year), month, day);
+  return buffer;
+}
+
+std::string to_string(const Decimal& decimal) {
+  uint64_t magnitude = decimal.unscaled < 0 ? 0 - static_cast<uint64_t>(decimal.unscaled)
+                                            : static_cast<uint64_t>(decimal.unscaled);
+  std::string digits = std::to_string(magnitude);
+  if (decimal.scale > 0) {
+    if (digits.size() <= decimal.scale) digits.insert(0, decimal.scale + 1 - digits.size(), '0');
+    digits.insert(digits.size() - decimal.scale, 1, '.');
+  }
+  return decimal.unscaled < 0 ? "-" + digits : digits;
+}
+
+double Decimal::to_double() const {
+  if (scale <= 18) return static_cast<double>(unscaled) / static_cast<double>(power_of_ten(scale));
+  return static_cast<double>(unscaled) / std::pow(10.0, scale);
+}
+
+std::string format_fixed(DataType type, const void* data, std::size_t row) {
+  switch (type.id) {
+    case Type::Boolean: return static_cast<const uint8_t*>(data)[row] ? "true" : "false";
+    case Type::Integer: return std::to_string(static_cast<const int32_t*>(data)[row]);
+    case Type::BigInt: return std::to_string(static_cast<const int64_t*>(data)[row]);
+    case Type::Real: return shortest(static_cast<const float*>(data)[row]);
+    case Type::Double: return shortest(static_cast<const double*>(data)[row]);
+    case Type::Decimal: return to_string(Decimal{static_cast<const int64_t*>(data)[row], type.scale});
+    case Type::Date: return to_string(Date{static_cast<const int32_t*>(data)[row]});
+    case Type::Varchar: break;
+  }
+  return "?";
+}
+
+std::string excerpt(std::string_view text) {
+  std::string out;
+  for (char c : text.substr(0, 40)) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else out += c;
+  }
+  if (text.size() > 40) out += "...";
+  return out;
+}
+
+std::string conversion_message(std::string_view text, DataType type, ParseResult result, char quote) {
+  std::string shown = quote + excerpt(text) + quote;
+  if (result == ParseResult::OutOfRange) return shown + " is out of range for " + type.to_string();
+  return "could not convert " + shown + " to " + type.to_string();
+}
+
+}  // namespace gpusql

@@ -1,0 +1,448 @@
+// CREATE TABLE, COPY, INSERT, DROP TABLE, SHOW TABLES, DESCRIBE and
+// read_csv through SQL: every type, loads compared value by value with
+// SQLite's reading of the same file, and every failure leaving the catalog
+// and its tables exactly as they were.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <iterator>
+#include <optional>
+
+#include "engine/catalog_statements.hpp"
+#include "tests/test_support.hpp"
+
+using namespace gpusql;
+using namespace gpusql::test;
+
+namespace {
+
+using TextRows = std::vector<std::vector<std::optional<std::string>>>;
+
+// An independent RFC 4180 reader for the oracle side: an unquoted empty
+// field is NULL, a trailing delimiter ends a line, a BOM and blank lines are
+// skipped.
+TextRows split_csv(std::string text, char delimiter, bool header, bool trailing_delimiter) {
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
+  TextRows rows;
+  std::vector<std::optional<std::string>> row;
+  std::string field;
+  bool quoted = false, was_quoted = false;
+  auto end_field = [&] {
+    if (field.empty() && !was_quoted) row.emplace_back(std::nullopt);
+    else row.emplace_back(field);
+    field.clear();
+    was_quoted = false;
+  };
+  auto end_row = [&] {
+    end_field();
+    if (trailing_delimiter) row.pop_back();
+    bool blank = row.size() <= 1 && (row.empty() || !row[0]);
+    if (!blank || trailing_delimiter) rows.push_back(row);
+    row.clear();
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += text[++i];
+      else if (c == '"') quoted = false;
+      else field += c;
+    } else if (c == '"') {
+      quoted = was_quoted = true;
+    } else if (c == delimiter) {
+      end_field();
+    } else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
+    } else if (c == '\n') {
+      end_row();
+    } else {
+      field += c;
+    }
+  }
+  if (!field.empty() || !row.empty()) end_row();
+  if (header && !rows.empty()) rows.erase(rows.begin());
+  return rows;
+}
+
+std::string sqlite_type(Type t) {
+  switch (t) {
+    case Type::Real:
+    case Type::Double:
+    case Type::Decimal: return "REAL";
+    case Type::Date:
+    case Type::Varchar: return "TEXT";
+    default: return "INTEGER";
+  }
+}
+
+// The same file into SQLite, with the column types gpusql gave the table.
+void load_oracle(Sqlite& oracle, Database& db, const std::string& table, const std::string& path, char delimiter,
+                 bool header, bool trailing_delimiter) {
+  Result schema = db.query("SELECT * FROM " + table + " WHERE 1 = 0");
+  std::string create = "CREATE TABLE " + table + " (";
+  for (std::size_t c = 0; c < schema.column_count(); ++c)
+    create += (c ? ", " : "") + schema.column_name(c) + " " + sqlite_type(schema.column_type(c));
+  oracle.execute(create + ")");
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  oracle.insert(table, split_csv(text, delimiter, header, trailing_delimiter));
+}
+
+void check_same(const Rows& expected, const Rows& actual) {
+  INFO("sqlite:\n" << to_string(expected) << "gpusql:\n" << to_string(actual));
+  CHECK(same_rows(expected, actual));
+}
+
+// Everything a table holds, for "exactly as it was" checks.
+std::string snapshot(Database& db, const std::string& table) {
+  return to_string(to_rows(db.query("SELECT * FROM " + table)));
+}
+
+}  // namespace
+
+TEST_CASE("dbgen files: CREATE TABLE + COPY read what SQLite reads", "[catalog][sqlite]") {
+  TempDir dir;
+  std::string path = dir.write("region.tbl",
+                               "0|AFRICA|1998-12-01|12.50|lar deposits. blithely final packages cajole.|\n"
+                               "1|AMERICA|1992-01-02|-0.05|hs use ironic, even requests. s|\n"
+                               "2|ASIA|2000-02-29|0|ges. thinly even pinto beans ca|\n"
+                               "3|EUROPE|1970-01-01|99999999.99|ly final courts cajole furiously final excuse|\n"
+                               "4|MIDDLE EAST||-1234567.8||\n");
+  for (ExecutorKind kind : {ExecutorKind::Host}) {
+    Database db(Options{kind});
+    db.query("CREATE TABLE region (r_regionkey INTEGER NOT NULL, r_name VARCHAR, r_date DATE, "
+             "r_amount DECIMAL(15,2), r_comment VARCHAR)");
+    Result loaded = db.query("COPY region FROM '" + path + "' (DELIMITER '|')");
+    CHECK(loaded.status() == "loaded 5 rows into region");
+    Result r = db.query("SELECT * FROM region");
+    REQUIRE(r.row_count() == 5);
+    CHECK(r.column_type(2) == Type::Date);
+    CHECK(r.column_type(3) == Type::Decimal);
+    CHECK(r.get<Date>(0, 2) == Date{10561});
+    CHECK(r.get<Decimal>(1, 3) == Decimal{-5, 2});
+    CHECK(r.text(1, 3) == "-0.05");
+    CHECK(r.text(3, 3) == "99999999.99");
+    CHECK(r.text(0, 2) == "1998-12-01");
+    CHECK(r.is_null(4, 2));
+    CHECK(r.is_null(4, 4));
+    Sqlite oracle;
+    load_oracle(oracle, db, "region", path, '|', false, true);
+    check_same(oracle.query("SELECT * FROM region"), to_rows(r));
+    // A second COPY appends; new strings merge into the sorted dictionary.
+    db.query("COPY region FROM '" + path + "' (DELIMITER '|', HEADER false)");
+    CHECK(db.query("SELECT COUNT(*) FROM region").get<int64_t>(0, 0) == 10);
+    CHECK(db.query("SELECT COUNT(*) FROM region WHERE r_name = 'ASIA'").get<int64_t>(0, 0) == 2);
+    CHECK(db.query("SELECT COUNT(*) FROM region WHERE r_name < 'B'").get<int64_t>(0, 0) == 6);
+  }
+}
+
+TEST_CASE("inference: a quoted, CRLF, BOM file with empty fields as NULL reads as SQLite reads it",
+          "[catalog][sqlite]") {
+  TempDir dir;
+  std::string path = dir.write("people.csv",
+                               "\xEF\xBB\xBF" "id,name,city,score,joined\r\n"
+                               "1,\"Smith, John\",\"Paris\",3.5,2020-01-31\r\n"
+                               "2,\"O\"\"Brien\",,-2,2021-12-01\r\n"
+                               "3,\"multi\r\nline\",Oslo,,\r\n"
+                               "4,,\"\",1e3,1999-07-04\r\n");
+  Database db(Options{ExecutorKind::Host});
+  db.query("CREATE TABLE people AS SELECT * FROM read_csv('" + path + "')");
+  Result r = db.query("SELECT * FROM people");
+  REQUIRE(r.row_count() == 4);
+  CHECK(r.column_name(1) == "name");
+  CHECK(r.column_type(0) == Type::Integer);
+  CHECK(r.column_type(3) == Type::Double);
+  CHECK(r.column_type(4) == Type::Date);
+  CHECK(r.get<std::string>(1, 1) == "O\"Brien");
+  CHECK(r.get<std::string>(2, 1) == "multi\r\nline");
+  CHECK(r.is_null(1, 2));              // unquoted empty: NULL
+  CHECK(r.get<std::string>(3, 2) == "");  // quoted empty: the empty string
+  CHECK(r.is_null(3, 1));
+  Sqlite oracle;
+  load_oracle(oracle, db, "people", path, ',', true, false);
+  check_same(oracle.query("SELECT * FROM people"), to_rows(r));
+  // The same file through Database::load_csv and a given dialect.
+  db.load_csv("people2", path, CsvOptions{',', true});
+  CHECK(snapshot(db, "people2") == snapshot(db, "people"));
+}
+
+TEST_CASE("every type: CREATE TABLE, INSERT literals, read back", "[catalog]") {
+  Database db(Options{ExecutorKind::Host});
+  db.query("CREATE TABLE t (b BOOLEAN, i INTEGER, l BIGINT, r REAL, d DOUBLE, m DECIMAL(9,3), day DATE, s VARCHAR)");
+  Result status = db.query(
+      "INSERT INTO t VALUES (true, -1, -9223372036854775807, 0.1, -2.5e-3, -12.3456, DATE '1998-12-01', 'x'), "
+      "(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL), "
+      "(false, 2147483647, 3000000000, -1e30, 1, 7, '2000-02-29', '')");
+  CHECK(status.status() == "inserted 3 rows into t");
+  Result r = db.query("SELECT * FROM t");
+  REQUIRE(r.row_count() == 3);
+  std::vector<Type> types = {Type::Boolean, Type::Integer, Type::BigInt, Type::Real,
+                             Type::Double,  Type::Decimal, Type::Date,   Type::Varchar};
+  for (std::size_t c = 0; c < types.size(); ++c) {
+    CHECK(r.column_type(c) == types[c]);
+    CHECK(r.is_null(1, c));
+    CHECK(r.text(1, c) == "NULL");
+  }
+  CHECK(r.get<bool>(0, 0));
+  CHECK(r.get<int32_t>(0, 1) == -1);
+  CHECK(r.get<int64_t>(0, 2) == -9223372036854775807);
+  CHECK(r.get<double>(0, 3) == static_cast<double>(0.1f));  // REAL reads as double
+  CHECK(r.text(0, 3) == "0.1");                              // and prints as the float it is
+  CHECK(r.text(2, 3) == "-1e+30");
+  CHECK(r.get<double>(0, 4) == -2.5e-3);
+  CHECK(r.get<Decimal>(0, 5) == Decimal{-12346, 3});  // rounded half away from zero
+  CHECK(r.text(0, 5) == "-12.346");
+  CHECK(r.text(2, 5) == "7.000");
+  CHECK(r.text(0, 6) == "1998-12-01");
+  CHECK(r.text(2, 6) == "2000-02-29");
+  CHECK(r.text(0, 0) == "true");
+  CHECK(r.text(2, 0) == "false");
+  CHECK(r.get<std::string>(2, 7) == "");
+  Rows rows = to_rows(r);
+  CHECK(rows[0][5] == Cell(-12.346));
+  CHECK(rows[0][6] == Cell(std::string("1998-12-01")));
+  CHECK(rows[0][0] == Cell(int64_t(1)));
+}
+
+TEST_CASE("INSERT: column lists, casts, NULL defaults, errors that change nothing", "[catalog]") {
+  Database db(Options{ExecutorKind::Host});
+  db.query("CREATE TABLE t (id INTEGER NOT NULL, name VARCHAR, price DECIMAL(15,2), day DATE)");
+  db.query("INSERT INTO t (name, id) VALUES ('b', 2), ('a', -1)");
+  db.query("INSERT INTO t VALUES (3, 'c', CAST('4.5' AS DECIMAL(15,2)), CAST('2001-01-01' AS DATE))");
+  db.query("INSERT INTO t VALUES (4, 'a', '1.005', '2001-1-2'), (5, NULL, -3, NULL)");
+  const std::string before = snapshot(db, "t");
+  CHECK(before ==
+        "2 | 'b' | NULL | NULL\n"
+        "-1 | 'a' | NULL | NULL\n"
+        "3 | 'c' | 4.5d | '2001-01-01'\n"
+        "4 | 'a' | 1.01d | '2001-01-02'\n"
+        "5 | NULL | -3d | NULL\n");
+  auto rejected = [&](const std::string& sql, const std::string& message) {
+    INFO(sql);
+    CHECK_THROWS_WITH(db.query(sql), Catch::Matchers::StartsWith(message));
+    CHECK(snapshot(db, "t") == before);
+  };
+  rejected("INSERT INTO t VALUES (1, 'x')", "Binder Error: table t has 4 columns but 2 values were supplied");
+  rejected("INSERT INTO t (id) VALUES (1, 2)",
+           "Binder Error: Column name/value mismatch for insert on t: expected 1 columns but 2 values were supplied");
+  rejected("INSERT INTO t (nope) VALUES (1)", "Binder Error: Table \"t\" does not have a column with name \"nope\"");
+  rejected("INSERT INTO t (name) VALUES ('x')", "Conversion Error: NOT NULL constraint failed: t.id");
+  rejected("INSERT INTO t VALUES (NULL, 'x', 1, NULL)", "Conversion Error: NOT NULL constraint failed: t.id");
+  rejected("INSERT INTO t VALUES (6, 'ok', 1, NULL), (3000000000, 'x', 1, NULL)",
+           "Conversion Error: value 3000000000 is out of range for INTEGER (column \"id\")");
+  rejected("INSERT INTO t VALUES (6, 'x', 'abc', NULL)",
+           "Conversion Error: could not convert 'abc' to DECIMAL(15,2) (column \"price\")");
+  rejected("INSERT INTO t VALUES (6, 'x', 1, '2001-02-30')",
+           "Conversion Error: could not convert '2001-02-30' to DATE (column \"day\")");
+  rejected("INSERT INTO t VALUES (6, 'x', 1, DATE '2001-13-01')",
+           "Conversion Error: could not convert '2001-13-01' to DATE");
+  rejected("INSERT INTO t VALUES (6, 'x', 10000000000000, NULL)",
+           "Conversion Error: value 10000000000000 is out of range for DECIMAL(15,2) (column \"price\")");
+  rejected("INSERT INTO missing VALUES (1)", "Catalog Error: Table with name missing does not exist!");
+  // INSERT ... SELECT: converted to the target's types, all or nothing.
+  db.query("CREATE TABLE u (n BIGINT, label VARCHAR)");
+  db.query("INSERT INTO u SELECT id, name FROM t");
+  CHECK(db.query("SELECT COUNT(*) FROM u").get<int64_t>(0, 0) == 5);
+  rejected("INSERT INTO t (name) SELECT label FROM u", "Conversion Error: NOT NULL constraint failed: t.id");
+  rejected("INSERT INTO t (id, name) SELECT n * 1000000000, label FROM u",
+           "Conversion Error: value 3000000000 is out of range for INTEGER (column \"id\")");
+  rejected("INSERT INTO t SELECT n, label FROM u", "Binder Error: table t has 4 columns but 2 values were supplied");
+  db.query("INSERT INTO t (id, name, day) SELECT n + 10, label, '2001-01-01' FROM u WHERE n > 2");
+  CHECK(snapshot(db, "t") == before + "13 | 'c' | NULL | '2001-01-01'\n14 | 'a' | NULL | '2001-01-01'\n"
+                                      "15 | NULL | NULL | '2001-01-01'\n");
+}
+
+TEST_CASE("CREATE TABLE AS SELECT, DROP TABLE, SHOW TABLES, DESCRIBE", "[catalog]") {
+  Database db(Options{ExecutorKind::Host});
+  db.query("CREATE TABLE t (a INTEGER NOT NULL, b VARCHAR, c DECIMAL(15,2))");
+  db.query("INSERT INTO t VALUES (1, 'x', 1.5), (2, NULL, NULL), (3, 'y', -2)");
+  Result created = db.query("CREATE TABLE big AS SELECT a * 10 AS a10, b, c FROM t WHERE a >= 2");
+  CHECK(created.status() == "created table big with 2 rows");
+  CHECK(snapshot(db, "big") == "20 | NULL | NULL\n30 | 'y' | -2d\n");
+  CHECK_THROWS_WITH(db.query("CREATE TABLE big (x INTEGER)"),
+                    Catch::Matchers::StartsWith("Catalog Error: Table with name \"big\" already exists!"));
+  CHECK(db.query("CREATE TABLE IF NOT EXISTS big (x INTEGER)").status().empty());
+  CHECK(db.query("CREATE TABLE IF NOT EXISTS big AS SELECT 1 AS x FROM t").status().empty());
+  CHECK(snapshot(db, "big") == "20 | NULL | NULL\n30 | 'y' | -2d\n");
+  CHECK(to_string(to_rows(db.query("SHOW TABLES"))) == "'big'\n't'\n");
+  Result d = db.query("DESCRIBE t");
+  CHECK(d.column_name(0) == "column_name");
+  CHECK(d.column_name(4) == "device_bytes");
+  CHECK(to_string(to_rows(d)) ==
+        "'a' | 'INTEGER' | 'NO' | 0 | 0\n"
+        "'b' | 'VARCHAR' | 'YES' | 1 | 0\n"
+        "'c' | 'DECIMAL(15,2)' | 'YES' | 1 | 0\n");
+  CHECK_THROWS_WITH(db.query("DESCRIBE nope"), Catch::Matchers::StartsWith("Catalog Error: Table with name nope"));
+  CHECK_THROWS_WITH(db.query("DROP TABLE bog"),
+                    Catch::Matchers::StartsWith("Catalog Error: Table with name bog does not exist!") &&
+                        Catch::Matchers::Contains("Did you mean \"big\"?"));
+  CHECK(db.query("DROP TABLE IF EXISTS nope").status().empty());
+  db.query("DROP TABLE big");
+  CHECK(db.table_names() == std::vector<std::string>{"t"});
+  CHECK_THROWS_WITH(db.query("CREATE TABLE v (a INTEGER, A BIGINT)"),
+                    Catch::Matchers::StartsWith("Catalog Error: Column with name A already exists!"));
+  CHECK_THROWS_WITH(db.query("CREATE TABLE v (a BLOB)"),
+                    Catch::Matchers::StartsWith("Catalog Error: Type with name blob does not exist!"));
+  CHECK_THROWS_WITH(db.query("CREATE TABLE v (a DECIMAL(20,2))"),
+                    Catch::Matchers::StartsWith("Not implemented Error: not supported yet: DECIMAL precision above 18"));
+  CHECK_THROWS_WITH(db.query("CREATE TABLE v (a DECIMAL(5,6))"),
+                    Catch::Matchers::StartsWith("Binder Error: DECIMAL scale must be between 0 and the precision"));
+  CHECK(db.table_names() == std::vector<std::string>{"t"});
+  std::vector<TableInfo> tables = db.tables();
+  REQUIRE(tables.size() == 1);
+  CHECK(tables[0].name == "t");
+  CHECK(tables[0].rows == 3);
+  CHECK(tables[0].columns == 3);
+  CHECK(tables[0].device_bytes == 0);
+  CHECK(tables[0].host_bytes > 0);
+}
+
+TEST_CASE("a bad file leaves COPY's table exactly as it was and says where", "[catalog][csv]") {
+  TempDir dir;
+  Database db(Options{ExecutorKind::Host});
+  db.query("CREATE TABLE t (id INTEGER NOT NULL, amount DECIMAL(15,2), day DATE, name VARCHAR)");
+  db.query("INSERT INTO t VALUES (1, 2.5, '2001-01-01', 'keep')");
+  const std::string before = snapshot(db, "t");
+  auto rejected = [&](const std::string& contents, const std::string& message, const std::string& options = "") {
+    std::string path = dir.write("bad.csv", contents);
+    std::string expected = message;
+    for (std::size_t at; (at = expected.find("PATH")) != std::string::npos;) expected.replace(at, 4, path);
+    INFO(contents);
+    CHECK_THROWS_WITH(db.query("COPY t FROM '" + path + "'" + options), Catch::Matchers::StartsWith(expected));
+    CHECK(snapshot(db, "t") == before);
+  };
+  rejected("2,1.5,2001-01-01,a\n3,1,2001-01-01\n",
+           "Conversion Error: CSV file \"PATH\", line 2, column 15: expected 4 fields but found 3 (record "
+           "\"3,1,2001-01-01\")");
+  rejected("2,1.5,2001-01-01,a,b\n",
+           "Conversion Error: CSV file \"PATH\", line 1, column 20: expected 4 fields but found 5 (extra field \"b\")");
+  rejected("2,x,2001-01-01,a\n",
+           "Conversion Error: CSV file \"PATH\", line 1, column 3: could not convert \"x\" to DECIMAL(15,2) in column "
+           "\"amount\"");
+  rejected("2,1,2001-01-01,a\n3000000000,1,2001-01-01,a\n",
+           "Conversion Error: CSV file \"PATH\", line 2, column 1: \"3000000000\" is out of range for INTEGER in "
+           "column \"id\"");
+  rejected("2,1,2001-02-29,a\n", "Conversion Error: CSV file \"PATH\", line 1, column 5: could not convert "
+                                 "\"2001-02-29\" to DATE in column \"day\"");
+  rejected(",1,2001-01-01,a\n",
+           "Conversion Error: CSV file \"PATH\", line 1, column 1: NULL in column \"id\", which is declared NOT NULL");
+  rejected("2,1,2001-01-01,\"open\n", "Conversion Error: CSV file \"PATH\", line 1, column 16: unterminated quoted field");
+  rejected("2,1,2001-01-01,bad\xc3\n",
+           "Conversion Error: CSV file \"PATH\", line 1, column 19: invalid UTF-8 in a VARCHAR value \"bad\xc3\"");
+  rejected("", "IO Error: CSV file \"PATH\" is empty");
+  rejected("2|1|2001-01-01|a|\n", "Binder Error: unrecognized COPY option \"colour\"", " (COLOUR 'red')");
+  CHECK_THROWS_WITH(db.query("COPY t FROM '/nonexistent/x.csv'"),
+                    Catch::Matchers::StartsWith("IO Error: cannot open CSV file \"/nonexistent/x.csv\": no such file"));
+  CHECK_THROWS_WITH(db.query("COPY t FROM '" + dir.path() + "'"),
+                    Catch::Matchers::StartsWith("IO Error: cannot read CSV file \"" + dir.path() + "\": it is a directory"));
+  CHECK_THROWS_WITH(db.query("COPY nope FROM 'x.csv'"),
+                    Catch::Matchers::StartsWith("Catalog Error: Table with name nope does not exist!"));
+  CHECK(snapshot(db, "t") == before);
+  // The engine is still usable, and a good file still loads.
+  std::string good = dir.write("good.csv", "id;amount;day;name\n2;-1;1999-12-31;\"new; one\"\n");
+  CHECK(db.query("COPY t FROM '" + good + "'").status() == "loaded 1 row into t");
+  CHECK(snapshot(db, "t") == before + "2 | -1d | '1999-12-31' | 'new; one'\n");
+}
+
+TEST_CASE("read_csv options and errors", "[catalog][csv]") {
+  TempDir dir;
+  std::string path = dir.write("x.txt", "1;NA;a\n2;3;NA\n");
+  Database db(Options{ExecutorKind::Host});
+  db.query("CREATE TABLE x AS SELECT * FROM read_csv('" + path + "', delim => ';', header => false, nullstr => 'NA')");
+  CHECK(snapshot(db, "x") == "1 | NULL | 'a'\n2 | 3 | NULL\n");
+  Result d = db.query("DESCRIBE x");
+  CHECK(d.text(0, 0) == "column0");
+  CHECK(d.text(1, 1) == "INTEGER");
+  CHECK_THROWS_WITH(db.query("CREATE TABLE y AS SELECT * FROM read_csv('" + path + "', colour => 'red')"),
+                    Catch::Matchers::StartsWith("Binder Error: unrecognized read_csv option \"colour\""));
+  CHECK_THROWS_WITH(db.query("CREATE TABLE y AS SELECT * FROM read_csv('" + path + "', delim => ';;')"),
+                    Catch::Matchers::StartsWith("Binder Error: option \"delim\" takes a single character"));
+  CHECK_THROWS_WITH(db.query("CREATE TABLE y AS SELECT * FROM read_csv('" + dir.path() + "/none.csv')"),
+                    Catch::Matchers::StartsWith("IO Error: cannot open CSV file"));
+  CHECK(db.table_names() == std::vector<std::string>{"x"});
+}
+
+TEST_CASE("inference over a sample, then the whole file validated", "[catalog][csv]") {
+  TempDir dir;
+  std::string text = "n,s\n";
+  for (int i = 0; i < 25000; ++i) text += std::to_string(i) + ",w" + std::to_string(i % 7) + "\n";
+  std::string ok = dir.write("ok.csv", text);
+  std::string bad = dir.write("bad.csv", text + "oops,w1\n");
+  Database db(Options{ExecutorKind::Host});
+  db.load_csv("ok", ok);
+  CHECK(db.query("SELECT COUNT(*), SUM(n) FROM ok").text(0, 1) == "312487500");
+  CHECK_THROWS_WITH(db.load_csv("bad", bad),
+                    "Conversion Error: CSV file \"" + bad +
+                        "\", line 25002, column 1: could not convert \"oops\" to INTEGER in column \"n\" (its type "
+                        "was inferred from the first 20480 rows)");
+  CHECK(db.table_names() == std::vector<std::string>{"ok"});
+}
+
+TEST_CASE("header and delimiter detection", "[catalog][csv]") {
+  TempDir dir;
+  Database db(Options{ExecutorKind::Host});
+  auto load = [&](const std::string& name, const std::string& text) {
+    db.load_csv(name, dir.write(name + ".csv", text));
+    return to_string(to_rows(db.query("SELECT * FROM " + name))) + "|" +
+           to_string(to_rows(db.query("DESCRIBE " + name)));
+  };
+  CHECK(load("pipes", "a|b\n1|x\n2|y\n") ==
+        "1 | 'x'\n2 | 'y'\n|'a' | 'INTEGER' | 'YES' | 0 | 0\n'b' | 'VARCHAR' | 'YES' | 0 | 0\n");
+  CHECK(load("tabs", "1\t2.5\n3\t4\n") ==
+        "1 | 2.5d\n3 | 4d\n|'column0' | 'INTEGER' | 'YES' | 0 | 0\n'column1' | 'DOUBLE' | 'YES' | 0 | 0\n");
+  CHECK(load("semis", "x;y\n\"a;b\";1\n") == "'a;b' | 1\n|'x' | 'VARCHAR' | 'YES' | 0 | 0\n'y' | 'INTEGER' | 'YES' | 0 | 0\n");
+  // All text: a first line without empty fields is a header.
+  CHECK(load("words", "name,city\nann,rome\n") ==
+        "'ann' | 'rome'\n|'name' | 'VARCHAR' | 'YES' | 0 | 0\n'city' | 'VARCHAR' | 'YES' | 0 | 0\n");
+  CHECK(load("dates", "1998-12-01,5\n1999-01-01,6\n") ==
+        "'1998-12-01' | 5\n'1999-01-01' | 6\n|'column0' | 'DATE' | 'YES' | 0 | 0\n'column1' | 'INTEGER' | 'YES' | 0 | 0\n");
+  CHECK(load("dupes", "a,a,A\n1,2,3\n") ==
+        "1 | 2 | 3\n|'a' | 'INTEGER' | 'YES' | 0 | 0\n'a_1' | 'INTEGER' | 'YES' | 0 | 0\n'A_2' | 'INTEGER' | 'YES' | 0 | 0\n");
+}
+
+// Device memory: bytes reported, the dictionary uploaded, and a load that
+// does not fit fails with the bytes needed and free, every table intact.
+TEST_CASE("device bytes, dictionaries on the device, and loads that do not fit", "[gpu][catalog]") {
+  TempDir dir;
+  std::string text = "k,name,day,amount\n";
+  for (int i = 0; i < 100000; ++i)
+    text += std::to_string(i) + ",n" + std::to_string(i % 100) + ",2001-01-0" + std::to_string(1 + i % 9) + "," +
+            std::to_string(i % 1000) + ".25\n";
+  std::string path = dir.write("big.csv", text);
+  Database db(Options{ExecutorKind::Gpu});
+  db.load_csv("t", path);
+  Database host(Options{ExecutorKind::Host});
+  host.load_csv("t", path);
+  CHECK(snapshot(db, "t") == snapshot(host, "t"));
+  std::vector<TableInfo> tables = db.tables();
+  REQUIRE(tables.size() == 1);
+  CHECK(tables[0].device_bytes >= 100000 * (4 + 4 + 4 + 8));
+  Result d = db.query("DESCRIBE t");
+  CHECK(d.get<int64_t>(1, 4) > 400000);  // codes plus the flat dictionary
+  auto table = db.impl().catalog.find("t");
+  const DeviceColumn& names = table->device->columns[1];
+  CHECK(names.dictionary_entries == 100);
+  CHECK(names.dictionary_offsets.size() == 101 * sizeof(uint64_t));
+  CHECK(names.dictionary_bytes.size() == 10 * 2 + 90 * 3);
+  // COPY appends on the device too.
+  db.query("CREATE TABLE c (k INTEGER, name VARCHAR, day DATE, amount DECIMAL(15,2))");
+  db.query("COPY c FROM '" + path + "'");
+  db.query("COPY c FROM '" + path + "'");
+  host.query("CREATE TABLE c (k INTEGER, name VARCHAR, day DATE, amount DECIMAL(15,2))");
+  host.query("COPY c FROM '" + path + "'");
+  host.query("COPY c FROM '" + path + "'");
+  CHECK(snapshot(db, "c") == snapshot(host, "c"));
+  // Out of memory: a cap just above what is in use.
+  const std::string before = snapshot(db, "c");
+  DeviceContext& device = *db.impl().device;
+  device.set_memory_cap(device.bytes_in_use() + 1000);
+  CHECK_THROWS_WITH(db.load_csv("u", path),
+                    Catch::Matchers::StartsWith("Out of Memory Error: out of GPU memory: table \"u\" needs") &&
+                        Catch::Matchers::Contains("free; no table was changed"));
+  CHECK_THROWS_WITH(db.query("COPY c FROM '" + path + "'"),
+                    Catch::Matchers::Contains("out of GPU memory: table \"c\" needs"));
+  CHECK_THROWS_AS(db.query("INSERT INTO c VALUES (1, 'x', NULL, 1)"), Error);
+  device.set_memory_cap(0);
+  CHECK(snapshot(db, "c") == before);
+  CHECK(db.table_names() == std::vector<std::string>{"c", "t"});
+  db.query("INSERT INTO c VALUES (1, 'x', NULL, 1)");
+  CHECK(db.query("SELECT COUNT(*) FROM c").get<int64_t>(0, 0) == 200001);
+}

@@ -1,0 +1,315 @@
+// Storage below SQL: value parsing and printing, column operations (append
+// with dictionary merge, casts), and the parallel CSV reader agreeing with
+// the sequential one however the text is cut.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "engine/result_data.hpp"
+#include "storage/catalog.hpp"
+#include "storage/column_ops.hpp"
+#include "storage/csv_reader.hpp"
+#include "storage/value_text.hpp"
+#include "tests/test_support.hpp"
+
+using namespace gpusql;
+
+namespace {
+
+int64_t decimal(std::string_view text, uint8_t precision, uint8_t scale, ParseResult expected = ParseResult::Ok) {
+  int64_t out = 0;
+  CHECK(parse_decimal(text, precision, scale, out) == expected);
+  return out;
+}
+
+// Every value of a table as text, NULLs included, and the dictionary invariant checked.
+std::string dump(const Table& t) {
+  std::string out = std::to_string(t.rows) + " rows\n";
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    const HostColumn& h = t.host[c];
+    out += t.columns[c].name + " " + t.columns[c].type.to_string() + ":";
+    REQUIRE(h.size == t.rows);
+    if (h.type.id == Type::Varchar) {
+      REQUIRE(h.dictionary);
+      for (std::size_t k = 1; k < h.dictionary->size(); ++k)
+        REQUIRE(h.dictionary->values[k - 1] < h.dictionary->values[k]);
+    }
+    if (h.has_nulls()) REQUIRE(h.null_count() > 0);  // absent when no NULL
+    for (std::size_t r = 0; r < h.size; ++r) {
+      out += " ";
+      if (!h.is_valid(r)) out += "NULL";
+      else if (h.type.id == Type::Varchar) out += "'" + h.dictionary->values[h.values<uint32_t>()[r]] + "'";
+      else out += format_fixed(h.type, h.bytes.data(), r);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string outcome(std::string_view text, CsvLoadSpec spec) {
+  try {
+    return dump(*load_csv_text(text, "mem.csv", spec));
+  } catch (const Error& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("integers: signs, blanks, range", "[storage]") {
+  int64_t v = 0;
+  CHECK(parse_integer(" -42 ", v) == ParseResult::Ok);
+  CHECK(v == -42);
+  CHECK(parse_integer("+7", v) == ParseResult::Ok);
+  CHECK(v == 7);
+  CHECK(parse_integer("9223372036854775807", v) == ParseResult::Ok);
+  CHECK(parse_integer("-9223372036854775808", v) == ParseResult::Ok);
+  CHECK(v == INT64_MIN);
+  CHECK(parse_integer("9223372036854775808", v) == ParseResult::OutOfRange);
+  CHECK(parse_integer("99999999999999999999999", v) == ParseResult::OutOfRange);
+  for (const char* bad : {"", " ", "-", "+", "1.0", "1e3", "0x10", "1 2", "abc"})
+    CHECK(parse_integer(bad, v) == ParseResult::Invalid);
+}
+
+TEST_CASE("doubles and reals: notation, range, no inf or nan", "[storage]") {
+  double d = 0;
+  CHECK(parse_double(" 2.5 ", d) == ParseResult::Ok);
+  CHECK(d == 2.5);
+  CHECK(parse_double("+1e3", d) == ParseResult::Ok);
+  CHECK(d == 1000);
+  CHECK(parse_double("-.5", d) == ParseResult::Ok);
+  CHECK(d == -0.5);
+  CHECK(parse_double("1.", d) == ParseResult::Ok);
+  CHECK(parse_double("1e999", d) == ParseResult::OutOfRange);
+  CHECK(parse_double("1e-999", d) == ParseResult::Ok);  // underflows to zero
+  CHECK(d == 0);
+  for (const char* bad : {"inf", "nan", "0x1p3", "1e", "e5", ".", "1,5", "--1"})
+    CHECK(parse_double(bad, d) == ParseResult::Invalid);
+  float f = 0;
+  CHECK(parse_real("0.1", f) == ParseResult::Ok);
+  CHECK(f == 0.1f);
+  CHECK(parse_real("1e39", f) == ParseResult::OutOfRange);
+}
+
+TEST_CASE("decimals: exact, rounded half away from zero, range by precision", "[storage]") {
+  CHECK(decimal("12.34", 15, 2) == 1234);
+  CHECK(decimal("-0.05", 15, 2) == -5);
+  CHECK(decimal("7", 15, 2) == 700);
+  CHECK(decimal(" 1.005 ", 15, 2) == 101);
+  CHECK(decimal("-1.005", 15, 2) == -101);
+  CHECK(decimal("1.004999", 15, 2) == 100);
+  CHECK(decimal("1.5e2", 15, 2) == 15000);
+  CHECK(decimal("125e-3", 15, 2) == 13);
+  CHECK(decimal("0.000000000000000000000000000000000000000000001", 15, 2) == 0);
+  CHECK(decimal("0000000000000000000000000000012.5", 4, 1) == 125);
+  CHECK(decimal("9999999999999.99", 15, 2) == 999999999999999);
+  decimal("10000000000000.00", 15, 2, ParseResult::OutOfRange);
+  decimal("9999999999999.995", 15, 2, ParseResult::OutOfRange);  // rounds up past the precision
+  decimal("1e20", 18, 0, ParseResult::OutOfRange);
+  CHECK(decimal("999999999999999999", 18, 0) == 999999999999999999);
+  for (const char* bad : {"", "1.2.3", "abc", "1e", "$5"}) decimal(bad, 15, 2, ParseResult::Invalid);
+  CHECK(to_string(Decimal{-5, 2}) == "-0.05");
+  CHECK(to_string(Decimal{1234, 2}) == "12.34");
+  CHECK(to_string(Decimal{7, 0}) == "7");
+  CHECK(to_string(Decimal{INT64_MIN, 3}) == "-9223372036854775.808");
+  CHECK(Decimal{1234, 2}.to_double() == 12.34);
+}
+
+TEST_CASE("dates: YYYY-MM-DD, real calendar days, days since 1970", "[storage]") {
+  int32_t days = -1;
+  CHECK(parse_date("1970-01-01", days) == ParseResult::Ok);
+  CHECK(days == 0);
+  CHECK(parse_date("1998-12-01", days) == ParseResult::Ok);
+  CHECK(days == 10561);
+  CHECK(to_string(Date{days}) == "1998-12-01");
+  CHECK(parse_date(" 1969-12-31 ", days) == ParseResult::Ok);
+  CHECK(days == -1);
+  CHECK(parse_date("2000-02-29", days) == ParseResult::Ok);
+  CHECK(parse_date("1992-1-2", days) == ParseResult::Ok);
+  CHECK(to_string(Date{days}) == "1992-01-02");
+  for (const char* bad : {"1900-02-29", "2001-02-29", "2001-13-01", "2001-00-10", "2001-04-31", "01-01-2001",
+                          "2001/01/01", "2001-01-01x", "20010101", "2001-001-01"})
+    CHECK(parse_date(bad, days) == ParseResult::Invalid);
+  // Every day of four centuries round-trips.
+  for (int32_t d = -146097; d <= 146097; d += 7) {
+    std::string text = to_string(Date{d});
+    int32_t back = 0;
+    REQUIRE(parse_date(text, back) == ParseResult::Ok);
+    REQUIRE(back == d);
+  }
+  CHECK(to_string(Date{-719529}) == "-0001-12-31");
+}
+
+TEST_CASE("booleans and UTF-8", "[storage]") {
+  bool b = false;
+  for (const char* yes : {"true", "TRUE", "t", "yes", "Y", "1", " true "}) {
+    CHECK(parse_boolean(yes, b) == ParseResult::Ok);
+    CHECK(b);
+  }
+  for (const char* no : {"false", "F", "no", "n", "0"}) {
+    CHECK(parse_boolean(no, b) == ParseResult::Ok);
+    CHECK(!b);
+  }
+  CHECK(parse_boolean("2", b) == ParseResult::Invalid);
+  CHECK(parse_boolean("truthy", b) == ParseResult::Invalid);
+  CHECK(invalid_utf8_offset("plain ascii, long enough for words") == std::string_view::npos);
+  CHECK(invalid_utf8_offset("h\xc3\xa9llo \xe2\x82\xac \xf0\x9f\x98\x80") == std::string_view::npos);
+  CHECK(invalid_utf8_offset("abcdefghij\xff") == 10);
+  CHECK(invalid_utf8_offset("\xc0\xaf") == 0);          // overlong
+  CHECK(invalid_utf8_offset("ab\xed\xa0\x80") == 2);    // surrogate
+  CHECK(invalid_utf8_offset("\xe2\x82") == 0);          // cut short
+  CHECK(invalid_utf8_offset("\xf4\x90\x80\x80") == 0);  // past U+10FFFF
+}
+
+TEST_CASE("appending merges dictionaries and keeps codes sorted", "[storage]") {
+  ColumnBuilder a(DataType::varchar()), b(DataType::varchar());
+  for (const char* s : {"pear", "apple", "pear"}) a.append_string(s);
+  a.append_null();
+  b.append_string("banana");
+  b.append_null();
+  b.append_string("apple");
+  HostColumn left = a.finish(), right = b.finish();
+  CHECK(left.dictionary->values == std::vector<std::string>{"apple", "pear"});
+  HostColumn both = concatenate(left, right);
+  REQUIRE(both.size == 7);
+  CHECK(both.dictionary->values == std::vector<std::string>{"apple", "banana", "pear"});
+  std::vector<std::string> texts;
+  for (std::size_t r = 0; r < both.size; ++r)
+    texts.push_back(both.is_valid(r) ? both.dictionary->values[both.values<uint32_t>()[r]] : "NULL");
+  CHECK(texts == std::vector<std::string>{"pear", "apple", "pear", "NULL", "banana", "NULL", "apple"});
+  CHECK(both.null_count() == 2);
+  // Nothing new: the old dictionary is shared, codes unchanged.
+  DictionaryUnion same = unite_dictionaries(left.dictionary, *left.dictionary);
+  CHECK(same.left_unchanged);
+  CHECK(same.dictionary == left.dictionary);
+}
+
+TEST_CASE("casts for INSERT: widen, narrow with range checks, parse and format", "[storage]") {
+  ColumnBuilder big(DataType::bigint());
+  for (int64_t v : {int64_t(1), int64_t(-2), int64_t(3000000000)}) big.append_raw(&v);
+  big.append_null();
+  HostColumn column = big.finish();
+  CHECK_THROWS_WITH(cast_column(column, DataType::integer(), "x"),
+                    "Conversion Error: value 3000000000 is out of range for INTEGER (column \"x\")");
+  HostColumn as_decimal = cast_column(column, DataType{Type::Decimal, 12, 2}, "x");
+  CHECK(as_decimal.values<int64_t>()[2] == 300000000000);
+  CHECK(as_decimal.null_count() == 1);
+  HostColumn as_text = cast_column(column, DataType::varchar(), "x");
+  CHECK(as_text.dictionary->values == std::vector<std::string>{"-2", "1", "3000000000"});
+  CHECK(!as_text.is_valid(3));
+  HostColumn back = cast_column(as_text, DataType::bigint(), "x");
+  CHECK(back.values<int64_t>()[2] == 3000000000);
+  CHECK_THROWS_WITH(cast_column(make_varchar_column({"1", "x"}), DataType::integer(), "n"),
+                    "Conversion Error: could not convert 'x' to INTEGER (column \"n\")");
+  ColumnBuilder dec(DataType{Type::Decimal, 5, 3});
+  for (const char* s : {"1.5", "-2.5", "0.499"}) REQUIRE(dec.append_text(s) == ParseResult::Ok);
+  HostColumn rounded = cast_column(dec.finish(), DataType::integer(), "d");
+  CHECK(rounded.values<int32_t>()[0] == 2);
+  CHECK(rounded.values<int32_t>()[1] == -3);
+  CHECK(rounded.values<int32_t>()[2] == 0);
+  ColumnBuilder day(DataType::date());
+  day.append_text("1998-12-01");
+  CHECK_THROWS_WITH(cast_column(day.finish(), DataType::integer(), "d"),
+                    "Conversion Error: could not convert DATE value 1998-12-01 to INTEGER (column \"d\")");
+}
+
+TEST_CASE("catalog: replace and remove", "[storage]") {
+  Catalog catalog;
+  auto t = std::make_shared<Table>();
+  t->name = "T";
+  catalog.add(t);
+  auto t2 = std::make_shared<Table>();
+  t2->name = "T";
+  t2->rows = 5;
+  catalog.replace(t2);
+  CHECK(catalog.find("t")->rows == 5);
+  auto other = std::make_shared<Table>();
+  other->name = "u";
+  CHECK_THROWS_WITH(catalog.replace(other), "Catalog Error: Table with name u does not exist!");
+  CHECK(catalog.remove("t"));
+  CHECK(!catalog.remove("t"));
+  CHECK(catalog.names().empty());
+}
+
+// The reader cut into chunks of a few bytes, on several threads, must read
+// exactly what the sequential reader reads -- table or first error.
+TEST_CASE("parallel CSV reading equals sequential, however the text is cut", "[storage][csv]") {
+  std::vector<std::string> texts = {
+      "k,v,s\n1,2.5,\"a,b\"\n2,,\"multi\nline\"\n\n3,1e3,\"q\"\"uote\"\r\n4,-1,\r\n",
+      "\xEF\xBB\xBF" "a|b|\n1|x|\n2|y|\n3||\n",
+      "x\n1\n2\n\n\n3\n",
+      "a,b\n1,2\n3\n4,5\n",
+      "a,b\n1,2\n3,\"unterminated\n4,5\n",
+      "a,b\n\"x\"\"y\",2\n\"z\nw\",\"\"\"\"\n5,\"a\"b\n",
+      "a,b\n1,ab\"c\n",
+      "d,n\n1998-12-01,1\n1999-01-01,2\nnot a date,3\n",
+  };
+  // A bigger one with quotes, embedded line breaks and NULLs everywhere.
+  std::mt19937 rng(7);
+  std::string big = "id,name,amount,day\n";
+  for (int i = 0; i < 3000; ++i) {
+    big += std::to_string(i) + ",";
+    switch (rng() % 5) {
+      case 0: big += "\"line\nbreak " + std::to_string(rng() % 50) + "\""; break;
+      case 1: big += "\"say \"\"" + std::to_string(rng() % 50) + "\"\"\""; break;
+      case 2: break;
+      default: big += "w" + std::to_string(rng() % 200); break;
+    }
+    big += "," + (rng() % 7 ? std::to_string(rng() % 100000) + "." + std::to_string(rng() % 100) : "");
+    big += "," + (rng() % 9 ? "2001-0" + std::to_string(1 + rng() % 9) + "-1" + std::to_string(rng() % 10) : "");
+    big += rng() % 3 ? "\n" : "\r\n";
+    if (rng() % 40 == 0) big += "\n";
+  }
+  texts.push_back(big);
+  std::string bad = big;
+  bad.insert(bad.size() * 3 / 4, "\"");
+  texts.push_back(bad);
+  for (const auto& text : texts) {
+    CsvLoadSpec spec;
+    spec.table_name = "t";
+    spec.threads = 1;
+    const std::string expected = outcome(text, spec);
+    INFO("text: " << text.substr(0, 200));
+    for (std::size_t chunk : {2, 3, 5, 8, 13, 64, 1000}) {
+      spec.threads = 3;
+      spec.chunk_bytes = chunk;
+      INFO("chunk bytes: " << chunk);
+      CHECK(outcome(text, spec) == expected);
+    }
+  }
+  CHECK(outcome(texts[0], {}).find("4 rows") == 0);
+  CHECK(outcome(big, {}).find("3000 rows") == 0);
+}
+
+TEST_CASE("COPY-style appends: declared types, header sniffed, NOT NULL", "[storage][csv]") {
+  auto base = std::make_shared<Table>();
+  base->name = "t";
+  base->columns = {{"id", DataType::integer(), true}, {"name", DataType::varchar()}, {"price", {Type::Decimal, 15, 2}}};
+  ColumnBuilder id(DataType::integer()), name(DataType::varchar()), price({Type::Decimal, 15, 2});
+  id.append_text("1");
+  name.append_string("zulu");
+  price.append_text("9.99");
+  base->host = {id.finish(), name.finish(), price.finish()};
+  base->rows = 1;
+  CsvLoadSpec spec;
+  spec.append_to = base;
+  spec.threads = 2;
+  spec.chunk_bytes = 4;
+  CHECK(outcome("id,name,price\n2,alpha,1.5\n3,,-0.005\n", spec) ==
+        "3 rows\n"
+        "id INTEGER: 1 2 3\n"
+        "name VARCHAR: 'zulu' 'alpha' NULL\n"
+        "price DECIMAL(15,2): 9.99 1.50 -0.01\n");
+  CHECK(outcome("2|alpha|1.5|\n3|beta|2|\n", spec) ==
+        "3 rows\n"
+        "id INTEGER: 1 2 3\n"
+        "name VARCHAR: 'zulu' 'alpha' 'beta'\n"
+        "price DECIMAL(15,2): 9.99 1.50 2.00\n");
+  CHECK(outcome("2,a,1\n,b,2\n", spec) ==
+        "error: Conversion Error: CSV file \"mem.csv\", line 2, column 1: NULL in column \"id\", which is declared "
+        "NOT NULL");
+  CHECK(outcome("2,a,1\n3,b,12345678901234.5\n", spec) ==
+        "error: Conversion Error: CSV file \"mem.csv\", line 2, column 5: \"12345678901234.5\" is out of range for "
+        "DECIMAL(15,2) in column \"price\"");
+  CHECK(base->rows == 1);  // the table appended to is never touched
+}
