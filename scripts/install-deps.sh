@@ -3,6 +3,8 @@
 # CUDA 13 is expected at /usr/local/cuda already; it is not a Debian package.
 set -euo pipefail
 packages=(cmake g++ make tao-pegtl-dev catch2 libreadline-dev libsqlite3-dev sqlite3)
+# CI's trust steps (scripts/ci-extra.sh): clang with its sanitizer and libFuzzer runtimes.
+packages+=(clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# CI's trust steps, run by .ci/run after README's test command (which built
+# build/ and ran the whole suite, with its default differential seeds):
+#   1. a larger differential batch on other seeds, host executor against SQLite;
+#   2. scripts/sanitize.sh: the host test suite under ASan + UBSan (clang);
+#   3. scripts/fuzz-sql.sh: the SQL front end fuzzed for $GPUSQL_FUZZ_SECONDS (60);
+#   4. scripts/fuzz-csv.sh: the CSV reader likewise, where that script exists.
+# Every step runs; the exit status says whether all passed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${GPUSQL_BUILD_DIR:-build}
+seconds=${GPUSQL_FUZZ_SECONDS:-60}
+status=0
+step() { echo; echo "=== ci-extra: $* ($(date -u +%H:%M:%S))"; }
+
+step "differential, seeds 100001..102000"
+GPUSQL_DIFF_FIRST_SEED=100001 GPUSQL_DIFF_SEEDS=${GPUSQL_CI_DIFF_SEEDS:-2000} \
+  "$build/tests/gpusql_tests" "[differential]" || status=1
+
+step "sanitizers: ASan + UBSan build and test suite"
+scripts/sanitize.sh || status=1
+
+step "fuzz: SQL front end, ${seconds}s"
+scripts/fuzz-sql.sh "$seconds" || status=1
+
+if [ -x scripts/fuzz-csv.sh ]; then
+  step "fuzz: CSV reader, ${seconds}s"
+  scripts/fuzz-csv.sh "$seconds" || status=1
+fi
+
+step "done: status $status"
+exit $status

@@ -1,0 +1,192 @@
+// Random tables for differential testing: every CSV-loadable type, NULLs
+// (none, some, all), duplicates and skewed columns (one hot value), negative
+// numbers, the extremes of each type, empty and one-row tables, strings that
+// need CSV quoting, long and non-ASCII strings. A table is kept as the text of
+// each field; gpusql infers the column types from the CSV, and the values go
+// into SQLite typed as gpusql inferred them.
+#pragma once
+
+#include <charconv>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpusql/gpusql.hpp"
+#include "tests/differential/random.hpp"
+#include "tests/test_support.hpp"
+
+namespace gpusql::test::diff {
+
+using Cell = gpusql::test::Cell;
+
+// What a generated column is meant to hold; gpusql's inference decides its type.
+enum class Intent { Int, BigInt, Double, Text };
+
+struct TableData {
+  std::string name;
+  std::vector<std::string> columns;
+  std::vector<Intent> intents;
+  std::vector<std::vector<std::optional<std::string>>> rows;  // field text; nullopt is NULL
+};
+
+inline std::string double_text(double d) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", d);
+  std::string s = buffer;
+  // Keep doubles recognisably floating so most double columns stay DOUBLE.
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s;
+}
+
+inline const std::vector<std::string>& text_pool() {
+  static const std::vector<std::string> pool = {
+      "", "a", "b", "A", "B", "ab", "abc", "abd", "b a", "Zz", "zz", "ü", "日本語", "x,y", "q\"q", "line\nbreak",
+      " lead", "trail ", "12", "-3", "NULL", "%", "_", "a%b", "a_b", "\\", "'", "it's", "émoji 😀",
+      std::string(300, 'x') + "1", std::string(300, 'x') + "2", "aa", "aaa", "ba", "c",
+  };
+  return pool;
+}
+
+class DataGenerator {
+ public:
+  explicit DataGenerator(Rng& rng) : rng_(rng) {}
+
+  TableData table(const std::string& name, std::size_t max_rows) {
+    TableData t;
+    t.name = name;
+    std::size_t columns = 1 + rng_.below(5);
+    for (std::size_t c = 0; c < columns; ++c) {
+      Intent intent = static_cast<Intent>(rng_.below(4));
+      const char* prefix = intent == Intent::Int ? "i" : intent == Intent::BigInt ? "b" : intent == Intent::Double ? "d" : "s";
+      t.columns.push_back(prefix + std::to_string(c));
+      t.intents.push_back(intent);
+    }
+    // Sizes: empty, one row, a few, dozens, hundreds, and sometimes thousands
+    // (more than one 2048-row chunk, for the GPU's multi-block paths).
+    std::size_t rows = 0;
+    switch (rng_.weighted({4, 6, 25, 40, 18, 7})) {
+      case 0: rows = 0; break;
+      case 1: rows = 1; break;
+      case 2: rows = 2 + rng_.below(8); break;
+      case 3: rows = 10 + rng_.below(90); break;
+      case 4: rows = 100 + rng_.below(900); break;
+      default: rows = 2000 + rng_.below(4000); break;
+    }
+    rows = std::min(rows, max_rows);
+    std::vector<ColumnProfile> profiles;
+    for (Intent intent : t.intents) profiles.push_back(profile(intent));
+    // A NULL in a one-column table would be a blank line, which CSV skips.
+    if (columns == 1) profiles[0].null_rate = 0;
+    t.rows.resize(rows);
+    for (auto& row : t.rows)
+      for (std::size_t c = 0; c < columns; ++c) row.push_back(value(profiles[c]));
+    return t;
+  }
+
+ private:
+  struct ColumnProfile {
+    Intent intent;
+    double null_rate;
+    int domain;                              // 0 small, 1 medium, 2 wide with extremes
+    std::optional<std::string> hot;          // a skewed column's frequent value
+    std::vector<std::string> vocabulary;     // Text: the strings this column draws from
+  };
+
+  Rng& rng_;
+
+  ColumnProfile profile(Intent intent) {
+    ColumnProfile p;
+    p.intent = intent;
+    static const std::vector<double> null_rates = {0, 0, 0, 0, 0.1, 0.3, 0.6, 1.0};
+    p.null_rate = rng_.pick(null_rates);
+    p.domain = static_cast<int>(rng_.weighted({4, 4, 2}));
+    if (intent == Intent::Text) {
+      const auto& pool = text_pool();
+      std::size_t n = 1 + rng_.below(p.domain == 0 ? 4 : pool.size());
+      for (std::size_t i = 0; i < n; ++i) p.vocabulary.push_back(rng_.pick(pool));
+    }
+    if (rng_.chance(0.25)) p.hot = raw_value(p);
+    return p;
+  }
+
+  std::optional<std::string> value(const ColumnProfile& p) {
+    if (rng_.chance(p.null_rate)) return std::nullopt;
+    if (p.hot && rng_.chance(0.7)) return p.hot;
+    return raw_value(p);
+  }
+
+  std::string raw_value(const ColumnProfile& p) {
+    switch (p.intent) {
+      case Intent::Int: {
+        if (p.domain == 0) return std::to_string(rng_.range(-3, 3));
+        if (p.domain == 1) return std::to_string(rng_.range(-1000, 1000));
+        static const std::vector<int64_t> extremes = {std::numeric_limits<int32_t>::min(),
+                                                      std::numeric_limits<int32_t>::max(), 0, -1, 1};
+        if (rng_.chance(0.3)) return std::to_string(rng_.pick(extremes));
+        return std::to_string(rng_.range(std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()));
+      }
+      case Intent::BigInt: {
+        if (p.domain == 0) return std::to_string(rng_.range(-5, 5) * 10000000000ll);
+        if (p.domain == 1) return std::to_string(rng_.range(-(1ll << 40), 1ll << 40));
+        static const std::vector<int64_t> extremes = {std::numeric_limits<int64_t>::min(),
+                                                      std::numeric_limits<int64_t>::max(),
+                                                      std::numeric_limits<int64_t>::min() + 1,
+                                                      (1ll << 53) + 1, -(1ll << 53) - 1, 3000000000ll};
+        if (rng_.chance(0.15)) return std::to_string(rng_.pick(extremes));
+        return std::to_string(static_cast<int64_t>(rng_.next()) >> (2 + rng_.below(30)));
+      }
+      case Intent::Double: {
+        if (p.domain == 0) return double_text(static_cast<double>(rng_.range(-24, 24)) / 8.0);
+        if (p.domain == 1) return double_text(static_cast<double>(rng_.range(-100000, 100000)) / 100.0);
+        static const std::vector<std::string> extremes = {"0.0", "-0.0", "1e100", "-1e100", "1e-100",
+                                                          "2.5e-300", "123456789.125", "0.1"};
+        if (rng_.chance(0.3)) return rng_.pick(extremes);
+        return double_text((rng_.unit() - 0.5) * 2e6);
+      }
+      case Intent::Text: return rng_.pick(p.vocabulary);
+    }
+    return "";
+  }
+};
+
+// A CSV file of the table: a header, RFC 4180 quoting where needed, NULL as
+// an empty unquoted field and the empty string as "".
+inline std::string to_csv(const TableData& t) {
+  auto field = [](const std::string& s) {
+    if (!s.empty() && s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string quoted = "\"";
+    for (char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+  };
+  std::string csv;
+  for (std::size_t c = 0; c < t.columns.size(); ++c) csv += (c ? "," : "") + t.columns[c];
+  csv += "\n";
+  for (const auto& row : t.rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (c) csv += ",";
+      if (row[c]) csv += field(*row[c]);
+    }
+    csv += "\n";
+  }
+  return csv;
+}
+
+// A field as the value gpusql holds for a column of `type`: what goes into SQLite.
+inline Cell typed_value(const std::optional<std::string>& field, Type type) {
+  if (!field) return std::monostate{};
+  std::string s = *field;
+  if (type == Type::Varchar) return s;
+  auto first = s.find_first_not_of(' '), last = s.find_last_not_of(' ');
+  s = first == std::string::npos ? "" : s.substr(first, last - first + 1);
+  // A quoted empty field in a column gpusql reads as numbers is NULL there.
+  if (s.empty()) return std::monostate{};
+  if (type == Type::Double || type == Type::Real) return std::strtod(s.c_str(), nullptr);
+  if (type == Type::Boolean) return static_cast<int64_t>(s == "true" || s == "TRUE" || s == "1");
+  int64_t v = 0;
+  std::from_chars(s.data(), s.data() + s.size(), v);
+  return v;
+}
+
+}  // namespace gpusql::test::diff
