@@ -964,7 +964,8 @@ class AggregateScope : public Scope {
 
 class QueryBinder {
  public:
-  QueryBinder(const Catalog& catalog, std::string_view sql) : catalog_(catalog), sql_(sql) {}
+  QueryBinder(const Catalog& catalog, std::string_view sql, const TableFunctionReader& reader)
+      : catalog_(catalog), sql_(sql), reader_(reader ? reader : table_function_reader) {}
 
   BoundQuery bind(const ast::SelectStatement& s) {
     if (s.from.empty()) throw Error(ErrorKind::NotSupported, "not supported yet: SELECT without FROM");
@@ -996,6 +997,7 @@ class QueryBinder {
  private:
   const Catalog& catalog_;
   std::string_view sql_;
+  TableFunctionReader reader_;
   BoundQuery q_;
 
   std::string source_text(const ast::Expr& e) const {
@@ -1007,9 +1009,9 @@ class QueryBinder {
     for (const auto& ref : s.from) {
       BoundTableRef t;
       if (ref.is_function) {
-        if (!table_function_reader || !iequals(ref.name, "read_csv"))
+        if (!reader_ || !iequals(ref.name, "read_csv"))
           throw Error(ErrorKind::Binder, "Table Function with name " + ref.name + " does not exist!", ref.offset);
-        t.table = table_function_reader(ref);
+        t.table = reader_(ref);
       } else {
         t.table = catalog_.get(ref.name, ref.offset);
       }
@@ -1225,10 +1227,11 @@ bool same_aggregate(const BoundAggregate& a, const BoundAggregate& b) {
   return true;
 }
 
-BoundQuery bind_query(const ast::SelectStatement& statement, const Catalog& catalog, std::string_view sql) {
-  return QueryBinder(catalog, sql).bind(statement);
+BoundQuery bind_query(const ast::SelectStatement& statement, const Catalog& catalog, std::string_view sql,
+                      const TableFunctionReader& reader) {
+  return QueryBinder(catalog, sql, reader).bind(statement);
 }
 
-void set_table_function_reader(TableFunctionReader reader) { table_function_reader = reader; }
+void set_table_function_reader(TableFunctionReader reader) { table_function_reader = std::move(reader); }
 
 }  // namespace gpusql

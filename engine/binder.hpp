@@ -11,6 +11,7 @@
 // number the group keys first, then the aggregates.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,12 +59,16 @@ struct BoundQuery {
   int64_t offset = 0;
 };
 
-// `sql` is the whole text the statement came from: output columns without an
-// alias are named by their text as written, as SQLite does.
-BoundQuery bind_query(const ast::SelectStatement& statement, const Catalog& catalog, std::string_view sql);
+// Reads a table function in FROM (read_csv(...)) into a table (on the
+// device too, when the database uses one).
+using TableFunctionReader = std::function<std::shared_ptr<const Table>(const ast::TableRef& ref)>;
 
-// Reads a table function in FROM (read_csv(...)); set by the storage layer.
-using TableFunctionReader = std::shared_ptr<const Table> (*)(const ast::TableRef& ref);
+// `sql` is the whole text the statement came from: output columns without an
+// alias are named by their text as written, as SQLite does. Without a
+// `reader`, the one set_table_function_reader registered is used.
+BoundQuery bind_query(const ast::SelectStatement& statement, const Catalog& catalog, std::string_view sql,
+                      const TableFunctionReader& reader = {});
+
 void set_table_function_reader(TableFunctionReader reader);
 
 }  // namespace gpusql

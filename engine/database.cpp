@@ -61,14 +61,14 @@ std::shared_ptr<ResultData> Database::Impl::run(const ast::Statement& statement,
 }
 
 std::shared_ptr<ResultData> Database::Impl::run_select(const ast::SelectStatement& select, std::string_view sql) {
-  Plan plan = plan_query(bind_query(select, catalog, sql));
+  Plan plan = plan_query(bind_query(select, catalog, sql, table_function_reader()));
   return executor->execute(plan);
 }
 
 // EXPLAIN: the plan tree, one operator a row; EXPLAIN ANALYZE runs the query
 // and adds each operator's rows and time.
 std::shared_ptr<ResultData> Database::Impl::run_explain(const ast::ExplainStatement& explain, std::string_view sql) {
-  Plan plan = plan_query(bind_query(explain.select, catalog, sql));
+  Plan plan = plan_query(bind_query(explain.select, catalog, sql, table_function_reader()));
   Profile profile;
   std::string text;
   if (explain.analyze) {
@@ -103,6 +103,11 @@ std::shared_ptr<ResultData> Database::Impl::run_explain(const ast::ExplainStatem
   return result;
 }
 
+// read_csv(...) in FROM reads onto this database's device, if it has one.
+TableFunctionReader Database::Impl::table_function_reader() {
+  return [this](const ast::TableRef& ref) { return read_csv_table_function(ref, device.get()); };
+}
+
 Database::Database(Options options) : impl_(std::make_unique<Impl>(options)) {}
 Database::~Database() = default;
 Database::Database(Database&&) noexcept = default;
@@ -110,15 +115,7 @@ Database& Database::operator=(Database&&) noexcept = default;
 
 Database::Impl& Database::impl() { return *impl_; }
 
-void Database::load_csv(std::string_view name, const std::string& path) {
-  if (impl_->catalog.find(name))
-    throw Error(ErrorKind::Catalog, "Table with name \"" + std::string(name) + "\" already exists!");
-  try {
-    impl_->add_table(read_csv(path, std::string(name)));
-  } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::OutOfMemory, "out of host memory while loading \"" + path + "\"; no table was created");
-  }
-}
+void Database::load_csv(std::string_view name, const std::string& path) { load_csv(name, path, CsvOptions{}); }
 
 Result Database::query(std::string_view sql) {
   try {

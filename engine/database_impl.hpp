@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "engine/binder.hpp"
 #include "engine/executor.hpp"
 #include "gpusql/gpusql.hpp"
 #include "parser/ast.hpp"
@@ -34,6 +35,7 @@ struct Database::Impl {
   // Runs a SELECT: bind, plan, execute.
   std::shared_ptr<ResultData> run_select(const ast::SelectStatement& select, std::string_view sql);
   std::shared_ptr<ResultData> run_explain(const ast::ExplainStatement& explain, std::string_view sql);
+  TableFunctionReader table_function_reader();
 };
 
 }  // namespace gpusql
