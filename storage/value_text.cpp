@@ -106,28 +106,7 @@ ParseResult detail::parse_integer(std::string_view text, int64_t& out) {
 ParseResult parse_double(std::string_view text, double& out) { return parse_floating(text, out); }
 ParseResult parse_real(std::string_view text, float& out) { return parse_floating(text, out); }
 
-int64_t power_of_ten(int n) {
-  static constexpr int64_t powers[] = {1,
-                                       10,
-                                       100,
-                                       1000,
-                                       10000,
-                                       100000,
-                                       1000000,
-                                       10000000,
-                                       100000000,
-                                       1000000000,
-                                       10000000000,
-                                       100000000000,
-                                       1000000000000,
-                                       10000000000000,
-                                       100000000000000,
-                                       1000000000000000,
-                                       10000000000000000,
-                                       100000000000000000,
-                                       1000000000000000000};
-  return powers[n];
-}
+int64_t power_of_ten(int n) { return detail::powers_of_ten[n]; }
 
 ParseResult detail::parse_decimal(std::string_view text, uint8_t precision, uint8_t scale, int64_t& out) {
   NumberShape shape;

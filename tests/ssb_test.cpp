@@ -198,16 +198,6 @@ TEST_CASE("SSB: each query's column list is exactly the columns its SQL names", 
   }
 }
 
-TEST_CASE("SSB: the benchmark's queries are the parser tests' queries", "[ssb]") {
-  const std::string theirs = source_dir() + "/tests/sql_queries/ssb";
-  if (!std::filesystem::exists(theirs)) return;
-  for (const auto& q : ssb::standard_queries()) {
-    INFO("bench/ssb/queries/" << q.name << ".sql differs from tests/sql_queries/ssb/" << q.name
-                              << ".sql: the benchmark's copy must stay identical");
-    CHECK(ssb::query_sql(q) == read_file(theirs + "/" + q.name + ".sql"));
-  }
-}
-
 TEST_CASE("SSB: the 13 queries on the host executor agree with SQLite at SF 0.01", "[ssb][sqlite]") {
   // Only the columns the queries read: SQLite's loader here splits on ','
   // and d_date ("January 1, 1992") holds one.

@@ -8,7 +8,7 @@
 // Loading a file back: Database::load_csv("lineorder", "DIR/lineorder.tbl",
 // CsvOptions{.delimiter = '|', .header = false}); the shell's -load detects
 // both. Columns then get the loader's default names; the SQL in
-// bench/ssb/queries needs the specification's names (see column_names()).
+// tests/sql_queries/ssb needs the specification's names (see column_names()).
 #include <chrono>
 #include <cstdio>
 #include <cstring>

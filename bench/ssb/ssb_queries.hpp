@@ -1,5 +1,5 @@
 // The 13 standard SSB queries (flights Q1-Q4) as the benchmark runs them: the
-// SQL text lives in bench/ssb/queries/<name>.sql; this list adds what the
+// SQL text lives in tests/sql_queries/ssb/<name>.sql (the files the parser tests read too); this list adds what the
 // report needs -- the columns each query must read, for its effective
 // bandwidth.
 #pragma once
@@ -25,7 +25,7 @@ const std::vector<Query>& standard_queries();
 // The query called `name` ("q2_3" or "Q2.3"); throws std::invalid_argument.
 const Query& find_query(const std::string& name);
 
-// The directory holding the .sql files (bench/ssb/queries of the source tree).
+// The directory holding the .sql files (tests/sql_queries/ssb of the source tree).
 std::string default_query_dir();
 // The SQL text of `query` from `dir`; throws std::runtime_error when missing.
 std::string query_sql(const Query& query, const std::string& dir = default_query_dir());
