@@ -48,13 +48,6 @@ std::string text(const Table& table, const std::string& name, std::size_t row) {
   return c.dictionary->values[c.values<uint32_t>()[row]];
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 TEST_CASE("SSB generator: cardinalities and schema", "[ssb]") {
