@@ -13,7 +13,12 @@ namespace {
 
 using ast::ExprKind;
 
-TableFunctionReader table_function_reader = nullptr;
+// The reader used when bind_query is given none (a function-local static:
+// set from other translation units' initializers without an order problem).
+TableFunctionReader& default_table_function_reader() {
+  static TableFunctionReader reader;
+  return reader;
+}
 
 const char* const kAggregateNames[] = {"count", "sum", "min", "max", "avg", "arg_min", "arg_max", "min_by", "max_by"};
 const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs"};
@@ -965,7 +970,7 @@ class AggregateScope : public Scope {
 class QueryBinder {
  public:
   QueryBinder(const Catalog& catalog, std::string_view sql, const TableFunctionReader& reader)
-      : catalog_(catalog), sql_(sql), reader_(reader ? reader : table_function_reader) {}
+      : catalog_(catalog), sql_(sql), reader_(reader ? reader : default_table_function_reader()) {}
 
   BoundQuery bind(const ast::SelectStatement& s) {
     if (s.from.empty()) throw Error(ErrorKind::NotSupported, "not supported yet: SELECT without FROM");
@@ -1232,6 +1237,6 @@ BoundQuery bind_query(const ast::SelectStatement& statement, const Catalog& cata
   return QueryBinder(catalog, sql, reader).bind(statement);
 }
 
-void set_table_function_reader(TableFunctionReader reader) { table_function_reader = std::move(reader); }
+void set_table_function_reader(TableFunctionReader reader) { default_table_function_reader() = std::move(reader); }
 
 }  // namespace gpusql

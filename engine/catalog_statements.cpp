@@ -515,16 +515,6 @@ std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, D
   }
 }
 
-// The binder's hook for FROM read_csv(...) takes no device yet, so tables it
-// reads live on the host only: right for the host executor; on the GPU one a
-// query over read_csv(...) fails until the hook passes the device along.
-// CREATE TABLE t AS SELECT * FROM read_csv(...) is not affected: it reads
-// straight into the new table, on the device too.
-namespace {
-std::shared_ptr<const Table> read_csv_on_host(const ast::TableRef& ref) { return read_csv_table_function(ref, nullptr); }
-const bool read_csv_registered = (set_table_function_reader(&read_csv_on_host), true);
-}  // namespace
-
 void load_csv_table(Database::Impl& database, std::string_view name, const std::string& path,
                     const CsvOptions& options) {
   if (database.catalog.find(name))
