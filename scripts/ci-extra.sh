@@ -13,8 +13,8 @@ seconds=${GPUSQL_FUZZ_SECONDS:-60}
 status=0
 step() { echo; echo "=== ci-extra: $* ($(date -u +%H:%M:%S))"; }
 
-step "differential, seeds 100001..102000"
-GPUSQL_DIFF_FIRST_SEED=100001 GPUSQL_DIFF_SEEDS=${GPUSQL_CI_DIFF_SEEDS:-2000} \
+step "differential, 4000 more seeds from 100001"
+GPUSQL_DIFF_FIRST_SEED=100001 GPUSQL_DIFF_SEEDS=${GPUSQL_CI_DIFF_SEEDS:-4000} \
   "$build/tests/gpusql_tests" "[differential]" || status=1
 
 step "sanitizers: ASan + UBSan build and test suite"

@@ -5,7 +5,7 @@
 # New inputs go to build-sanitize/fuzz-sql/corpus (not the checked-in one);
 # a crash leaves its input in build-sanitize/fuzz-sql/ and fails the run.
 #   usage: scripts/fuzz-sql.sh [seconds, default 60] [more libFuzzer flags]
-#   reproduce a finding: build-sanitize/sql_fuzz build-sanitize/fuzz-sql/crash-...
+#   reproduce a finding: build-sanitize/sql_fuzz $PWD/build-sanitize/fuzz-sql/crash-...
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -15,7 +15,11 @@ scripts/sanitize.sh --build-only
 
 cuda_lib=/usr/local/cuda/lib64
 [ -f $cuda_lib/libcudart_static.a ] || cuda_lib=/usr/local/cuda/targets/x86_64-linux/lib
-work=$build/fuzz-sql
+# Absolute paths: the target changes into an empty directory of its own.
+case $build in
+  /*) work=$build/fuzz-sql ;;
+  *) work=$PWD/$build/fuzz-sql ;;
+esac
 mkdir -p "$work/corpus"
 echo "fuzz-sql: linking $build/sql_fuzz"
 clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -39,4 +43,4 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-protect_shadow_gap=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 echo "fuzz-sql: ${seconds}s from $(ls fuzz/corpus/sql | wc -l) seeds"
 "$build/sql_fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
-  -dict="$dict" -artifact_prefix="$work/" -print_final_stats=1 "$@" "$work/corpus" fuzz/corpus/sql
+  -dict="$dict" -artifact_prefix="$work/" -print_final_stats=1 "$@" "$work/corpus" "$PWD/fuzz/corpus/sql"

@@ -3,7 +3,7 @@
 // The generator, the oracle and the comparison rules -- including the list
 // of known semantic differences -- live in tests/differential/.
 //
-//   GPUSQL_DIFF_SEEDS=5000        how many seeds (default 300, [gpu] 100; CI runs 2000 more)
+//   GPUSQL_DIFF_SEEDS=5000        how many seeds (default 300, [gpu] 100; CI runs 4000 more)
 //   GPUSQL_DIFF_FIRST_SEED=1      the first seed (seeds run first, first+1, ...)
 //   GPUSQL_DIFF_QUERIES=40        queries per seed
 //   GPUSQL_DIFF_EXECUTOR=gpu      run the [differential] case on the CUDA executor
