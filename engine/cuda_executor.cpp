@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "engine/executor.hpp"
+#include "engine/star_join.hpp"
 #include "kernels/aggregate.hpp"
 #include "kernels/arg_extreme.hpp"
 #include "kernels/filter.hpp"
@@ -19,6 +20,7 @@
 #include "kernels/nested_loop_join.hpp"
 #include "kernels/project.hpp"
 #include "kernels/sort.hpp"
+#include "kernels/star_join.hpp"
 #include "storage/table.hpp"
 
 namespace gpusql {
@@ -67,6 +69,7 @@ class CudaExecutor final : public Executor {
   DeviceContext& context_;
   uint32_t* error_ = nullptr;
   Profile* profile_ = nullptr;
+  std::string note_;  // for EXPLAIN ANALYZE: how the operator now finishing ran
   // LIKE lookup tables uploaded for this query, by host table.
   std::map<const std::vector<uint8_t>*, std::unique_ptr<DeviceBuffer>> lookups_;
 
@@ -95,7 +98,8 @@ class CudaExecutor final : public Executor {
     cudaEventDestroy(stop);
     for (std::size_t i = before; i < profile_->operators.size(); ++i)
       if (is_child(node, profile_->operators[i].node)) children += profile_->operators[i].milliseconds;
-    profile_->operators.push_back({&node, r.count, std::max(0.0, ms - children)});
+    profile_->operators.push_back({&node, r.count, std::max(0.0, ms - children), std::move(note_)});
+    note_.clear();
     return r;
   }
 
@@ -430,6 +434,8 @@ class CudaExecutor final : public Executor {
   // kernel with the Filter below inline, the packed kernel for ARG_MIN/
   // ARG_MAX over 32-bit orderings, and the hash table for COUNT(DISTINCT).
   DeviceRelation aggregate(const PlanNode& node) {
+    if (auto star = match_star_join(node))
+      if (auto fused = star_join_aggregate(node, *star)) return std::move(*fused);
     if (!node.group_keys.empty()) return grouped_aggregate(node);
     const PlanNode* source = node.child.get();
     const BoundExpr* predicate = nullptr;
@@ -507,6 +513,81 @@ class CudaExecutor final : public Executor {
       host.push_back(std::move(column));
     }
     return upload(host, 1);
+  }
+
+  static kernels::StarColumn star_column(const DeviceColumnRef& c) {
+    if (!c.present || c.rowid || c.rows)
+      throw Error(ErrorKind::Invalid, "internal: a star join column that is not a table's own column");
+    return {c.data, c.validity, c.type.id};
+  }
+
+  // The Aggregate over a star join (engine/star_join.hpp) in one pass over
+  // the fact table. Empty when the kernel declines (its run-time conditions
+  // fail): the general operators then run, with the same answer.
+  std::optional<DeviceRelation> star_join_aggregate(const PlanNode& node, const StarJoin& star) {
+    const std::size_t profiled = profile_ ? profile_->operators.size() : 0;
+    DeviceRelation fact = run(*star.fact_scan);
+    SlotMap slots;
+    kernels::StarQueryInput query;
+    if (star.fact_filter) query.fact_filter = compile_expression(*star.fact_filter, slots);
+    for (const AggSpec& spec : compile_aggregates(node.aggregates, slots)) query.aggregates.push_back({spec.kind, spec.arg});
+    query.fact_columns = column_set(slots, fact);
+    query.fact_rows = fact.count;
+    std::vector<DeviceRelation> dimensions;  // alive until the kernel is done with their row ids
+    for (const StarDimension& d : star.dimensions) {
+      dimensions.push_back(run(*d.source));
+      const DeviceRelation& relation = dimensions.back();
+      const DeviceColumnRef& key = relation.columns.at(d.dimension_key);
+      kernels::StarDimensionInput input;
+      input.fact_key = star_column(fact.columns.at(d.fact_key));
+      DeviceColumnRef own_key = key;
+      own_key.rows = nullptr;
+      input.key = star_column(own_key);
+      input.rows = key.rows ? key.rows->as<uint32_t>() : nullptr;
+      input.count = relation.count;
+      input.table_rows = d.table->table->rows;
+      query.dimensions.push_back(std::move(input));
+    }
+    for (const StarGroupKey& k : star.group_keys) {
+      kernels::StarDimensionInput& d = query.dimensions[k.dimension];
+      query.group_keys.push_back({k.dimension, static_cast<int>(d.group_columns.size())});
+      DeviceColumnRef column = dimensions[k.dimension].columns.at(k.column);
+      column.rows = nullptr;  // read at the dimension rows the probe finds
+      d.group_columns.push_back(star_column(column));
+    }
+    kernels::StarResult result = kernels::star_join_aggregate(query, error_, context_);
+    if (!result.done) {
+      if (profile_) profile_->operators.resize(profiled);  // the general operators run them again
+      return std::nullopt;
+    }
+    check_errors();
+    note_ = "fused star join over " + std::to_string(star.dimensions.size()) + " dimension" +
+            (star.dimensions.size() == 1 ? "" : "s");
+
+    // [group keys..., aggregates...], one row per group, built on the host.
+    const std::size_t rows = result.groups.size();
+    std::vector<HostColumn> host;
+    for (std::size_t k = 0; k < node.group_keys.size(); ++k) {
+      const BoundExpr& key = node.group_keys[k];
+      HostColumn column(key.type, rows);
+      column.dictionary = key.dictionary ? key.dictionary
+                                         : dimensions[star.group_keys[k].dimension].columns[key.column].dictionary;
+      for (std::size_t r = 0; r < rows; ++r) {
+        Slot v{};
+        v.valid = true;
+        v.i = result.groups[r].keys[k];
+        store_value(column.bytes.data(), key.type.id, static_cast<int64_t>(r), v);
+      }
+      host.push_back(std::move(column));
+    }
+    for (std::size_t a = 0; a < node.aggregates.size(); ++a) {
+      const BoundAggregate& bound = node.aggregates[a];
+      HostColumn column(bound.type, rows);
+      column.dictionary = bound.dictionary;
+      for (std::size_t r = 0; r < rows; ++r) store_aggregate_result(bound, result.groups[r].states[a], column, r);
+      host.push_back(std::move(column));
+    }
+    return upload(host, rows);
   }
 
   // One value of `expr` at one position, computed on the device.

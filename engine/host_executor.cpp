@@ -174,7 +174,7 @@ class HostExecutor final : public Executor {
     Relation r = run_operator(node);
     if (profile_) {
       double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      profile_->operators.push_back({&node, r.count, ms});
+      profile_->operators.push_back({&node, r.count, ms, {}});
     }
     return r;
   }

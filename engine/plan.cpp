@@ -344,6 +344,7 @@ std::string PlanNode::to_string(const std::vector<std::string>& global, const Pr
       char measured[96];
       std::snprintf(measured, sizeof measured, "  [%zu rows, %.3f ms]", p->rows, p->milliseconds);
       line += measured;
+      if (!p->note.empty()) line += "  (" + p->note + ")";
     }
   }
   std::string out = pad + line + "\n";

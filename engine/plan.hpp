@@ -73,6 +73,7 @@ struct OperatorProfile {
   const PlanNode* node = nullptr;
   std::size_t rows = 0;
   double milliseconds = 0;  // device time on the GPU (events), wall time on the host
+  std::string note;         // how the executor ran it, when not as the plan reads (e.g. fused)
 };
 struct Profile {
   std::vector<OperatorProfile> operators;

@@ -1,0 +1,544 @@
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <numeric>
+
+#include "kernels/launch.hpp"
+#include "kernels/star_join.hpp"
+
+namespace gpusql::kernels {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr uint32_t kEmpty = 0xffffffffu;
+constexpr unsigned kDuplicateKey = 1u;      // a dimension key appears twice among its selected rows
+constexpr unsigned kSumMightOverflow = 2u;  // some sum's absolute values reach 2^63
+// Bounds of the direct-mapped tables and of the dense group space.
+constexpr uint64_t kMaxKeyRange = uint64_t{1} << 28;
+constexpr uint64_t kMaxGroups = uint64_t{1} << 22;
+constexpr int kRangeValues = 1 + kStarMaxKeysPerDimension;
+
+std::atomic<std::size_t> fused_runs{0};
+
+// ---- per dimension: key and group-column ranges, then the direct map ----
+
+struct RangeParams {
+  StarColumn key;
+  StarColumn group[kStarMaxKeysPerDimension];
+  int group_count;
+  const uint32_t* rows;
+  uint64_t count;
+  long long* low;   // [kRangeValues]
+  long long* high;  // [kRangeValues]
+};
+
+__device__ __forceinline__ long long warp_min(long long v) {
+#pragma unroll
+  for (int o = 16; o > 0; o /= 2) v = min(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+__device__ __forceinline__ long long warp_max(long long v) {
+#pragma unroll
+  for (int o = 16; o > 0; o /= 2) v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+
+// Minimum and maximum of the key (over its non-NULL values) and of each group
+// column over the selected rows; one atomic per warp and value.
+__global__ void __launch_bounds__(kThreads) dimension_ranges_kernel(const RangeParams p) {
+  long long low[kRangeValues], high[kRangeValues];
+#pragma unroll
+  for (int v = 0; v < kRangeValues; ++v) {
+    low[v] = LLONG_MAX;
+    high[v] = LLONG_MIN;
+  }
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < p.count; base += stride) {
+    const uint64_t position = base + threadIdx.x;
+    if (position >= p.count) continue;
+    const int64_t row = p.rows ? p.rows[position] : static_cast<int64_t>(position);
+    if (row_is_valid(p.key.validity, row)) {
+      const long long k = load_raw(p.key.data, p.key.type, row).i;
+      low[0] = min(low[0], k);
+      high[0] = max(high[0], k);
+    }
+#pragma unroll
+    for (int g = 0; g < kStarMaxKeysPerDimension; ++g) {
+      if (g >= p.group_count) break;
+      const long long v = load_raw(p.group[g].data, p.group[g].type, row).i;
+      low[1 + g] = min(low[1 + g], v);
+      high[1 + g] = max(high[1 + g], v);
+    }
+  }
+#pragma unroll
+  for (int v = 0; v < kRangeValues; ++v) {
+    const long long l = warp_min(low[v]), h = warp_max(high[v]);
+    if (threadIdx.x % 32 == 0 && l <= h) {
+      atomicMin(p.low + v, l);
+      atomicMax(p.high + v, h);
+    }
+  }
+}
+
+// map[key - low] = dimension row, for the selected rows with a non-NULL key.
+__global__ void __launch_bounds__(kThreads)
+    build_dimension_map_kernel(StarColumn key, const uint32_t* rows, uint64_t count, long long low, uint32_t* map,
+                               unsigned* flags) {
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t position = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; position < count;
+       position += stride) {
+    const uint32_t row = rows ? rows[position] : static_cast<uint32_t>(position);
+    if (!row_is_valid(key.validity, row)) continue;
+    const uint64_t slot = static_cast<uint64_t>(load_raw(key.data, key.type, row).i - low);
+    if (atomicCAS(map + slot, kEmpty, row) != kEmpty) atomicOr(flags, kDuplicateKey);
+  }
+}
+
+// ---- the probe: one pass over the fact table ----
+
+struct ProbeDimension {
+  StarColumn fact_key;
+  long long low;
+  uint64_t range;
+  const uint32_t* map;
+};
+
+struct ProbeGroupKey {
+  int dimension;
+  StarColumn column;
+  long long low;
+  uint64_t range;
+};
+
+struct ProbeParams {
+  ExprProgram filter;
+  ColumnSet columns;
+  ExprProgram arguments[kStarMaxAggregates];
+  AggKind kinds[kStarMaxAggregates];
+  ProbeDimension dimensions[kStarMaxDimensions];
+  ProbeGroupKey keys[kStarMaxGroupKeys];
+  int dimension_count;
+  int key_count;
+  int aggregate_count;
+  uint64_t fact_rows;
+  // Group states, each array [groups]: the first fact row; per aggregate its
+  // value (SUM: two's-complement total; MIN/MAX), count and SUM's total of
+  // absolute values.
+  uint32_t* first;
+  unsigned long long* value[kStarMaxAggregates];
+  unsigned long long* count[kStarMaxAggregates];
+  unsigned long long* magnitude[kStarMaxAggregates];
+  unsigned* flags;
+};
+
+__device__ __forceinline__ uint32_t pick(const uint32_t (&rows)[kStarMaxDimensions], int d) {
+  uint32_t r = rows[0];
+#pragma unroll
+  for (int i = 1; i < kStarMaxDimensions; ++i)
+    if (d == i) r = rows[i];
+  return r;
+}
+
+__device__ __forceinline__ unsigned long long magnitude_of(long long v) {
+  return v < 0 ? 0ull - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
+}
+
+// Filters fact row `row` and probes every dimension; false when it drops
+// out, else its dimension rows are in `rows`.
+__device__ __forceinline__ bool probe_row(const ProbeParams& p, uint64_t row, uint32_t (&rows)[kStarMaxDimensions],
+                                          uint32_t& error) {
+  if (!evaluate_predicate(p.filter, p.columns, static_cast<int64_t>(row), error)) return false;
+#pragma unroll
+  for (int d = 0; d < kStarMaxDimensions; ++d) {
+    if (d >= p.dimension_count) break;
+    const ProbeDimension& dim = p.dimensions[d];
+    if (!row_is_valid(dim.fact_key.validity, static_cast<int64_t>(row))) return false;
+    const uint64_t slot =
+        static_cast<uint64_t>(load_raw(dim.fact_key.data, dim.fact_key.type, static_cast<int64_t>(row)).i - dim.low);
+    if (slot >= dim.range) return false;
+    rows[d] = dim.map[slot];
+    if (rows[d] == kEmpty) return false;
+  }
+  return true;
+}
+
+// GROUP BY: each surviving row adds itself to its group's state with
+// integer atomics (the survivors of a star join's filters are few).
+__global__ void __launch_bounds__(kThreads, 4) star_probe_grouped_kernel(const ProbeParams* __restrict__ params,
+                                                                      uint32_t* __restrict__ error_word) {
+  const ProbeParams& p = *params;
+  if (*p.flags & kDuplicateKey) return;
+  uint32_t error = 0;
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t row = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; row < p.fact_rows;
+       row += stride) {
+    uint32_t rows[kStarMaxDimensions] = {};
+    if (!probe_row(p, row, rows, error)) continue;
+    uint64_t group = 0;
+#pragma unroll
+    for (int k = 0; k < kStarMaxGroupKeys; ++k) {
+      if (k >= p.key_count) break;
+      const ProbeGroupKey& key = p.keys[k];
+      const long long v = load_raw(key.column.data, key.column.type, pick(rows, key.dimension)).i;
+      group = group * key.range + static_cast<uint64_t>(v - key.low);
+    }
+    atomicMin(p.first + group, static_cast<uint32_t>(row));
+    for (int a = 0; a < p.aggregate_count; ++a) {
+      const AggKind kind = p.kinds[a];
+      if (kind == AggKind::CountStar) {
+        atomicAdd(p.count[a] + group, 1ull);
+        continue;
+      }
+      const Slot v = evaluate(p.arguments[a], p.columns, static_cast<int64_t>(row), error);
+      if (!v.valid) continue;
+      atomicAdd(p.count[a] + group, 1ull);
+      if (kind == AggKind::Sum || kind == AggKind::Avg) {
+        atomicAdd(p.value[a] + group, static_cast<unsigned long long>(v.i));
+        const unsigned long long m = magnitude_of(v.i);
+        const unsigned long long before = atomicAdd(p.magnitude[a] + group, m);
+        if (before + m < before || before + m > static_cast<unsigned long long>(LLONG_MAX))
+          atomicOr(p.flags, kSumMightOverflow);
+      } else if (kind == AggKind::Min) {
+        atomicMin(reinterpret_cast<long long*>(p.value[a]) + group, static_cast<long long>(v.i));
+      } else if (kind == AggKind::Max) {
+        atomicMax(reinterpret_cast<long long*>(p.value[a]) + group, static_cast<long long>(v.i));
+      }
+    }
+  }
+  if (error) atomicOr(error_word, error);
+}
+
+// Without GROUP BY: each thread accumulates in registers, each warp combines
+// with shuffles, and lane 0 makes one atomic per value.
+// AGGREGATES bounds aggregate_count at compile time, so the states stay in
+// few registers.
+template <int AGGREGATES>
+__global__ void __launch_bounds__(kThreads, 4) star_probe_single_kernel(const ProbeParams* __restrict__ params,
+                                                                        uint32_t* __restrict__ error_word) {
+  const ProbeParams& p = *params;
+  if (*p.flags & kDuplicateKey) return;
+  uint32_t error = 0;
+  unsigned long long value[AGGREGATES], count[AGGREGATES], magnitude[AGGREGATES];
+  bool overflow = false;
+#pragma unroll
+  for (int a = 0; a < AGGREGATES; ++a) {
+    value[a] = p.kinds[a] == AggKind::Min   ? static_cast<unsigned long long>(LLONG_MAX)
+               : p.kinds[a] == AggKind::Max ? static_cast<unsigned long long>(LLONG_MIN)
+                                            : 0ull;
+    count[a] = magnitude[a] = 0;
+  }
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t row = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; row < p.fact_rows;
+       row += stride) {
+    uint32_t rows[kStarMaxDimensions] = {};
+    if (!probe_row(p, row, rows, error)) continue;
+#pragma unroll
+    for (int a = 0; a < AGGREGATES; ++a) {
+      if (a >= p.aggregate_count) break;
+      const AggKind kind = p.kinds[a];
+      if (kind == AggKind::CountStar) {
+        ++count[a];
+        continue;
+      }
+      const Slot v = evaluate(p.arguments[a], p.columns, static_cast<int64_t>(row), error);
+      if (!v.valid) continue;
+      ++count[a];
+      if (kind == AggKind::Sum || kind == AggKind::Avg) {
+        value[a] += static_cast<unsigned long long>(v.i);
+        const unsigned long long m = magnitude_of(v.i);
+        overflow |= magnitude[a] + m < magnitude[a];
+        magnitude[a] += m;
+      } else if (kind == AggKind::Min) {
+        value[a] = static_cast<unsigned long long>(min(static_cast<long long>(value[a]), static_cast<long long>(v.i)));
+      } else if (kind == AggKind::Max) {
+        value[a] = static_cast<unsigned long long>(max(static_cast<long long>(value[a]), static_cast<long long>(v.i)));
+      }
+    }
+  }
+#pragma unroll
+  for (int a = 0; a < AGGREGATES; ++a) {
+    if (a >= p.aggregate_count) break;
+    const AggKind kind = p.kinds[a];
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) {
+      const unsigned long long v = __shfl_xor_sync(0xffffffffu, value[a], o);
+      const unsigned long long m = __shfl_xor_sync(0xffffffffu, magnitude[a], o);
+      count[a] += __shfl_xor_sync(0xffffffffu, count[a], o);
+      if (kind == AggKind::Min) value[a] = static_cast<unsigned long long>(min(static_cast<long long>(value[a]), static_cast<long long>(v)));
+      else if (kind == AggKind::Max) value[a] = static_cast<unsigned long long>(max(static_cast<long long>(value[a]), static_cast<long long>(v)));
+      else value[a] += v;
+      overflow |= magnitude[a] + m < magnitude[a];
+      magnitude[a] += m;
+    }
+    if (threadIdx.x % 32 == 0 && count[a] > 0) {
+      atomicAdd(p.count[a], count[a]);
+      if (kind == AggKind::Min) {
+        atomicMin(reinterpret_cast<long long*>(p.value[a]), static_cast<long long>(value[a]));
+      } else if (kind == AggKind::Max) {
+        atomicMax(reinterpret_cast<long long*>(p.value[a]), static_cast<long long>(value[a]));
+      } else if (kind != AggKind::CountStar && kind != AggKind::Count) {
+        atomicAdd(p.value[a], value[a]);
+        const unsigned long long before = atomicAdd(p.magnitude[a], magnitude[a]);
+        overflow |= before + magnitude[a] < before || before + magnitude[a] > static_cast<unsigned long long>(LLONG_MAX);
+      }
+    }
+  }
+  if (overflow) atomicOr(p.flags, kSumMightOverflow);
+  if (error) atomicOr(error_word, error);
+}
+
+// ---- the groups that got rows ----
+
+__global__ void __launch_bounds__(kThreads)
+    active_groups_kernel(const uint32_t* first, uint64_t groups, uint32_t* active, unsigned* active_count) {
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < groups; base += stride) {
+    const uint64_t g = base + threadIdx.x;
+    const bool used = g < groups && first[g] != kEmpty;
+    // One atomic per warp.
+    const unsigned ballot = __ballot_sync(0xffffffffu, used);
+    unsigned at = 0;
+    if (threadIdx.x % 32 == 0 && ballot) at = atomicAdd(active_count, __popc(ballot));
+    at = __shfl_sync(0xffffffffu, at, 0);
+    if (used) active[at + __popc(ballot & ((1u << (threadIdx.x % 32)) - 1u))] = static_cast<uint32_t>(g);
+  }
+}
+
+// For each active group: [group id, first row, per aggregate value, count,
+// magnitude], one 64-bit word each, column after column.
+__global__ void __launch_bounds__(kThreads)
+    gather_groups_kernel(const ProbeParams* __restrict__ params, const uint32_t* active, uint64_t n,
+                         unsigned long long* out) {
+  const ProbeParams& p = *params;
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const uint32_t g = active[i];
+    out[i] = g;
+    out[n + i] = p.first[g];
+    for (int a = 0; a < p.aggregate_count; ++a) {
+      out[(2 + 3 * a) * n + i] = p.value[a][g];
+      out[(3 + 3 * a) * n + i] = p.count[a][g];
+      out[(4 + 3 * a) * n + i] = p.magnitude[a][g];
+    }
+  }
+}
+
+__global__ void fill_kernel(unsigned long long* data, uint64_t n, unsigned long long value) {
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) data[i] = value;
+}
+
+unsigned blocks_for(uint64_t items, const DeviceContext& context) {
+  return grid_for((items + kThreads - 1) / kThreads, context, 8);
+}
+
+StarResult not_fused(const char* why) {
+  StarResult r;
+  r.why_not = why;
+  return r;
+}
+
+// A finished result over no rows: no group, or without GROUP BY one empty one.
+StarResult empty_result(const StarQueryInput& q) {
+  StarResult r;
+  r.done = true;
+  if (q.group_keys.empty()) r.groups.push_back({{}, std::vector<AggState>(q.aggregates.size())});
+  ++fused_runs;
+  return r;
+}
+
+AggState state_of(AggKind kind, unsigned long long value, unsigned long long count) {
+  AggState s;
+  s.count = count;
+  if (kind != AggKind::CountStar && kind != AggKind::Count) s.i = static_cast<int64_t>(value);
+  return s;
+}
+
+}  // namespace
+
+std::size_t star_join_runs() { return fused_runs.load(); }
+
+StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, DeviceContext& context) {
+  const std::size_t dims = q.dimensions.size();
+  if (dims == 0 || dims > static_cast<std::size_t>(kStarMaxDimensions) ||
+      q.group_keys.size() > static_cast<std::size_t>(kStarMaxGroupKeys) ||
+      q.aggregates.size() > static_cast<std::size_t>(kStarMaxAggregates))
+    return not_fused("outside the fused kernel's limits");
+  if (q.fact_rows >= kEmpty) return not_fused("a fact table of 2^32 rows or more");
+  for (const auto& d : q.dimensions) {
+    if (d.group_columns.size() > static_cast<std::size_t>(kStarMaxKeysPerDimension))
+      return not_fused("too many GROUP BY columns on one dimension");
+    for (const auto& c : d.group_columns)
+      if (c.validity) return not_fused("a GROUP BY column with NULLs");
+  }
+  for (const auto& d : q.dimensions)
+    if (d.count == 0) return empty_result(q);
+  if (q.fact_rows == 0) return empty_result(q);
+
+  // 1. Each dimension's key range and its group columns' ranges.
+  const std::size_t range_words = dims * kRangeValues;
+  std::vector<long long> host_ranges(2 * range_words);
+  std::fill(host_ranges.begin(), host_ranges.begin() + range_words, LLONG_MAX);
+  std::fill(host_ranges.begin() + range_words, host_ranges.end(), LLONG_MIN);
+  DeviceBuffer ranges(context, host_ranges.size() * sizeof(long long));
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(ranges.data(), host_ranges.data(), host_ranges.size() * sizeof(long long),
+                                  cudaMemcpyHostToDevice, context.stream()));
+  for (std::size_t d = 0; d < dims; ++d) {
+    const StarDimensionInput& dim = q.dimensions[d];
+    RangeParams p{};
+    p.key = dim.key;
+    p.group_count = static_cast<int>(dim.group_columns.size());
+    for (int g = 0; g < p.group_count; ++g) p.group[g] = dim.group_columns[g];
+    p.rows = dim.rows;
+    p.count = dim.count;
+    p.low = ranges.as<long long>() + d * kRangeValues;
+    p.high = ranges.as<long long>() + range_words + d * kRangeValues;
+    dimension_ranges_kernel<<<blocks_for(dim.count, context), kThreads, 0, context.stream()>>>(p);
+    GPUSQL_CHECK_LAUNCH();
+  }
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(host_ranges.data(), ranges.data(), host_ranges.size() * sizeof(long long),
+                                  cudaMemcpyDeviceToHost, context.stream()));
+  context.synchronize();
+  auto low = [&](std::size_t d, int v) { return host_ranges[d * kRangeValues + v]; };
+  auto high = [&](std::size_t d, int v) { return host_ranges[range_words + d * kRangeValues + v]; };
+
+  // 2. The direct maps, probed most selective first: a row that drops out
+  // early reads fewer key columns.
+  std::vector<std::size_t> order(dims), probe_slot(dims);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const StarDimensionInput &x = q.dimensions[a], &y = q.dimensions[b];
+    return static_cast<double>(x.count) / std::max<std::size_t>(1, x.table_rows) <
+           static_cast<double>(y.count) / std::max<std::size_t>(1, y.table_rows);
+  });
+  for (std::size_t i = 0; i < dims; ++i) probe_slot[order[i]] = i;
+  DeviceBuffer flags(context, sizeof(unsigned));
+  GPUSQL_CUDA_TRY(cudaMemsetAsync(flags.data(), 0, sizeof(unsigned), context.stream()));
+  std::vector<DeviceBuffer> maps;
+  maps.reserve(dims);
+  ProbeParams params{};
+  for (std::size_t d = 0; d < dims; ++d) {
+    const StarDimensionInput& dim = q.dimensions[d];
+    if (low(d, 0) > high(d, 0)) return empty_result(q);  // every selected key is NULL
+    const uint64_t range = static_cast<uint64_t>(high(d, 0)) - static_cast<uint64_t>(low(d, 0)) + 1;
+    if (range == 0 || range > kMaxKeyRange || range > 4 * static_cast<uint64_t>(dim.table_rows) + 1024)
+      return not_fused("dimension keys too sparse for a direct map");
+    maps.emplace_back(context, range * sizeof(uint32_t));
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(maps.back().data(), 0xff, range * sizeof(uint32_t), context.stream()));
+    build_dimension_map_kernel<<<blocks_for(dim.count, context), kThreads, 0, context.stream()>>>(
+        dim.key, dim.rows, dim.count, low(d, 0), maps.back().as<uint32_t>(), flags.as<unsigned>());
+    GPUSQL_CHECK_LAUNCH();
+    params.dimensions[probe_slot[d]] = {dim.fact_key, low(d, 0), range, maps.back().as<uint32_t>()};
+  }
+
+  // 3. The dense group space.
+  uint64_t groups = 1;
+  for (std::size_t k = 0; k < q.group_keys.size(); ++k) {
+    const StarGroupKeyInput& key = q.group_keys[k];
+    const std::size_t d = static_cast<std::size_t>(key.dimension);
+    const long long l = low(d, 1 + key.index), h = high(d, 1 + key.index);
+    const uint64_t range = static_cast<uint64_t>(h) - static_cast<uint64_t>(l) + 1;
+    if (range == 0 || range > kMaxGroups || groups * range > kMaxGroups) return not_fused("too many possible groups");
+    groups *= range;
+    params.keys[k] = {static_cast<int>(probe_slot[d]), q.dimensions[d].group_columns[key.index], l, range};
+  }
+  params.filter = q.fact_filter;
+  params.columns = q.fact_columns;
+  params.dimension_count = static_cast<int>(dims);
+  params.key_count = static_cast<int>(q.group_keys.size());
+  params.aggregate_count = static_cast<int>(q.aggregates.size());
+  params.fact_rows = q.fact_rows;
+  params.flags = flags.as<unsigned>();
+  for (std::size_t a = 0; a < q.aggregates.size(); ++a) {
+    params.kinds[a] = q.aggregates[a].kind;
+    params.arguments[a] = q.aggregates[a].argument;
+  }
+  const std::size_t aggs = q.aggregates.size();
+  DeviceBuffer first(context, groups * sizeof(uint32_t));
+  DeviceBuffer states(context, std::max<std::size_t>(1, 3 * aggs) * groups * sizeof(unsigned long long));
+  GPUSQL_CUDA_TRY(cudaMemsetAsync(first.data(), 0xff, groups * sizeof(uint32_t), context.stream()));
+  GPUSQL_CUDA_TRY(cudaMemsetAsync(states.data(), 0, states.size(), context.stream()));
+  params.first = first.as<uint32_t>();
+  for (std::size_t a = 0; a < aggs; ++a) {
+    unsigned long long* base = states.as<unsigned long long>() + 3 * a * groups;
+    params.value[a] = base;
+    params.count[a] = base + groups;
+    params.magnitude[a] = base + 2 * groups;
+    if (q.aggregates[a].kind == AggKind::Min || q.aggregates[a].kind == AggKind::Max) {
+      const long long start = q.aggregates[a].kind == AggKind::Min ? LLONG_MAX : LLONG_MIN;
+      fill_kernel<<<blocks_for(groups, context), kThreads, 0, context.stream()>>>(
+          base, groups, static_cast<unsigned long long>(start));
+      GPUSQL_CHECK_LAUNCH();
+    }
+  }
+  DeviceObjects objects;
+  const std::size_t at = objects.add(params);
+  objects.upload(context);
+  const ProbeParams* d_params = objects.at<ProbeParams>(at);
+
+  // 4. The probe.
+  const unsigned grid = grid_for((q.fact_rows + kThreads - 1) / kThreads, context, 8);
+  if (q.group_keys.empty()) {
+    if (aggs <= 1) star_probe_single_kernel<1><<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
+    else if (aggs <= 2) star_probe_single_kernel<2><<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
+    else if (aggs <= 4) star_probe_single_kernel<4><<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
+    else star_probe_single_kernel<kStarMaxAggregates><<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
+  } else
+    star_probe_grouped_kernel<<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
+  GPUSQL_CHECK_LAUNCH();
+
+  // 5. The groups with rows, by first fact row.
+  DeviceBuffer active(context, groups * sizeof(uint32_t));
+  DeviceBuffer active_count(context, sizeof(unsigned));
+  GPUSQL_CUDA_TRY(cudaMemsetAsync(active_count.data(), 0, sizeof(unsigned), context.stream()));
+  if (!q.group_keys.empty()) {
+    active_groups_kernel<<<blocks_for(groups, context), kThreads, 0, context.stream()>>>(
+        first.as<uint32_t>(), groups, active.as<uint32_t>(), active_count.as<unsigned>());
+    GPUSQL_CHECK_LAUNCH();
+  } else {
+    const unsigned one = 1;
+    const uint32_t zero = 0;
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(active.data(), &zero, sizeof zero, cudaMemcpyHostToDevice, context.stream()));
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(active_count.data(), &one, sizeof one, cudaMemcpyHostToDevice, context.stream()));
+  }
+  unsigned host_flags = 0, n = 0;
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(&host_flags, flags.data(), sizeof host_flags, cudaMemcpyDeviceToHost, context.stream()));
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(&n, active_count.data(), sizeof n, cudaMemcpyDeviceToHost, context.stream()));
+  context.synchronize();
+  if (host_flags & kDuplicateKey) return not_fused("a dimension key that is not unique");
+  if (host_flags & kSumMightOverflow) return not_fused("a sum that might overflow");
+
+  const std::size_t words = (2 + 3 * aggs) * n;
+  std::vector<unsigned long long> host(words);
+  if (n > 0) {
+    DeviceBuffer packed(context, words * sizeof(unsigned long long));
+    gather_groups_kernel<<<blocks_for(n, context), kThreads, 0, context.stream()>>>(d_params, active.as<uint32_t>(), n,
+                                                                                    packed.as<unsigned long long>());
+    GPUSQL_CHECK_LAUNCH();
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(host.data(), packed.data(), words * sizeof(unsigned long long),
+                                    cudaMemcpyDeviceToHost, context.stream()));
+    context.synchronize();
+  }
+  std::vector<std::size_t> by_first(n);
+  std::iota(by_first.begin(), by_first.end(), std::size_t{0});
+  std::sort(by_first.begin(), by_first.end(), [&](std::size_t a, std::size_t b) { return host[n + a] < host[n + b]; });
+
+  StarResult result;
+  result.done = true;
+  for (std::size_t i : by_first) {
+    StarGroup group;
+    uint64_t id = host[i];
+    group.keys.resize(q.group_keys.size());
+    for (std::size_t k = q.group_keys.size(); k-- > 0;) {
+      group.keys[k] = params.keys[k].low + static_cast<long long>(id % params.keys[k].range);
+      id /= params.keys[k].range;
+    }
+    for (std::size_t a = 0; a < aggs; ++a)
+      group.states.push_back(state_of(q.aggregates[a].kind, host[(2 + 3 * a) * n + i], host[(3 + 3 * a) * n + i]));
+    result.groups.push_back(std::move(group));
+  }
+  ++fused_runs;
+  return result;
+}
+
+}  // namespace gpusql::kernels

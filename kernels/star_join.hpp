@@ -1,0 +1,87 @@
+// The fused star join (engine/star_join.hpp): one pass over the fact table
+// that filters, probes every dimension and aggregates per group.
+//
+// Each dimension's selected rows go into a direct-mapped table indexed by
+// key - min(key) (dimension keys are dense surrogate keys in a star schema),
+// holding the dimension row: a probe is one load. Groups are numbered densely
+// by the mixed radix of their keys' offsets from each key's minimum over the
+// selected dimension rows, so a group's state sits at a computed address and
+// the aggregates are integer atomics (exact in any order). Each group also
+// keeps its first fact row, which orders the groups as the general operators
+// would (first appearance).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "engine/aggregate_state.hpp"
+#include "storage/device_memory.hpp"
+
+namespace gpusql {
+
+constexpr int kStarMaxDimensions = 4;
+constexpr int kStarMaxGroupKeys = 4;
+constexpr int kStarMaxAggregates = 8;
+
+}  // namespace gpusql
+
+namespace gpusql::kernels {
+
+constexpr int kStarMaxKeysPerDimension = kStarMaxGroupKeys;
+
+struct StarColumn {
+  const void* data = nullptr;
+  const uint32_t* validity = nullptr;  // null: no NULLs
+  Type type = Type::Integer;
+};
+
+struct StarDimensionInput {
+  StarColumn fact_key;              // the fact table's column (row = fact row)
+  StarColumn key;                   // the dimension's key column
+  const uint32_t* rows = nullptr;   // the selected dimension rows (ascending), or null for all
+  std::size_t count = 0;            // how many selected
+  std::size_t table_rows = 0;       // rows of the dimension table
+  std::vector<StarColumn> group_columns;  // this dimension's GROUP BY columns (no NULLs)
+};
+
+struct StarGroupKeyInput {
+  int dimension = 0;
+  int index = 0;  // into that dimension's group_columns
+};
+
+struct StarAggregateInput {
+  AggKind kind = AggKind::CountStar;
+  ExprProgram argument;  // over the fact columns; empty for COUNT(*)
+};
+
+struct StarQueryInput {
+  ExprProgram fact_filter;  // Shape::Empty: none
+  ColumnSet fact_columns;   // what fact_filter and the arguments read (fact rows, identity)
+  std::size_t fact_rows = 0;
+  std::vector<StarDimensionInput> dimensions;
+  std::vector<StarGroupKeyInput> group_keys;
+  std::vector<StarAggregateInput> aggregates;
+};
+
+// One group of the result, groups ordered by first fact row.
+struct StarGroup {
+  std::vector<int64_t> keys;     // each GROUP BY key's value (VARCHAR: its code)
+  std::vector<AggState> states;  // i (SUM/MIN/MAX) and count, per aggregate
+};
+
+struct StarResult {
+  bool done = false;  // false: the shape's run-time conditions failed; run the general operators
+  const char* why_not = "";
+  std::vector<StarGroup> groups;  // without GROUP BY: exactly one
+};
+
+// Runs the star join. Run-time errors of the programs are OR-ed into
+// *d_error (the caller checks it). Synchronizes.
+StarResult star_join_aggregate(const StarQueryInput& query, uint32_t* d_error, DeviceContext& context);
+
+// How many star joins ran fused in this process (tests and benchmarks check
+// that the fused path is the one taken).
+std::size_t star_join_runs();
+
+}  // namespace gpusql::kernels
