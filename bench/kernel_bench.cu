@@ -352,27 +352,58 @@ int main(int argc, char** argv) {
     // ---- sort: ORDER BY over 1 GiB of INTEGER / DOUBLE keys vs CUB ----
     {
       DeviceBuffer ints(context, n4 * sizeof(int32_t));
-      fill_int<<<grid(n4), 256, 0, stream>>>(ints.as<int32_t>(), n4, 0xffffffffull, 8);
       kernels::OrderKey key;
       key.program = compile(column(0, DataType::integer()));
       key.type = Type::Integer;
       ColumnSet columns = set_of({pointer(ints.data(), Type::Integer)});
-      // Bytes: the radix passes' traffic is CUB's business; count the keys
-      // read and the positions written once, for both.
-      bench.report("sort int32", "gpusql order_positions (encode + CUB pairs)", n4, n4 * 8.0, [&] {
-        kernels::order_positions({key}, columns, n4, d_error, context);
-      });
-      bench.report("sort int32", "cub::DeviceRadixSort::SortPairs (keys, positions)", n4, n4 * 8.0, [&] {
-        DeviceBuffer k(context, n4 * sizeof(uint32_t)), v(context, n4 * sizeof(uint32_t));
+      // CUB's SortPairs called directly on (keys, positions), with its item
+      // count as a 64-bit or a 32-bit integer: CUB sizes its offsets by that
+      // type, and its tuned SM90 policy for 32-bit pairs assumes 32-bit ones.
+      auto cub_pairs = [&](auto items) {
+        DeviceBuffer k(context, n4 * sizeof(uint32_t)), k2(context, n4 * sizeof(uint32_t));
+        DeviceBuffer v(context, n4 * sizeof(uint32_t)), v2(context, n4 * sizeof(uint32_t));
         to_unsigned_keys<<<grid(n4), 256, 0, stream>>>(ints.as<int32_t>(), n4, k.as<uint32_t>());
         kernels::sequence(0, n4, v.as<uint32_t>(), context);
-        kernels::sort_pairs_u32(k, v, n4, 32, context);
-      });
-      bench.report("sort int32", "cub::DeviceRadixSort::SortKeys (keys only)", n4, n4 * 8.0, [&] {
-        DeviceBuffer k(context, n4 * sizeof(uint32_t));
-        to_unsigned_keys<<<grid(n4), 256, 0, stream>>>(ints.as<int32_t>(), n4, k.as<uint32_t>());
-        kernels::sort_keys(k, n4, 32, false, context);
-      });
+        cub::DoubleBuffer<uint32_t> kb(k.as<uint32_t>(), k2.as<uint32_t>());
+        cub::DoubleBuffer<uint32_t> vb(v.as<uint32_t>(), v2.as<uint32_t>());
+        std::size_t bytes_needed = 0;
+        GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes_needed, kb, vb, items, 0, 32, stream));
+        DeviceBuffer temp(context, std::max<std::size_t>(1, bytes_needed));
+        GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), bytes_needed, kb, vb, items, 0, 32, stream));
+      };
+      // Full-range keys (all 32 bits differ), then keys in [0, 10^6) (20 bits:
+      // order_positions sorts only those, in 3 radix passes instead of 4).
+      for (uint64_t range : {0xffffffffull, 1000000ull}) {
+        fill_int<<<grid(n4), 256, 0, stream>>>(ints.as<int32_t>(), n4, range, 8);
+        const std::string name = range == 1000000ull ? "sort int32 in [0, 10^6)" : "sort int32";
+        // Bytes: the radix passes' traffic is CUB's business; count the keys
+        // read and the positions written once, for both.
+        bench.report(name, "gpusql order_positions (encode + CUB pairs)", n4, n4 * 8.0, [&] {
+          kernels::order_positions({key}, columns, n4, d_error, context);
+        });
+        bench.report(name, "cub::DeviceRadixSort::SortPairs (keys, positions; int64_t count)", n4, n4 * 8.0,
+                     [&] { cub_pairs(static_cast<int64_t>(n4)); });
+        bench.report(name, "cub::DeviceRadixSort::SortPairs (keys, positions; uint32_t count)", n4, n4 * 8.0,
+                     [&] { cub_pairs(static_cast<uint32_t>(n4)); });
+        if (range != 1000000ull)
+          bench.report(name, "cub::DeviceRadixSort::SortKeys (keys only)", n4, n4 * 8.0, [&] {
+            DeviceBuffer k(context, n4 * sizeof(uint32_t));
+            to_unsigned_keys<<<grid(n4), 256, 0, stream>>>(ints.as<int32_t>(), n4, k.as<uint32_t>());
+            kernels::sort_keys(k, n4, 32, false, context);
+          });
+      }
+
+      // ---- top-k: ORDER BY k LIMIT n over the full-range keys ----
+      fill_int<<<grid(n4), 256, 0, stream>>>(ints.as<int32_t>(), n4, 0xffffffffull, 8);
+      for (std::size_t k : {std::size_t{10}, std::size_t{1000}}) {
+        const std::string name = "top-k " + std::to_string(k);
+        bench.report(name, "gpusql top_positions (radix select + sort of candidates)", n4, n4 * 4.0, [&] {
+          kernels::top_positions({key}, columns, n4, k, d_error, context);
+        });
+        bench.report(name, "gpusql order_positions (full sort)", n4, n4 * 4.0, [&] {
+          kernels::order_positions({key}, columns, n4, d_error, context);
+        });
+      }
     }
     {
       DeviceBuffer doubles(context, n8 * sizeof(double));

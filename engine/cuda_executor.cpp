@@ -54,6 +54,7 @@ class CudaExecutor final : public Executor {
     GPUSQL_CUDA_TRY(cudaMemsetAsync(error_word.data(), 0, sizeof(uint32_t), context_.stream()));
     error_ = error_word.as<uint32_t>();
     lookups_.clear();
+    sort_limit_.reset();
 
     DeviceRelation result = run(*plan.root);
     const PlanNode& projection = projection_of(*plan.root);
@@ -72,6 +73,8 @@ class CudaExecutor final : public Executor {
   std::string note_;  // for EXPLAIN ANALYZE: how the operator now finishing ran
   // LIKE lookup tables uploaded for this query, by host table.
   std::map<const std::vector<uint8_t>*, std::unique_ptr<DeviceBuffer>> lookups_;
+  // Set by a Limit over a Sort for that Sort: the rows it must order (LIMIT + OFFSET).
+  std::optional<std::size_t> sort_limit_;
 
   void check_errors() {
     uint32_t error = 0;
@@ -117,6 +120,10 @@ class CudaExecutor final : public Executor {
       case PlanKind::Aggregate: return aggregate(node);
       case PlanKind::Project: return project(node.expressions, run(*node.child));
       case PlanKind::Limit: {
+        if (node.limit && node.child->kind == PlanKind::Sort) {
+          const auto offset = static_cast<uint64_t>(node.offset), limit = static_cast<uint64_t>(*node.limit);
+          sort_limit_ = static_cast<std::size_t>(limit > UINT64_MAX - offset ? UINT64_MAX : offset + limit);
+        }
         DeviceRelation input = run(*node.child);
         std::size_t begin = std::min<std::size_t>(input.count, static_cast<std::size_t>(node.offset));
         std::size_t end = node.limit ? std::min<std::size_t>(input.count, begin + static_cast<std::size_t>(*node.limit))
@@ -128,7 +135,10 @@ class CudaExecutor final : public Executor {
       case PlanKind::HashJoin: return hash_join(node);
       case PlanKind::NestedLoopJoin: return nested_loop_join(node);
       case PlanKind::Distinct: return distinct(run(*node.child));
-      case PlanKind::Sort: return sort(node, run(*node.child));
+      case PlanKind::Sort: {
+        const std::optional<std::size_t> limit = std::exchange(sort_limit_, std::nullopt);
+        return sort(node, run(*node.child), limit);
+      }
     }
     throw Error(ErrorKind::Invalid, "internal: unknown operator");
   }
@@ -340,7 +350,9 @@ class CudaExecutor final : public Executor {
   }
 
   // ORDER BY: a stable sort of the positions, then a compose.
-  DeviceRelation sort(const PlanNode& node, const DeviceRelation& input) {
+  // With `limit` (a Limit above): only the first `limit` rows, selected
+  // without sorting the others where that is cheaper (kernels::top_positions).
+  DeviceRelation sort(const PlanNode& node, const DeviceRelation& input, std::optional<std::size_t> limit) {
     SlotMap slots;
     std::vector<kernels::OrderKey> keys;
     for (const auto& k : node.sort_keys) {
@@ -353,6 +365,10 @@ class CudaExecutor final : public Executor {
       keys.push_back(key);
     }
     ColumnSet set = column_set(slots, input);
+    if (limit && *limit < input.count) {
+      auto top = std::make_shared<DeviceBuffer>(kernels::top_positions(keys, set, input.count, *limit, error_, context_));
+      return compose(input, top, *limit);
+    }
     auto order = std::make_shared<DeviceBuffer>(kernels::order_positions(keys, set, input.count, error_, context_));
     return compose(input, order, input.count);
   }

@@ -504,7 +504,12 @@ class HostExecutor final : public Executor {
           if (x.valid == y.valid) continue;
           return x.valid != k.nulls_first;  // the valid one first unless NULLS FIRST
         }
-        int c = k.cls == Cls::Double ? (x.d < y.d ? -1 : x.d > y.d ? 1 : 0) : (x.i < y.i ? -1 : x.i > y.i ? 1 : 0);
+        // NaN sorts after every other double, all NaNs alike (a strict weak order).
+        int c = k.cls == Cls::Double ? ((x.d != x.d) || (y.d != y.d) ? (x.d != x.d) - (y.d != y.d)
+                                        : x.d < y.d                    ? -1
+                                        : x.d > y.d                    ? 1
+                                                                       : 0)
+                                     : (x.i < y.i ? -1 : x.i > y.i ? 1 : 0);
         if (c != 0) return k.descending ? c > 0 : c < 0;
       }
       return false;

@@ -7,6 +7,7 @@
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
+#include <type_traits>
 #include <utility>
 
 #include "kernels/filter.hpp"
@@ -22,12 +23,13 @@ void sort_row_ids(uint32_t* d_ids, std::size_t count, std::size_t max_row, Devic
   while (end_bit < 32 && (std::size_t{1} << end_bit) <= max_row) ++end_bit;
   DeviceBuffer alternate(context, count * sizeof(uint32_t));
   cub::DoubleBuffer<uint32_t> keys(d_ids, alternate.as<uint32_t>());
+  // Positions are 32-bit, so counts are too: CUB's 32-bit offsets pick its
+  // tuned policies (more items per thread than with 64-bit offsets).
+  const uint32_t n = static_cast<uint32_t>(count);
   std::size_t temp_bytes = 0;
-  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys, static_cast<int64_t>(count), 0, end_bit,
-                                                 context.stream()));
+  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys, n, 0, end_bit, context.stream()));
   DeviceBuffer temp(context, std::max<std::size_t>(1, temp_bytes));
-  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.data(), temp_bytes, keys, static_cast<int64_t>(count), 0, end_bit,
-                                                 context.stream()));
+  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.data(), temp_bytes, keys, n, 0, end_bit, context.stream()));
   if (keys.Current() != d_ids)
     GPUSQL_CUDA_TRY(cudaMemcpyAsync(d_ids, keys.Current(), count * sizeof(uint32_t), cudaMemcpyDeviceToDevice,
                                     context.stream()));
@@ -35,7 +37,15 @@ void sort_row_ids(uint32_t* d_ids, std::size_t count, std::size_t max_row, Devic
 
 namespace {
 
-template <class K>
+// Item counts go to CUB as 32-bit integers: CUB sizes its offsets by the
+// count's type, and its tuned SM90 policy for 32-bit keys assumes 32-bit
+// offsets (23 items per thread for pairs against 17 with 64-bit ones).
+// Positions are 32-bit, so no sorted sequence is longer.
+void check_count(std::size_t count) {
+  if (count > UINT32_MAX) throw Error(ErrorKind::Execution, "internal: a sort of over 2^32 items");
+}
+
+template <class K, class N = uint32_t>
 void sort_pairs_impl(DeviceBuffer& keys, DeviceBuffer& values, std::size_t count, int begin_bit, int end_bit,
                      DeviceContext& context) {
   DeviceBuffer keys_alt(context, count * sizeof(K));
@@ -43,25 +53,25 @@ void sort_pairs_impl(DeviceBuffer& keys, DeviceBuffer& values, std::size_t count
   cub::DoubleBuffer<K> k(keys.as<K>(), keys_alt.as<K>());
   cub::DoubleBuffer<uint32_t> v(values.as<uint32_t>(), values_alt.as<uint32_t>());
   std::size_t temp_bytes = 0;
-  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, k, v, static_cast<int64_t>(count), begin_bit,
+  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, k, v, static_cast<N>(count), begin_bit,
                                                   end_bit, context.stream()));
   // A null temp pointer would make CUB only report the size: never pass one.
   DeviceBuffer temp(context, std::max<std::size_t>(1, temp_bytes));
-  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, k, v, static_cast<int64_t>(count),
+  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, k, v, static_cast<N>(count),
                                                   begin_bit, end_bit, context.stream()));
   if (k.Current() != keys.as<K>()) std::swap(keys, keys_alt);
   if (v.Current() != values.as<uint32_t>()) std::swap(values, values_alt);
 }
 
-template <class K>
+template <class K, class N = uint32_t>
 void sort_keys_impl(DeviceBuffer& keys, std::size_t count, int end_bit, DeviceContext& context) {
   DeviceBuffer keys_alt(context, count * sizeof(K));
   cub::DoubleBuffer<K> k(keys.as<K>(), keys_alt.as<K>());
   std::size_t temp_bytes = 0;
-  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, k, static_cast<int64_t>(count), 0, end_bit,
+  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, k, static_cast<N>(count), 0, end_bit,
                                                  context.stream()));
   DeviceBuffer temp(context, std::max<std::size_t>(1, temp_bytes));
-  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.data(), temp_bytes, k, static_cast<int64_t>(count), 0, end_bit,
+  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.data(), temp_bytes, k, static_cast<N>(count), 0, end_bit,
                                                  context.stream()));
   if (k.Current() != keys.as<K>()) std::swap(keys, keys_alt);
 }
@@ -95,9 +105,11 @@ struct LessThan {
 // ---- ORDER BY ----
 
 constexpr int kOrderThreads = 256;
+constexpr int kOrderItems = 4;  // keys per thread per tile, loaded before any is used
+constexpr uint64_t kOrderTile = static_cast<uint64_t>(kOrderThreads) * kOrderItems;
+constexpr unsigned kFullMask = 0xffffffffu;
 
-// Whether a type's order-preserving code fits 32 bits; those keys carry the
-// NULL rank in bit 32, wider ones sort their NULLs in a separate pass.
+// Whether a type's order-preserving code fits 32 bits.
 __host__ __device__ inline bool narrow_type(Type type) {
   return type == Type::Integer || type == Type::Date || type == Type::Varchar || type == Type::Boolean ||
          type == Type::Real;
@@ -105,7 +117,8 @@ __host__ __device__ inline bool narrow_type(Type type) {
 
 // The order-preserving code of a valid value: ascending unsigned order of
 // codes is the ascending SQL order of values, equal values (-0.0 and 0.0
-// included) get equal codes; DESC inverts the value bits.
+// included) get equal codes, every NaN gets the largest code (NaN sorts
+// after +inf, as in DuckDB and PostgreSQL); DESC inverts the value bits.
 __device__ __forceinline__ uint64_t value_code(Type type, bool descending, const Slot& s) {
   uint64_t u;
   switch (type) {
@@ -116,12 +129,12 @@ __device__ __forceinline__ uint64_t value_code(Type type, bool descending, const
     case Type::Real: {
       float f = static_cast<float>(s.d);
       uint32_t b = __float_as_uint(f == 0.0f ? 0.0f : f);
-      u = (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+      u = f != f ? 0xffffffffu : (b & 0x80000000u) ? ~b : (b | 0x80000000u);
       break;
     }
     case Type::Double: {
       uint64_t b = static_cast<uint64_t>(__double_as_longlong(s.d == 0.0 ? 0.0 : s.d));
-      u = (b >> 63) ? ~b : (b | (1ull << 63));
+      u = s.d != s.d ? ~0ull : (b >> 63) ? ~b : (b | (1ull << 63));
       break;
     }
     default: u = static_cast<uint64_t>(s.i) ^ (1ull << 63); break;  // BIGINT, DECIMAL, rowid
@@ -130,113 +143,470 @@ __device__ __forceinline__ uint64_t value_code(Type type, bool descending, const
   return u;
 }
 
-// The whole code of a position's key: narrow types put the NULL rank above
-// the value (0 sorts first); wide types leave NULLs at 0 for the NULL pass.
-__device__ __forceinline__ uint64_t order_code(const OrderKey& key, const Slot& s) {
-  if (narrow_type(key.type)) {
-    uint64_t null_rank = key.nulls_first ? (s.valid ? 1u : 0u) : (s.valid ? 0u : 1u);
-    return (null_rank << 32) | (s.valid ? value_code(key.type, key.descending, s) : 0u);
-  }
-  return s.valid ? value_code(key.type, key.descending, s) : 0u;
+// How a key's values become the unsigned codes that are sorted: a valid
+// value's code minus `base` (mod 2^64), a NULL `null_code`. With base = the
+// smallest code (one less for NULLS FIRST) and null_code = 0 or one past the
+// largest, NULLs fold into the same key and the codes need only the bits of
+// their range.
+struct Fold {
+  uint64_t base = 0;
+  uint64_t null_code = 0;
+  Type type = Type::Integer;
+  bool descending = false;
+};
+
+__device__ __forceinline__ uint64_t folded_code(const Fold& fold, const Slot& s) {
+  return s.valid ? value_code(fold.type, fold.descending, s) - fold.base : fold.null_code;
 }
 
-__device__ __forceinline__ uint64_t warp_min(uint64_t v) {
+__device__ __forceinline__ uint64_t shift_right(uint64_t x, int bits) { return bits >= 64 ? 0 : x >> bits; }
+
+// Where a key's values come from: any program (through the interpreter), or
+// -- the common case, an ORDER BY column of a base table -- the column's
+// array read directly with its type known at compile time.
+struct ProgramSource {
+  const ExprProgram* program;
+  const ColumnSet* columns;
+  __device__ __forceinline__ Slot operator()(int64_t position, uint32_t& error) const {
+    return evaluate(*program, *columns, position, error);
+  }
+};
+
+template <Type TYPE>
+struct ColumnSource {
+  const void* data;
+  const uint32_t* validity;
+  __device__ __forceinline__ Slot operator()(int64_t row, uint32_t&) const {
+    Slot s = load_raw(data, TYPE, row);
+    s.valid = row_is_valid(validity, row);
+    return s;
+  }
+};
+
+// Loads one tile's values: item j of thread t is position
+// tile + j * kOrderThreads + t (coalesced), read at perm[...] unless IDENTITY.
+template <class Source, bool IDENTITY>
+__device__ __forceinline__ void load_tile(const Source& source, const uint32_t* __restrict__ perm, uint64_t tile,
+                                          uint64_t count, Slot (&values)[kOrderItems], uint32_t& error) {
 #pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) v = min(v, __shfl_xor_sync(0xffffffffu, v, offset));
-  return v;
-}
-__device__ __forceinline__ uint64_t warp_max(uint64_t v) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) v = max(v, __shfl_xor_sync(0xffffffffu, v, offset));
-  return v;
+  for (int j = 0; j < kOrderItems; ++j) {
+    const uint64_t i = tile + static_cast<uint64_t>(j) * kOrderThreads + threadIdx.x;
+    if (i < count) values[j] = source(IDENTITY ? static_cast<int64_t>(i) : static_cast<int64_t>(perm[i]), error);
+  }
 }
 
 struct KeyStats {
   unsigned long long min;
   unsigned long long max;
+  unsigned long long all_and;  // AND of the codes: bits set in every code
+  unsigned long long any_or;   // OR of the codes
   unsigned int any_null;
   unsigned int any_valid;
 };
 
-// The range of the codes (of valid values only, for wide types) and whether
-// any value is NULL: one atomic of each per block.
-__global__ void __launch_bounds__(kOrderThreads)
-    order_stats_kernel(const OrderKey* __restrict__ d_key, const ColumnSet* __restrict__ d_columns,
-                       const uint32_t* __restrict__ perm, uint64_t count, KeyStats* __restrict__ stats,
-                       uint32_t* __restrict__ error_word) {
-  __shared__ uint64_t warp_mins[kOrderThreads / 32], warp_maxs[kOrderThreads / 32];
-  const OrderKey& key = *d_key;
-  const ColumnSet& columns = *d_columns;
-  uint32_t error = 0;
-  uint64_t lo = ~0ull, hi = 0;
+constexpr KeyStats kEmptyStats{~0ull, 0ull, ~0ull, 0ull, 0u, 0u};
+
+// Per-thread partial stats of valid codes.
+struct StatsAccumulator {
+  uint64_t lo = ~0ull, hi = 0, all = ~0ull, any = 0;
   bool any_null = false, any_valid = false;
-  const bool wide = !narrow_type(key.type);
-  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
-       i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
-    Slot s = evaluate(key.program, columns, perm[i], error);
-    any_null |= !s.valid;
-    if (wide && !s.valid) continue;
-    any_valid = true;
-    uint64_t code = order_code(key, s);
+  __device__ __forceinline__ void add(uint64_t code) {
     lo = min(lo, code);
     hi = max(hi, code);
+    all &= code;
+    any |= code;
+    any_valid = true;
   }
-  lo = warp_min(lo);
-  hi = warp_max(hi);
+};
+
+// Block-wide reduction of the accumulators, one atomic of each per block.
+// Every thread of the block must call it.
+__device__ __forceinline__ void publish_stats(StatsAccumulator a, KeyStats* __restrict__ stats) {
+  __shared__ uint64_t partial[4][kOrderThreads / 32];
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) {
+    a.lo = min(a.lo, __shfl_xor_sync(kFullMask, a.lo, offset));
+    a.hi = max(a.hi, __shfl_xor_sync(kFullMask, a.hi, offset));
+    a.all &= __shfl_xor_sync(kFullMask, a.all, offset);
+    a.any |= __shfl_xor_sync(kFullMask, a.any, offset);
+  }
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   if (lane == 0) {
-    warp_mins[warp] = lo;
-    warp_maxs[warp] = hi;
+    partial[0][warp] = a.lo;
+    partial[1][warp] = a.hi;
+    partial[2][warp] = a.all;
+    partial[3][warp] = a.any;
   }
-  const int nulls = __syncthreads_or(any_null);
-  const int valids = __syncthreads_or(any_valid);
+  const int nulls = __syncthreads_or(a.any_null);
+  const int valids = __syncthreads_or(a.any_valid);
   if (threadIdx.x == 0) {
     for (int w = 1; w < kOrderThreads / 32; ++w) {
-      lo = min(lo, warp_mins[w]);
-      hi = max(hi, warp_maxs[w]);
+      a.lo = min(a.lo, partial[0][w]);
+      a.hi = max(a.hi, partial[1][w]);
+      a.all &= partial[2][w];
+      a.any |= partial[3][w];
     }
     if (valids) {
-      atomicMin(&stats->min, static_cast<unsigned long long>(lo));
-      atomicMax(&stats->max, static_cast<unsigned long long>(hi));
+      atomicMin(&stats->min, static_cast<unsigned long long>(a.lo));
+      atomicMax(&stats->max, static_cast<unsigned long long>(a.hi));
+      atomicAnd(&stats->all_and, static_cast<unsigned long long>(a.all));
+      atomicOr(&stats->any_or, static_cast<unsigned long long>(a.any));
       atomicOr(&stats->any_valid, 1u);
     }
     if (nulls) atomicOr(&stats->any_null, 1u);
   }
+}
+
+// The stats of the codes (fold.base = 0) of the valid values, and whether
+// any value is NULL. Reads the key only.
+template <class Source, bool IDENTITY>
+__global__ void __launch_bounds__(kOrderThreads)
+    order_stats_kernel(Source source, Fold fold, const uint32_t* __restrict__ perm, uint64_t count,
+                       KeyStats* __restrict__ stats, uint32_t* __restrict__ error_word) {
+  uint32_t error = 0;
+  StatsAccumulator a;
+  for (uint64_t tile = blockIdx.x * kOrderTile; tile < count; tile += gridDim.x * kOrderTile) {
+    Slot values[kOrderItems] = {};
+    load_tile<Source, IDENTITY>(source, perm, tile, count, values, error);
+#pragma unroll
+    for (int j = 0; j < kOrderItems; ++j) {
+      if (tile + static_cast<uint64_t>(j) * kOrderThreads + threadIdx.x >= count) continue;
+      if (values[j].valid) a.add(value_code(fold.type, fold.descending, values[j]));
+      else a.any_null = true;
+    }
+  }
+  publish_stats(a, stats);
   if (error) atomicOr(error_word, error);
 }
 
-// Writes code - base (NULLs of wide types: 0) for each position of `perm`.
-template <class K>
+// Writes each position's folded code to `codes` (and, for IDENTITY, the
+// position itself to `positions`: the sort's values, no separate pass).
+// STATS: also the stats of the codes written, for keys without NULLs.
+template <class Source, class K, bool IDENTITY, bool STATS>
 __global__ void __launch_bounds__(kOrderThreads)
-    order_encode_kernel(const OrderKey* __restrict__ d_key, const ColumnSet* __restrict__ d_columns,
-                        const uint32_t* __restrict__ perm, uint64_t count, uint64_t base, K* __restrict__ out,
+    order_encode_kernel(Source source, Fold fold, const uint32_t* __restrict__ perm, uint64_t count,
+                        K* __restrict__ codes, uint32_t* __restrict__ positions, KeyStats* __restrict__ stats,
                         uint32_t* __restrict__ error_word) {
-  const OrderKey& key = *d_key;
-  const ColumnSet& columns = *d_columns;
   uint32_t error = 0;
-  const bool wide = !narrow_type(key.type);
+  StatsAccumulator a;
+  for (uint64_t tile = blockIdx.x * kOrderTile; tile < count; tile += gridDim.x * kOrderTile) {
+    Slot values[kOrderItems] = {};
+    load_tile<Source, IDENTITY>(source, perm, tile, count, values, error);
+#pragma unroll
+    for (int j = 0; j < kOrderItems; ++j) {
+      const uint64_t i = tile + static_cast<uint64_t>(j) * kOrderThreads + threadIdx.x;
+      if (i >= count) continue;
+      const uint64_t code = folded_code(fold, values[j]);
+      codes[i] = static_cast<K>(code);
+      if (IDENTITY) positions[i] = static_cast<uint32_t>(i);
+      if (STATS) a.add(code);
+    }
+  }
+  if (STATS) publish_stats(a, stats);
+  if (error) atomicOr(error_word, error);
+}
+
+// out[i] = in[i] - base (in place when in == out).
+template <class In, class Out>
+__global__ void __launch_bounds__(kOrderThreads)
+    order_rebase_kernel(const In* in, Out* out, uint64_t count, uint64_t base) {
+  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<uint64_t>(gridDim.x) * blockDim.x)
+    out[i] = static_cast<Out>(static_cast<uint64_t>(in[i]) - base);
+}
+
+// The NULL rank (0 sorts first) of each position of `perm`: for keys whose
+// valid codes span all 2^64 values, so NULLs cannot fold into them.
+__global__ void __launch_bounds__(kOrderThreads)
+    order_nulls_kernel(ProgramSource source, bool nulls_first, const uint32_t* __restrict__ perm, uint64_t count,
+                       uint32_t* __restrict__ out, uint32_t* __restrict__ error_word) {
+  uint32_t error = 0;
   for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
-    Slot s = evaluate(key.program, columns, perm[i], error);
-    out[i] = (wide && !s.valid) ? K{0} : static_cast<K>(order_code(key, s) - base);
+    Slot s = source(perm[i], error);
+    out[i] = nulls_first ? (s.valid ? 1u : 0u) : (s.valid ? 0u : 1u);
   }
   if (error) atomicOr(error_word, error);
 }
 
-// The NULL rank of wide keys (0 sorts first).
+// ---- top-k: an MSD radix select on the folded codes of the first key ----
+
+constexpr int kSelectDigitBits = 12;
+constexpr int kSelectBins = 1 << kSelectDigitBits;
+
+// Counts, among the positions whose code agrees with `prefix` above bit
+// shift + digit_bits, the codes' `digit_bits` bits from bit `shift` on.
+template <class Source>
 __global__ void __launch_bounds__(kOrderThreads)
-    order_nulls_kernel(const OrderKey* __restrict__ d_key, const ColumnSet* __restrict__ d_columns,
-                       const uint32_t* __restrict__ perm, uint64_t count, uint32_t* __restrict__ out,
-                       uint32_t* __restrict__ error_word) {
-  const OrderKey& key = *d_key;
-  const ColumnSet& columns = *d_columns;
+    select_histogram_kernel(Source source, Fold fold, uint64_t count, int shift, int digit_bits, uint64_t prefix,
+                            uint32_t* __restrict__ histogram, uint32_t* __restrict__ error_word) {
+  __shared__ uint32_t bins[kSelectBins];
+  const int bin_count = 1 << digit_bits;
+  for (int b = threadIdx.x; b < bin_count; b += blockDim.x) bins[b] = 0;
+  __syncthreads();
   uint32_t error = 0;
-  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
-       i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
-    Slot s = evaluate(key.program, columns, perm[i], error);
-    out[i] = key.nulls_first ? (s.valid ? 1u : 0u) : (s.valid ? 0u : 1u);
+  for (uint64_t tile = blockIdx.x * kOrderTile; tile < count; tile += gridDim.x * kOrderTile) {
+    Slot values[kOrderItems] = {};
+    load_tile<Source, true>(source, nullptr, tile, count, values, error);
+#pragma unroll
+    for (int j = 0; j < kOrderItems; ++j) {
+      if (tile + static_cast<uint64_t>(j) * kOrderThreads + threadIdx.x >= count) continue;
+      const uint64_t code = folded_code(fold, values[j]);
+      if (shift_right(code, shift + digit_bits) == prefix)
+        atomicAdd(&bins[(code >> shift) & static_cast<uint64_t>(bin_count - 1)], 1u);
+    }
+  }
+  __syncthreads();
+  for (int b = threadIdx.x; b < bin_count; b += blockDim.x)
+    if (bins[b]) atomicAdd(&histogram[b], bins[b]);
+  if (error) atomicOr(error_word, error);
+}
+
+// Appends (in no particular order) every position whose code's bits from
+// `shift` up are at most `threshold`.
+template <class Source>
+__global__ void __launch_bounds__(kOrderThreads)
+    select_candidates_kernel(Source source, Fold fold, uint64_t count, int shift, uint64_t threshold,
+                             uint32_t* __restrict__ out, uint32_t* __restrict__ written,
+                             uint32_t* __restrict__ error_word) {
+  uint32_t error = 0;
+  const unsigned lane = threadIdx.x % 32;
+  for (uint64_t tile = blockIdx.x * kOrderTile; tile < count; tile += gridDim.x * kOrderTile) {
+    Slot values[kOrderItems] = {};
+    load_tile<Source, true>(source, nullptr, tile, count, values, error);
+#pragma unroll
+    for (int j = 0; j < kOrderItems; ++j) {
+      const uint64_t i = tile + static_cast<uint64_t>(j) * kOrderThreads + threadIdx.x;
+      const bool selected = i < count && shift_right(folded_code(fold, values[j]), shift) <= threshold;
+      const unsigned ballot = __ballot_sync(kFullMask, selected);  // the loop is uniform across the block
+      if (ballot == 0) continue;
+      const int leader = __ffs(ballot) - 1;
+      uint32_t base = 0;
+      if (static_cast<int>(lane) == leader) base = atomicAdd(written, static_cast<uint32_t>(__popc(ballot)));
+      base = __shfl_sync(kFullMask, base, leader);
+      if (selected) out[base + __popc(ballot & ((1u << lane) - 1u))] = static_cast<uint32_t>(i);
+    }
   }
   if (error) atomicOr(error_word, error);
+}
+
+// ---- host side of ORDER BY ----
+
+// Calls f(source, IDENTITY) with the cheapest source that reads `key`: a
+// typed column source for a plain column read without a permutation,
+// the interpreter otherwise.
+template <class F>
+void with_source(const OrderKey& key, const ColumnSet& columns, const ExprProgram* d_program,
+                 const ColumnSet* d_columns, bool identity, F&& f) {
+  if (identity && key.program.shape == Shape::Column) {
+    const ColumnPointer& c = columns.columns[key.program.terms[0].slot];
+    if (!c.rows && !c.is_rowid) {
+      switch (c.type) {
+        case Type::Integer:
+        case Type::Date: return f(ColumnSource<Type::Integer>{c.data, c.validity}, std::true_type{});
+        case Type::Varchar: return f(ColumnSource<Type::Varchar>{c.data, c.validity}, std::true_type{});
+        case Type::BigInt:
+        case Type::Decimal: return f(ColumnSource<Type::BigInt>{c.data, c.validity}, std::true_type{});
+        case Type::Double: return f(ColumnSource<Type::Double>{c.data, c.validity}, std::true_type{});
+        case Type::Real: return f(ColumnSource<Type::Real>{c.data, c.validity}, std::true_type{});
+        default: break;
+      }
+    }
+  }
+  const ProgramSource program{d_program, d_columns};
+  if (identity) f(program, std::true_type{});
+  else f(program, std::false_type{});
+}
+
+// Whether `key` can be NULL at all: a plain column without a validity
+// bitmap (or rowid) cannot; any other program is assumed to.
+bool may_be_null(const OrderKey& key, const ColumnSet& columns) {
+  if (key.program.shape != Shape::Column) return true;
+  const ColumnPointer& c = columns.columns[key.program.terms[0].slot];
+  return !c.is_rowid && c.validity != nullptr;
+}
+
+int radix_passes(int bits) { return (bits + 7) / 8; }  // CUB's onesweep sorts 8 bits a pass
+
+unsigned order_grid(std::size_t count, DeviceContext& context) {
+  return grid_for((count + kOrderTile - 1) / kOrderTile, context, 8);
+}
+
+KeyStats read_stats(const DeviceBuffer& buffer, DeviceContext& context) {
+  KeyStats stats;
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(&stats, buffer.data(), sizeof stats, cudaMemcpyDeviceToHost, context.stream()));
+  context.synchronize();
+  return stats;
+}
+
+void reset_stats(DeviceBuffer& buffer, DeviceContext& context) {
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(buffer.data(), &kEmptyStats, sizeof kEmptyStats, cudaMemcpyHostToDevice,
+                                  context.stream()));
+}
+
+// The stats of `key`'s codes over the positions of `perm` (all positions
+// when identity). Synchronizes.
+KeyStats key_stats(const OrderKey& key, const ColumnSet& columns, const ExprProgram* d_program,
+                   const ColumnSet* d_columns, const uint32_t* perm, std::size_t count, bool identity,
+                   DeviceBuffer& stats_buffer, uint32_t* d_error, DeviceContext& context) {
+  reset_stats(stats_buffer, context);
+  const Fold fold{0, 0, key.type, key.descending};
+  with_source(key, columns, d_program, d_columns, identity, [&](auto source, auto is_identity) {
+    order_stats_kernel<decltype(source), decltype(is_identity)::value>
+        <<<order_grid(count, context), kOrderThreads, 0, context.stream()>>>(source, fold, perm, count,
+                                                                            stats_buffer.as<KeyStats>(), d_error);
+    GPUSQL_CHECK_LAUNCH();
+  });
+  return read_stats(stats_buffer, context);
+}
+
+// Launches the encode pass of `key` into `codes` (K: uint32_t or uint64_t).
+template <class K, bool STATS>
+void encode_key(const OrderKey& key, const ColumnSet& columns, const ExprProgram* d_program,
+                const ColumnSet* d_columns, const Fold& fold, DeviceBuffer& perm, std::size_t count, bool identity,
+                DeviceBuffer& codes, DeviceBuffer& stats_buffer, uint32_t* d_error, DeviceContext& context) {
+  with_source(key, columns, d_program, d_columns, identity, [&](auto source, auto is_identity) {
+    constexpr bool kIdentity = decltype(is_identity)::value;
+    order_encode_kernel<decltype(source), K, kIdentity, STATS><<<order_grid(count, context), kOrderThreads, 0,
+                                                                 context.stream()>>>(
+        source, fold, kIdentity ? nullptr : perm.as<uint32_t>(), count, codes.as<K>(),
+        kIdentity ? perm.as<uint32_t>() : nullptr, stats_buffer.as<KeyStats>(), d_error);
+    GPUSQL_CHECK_LAUNCH();
+  });
+}
+
+// The fold that puts NULLs first or last (see Fold), from the stats of the
+// valid codes; false when they cannot fold (valid codes span all 64 bits).
+bool fold_of(const OrderKey& key, const KeyStats& stats, Fold& fold, uint64_t& top) {
+  fold = Fold{0, 0, key.type, key.descending};
+  const uint64_t range = stats.any_valid ? stats.max - stats.min : 0;
+  if (!stats.any_valid) {  // all NULL
+    top = 0;
+    return true;
+  }
+  if (!stats.any_null) {
+    fold.base = stats.min;
+    top = range;
+    return true;
+  }
+  if (range == ~0ull) return false;
+  fold.base = key.nulls_first ? stats.min - 1 : stats.min;
+  fold.null_code = key.nulls_first ? 0 : range + 1;
+  top = range + 1;
+  return true;
+}
+
+// Sorts `perm` (`count` positions) stably by one key. identity: perm is not
+// written yet and stands for 0, 1, ..., count - 1 (the encode pass writes
+// it, so the first key costs no separate pass for the positions).
+void sort_by_key(const OrderKey& key, const ColumnSet& columns, const ExprProgram* d_program,
+                 const ColumnSet* d_columns, DeviceBuffer& perm, std::size_t count, bool identity,
+                 DeviceBuffer& stats_buffer, uint32_t* d_error, DeviceContext& context) {
+  const bool narrow = narrow_type(key.type);
+  if (!may_be_null(key, columns)) {
+    // One pass: raw codes, the positions and the codes' stats together; the
+    // range decides afterwards which bits to sort.
+    reset_stats(stats_buffer, context);
+    const Fold raw{0, 0, key.type, key.descending};
+    DeviceBuffer codes(context, count * (narrow ? sizeof(uint32_t) : sizeof(uint64_t)));
+    if (narrow)
+      encode_key<uint32_t, true>(key, columns, d_program, d_columns, raw, perm, count, identity, codes, stats_buffer,
+                                 d_error, context);
+    else
+      encode_key<uint64_t, true>(key, columns, d_program, d_columns, raw, perm, count, identity, codes, stats_buffer,
+                                 d_error, context);
+    const KeyStats stats = read_stats(stats_buffer, context);
+    const uint64_t varying = stats.all_and ^ stats.any_or;  // the bits in which codes differ
+    if (varying == 0) return;                               // one value: the order stays
+    const int begin_bit = __builtin_ctzll(varying), end_bit = 64 - __builtin_clzll(varying);
+    const int range_bits = bits_for(stats.max - stats.min);
+    const unsigned grid = grid_for((count + kOrderThreads - 1) / kOrderThreads, context, 8);
+    if (!narrow && range_bits <= 32) {
+      // Wide keys of a narrow range (BIGINT ids, say): sort 32-bit codes.
+      DeviceBuffer narrow_codes(context, count * sizeof(uint32_t));
+      order_rebase_kernel<uint64_t, uint32_t><<<grid, kOrderThreads, 0, context.stream()>>>(
+          codes.as<uint64_t>(), narrow_codes.as<uint32_t>(), count, stats.min);
+      GPUSQL_CHECK_LAUNCH();
+      codes = DeviceBuffer();
+      sort_pairs(narrow_codes, perm, count, 0, range_bits, false, context);
+    } else if (radix_passes(range_bits) < radix_passes(end_bit - begin_bit)) {
+      // Values of a small range around a boundary of the codes (-5..5):
+      // minus the minimum they need fewer passes.
+      if (narrow)
+        order_rebase_kernel<uint32_t, uint32_t><<<grid, kOrderThreads, 0, context.stream()>>>(
+            codes.as<uint32_t>(), codes.as<uint32_t>(), count, stats.min);
+      else
+        order_rebase_kernel<uint64_t, uint64_t><<<grid, kOrderThreads, 0, context.stream()>>>(
+            codes.as<uint64_t>(), codes.as<uint64_t>(), count, stats.min);
+      GPUSQL_CHECK_LAUNCH();
+      sort_pairs(codes, perm, count, 0, range_bits, !narrow, context);
+    } else {
+      sort_pairs(codes, perm, count, begin_bit, end_bit, !narrow, context);
+    }
+    return;
+  }
+  // Keys that may be NULL: the stats first, then codes with NULLs folded in.
+  const KeyStats stats = key_stats(key, columns, d_program, d_columns, perm.as<uint32_t>(), count, identity,
+                                   stats_buffer, d_error, context);
+  Fold fold;
+  uint64_t top = 0;
+  if (!fold_of(key, stats, fold, top)) {
+    // Valid codes over all 64 bits and NULLs: sort the values, then the NULL
+    // rank (each pass stable).
+    const Fold raw{0, 0, key.type, key.descending};
+    DeviceBuffer codes(context, count * sizeof(uint64_t));
+    encode_key<uint64_t, false>(key, columns, d_program, d_columns, raw, perm, count, identity, codes, stats_buffer,
+                                d_error, context);
+    sort_pairs(codes, perm, count, 0, 64, true, context);
+    DeviceBuffer ranks(context, count * sizeof(uint32_t));
+    order_nulls_kernel<<<grid_for((count + kOrderThreads - 1) / kOrderThreads, context, 8), kOrderThreads, 0,
+                         context.stream()>>>(ProgramSource{d_program, d_columns}, key.nulls_first,
+                                             perm.as<uint32_t>(), count, ranks.as<uint32_t>(), d_error);
+    GPUSQL_CHECK_LAUNCH();
+    sort_pairs(ranks, perm, count, 0, 1, false, context);
+    return;
+  }
+  if (top == 0) {  // one value or all NULL: the order stays
+    if (identity) sequence(0, count, perm.as<uint32_t>(), context);
+    return;
+  }
+  const int bits = bits_for(top);
+  const bool wide = bits > 32;
+  DeviceBuffer codes(context, count * (wide ? sizeof(uint64_t) : sizeof(uint32_t)));
+  if (wide)
+    encode_key<uint64_t, false>(key, columns, d_program, d_columns, fold, perm, count, identity, codes, stats_buffer,
+                                d_error, context);
+  else
+    encode_key<uint32_t, false>(key, columns, d_program, d_columns, fold, perm, count, identity, codes, stats_buffer,
+                                d_error, context);
+  sort_pairs(codes, perm, count, 0, bits, wide, context);
+}
+
+// The keys and columns as kernels read them.
+struct DeviceKeys {
+  DeviceObjects objects;
+  std::size_t columns = 0;
+  std::vector<std::size_t> programs;
+  DeviceKeys(const std::vector<OrderKey>& keys, const ColumnSet& set, DeviceContext& context) {
+    columns = objects.add(set);
+    for (const auto& key : keys) programs.push_back(objects.add(key.program));
+    objects.upload(context);
+  }
+  const ExprProgram* program(std::size_t i) const { return objects.at<ExprProgram>(programs[i]); }
+  const ColumnSet* column_set() const { return objects.at<ColumnSet>(columns); }
+};
+
+// Sorts `perm` by all keys, the least significant first: each pass is
+// stable, so the earlier keys decide and ties keep the order the later keys
+// (and the positions' order in perm) gave.
+void sort_by_keys(const std::vector<OrderKey>& keys, const ColumnSet& columns, const DeviceKeys& device,
+                  DeviceBuffer& perm, std::size_t count, bool identity, uint32_t* d_error, DeviceContext& context) {
+  DeviceBuffer stats_buffer(context, sizeof(KeyStats));
+  for (std::size_t i = keys.size(); i-- > 0;) {
+    sort_by_key(keys[i], columns, device.program(i), device.column_set(), perm, count, identity, stats_buffer,
+                d_error, context);
+    identity = false;
+  }
 }
 
 }  // namespace
@@ -244,12 +614,14 @@ __global__ void __launch_bounds__(kOrderThreads)
 void sort_pairs(DeviceBuffer& keys, DeviceBuffer& values, std::size_t count, int begin_bit, int end_bit,
                 bool keys_64bit, DeviceContext& context) {
   if (count < 2 || end_bit <= begin_bit) return;
+  check_count(count);
   if (keys_64bit) sort_pairs_impl<uint64_t>(keys, values, count, begin_bit, end_bit, context);
   else sort_pairs_impl<uint32_t>(keys, values, count, begin_bit, end_bit, context);
 }
 
 void sort_keys(DeviceBuffer& keys, std::size_t count, int end_bit, bool keys_64bit, DeviceContext& context) {
   if (count < 2 || end_bit <= 0) return;
+  check_count(count);
   if (keys_64bit) sort_keys_impl<uint64_t>(keys, count, end_bit, context);
   else sort_keys_impl<uint32_t>(keys, count, end_bit, context);
 }
@@ -287,54 +659,77 @@ void cub_select_less(const float* d_values, float threshold, std::size_t count, 
 DeviceBuffer order_positions(const std::vector<OrderKey>& keys, const ColumnSet& columns, std::size_t count,
                              uint32_t* d_error, DeviceContext& context) {
   DeviceBuffer perm(context, std::max<std::size_t>(1, count) * sizeof(uint32_t));
-  sequence(0, count, perm.as<uint32_t>(), context);
-  if (count < 2) return perm;
-  const unsigned grid = grid_for((count + kOrderThreads - 1) / kOrderThreads, context, 16);
-  DeviceBuffer stats_buffer(context, sizeof(KeyStats));
-  DeviceObjects objects;
-  const std::size_t c = objects.add(columns);
-  std::vector<std::size_t> k;
-  for (const auto& key : keys) k.push_back(objects.add(key));
-  objects.upload(context);
-  // Least significant key first: each pass is stable, so the earlier keys
-  // decide and ties keep the order the later keys (and the input) gave.
-  for (std::size_t i = keys.size(); i-- > 0;) {
-    const OrderKey* key = &keys[i];
-    const OrderKey* d_key = objects.at<OrderKey>(k[i]);
-    const ColumnSet* d_columns = objects.at<ColumnSet>(c);
-    KeyStats stats{~0ull, 0, 0, 0};
-    GPUSQL_CUDA_TRY(cudaMemcpyAsync(stats_buffer.data(), &stats, sizeof stats, cudaMemcpyHostToDevice,
-                                    context.stream()));
-    order_stats_kernel<<<grid, kOrderThreads, 0, context.stream()>>>(d_key, d_columns, perm.as<uint32_t>(), count,
-                                                                       stats_buffer.as<KeyStats>(), d_error);
-    GPUSQL_CHECK_LAUNCH();
-    GPUSQL_CUDA_TRY(cudaMemcpyAsync(&stats, stats_buffer.data(), sizeof stats, cudaMemcpyDeviceToHost,
-                                    context.stream()));
-    context.synchronize();
-    if (stats.any_valid && stats.max > stats.min) {
-      // Codes minus their minimum fit in the bits of the range: sort only those.
-      const uint64_t range = stats.max - stats.min;
-      const int end_bit = bits_for(range);
-      const bool wide = range > 0xffffffffull;
-      DeviceBuffer codes(context, count * (wide ? sizeof(uint64_t) : sizeof(uint32_t)));
-      if (wide)
-        order_encode_kernel<uint64_t><<<grid, kOrderThreads, 0, context.stream()>>>(
-            d_key, d_columns, perm.as<uint32_t>(), count, stats.min, codes.as<uint64_t>(), d_error);
-      else
-        order_encode_kernel<uint32_t><<<grid, kOrderThreads, 0, context.stream()>>>(
-            d_key, d_columns, perm.as<uint32_t>(), count, stats.min, codes.as<uint32_t>(), d_error);
-      GPUSQL_CHECK_LAUNCH();
-      sort_pairs(codes, perm, count, 0, end_bit, wide, context);
-    }
-    if (!narrow_type(key->type) && stats.any_null) {
-      DeviceBuffer ranks(context, count * sizeof(uint32_t));
-      order_nulls_kernel<<<grid, kOrderThreads, 0, context.stream()>>>(d_key, d_columns, perm.as<uint32_t>(), count,
-                                                                        ranks.as<uint32_t>(), d_error);
-      GPUSQL_CHECK_LAUNCH();
-      sort_pairs(ranks, perm, count, 0, 1, false, context);
-    }
+  if (count < 2 || keys.empty()) {
+    sequence(0, count, perm.as<uint32_t>(), context);
+    return perm;
   }
+  const DeviceKeys device(keys, columns, context);
+  sort_by_keys(keys, columns, device, perm, count, true, d_error, context);
   return perm;
+}
+
+DeviceBuffer top_positions(const std::vector<OrderKey>& keys, const ColumnSet& columns, std::size_t count,
+                           std::size_t limit, uint32_t* d_error, DeviceContext& context) {
+  const std::size_t k = std::min(limit, count);
+  // A select costs a few reads of the first key; past these sizes the full
+  // sort is as cheap.
+  if (keys.empty() || k > kMaxTopK || count < 8 * k + 1024) return order_positions(keys, columns, count, d_error, context);
+  if (k == 0) return DeviceBuffer(context, sizeof(uint32_t));
+  const DeviceKeys device(keys, columns, context);
+  const OrderKey& first = keys[0];
+  DeviceBuffer stats_buffer(context, sizeof(KeyStats));
+  const KeyStats stats = key_stats(first, columns, device.program(0), device.column_set(), nullptr, count, true,
+                                   stats_buffer, d_error, context);
+  Fold fold;
+  uint64_t top = 0;
+  if (!fold_of(first, stats, fold, top) || top == 0) return order_positions(keys, columns, count, d_error, context);
+
+  // Narrow the threshold code digit by digit from the top: `less` positions
+  // have codes below the current prefix, `ties` share it; stop once the
+  // candidates (less + ties >= k) are few enough to sort.
+  constexpr std::size_t kCandidateCap = std::size_t{1} << 18;
+  DeviceBuffer histogram(context, kSelectBins * sizeof(uint32_t));
+  std::vector<uint32_t> bins(kSelectBins);
+  int shift = bits_for(top);
+  uint64_t prefix = 0;
+  std::size_t less = 0, ties = count;
+  while (shift > 0) {
+    const int digit_bits = std::min(kSelectDigitBits, shift);
+    shift -= digit_bits;
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(histogram.data(), 0, kSelectBins * sizeof(uint32_t), context.stream()));
+    with_source(first, columns, device.program(0), device.column_set(), true, [&](auto source, auto) {
+      select_histogram_kernel<decltype(source)><<<order_grid(count, context), kOrderThreads, 0, context.stream()>>>(
+          source, fold, count, shift, digit_bits, prefix, histogram.as<uint32_t>(), d_error);
+      GPUSQL_CHECK_LAUNCH();
+    });
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(bins.data(), histogram.data(), (std::size_t{1} << digit_bits) * sizeof(uint32_t),
+                                    cudaMemcpyDeviceToHost, context.stream()));
+    context.synchronize();
+    std::size_t below = 0;
+    uint64_t bin = 0;
+    for (; bin + 1 < (uint64_t{1} << digit_bits); ++bin) {
+      if (less + below + bins[bin] >= k) break;
+      below += bins[bin];
+    }
+    less += below;
+    ties = bins[bin];
+    prefix = (prefix << digit_bits) | bin;
+    if (less + ties <= kCandidateCap) break;
+  }
+  const std::size_t candidates = less + ties;
+  if (candidates > count / 2) return order_positions(keys, columns, count, d_error, context);
+  DeviceBuffer positions(context, std::max<std::size_t>(1, candidates) * sizeof(uint32_t));
+  DeviceBuffer written(context, sizeof(uint32_t));
+  GPUSQL_CUDA_TRY(cudaMemsetAsync(written.data(), 0, sizeof(uint32_t), context.stream()));
+  with_source(first, columns, device.program(0), device.column_set(), true, [&](auto source, auto) {
+    select_candidates_kernel<decltype(source)><<<order_grid(count, context), kOrderThreads, 0, context.stream()>>>(
+        source, fold, count, shift, prefix, positions.as<uint32_t>(), written.as<uint32_t>(), d_error);
+    GPUSQL_CHECK_LAUNCH();
+  });
+  // Input order among the candidates, then the stable sort of them alone.
+  sort_row_ids(positions.as<uint32_t>(), candidates, count - 1, context);
+  sort_by_keys(keys, columns, device, positions, candidates, false, d_error, context);
+  return positions;
 }
 
 }  // namespace gpusql::kernels

@@ -63,12 +63,38 @@ struct OrderKey {
 // The stable order of `count` positions by `keys` (all programs over
 // `columns`): returns a buffer of `count` positions such that reading the
 // input at them gives the rows sorted, ties kept in input order. NULLs come
-// last unless nulls_first (whatever the direction); -0.0 ties with 0.0.
+// last unless nulls_first (whatever the direction); -0.0 ties with 0.0; NaN
+// sorts after every other value (before them under DESC).
+//
 // Each key, from the last to the first, is encoded into order-preserving
-// unsigned bits (sign flip for integers, the IEEE flip for floats, inverted
-// for DESC) and sorted as (key, position) pairs by CUB's radix sort over only
-// the bits in which the keys differ. Run-time errors are OR-ed into *d_error.
+// unsigned codes (sign flip for integers, the IEEE flip for floats, inverted
+// for DESC) and sorted as (code, position) pairs by CUB's radix sort, stable,
+// over only the bits the codes need:
+//  - a key that cannot be NULL (a column without a validity bitmap) takes
+//    one pass that writes the codes -- 32-bit for types that fit -- with
+//    their min/max/AND/OR (and, for the first key, the positions): then the
+//    sort covers the bits in which the codes differ, or the bits of
+//    max - min after an in-place rebase where that saves radix passes;
+//  - a key that may be NULL takes a stats pass first, and NULLs fold into
+//    the codes (0, or one past the largest), so no separate NULL pass.
+// Run-time errors are OR-ed into *d_error.
 DeviceBuffer order_positions(const std::vector<OrderKey>& keys, const ColumnSet& columns, std::size_t count,
                              uint32_t* d_error, DeviceContext& context);
+
+// ORDER BY ... LIMIT: the largest LIMIT + OFFSET that top_positions selects
+// instead of sorting everything.
+constexpr std::size_t kMaxTopK = 4096;
+
+// The first min(limit, count) positions of order_positions(keys, columns,
+// count) -- the same positions, in the same order (the buffer may hold more
+// after them). For limit <= kMaxTopK over many rows it sorts only
+// candidates: an MSD radix select on the first key's codes (12-bit digits,
+// one histogram pass each, usually one or two) finds the code prefix of the
+// limit-th row; the positions whose codes are at most that prefix -- every
+// row that can be among the first `limit` -- are compacted, put back in input
+// order and sorted stably by all keys. Ties across the threshold thus resolve
+// by input position, as in the full sort. Otherwise it is order_positions.
+DeviceBuffer top_positions(const std::vector<OrderKey>& keys, const ColumnSet& columns, std::size_t count,
+                           std::size_t limit, uint32_t* d_error, DeviceContext& context);
 
 }  // namespace gpusql::kernels

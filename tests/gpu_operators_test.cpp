@@ -451,7 +451,7 @@ void run_large(Pair& db) {
     const std::vector<std::string> queries = {
         "SELECT id * 1000003 AS key, SUM(v) FROM big GROUP BY key",
         "SELECT COUNT(*), SUM(a.v) FROM big a JOIN big b ON a.id = b.gm",
-        "SELECT id FROM big ORDER BY v LIMIT 10",
+        "SELECT id FROM big ORDER BY v LIMIT 10 OFFSET 5000",  // past kernels::kMaxTopK: the full sort's buffers
         "SELECT DISTINCT gm FROM big",
         "SELECT COUNT(DISTINCT v) FROM big",
     };

@@ -1,0 +1,280 @@
+// ORDER BY, ORDER BY ... LIMIT (top-k) and nested-loop joins on the device
+// against the host executor's stable sort and pair order: the same SQL on
+// the same data must give the same rows in the same order, doubles with the
+// same bits. Every GPU query runs twice and must repeat itself.
+//
+// The tables are large enough that ORDER BY ... LIMIT k takes the top-k
+// path (kernels::top_positions needs rows >= 8k + 1024) and that the select
+// runs more than one histogram round; keys of every type, with and without
+// NULLs (a column without NULLs has no validity bitmap and takes the
+// one-pass encode), ties across the k-th value, -0.0 next to 0.0, NaN.
+//
+// The [gpu] cases need a device; the host-only case runs the same queries on
+// the host executor everywhere, so a query that stops binding is noticed.
+#include <catch2/catch.hpp>
+
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "tests/test_support.hpp"
+
+using namespace gpusql;
+using namespace gpusql::test;
+
+namespace {
+
+uint64_t next_random(uint64_t& state) {
+  state = state * 6364136223846793005ull + 1442695040888963407ull;
+  uint64_t x = state;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return x;
+}
+
+std::string fmt(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string fmt(const char* format, ...) {
+  char buffer[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buffer, sizeof buffer, format, args);
+  va_end(args);
+  return buffer;
+}
+
+// "" when identical (doubles by their bits), else where they first differ.
+std::string difference(const Result& expected, const Result& actual) {
+  if (expected.column_count() != actual.column_count())
+    return fmt("columns: host %zu, gpu %zu", expected.column_count(), actual.column_count());
+  for (std::size_t c = 0; c < expected.column_count(); ++c)
+    if (expected.column_type(c) != actual.column_type(c)) return "column " + std::to_string(c) + ": types differ";
+  if (expected.row_count() != actual.row_count())
+    return fmt("rows: host %zu, gpu %zu", expected.row_count(), actual.row_count());
+  for (std::size_t r = 0; r < expected.row_count(); ++r)
+    for (std::size_t c = 0; c < expected.column_count(); ++c) {
+      Value x = expected.value(r, c), y = actual.value(r, c);
+      bool same;
+      if (auto* dx = std::get_if<double>(&x)) {
+        auto* dy = std::get_if<double>(&y);
+        same = dy && std::memcmp(dx, dy, sizeof(double)) == 0;
+      } else {
+        same = x == y;
+      }
+      if (!same)
+        return fmt("row %zu of %zu, column %zu: host ", r, expected.row_count(), c) + expected.text(r, c) + ", gpu " +
+               actual.text(r, c);
+    }
+  return "";
+}
+
+// The same statements on a host and (where wanted) a GPU database.
+class Pair {
+ public:
+  explicit Pair(bool with_gpu) : host_(Options{ExecutorKind::Host}) {
+    if (with_gpu) gpu_ = std::make_unique<Database>(Options{ExecutorKind::Gpu});
+  }
+
+  std::string write(const std::string& name, const std::string& contents) { return dir_.write(name, contents); }
+  void execute(const std::string& sql) {
+    host_.query(sql);
+    if (gpu_) gpu_->query(sql);
+  }
+
+  // Runs `sql` on the host and, with a GPU, twice on it: the GPU must give
+  // the host's result both times. Returns the host's row count.
+  std::size_t check(const std::string& sql) {
+    INFO("query: " << sql);
+    Result expected = host_.query(sql);
+    if (gpu_)
+      for (int attempt = 0; attempt < 2; ++attempt) {
+        INFO("GPU run " << attempt + 1);
+        Result actual = gpu_->query(sql);
+        std::string diff = difference(expected, actual);
+        INFO(diff);
+        CHECK(diff.empty());
+      }
+    return expected.row_count();
+  }
+
+ private:
+  TempDir dir_;
+  Database host_;
+  std::unique_ptr<Database> gpu_;
+};
+
+// s: `rows` rows, typed. i/ni INTEGER, b/nb BIGINT (spanning the whole
+// range), d/nd DOUBLE (-0.0 and 0.0, ties), r REAL, v VARCHAR, dt DATE, dc
+// DECIMAL, g INTEGER of 10 values, c a constant; the n* columns and g, c have
+// no NULL, the others about 3% NULLs.
+void load_s(Pair& db, int rows) {
+  const char* words[] = {"pear", "apple", "fig", "", "kiwi", "plum", "apricot"};
+  std::string csv;
+  csv.reserve(static_cast<std::size_t>(rows) * 120);
+  uint64_t state = 99;
+  for (int i = 0; i < rows; ++i) {
+    const uint64_t a = next_random(state), b = next_random(state);
+    auto maybe = [&](int salt, const std::string& value) { return (a >> salt) % 31 == 0 ? std::string() : value; };
+    const int small = static_cast<int>(a % 2001) - 1000;
+    const long long big = static_cast<long long>(b);  // the whole BIGINT range
+    const double dv = (a >> 40) % 7 == 0 ? ((a >> 8) % 2 ? -0.0 : 0.0)
+                                         : static_cast<double>(static_cast<long long>(b >> 20) % 20001 - 10000) / 8.0;
+    const double nd = static_cast<double>(b >> 11) / 9007199254740992.0 * 2000.0 - 1000.0;
+    csv += fmt("%d,%s,%d,%s,%lld,%s,%.17g,%s,%s,%s,%s,%d,7\n", i, maybe(3, std::to_string(small)).c_str(),
+               static_cast<int>(b % 100000) - 50000, maybe(5, std::to_string(big)).c_str(), big,
+               maybe(7, fmt("%.17g", dv)).c_str(), nd, maybe(9, fmt("%.3f", dv / 3.0)).c_str(),
+               maybe(11, words[(b >> 30) % 7]).c_str(),
+               maybe(13, fmt("19%02d-%02d-%02d", static_cast<int>((b >> 5) % 100), static_cast<int>((b >> 12) % 12) + 1,
+                             static_cast<int>((b >> 17) % 28) + 1))
+                   .c_str(),
+               maybe(15, fmt("%.2f", static_cast<double>(small) / 7.0)).c_str(), static_cast<int>((b >> 40) % 10));
+  }
+  std::string path = db.write("s.csv", csv);
+  db.execute(
+      "CREATE TABLE s (id INTEGER NOT NULL, i INTEGER, ni INTEGER NOT NULL, b BIGINT, nb BIGINT NOT NULL, d DOUBLE, "
+      "nd DOUBLE NOT NULL, r REAL, v VARCHAR, dt DATE, dc DECIMAL(12,2), g INTEGER NOT NULL, c INTEGER NOT NULL)");
+  db.execute("COPY s FROM '" + path + "' (HEADER false)");
+}
+
+void sorts(Pair& db) {
+  // One key of each type, both directions, NULLs first and last; rowid shows
+  // that ties keep input order.
+  for (const char* column : {"i", "ni", "b", "nb", "d", "nd", "r", "v", "dt", "dc", "g", "c", "rowid"})
+    for (const char* order : {"", " DESC", " NULLS FIRST", " DESC NULLS LAST", " DESC NULLS FIRST"})
+      db.check(fmt("SELECT rowid, %s FROM s ORDER BY %s%s", column, column, order));
+  // Several keys, mixed directions and NULL placements.
+  db.check("SELECT rowid, g, i, v FROM s ORDER BY g, i DESC, v NULLS FIRST");
+  db.check("SELECT rowid, v, d, b FROM s ORDER BY v DESC NULLS FIRST, d, b DESC");
+  db.check("SELECT rowid, dt, r FROM s ORDER BY dt DESC, r NULLS FIRST");
+  db.check("SELECT rowid, g, nd FROM s ORDER BY g DESC, nd");
+  db.check("SELECT rowid, c, g FROM s ORDER BY c, g DESC");
+  db.check("SELECT id, dc, ni FROM s ORDER BY dc NULLS FIRST, ni DESC");
+  // Keys over a filtered input (positions through row ids) and expressions.
+  db.check("SELECT rowid, i, d FROM s WHERE id % 3 = 1 ORDER BY d DESC, i");
+  db.check("SELECT id, ni % 7 AS m FROM s ORDER BY m, id DESC");
+  db.check("SELECT id FROM s ORDER BY ni - 3, i * 2 DESC NULLS FIRST");
+  // A small range around zero (the codes cross a boundary: rebased), a
+  // BIGINT of small range (sorted as 32-bit codes).
+  db.check("SELECT id, ni % 5 AS x FROM s ORDER BY x, id");
+  db.check("SELECT id, CAST(g AS BIGINT) - 5 AS x FROM s ORDER BY x DESC");
+  // NaN (inf - inf) sorts after every other value; its bits differ between
+  // the executors, so only the order is compared.
+  db.execute("CREATE TABLE n AS SELECT id, i, d * 1e308 * 10 - d * 1e308 * 10 AS x FROM s WHERE id < 3000");
+  db.check("SELECT id, x IS NULL FROM n ORDER BY x, id DESC");
+  db.check("SELECT id FROM n ORDER BY x DESC NULLS FIRST, i");
+  db.check("SELECT id FROM n ORDER BY x DESC LIMIT 40");
+  db.check("SELECT id FROM n ORDER BY x NULLS FIRST LIMIT 400 OFFSET 3");
+  // Empty, one and two rows.
+  db.check("SELECT * FROM s WHERE id < 0 ORDER BY d, v DESC");
+  db.check("SELECT * FROM s WHERE id = 5 ORDER BY d DESC");
+  db.check("SELECT id, i FROM s WHERE id < 2 ORDER BY i DESC, id");
+}
+
+void top_ks(Pair& db, int rows) {
+  // k = 0, 1, small, at the limit of the top-k path, and past the rows.
+  for (const char* column : {"i", "ni", "b", "nb", "d", "nd", "r", "v", "dt", "dc"})
+    for (const char* order : {"", " DESC NULLS FIRST", " NULLS FIRST", " DESC"})
+      for (const char* limit : {"LIMIT 0", "LIMIT 1", "LIMIT 10", "LIMIT 100 OFFSET 7", "LIMIT 1000"})
+        db.check(fmt("SELECT rowid, %s FROM s ORDER BY %s%s %s", column, column, order, limit));
+  db.check("SELECT id, i FROM s ORDER BY i LIMIT 4096");
+  db.check("SELECT id, i FROM s ORDER BY i LIMIT 4000 OFFSET 96");
+  db.check("SELECT id, i FROM s ORDER BY i LIMIT 4000 OFFSET 97");  // past kMaxTopK: the full sort
+  db.check(fmt("SELECT id, d FROM s ORDER BY d LIMIT %d", rows + 5));
+  db.check(fmt("SELECT id, d FROM s ORDER BY d DESC LIMIT 20 OFFSET %d", rows - 10));
+  db.check(fmt("SELECT id FROM s ORDER BY d LIMIT 5 OFFSET %d", rows + 1));
+  // Ties across the k-th value: g has 10 values, c one; -0.0 ties with 0.0;
+  // the secondary keys order the tie group.
+  db.check("SELECT rowid, g FROM s ORDER BY g LIMIT 50");
+  db.check("SELECT rowid, g FROM s ORDER BY g DESC LIMIT 777 OFFSET 11");
+  db.check("SELECT rowid, g, i FROM s ORDER BY g, i DESC NULLS FIRST LIMIT 300");
+  db.check("SELECT rowid, g, v, d FROM s ORDER BY g DESC, v, d DESC LIMIT 2000");
+  db.check("SELECT rowid, c FROM s ORDER BY c LIMIT 25");
+  db.check("SELECT rowid, c, nd FROM s ORDER BY c, nd DESC LIMIT 25");
+  db.check("SELECT rowid, d FROM s WHERE d = 0 OR d > 1200 ORDER BY d LIMIT 90");
+  db.check("SELECT rowid, d, v FROM s ORDER BY d NULLS FIRST, v LIMIT 1500");
+  // Over filtered input, expressions, aggregates, DISTINCT.
+  db.check("SELECT id, nd FROM s WHERE g < 4 ORDER BY nd DESC LIMIT 33");
+  db.check("SELECT id, ni * 3 - id AS x FROM s ORDER BY x, id DESC LIMIT 64");
+  db.check("SELECT g, COUNT(*), SUM(ni) AS t FROM s GROUP BY g ORDER BY t DESC LIMIT 3");
+  db.check("SELECT DISTINCT v FROM s ORDER BY v DESC LIMIT 4");
+  db.check("SELECT id FROM s LIMIT 10 OFFSET 5");
+}
+
+// l, r: small tables for nested-loop joins; the right side's sizes straddle
+// the device's tile sizes (0, 1, 255, 256, 257, 1000 rows), NULLs on both.
+void load_join_tables(Pair& db) {
+  std::string l = "id,k,x\n", r = "id,k,x\n";
+  uint64_t state = 7;
+  for (int i = 0; i < 300; ++i) {
+    uint64_t a = next_random(state);
+    l += fmt("%d,%s,%s\n", i, a % 13 == 0 ? "" : std::to_string(static_cast<int>(a % 50)).c_str(),
+             a % 17 == 0 ? "" : fmt("%.3f", static_cast<double>((a >> 10) % 1000) / 100.0).c_str());
+  }
+  for (int i = 0; i < 1000; ++i) {
+    uint64_t a = next_random(state);
+    r += fmt("%d,%s,%s\n", i, a % 11 == 0 ? "" : std::to_string(static_cast<int>(a % 50)).c_str(),
+             a % 19 == 0 ? "" : fmt("%.3f", static_cast<double>((a >> 10) % 1000) / 100.0).c_str());
+  }
+  db.execute("CREATE TABLE l (id INTEGER NOT NULL, k INTEGER, x DOUBLE)");
+  db.execute("CREATE TABLE r (id INTEGER NOT NULL, k INTEGER, x DOUBLE)");
+  db.execute("COPY l FROM '" + db.write("l.csv", l) + "'");
+  db.execute("COPY r FROM '" + db.write("r.csv", r) + "'");
+}
+
+void nested_loop_joins(Pair& db) {
+  for (int right_rows : {0, 1, 2, 31, 255, 256, 257, 1000}) {
+    const std::string w = fmt("b.id < %d", right_rows);
+    db.check("SELECT a.id, b.id FROM l a JOIN r b ON a.k < b.k AND " + w);
+    db.check("SELECT a.id, b.id, a.x, b.x FROM l a JOIN r b ON (a.x - b.x) * (a.x - b.x) < 0.05 AND " + w);
+    db.check("SELECT a.id, b.id FROM l a JOIN r b ON (a.k <> b.k OR b.x IS NULL) AND " + w);
+    db.check("SELECT a.id, b.id FROM r b JOIN l a ON a.x > b.x + 9 AND " + w);
+  }
+  db.check("SELECT a.id, b.id FROM l a, r b WHERE a.id < 3 AND b.id < 300");
+  db.check("SELECT COUNT(*), SUM(a.id * b.k) FROM l a JOIN r b ON a.k < b.k OR a.x < b.x");
+}
+
+}  // namespace
+
+TEST_CASE("device ORDER BY, top-k and NLJ: the queries run on the host executor", "[sort-host]") {
+  Pair db(false);
+  const int rows = 20000;
+  load_s(db, rows);
+  load_join_tables(db);
+  sorts(db);
+  top_ks(db, rows);
+  nested_loop_joins(db);
+}
+
+TEST_CASE("device ORDER BY gives the host executor's stable order", "[gpu][sort]") {
+  Pair db(true);
+  load_s(db, 20000);
+  sorts(db);
+}
+
+TEST_CASE("device ORDER BY ... LIMIT (top-k) gives the host executor's rows", "[gpu][topk]") {
+  Pair db(true);
+  const int rows = 20000;
+  load_s(db, rows);
+  top_ks(db, rows);
+}
+
+TEST_CASE("device top-k over 1.2M rows: several histogram rounds", "[gpu][topk][large]") {
+  Pair db(true);
+  const int rows = 1200000;
+  load_s(db, rows);
+  for (const char* q : {"SELECT id, nd FROM s ORDER BY nd LIMIT 10", "SELECT id, nd FROM s ORDER BY nd DESC LIMIT 1000",
+                        "SELECT id, d FROM s ORDER BY d NULLS FIRST LIMIT 100", "SELECT id, b FROM s ORDER BY b LIMIT 4096",
+                        "SELECT id, g, nd FROM s ORDER BY g, nd LIMIT 500", "SELECT id, ni FROM s ORDER BY ni DESC LIMIT 3000",
+                        "SELECT id, nb FROM s ORDER BY nb LIMIT 10 OFFSET 100", "SELECT id, v FROM s ORDER BY v LIMIT 7"})
+    db.check(q);
+}
+
+TEST_CASE("device nested-loop join gives the host executor's pairs in order", "[gpu][nlj]") {
+  Pair db(true);
+  load_join_tables(db);
+  nested_loop_joins(db);
+}
