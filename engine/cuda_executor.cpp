@@ -238,7 +238,6 @@ class CudaExecutor final : public Executor {
     auto selected = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, input.count) * sizeof(uint32_t));
     std::size_t count = kernels::filter_rows(program, column_set(slots, input), nullptr, input.count,
                                              selected->as<uint32_t>(), error_, context_);
-    kernels::sort_row_ids(selected->as<uint32_t>(), count, input.count, context_);
     return compose(input, selected, count);
   }
 

@@ -1,54 +1,149 @@
-#include <cub/block/block_scan.cuh>
+#include <cub/agent/single_pass_scan_operators.cuh>
+#include <cuda/std/functional>
 
+#include "kernels/fast_predicate.cuh"
 #include "kernels/filter.hpp"
 #include "kernels/launch.hpp"
 
 namespace gpusql::kernels {
 namespace {
 
+constexpr int kWarpThreads = 32;
 constexpr int kFilterThreads = 256;
-constexpr int kFilterItems = 8;
+constexpr int kFilterItems = 16;
 constexpr int kFilterTile = kFilterThreads * kFilterItems;
 
-// One tile per iteration of a grid-stride loop. Items are striped across the
-// block (item k of thread t is position tile + k*BLOCK + t) so loads coalesce.
-template <int BLOCK_THREADS, int ITEMS_PER_THREAD>
+using TileState = cub::ScanTileState<uint32_t>;
+using TilePrefix = cub::TilePrefixCallbackOp<uint32_t, ::cuda::std::plus<uint32_t>, TileState>;
+
+// Tile statuses to "not yet", and the tile counter to 0.
+__global__ void init_tiles_kernel(TileState tile_state, int tiles, unsigned int* tile_counter) {
+  tile_state.InitializeStatus(tiles);
+  if (blockIdx.x == 0 && threadIdx.x == 0) *tile_counter = 0;
+}
+
+// Tiles of BLOCK_THREADS * ITEMS positions. Item k of thread t is position
+// tile + k*BLOCK_THREADS + t (striped: loads coalesce), so in position order
+// the items go k, then warp, then lane. A warp ballot per k gives each
+// (k, warp) group's selected lanes; a scan over the groups' counts in that
+// order gives every selected row its place within the tile, and the tile's
+// place comes from decoupled look-back over the tiles before it
+// (cub::TilePrefixCallbackOp). Output is thus in ascending position order in
+// one pass, and each warp writes a contiguous run per k.
+//
+// Blocks stay resident and take tiles from an atomic counter, so tiles are
+// processed in ticket order and every tile a block waits for belongs to a
+// block that is already running; a block asks for its next ticket before it
+// works on the current tile, which hides the atomic's latency.
+template <int BLOCK_THREADS, int ITEMS, bool GENERAL>
 __global__ void __launch_bounds__(BLOCK_THREADS)
-    filter_compact_kernel(const ExprProgram* __restrict__ predicate, const ColumnSet* __restrict__ columns,
-                          const uint32_t* __restrict__ selection,
-                          uint64_t count, uint32_t* __restrict__ out, unsigned int* __restrict__ counter,
-                          uint32_t* __restrict__ error_word) {
-  using BlockScan = cub::BlockScan<int, BLOCK_THREADS>;
-  __shared__ typename BlockScan::TempStorage scan_storage;
-  __shared__ unsigned int block_base;
-  constexpr uint64_t TILE = static_cast<uint64_t>(BLOCK_THREADS) * ITEMS_PER_THREAD;
+    ordered_filter_kernel(FastPredicate fast, const ExprProgram* __restrict__ program,
+                          const ColumnSet* __restrict__ columns, const uint32_t* __restrict__ selection,
+                          uint64_t count, int tiles, TileState tile_state, unsigned int* __restrict__ tile_counter,
+                          uint32_t* __restrict__ out, uint32_t* __restrict__ total, uint32_t* __restrict__ error_word) {
+  constexpr int WARPS = BLOCK_THREADS / kWarpThreads;
+  constexpr int GROUPS = ITEMS * WARPS;
+  constexpr int GROUPS_PER_LANE = (GROUPS + kWarpThreads - 1) / kWarpThreads;
+  static_assert(ITEMS <= kWarpThreads, "lane k holds group k's count");
+  static_assert(GROUPS_PER_LANE * kWarpThreads == GROUPS, "the groups fill warp 0's lanes evenly");
+  __shared__ typename TilePrefix::TempStorage prefix_storage;
+  __shared__ uint32_t group_offset[GROUPS];
+  __shared__ int next_tile;
+  __shared__ uint32_t tile_offset;
+
+  const int lane = threadIdx.x % kWarpThreads, warp = threadIdx.x / kWarpThreads;
+  if (threadIdx.x == 0) next_tile = static_cast<int>(atomicAdd(tile_counter, 1u));
+  __syncthreads();
+  int tile = next_tile;
   uint32_t error = 0;
-  for (uint64_t tile = static_cast<uint64_t>(blockIdx.x) * TILE; tile < count; tile += gridDim.x * TILE) {
-    // One bit per item: no per-item arrays, so nothing spills to local memory.
-    uint32_t flags = 0;
-#pragma unroll 2
-    for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
-      uint64_t position = tile + static_cast<uint64_t>(k) * BLOCK_THREADS + threadIdx.x;
-      if (position < count) {
-        int64_t row = selection ? selection[position] : static_cast<int64_t>(position);
-        if (evaluate_predicate(*predicate, *columns, row, error)) flags |= 1u << k;
+  while (tile < tiles) {
+    int ticket = 0;
+    if (threadIdx.x == 0) ticket = static_cast<int>(atomicAdd(tile_counter, 1u));
+    const uint64_t base = static_cast<uint64_t>(tile) * (BLOCK_THREADS * ITEMS);
+
+    uint32_t flags;
+    if constexpr (GENERAL) {
+      flags = general_predicate_flags<BLOCK_THREADS, ITEMS>(*program, *columns, selection, base, count, error);
+    } else {
+      flags = fast_predicate_flags<BLOCK_THREADS, ITEMS>(fast, selection, base, count);
+    }
+
+    // Each (k, warp) group's count, at index k*WARPS + warp.
+    uint32_t group_count = 0;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      uint32_t ballot = __ballot_sync(0xffffffffu, (flags >> k) & 1u);
+      if (lane == k) group_count = __popc(ballot);
+    }
+    if (lane < ITEMS) group_offset[lane * WARPS + warp] = group_count;
+    __syncthreads();
+
+    if (warp == 0) {
+      // Lane l scans groups l*GROUPS_PER_LANE ...; the lanes' sums by shuffles.
+      uint32_t local[GROUPS_PER_LANE];
+      uint32_t sum = 0;
+#pragma unroll
+      for (int g = 0; g < GROUPS_PER_LANE; ++g) {
+        local[g] = sum;
+        sum += group_offset[lane * GROUPS_PER_LANE + g];
+      }
+      uint32_t inclusive = sum;
+#pragma unroll
+      for (int offset = 1; offset < kWarpThreads; offset *= 2) {
+        uint32_t other = __shfl_up_sync(0xffffffffu, inclusive, offset);
+        if (lane >= offset) inclusive += other;
+      }
+      const uint32_t exclusive = inclusive - sum;
+      const uint32_t tile_total = __shfl_sync(0xffffffffu, inclusive, kWarpThreads - 1);
+#pragma unroll
+      for (int g = 0; g < GROUPS_PER_LANE; ++g) group_offset[lane * GROUPS_PER_LANE + g] = exclusive + local[g];
+
+      uint32_t before;
+      if (tile == 0) {
+        before = 0;
+        if (lane == 0) tile_state.SetInclusive(0, tile_total);
+      } else {
+        TilePrefix prefix(tile_state, prefix_storage, ::cuda::std::plus<uint32_t>(), tile);
+        before = prefix(tile_total);
+      }
+      if (lane == 0) {
+        tile_offset = before;
+        if (tile == tiles - 1) *total = before + tile_total;
       }
     }
-    int offset, block_total;
-    BlockScan(scan_storage).ExclusiveSum(__popc(flags), offset, block_total);
-    // One atomic per block, not per row: the block's rows are written to a
-    // range reserved at once.
-    if (threadIdx.x == 0) block_base = block_total ? atomicAdd(counter, static_cast<unsigned int>(block_total)) : 0;
     __syncthreads();
-    unsigned int write = block_base + offset;
-    for (int k = 0; flags; ++k, flags >>= 1) {
-      if (!(flags & 1)) continue;
-      uint64_t position = tile + static_cast<uint64_t>(k) * BLOCK_THREADS + threadIdx.x;
-      out[write++] = selection ? selection[position] : static_cast<uint32_t>(position);
+
+    const uint32_t tile_base = tile_offset;
+    const uint32_t lanes_below = (1u << lane) - 1u;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const bool selected = (flags >> k) & 1u;
+      uint32_t ballot = __ballot_sync(0xffffffffu, selected);
+      if (selected) {
+        uint64_t position = base + static_cast<uint64_t>(k) * BLOCK_THREADS + threadIdx.x;
+        uint32_t id = selection ? selection[position] : static_cast<uint32_t>(position);
+        out[tile_base + group_offset[k * WARPS + warp] + __popc(ballot & lanes_below)] = id;
+      }
     }
-    __syncthreads();  // block_base and scan_storage are reused by the next tile
+    if (threadIdx.x == 0) next_tile = ticket;
+    __syncthreads();  // group_offset, tile_offset and next_tile are reused
+    tile = next_tile;
   }
-  if (error) atomicOr(error_word, error);
+  if (GENERAL && error) atomicOr(error_word, error);
+}
+
+// Resident blocks for `kernel`: its occupancy on every multiprocessor, no
+// more than there are tiles.
+template <bool GENERAL>
+unsigned resident_blocks(int tiles, const DeviceContext& context) {
+  static const int per_sm = [] {
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, ordered_filter_kernel<kFilterThreads, kFilterItems, GENERAL>,
+                                                      kFilterThreads, 0) != cudaSuccess)
+      (void)cudaGetLastError();
+    return blocks < 1 ? 1 : blocks;
+  }();
+  return grid_for(static_cast<std::size_t>(tiles), context, per_sm);
 }
 
 }  // namespace
@@ -56,18 +151,38 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
 std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, const uint32_t* d_selection,
                         std::size_t count, uint32_t* d_out, uint32_t* d_error, DeviceContext& context) {
   if (count == 0) return 0;
-  DeviceBuffer counter(context, sizeof(unsigned int));
-  GPUSQL_CUDA_TRY(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned int), context.stream()));
-  std::size_t tiles = (count + kFilterTile - 1) / kFilterTile;
-  DeviceObjects objects;
-  std::size_t p = objects.add(predicate), c = objects.add(columns);
-  objects.upload(context);
-  filter_compact_kernel<kFilterThreads, kFilterItems><<<grid_for(tiles, context), kFilterThreads, 0, context.stream()>>>(
-      objects.at<ExprProgram>(p), objects.at<ColumnSet>(c), d_selection, count, d_out, counter.as<unsigned int>(),
-      d_error);
+  const int tiles = static_cast<int>((count + kFilterTile - 1) / kFilterTile);
+  std::size_t state_bytes = 0;
+  GPUSQL_CUDA_TRY(TileState::AllocationSize(tiles, state_bytes));
+  const std::size_t words_at = (state_bytes + 15) / 16 * 16;
+  // Tile statuses, then the tile counter and the selected total.
+  DeviceBuffer scratch(context, words_at + 2 * sizeof(uint32_t));
+  unsigned int* tile_counter = reinterpret_cast<unsigned int*>(static_cast<char*>(scratch.data()) + words_at);
+  uint32_t* total = tile_counter + 1;
+  TileState tile_state;
+  GPUSQL_CUDA_TRY(tile_state.Init(tiles, scratch.data(), state_bytes));
+  init_tiles_kernel<<<(tiles + kWarpThreads * 8 - 1) / (kWarpThreads * 8), kWarpThreads * 8, 0, context.stream()>>>(
+      tile_state, tiles, tile_counter);
   GPUSQL_CHECK_LAUNCH();
-  unsigned int selected = 0;
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(&selected, counter.data(), sizeof selected, cudaMemcpyDeviceToHost, context.stream()));
+
+  FastPredicate fast;
+  if (make_fast_predicate(predicate, columns, fast)) {
+    auto kernel = ordered_filter_kernel<kFilterThreads, kFilterItems, false>;
+    kernel<<<resident_blocks<false>(tiles, context), kFilterThreads, 0, context.stream()>>>(
+        fast, nullptr, nullptr, d_selection, count, tiles, tile_state, tile_counter, d_out, total, d_error);
+    GPUSQL_CHECK_LAUNCH();
+  } else {
+    DeviceObjects objects;
+    std::size_t p = objects.add(predicate), c = objects.add(columns);
+    objects.upload(context);
+    auto kernel = ordered_filter_kernel<kFilterThreads, kFilterItems, true>;
+    kernel<<<resident_blocks<true>(tiles, context), kFilterThreads, 0, context.stream()>>>(
+        FastPredicate{}, objects.at<ExprProgram>(p), objects.at<ColumnSet>(c), d_selection, count, tiles, tile_state,
+        tile_counter, d_out, total, d_error);
+    GPUSQL_CHECK_LAUNCH();
+  }
+  uint32_t selected = 0;
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(&selected, total, sizeof selected, cudaMemcpyDeviceToHost, context.stream()));
   context.synchronize();
   return selected;
 }

@@ -12,15 +12,17 @@ namespace gpusql::kernels {
 
 // Evaluates `predicate` for each of `count` input positions (row ids from
 // d_selection when given, else 0..count-1) and writes the ids of the rows it
-// selects to d_out (room for `count`), in ascending order. Each block counts
-// its rows with a block-wide scan and reserves its output range with one
-// atomicAdd; a radix sort of the ids then restores row order. Run-time
-// errors are OR-ed into *d_error. Returns the number selected (synchronizes).
+// selects to d_out (room for `count`), in ascending position order, in one
+// pass: each block compacts its tile with a block-wide scan and finds the
+// tile's output offset by decoupled look-back over the tiles before it.
+// Conjunctions of column-vs-constant comparisons and BOOLEAN columns skip the
+// interpreter. Selects nothing from no rows. Run-time errors are OR-ed into
+// *d_error. Returns the number selected (synchronizes).
 std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, const uint32_t* d_selection,
                         std::size_t count, uint32_t* d_out, uint32_t* d_error, DeviceContext& context);
 
 // Sorts `count` row ids ascending in place (CUB radix sort over the bits
-// that `max_row` needs).
+// that `max_row` needs). filter_rows needs it no more: its output is ordered.
 void sort_row_ids(uint32_t* d_ids, std::size_t count, std::size_t max_row, DeviceContext& context);
 
 }  // namespace gpusql::kernels

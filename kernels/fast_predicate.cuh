@@ -1,0 +1,175 @@
+// A WHERE predicate of a common shape -- a conjunction of column <op>
+// constant comparisons, or one BOOLEAN column -- evaluated for a thread's
+// striped items without the interpreter: the column pointers are resolved on
+// the host, the description travels as a kernel parameter, and each term
+// loads all of a thread's items before it compares any (independent loads in
+// flight). Shared by the filter and aggregate kernels.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "engine/expr_program.hpp"
+
+namespace gpusql::kernels {
+
+// One comparison. The outcome of comparing a value with the constant is
+// 0 (less), 1 (equal), 2 (greater) or 3 (unordered: a NaN on either side);
+// the term holds when bit `outcome` of `outcomes` is set. That encodes
+// evaluate_shaped()'s rules: NaN satisfies only <>.
+struct FastTerm {
+  const void* data = nullptr;
+  const uint32_t* validity = nullptr;  // null: no NULLs
+  const uint32_t* rows = nullptr;      // null: the position is the row
+  Type type = Type::Integer;
+  uint8_t outcomes = 0;
+  bool never = false;  // compared with a NULL constant: no row passes
+  union {
+    int64_t i;
+    double d;
+  } value{0};
+};
+
+// Terms ANDed; none selects every row. A row is selected only when every
+// term is TRUE (a NULL term makes the conjunction FALSE or NULL, both reject).
+struct FastPredicate {
+  FastTerm terms[kMaxTerms];
+  int32_t count = 0;
+};
+
+inline uint8_t outcomes_of(Op op) {
+  switch (op) {
+    case Op::Eq: return 0b0010;
+    case Op::Ne: return 0b1101;
+    case Op::Lt: return 0b0001;
+    case Op::Le: return 0b0011;
+    case Op::Gt: return 0b0100;
+    default: return 0b0110;  // Ge
+  }
+}
+
+// A plain column of the first input (no rowid pseudo-column, no join side).
+inline bool plain_column(const ColumnPointer& c) { return !c.is_rowid && c.side == 0 && c.data != nullptr; }
+
+inline bool is_double_type(Type t) { return t == Type::Double || t == Type::Real; }
+
+// Fills `out` when `p` has a fast shape over `columns`; false otherwise (the
+// caller then runs the interpreter).
+inline bool make_fast_predicate(const ExprProgram& p, const ColumnSet& columns, FastPredicate& out) {
+  out = FastPredicate{};
+  if (p.shape == Shape::Empty) return true;
+  if (p.shape == Shape::Column) {
+    const ColumnPointer& c = columns.columns[p.terms[0].slot];
+    if (!plain_column(c) || is_double_type(c.type)) return false;
+    FastTerm& t = out.terms[out.count++];
+    t.data = c.data;
+    t.validity = c.validity;
+    t.rows = c.rows;
+    t.type = c.type;
+    t.outcomes = outcomes_of(Op::Ne);  // selected when the value is not 0
+    t.value.i = 0;
+    return true;
+  }
+  if (p.shape != Shape::Conjunction || p.term_count < 1 || p.term_count > kMaxTerms) return false;
+  for (int i = 0; i < p.term_count; ++i) {
+    const Term& term = p.terms[i];
+    const ColumnPointer& c = columns.columns[term.slot];
+    if (!plain_column(c) || is_double_type(c.type) != (term.cls == Cls::Double)) return false;
+    FastTerm& t = out.terms[out.count++];
+    t.data = c.data;
+    t.validity = c.validity;
+    t.rows = c.rows;
+    t.type = c.type;
+    t.outcomes = outcomes_of(term.op);
+    t.never = term.null_constant;
+    t.value.i = term.value.i;
+  }
+  return true;
+}
+
+#if defined(__CUDACC__)
+
+template <class T>
+__device__ __forceinline__ T load_streaming(const T* p) {
+  return __ldg(p);
+}
+
+// Clears the bits of `flags` (bit k: item k, position base + k*BLOCK +
+// threadIdx.x) whose row fails `t`; T is the column's storage type.
+template <class T, int BLOCK_THREADS, int ITEMS>
+__device__ __forceinline__ uint32_t term_flags(const FastTerm& t, const uint32_t* __restrict__ selection,
+                                               uint64_t base, uint32_t flags) {
+  const T* __restrict__ data = static_cast<const T*>(t.data);
+  T values[ITEMS];
+  uint32_t valid = flags;
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const bool live = (flags >> k) & 1u;
+    uint64_t position = base + static_cast<uint64_t>(k) * BLOCK_THREADS + threadIdx.x;
+    uint32_t row = static_cast<uint32_t>(position);
+    if (selection && live) row = selection[position];
+    if (t.rows && live) row = t.rows[row];
+    values[k] = live ? load_streaming(data + row) : T{};
+    if (t.validity && live && !row_is_valid(t.validity, row)) valid &= ~(1u << k);
+  }
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    int outcome;
+    if constexpr (std::is_floating_point_v<T>) {
+      double v = static_cast<double>(values[k]), c = t.value.d;
+      outcome = (v != v || c != c) ? 3 : v < c ? 0 : v == c ? 1 : 2;
+    } else {
+      int64_t v = static_cast<int64_t>(values[k]), c = t.value.i;
+      outcome = v < c ? 0 : v == c ? 1 : 2;
+    }
+    if (!((t.outcomes >> outcome) & 1u)) valid &= ~(1u << k);
+  }
+  flags = valid;
+  return flags;
+}
+
+// The bits of the thread's items (within `count`) that `p` selects.
+template <int BLOCK_THREADS, int ITEMS>
+__device__ __forceinline__ uint32_t fast_predicate_flags(const FastPredicate& p, const uint32_t* __restrict__ selection,
+                                                         uint64_t base, uint64_t count) {
+  static_assert(ITEMS <= 32, "one flag bit per item");
+  uint32_t flags = 0;
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k)
+    if (base + static_cast<uint64_t>(k) * BLOCK_THREADS + threadIdx.x < count) flags |= 1u << k;
+  for (int i = 0; i < p.count && flags; ++i) {
+    const FastTerm& t = p.terms[i];
+    if (t.never) return 0;
+    switch (t.type) {
+      case Type::Boolean: flags = term_flags<uint8_t, BLOCK_THREADS, ITEMS>(t, selection, base, flags); break;
+      case Type::Integer:
+      case Type::Date: flags = term_flags<int32_t, BLOCK_THREADS, ITEMS>(t, selection, base, flags); break;
+      case Type::Varchar: flags = term_flags<uint32_t, BLOCK_THREADS, ITEMS>(t, selection, base, flags); break;
+      case Type::BigInt:
+      case Type::Decimal: flags = term_flags<int64_t, BLOCK_THREADS, ITEMS>(t, selection, base, flags); break;
+      case Type::Real: flags = term_flags<float, BLOCK_THREADS, ITEMS>(t, selection, base, flags); break;
+      case Type::Double: flags = term_flags<double, BLOCK_THREADS, ITEMS>(t, selection, base, flags); break;
+    }
+  }
+  return flags;
+}
+
+// The same bits through the interpreter (any predicate).
+template <int BLOCK_THREADS, int ITEMS>
+__device__ __forceinline__ uint32_t general_predicate_flags(const ExprProgram& p, const ColumnSet& columns,
+                                                            const uint32_t* __restrict__ selection, uint64_t base,
+                                                            uint64_t count, uint32_t& error) {
+  uint32_t flags = 0;
+#pragma unroll 1
+  for (int k = 0; k < ITEMS; ++k) {
+    uint64_t position = base + static_cast<uint64_t>(k) * BLOCK_THREADS + threadIdx.x;
+    if (position >= count) break;
+    int64_t row = selection ? selection[position] : static_cast<int64_t>(position);
+    if (evaluate_predicate(p, columns, row, error)) flags |= 1u << k;
+  }
+  return flags;
+}
+
+#endif
+
+}  // namespace gpusql::kernels
