@@ -8,6 +8,8 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
+#include <thrust/equal.h>
+#include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
@@ -78,6 +80,11 @@ __global__ void to_unsigned_keys(const int32_t* in, uint64_t n, uint32_t* out) {
 struct LessThan {
   float threshold;
   __host__ __device__ bool operator()(float v) const { return v < threshold; }
+};
+// The engine's REAL < DOUBLE comparison (the value widened), for checking.
+struct WidenedLessThan {
+  double threshold;
+  __host__ __device__ bool operator()(float v) const { return static_cast<double>(v) < threshold; }
 };
 
 // ---- expressions as the engine compiles them ----
@@ -191,6 +198,7 @@ int main(int argc, char** argv) {
     DeviceBuffer error(context, sizeof(uint32_t));
     GPUSQL_CUDA_TRY(cudaMemsetAsync(error.data(), 0, sizeof(uint32_t), stream));
     uint32_t* d_error = error.as<uint32_t>();
+    int mismatches = 0;  // kernel results that differ from CUB's
 
     // ---- filter: v < threshold over a 1 GiB REAL column ----
     {
@@ -205,13 +213,35 @@ int main(int argc, char** argv) {
         const double bytes = static_cast<double>(n4) * (4.0 + 4.0 * selectivity);
         const std::string name = "filter " + std::to_string(static_cast<int>(selectivity * 100)) + "%";
         std::size_t selected = 0;
-        bench.report(name, "gpusql filter_rows (unordered ids)", n4, bytes, [&] {
+        // The engine's filter path: ids in ascending order, one pass.
+        bench.report(name, "gpusql filter_rows (ordered ids, engine path)", n4, bytes, [&] {
           selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
         });
-        bench.report(name, "gpusql filter_rows + sort_row_ids (ordered)", n4, bytes, [&] {
-          selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
-          kernels::sort_row_ids(out.as<uint32_t>(), selected, n4, context);
-        });
+        // Same ids as CUB's (also ordered) with the engine's comparison: REAL widened to DOUBLE.
+        {
+          DeviceBuffer expected(context, n4 * sizeof(uint32_t));
+          thrust::counting_iterator<uint32_t> positions(0);
+          std::size_t bytes_needed = 0;
+          GPUSQL_CUDA_TRY(cub::DeviceSelect::FlaggedIf(nullptr, bytes_needed, positions, values.as<float>(),
+                                                       expected.as<uint32_t>(), count.as<uint32_t>(),
+                                                       static_cast<int64_t>(n4), WidenedLessThan{selectivity}, stream));
+          DeviceBuffer check_temp(context, std::max<std::size_t>(1, bytes_needed));
+          GPUSQL_CUDA_TRY(cub::DeviceSelect::FlaggedIf(check_temp.data(), bytes_needed, positions, values.as<float>(),
+                                                       expected.as<uint32_t>(), count.as<uint32_t>(),
+                                                       static_cast<int64_t>(n4), WidenedLessThan{selectivity}, stream));
+          uint32_t expected_count = 0;
+          GPUSQL_CUDA_TRY(cudaMemcpyAsync(&expected_count, count.data(), sizeof expected_count, cudaMemcpyDeviceToHost,
+                                          stream));
+          context.synchronize();
+          bool same = expected_count == selected &&
+                      thrust::equal(thrust::cuda::par.on(stream), out.as<uint32_t>(), out.as<uint32_t>() + selected,
+                                    expected.as<uint32_t>());
+          if (!same) {
+            std::fprintf(stderr, "%s: filter_rows selected %zu ids, CUB %u; the ids %s\n", name.c_str(), selected,
+                         expected_count, expected_count == selected ? "differ" : "were not compared");
+            mismatches++;
+          }
+        }
         bench.report(name, "cub::DeviceSelect::FlaggedIf (values as flags)", n4, bytes, [&] {
           thrust::counting_iterator<uint32_t> positions(0);
           std::size_t bytes_needed = 0;
@@ -249,8 +279,15 @@ int main(int argc, char** argv) {
       sum.kind = AggKind::Sum;
       sum.cls = Cls::Double;
       sum.arg = compile(column(0, DataType::double_()));
+      // The engine's path for SUM(v) without GROUP BY: the lean fold kernel.
       bench.report("SUM double", "gpusql aggregate_rows (canonical order)", n8, n8 * 8.0, [&] {
         kernels::aggregate_rows(ExprProgram{}, {sum}, columns, nullptr, n8, d_error, context);
+      });
+      // COUNT(*), SUM(v) WHERE v < 0.5: the filter fused into the same pass.
+      AggSpec count_star;
+      ExprProgram half = compile(binary(Op::Lt, DataType::boolean(), column(0, DataType::double_()), constant(0.5)));
+      bench.report("SUM double", "gpusql COUNT(*), SUM WHERE v < 0.5 (fused filter)", n8, n8 * 8.0, [&] {
+        kernels::aggregate_rows(half, {count_star, sum}, columns, nullptr, n8, d_error, context);
       });
       bench.report("SUM double", "cub::DeviceReduce::Sum", n8, n8 * 8.0, [&] {
         std::size_t bytes_needed = 0;
@@ -436,6 +473,7 @@ int main(int argc, char** argv) {
     GPUSQL_CUDA_TRY(cudaMemcpy(&host_error, d_error, sizeof host_error, cudaMemcpyDeviceToHost));
     if (host_error) std::fprintf(stderr, "a kernel reported evaluation error bits %u\n", host_error);
     if (!out_dir.empty()) std::ofstream(out_dir + "/kernel_bench.csv") << bench.csv;
+    if (mismatches) return 1;
   } catch (const Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
