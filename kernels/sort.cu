@@ -336,15 +336,18 @@ constexpr int kSelectBins = 1 << kSelectDigitBits;
 
 // Counts, among the positions whose code agrees with `prefix` above bit
 // shift + digit_bits, the codes' `digit_bits` bits from bit `shift` on.
-template <class Source>
+// STATS: also the min/max of all codes (NULLs' included).
+template <class Source, bool STATS>
 __global__ void __launch_bounds__(kOrderThreads)
     select_histogram_kernel(Source source, Fold fold, uint64_t count, int shift, int digit_bits, uint64_t prefix,
-                            uint32_t* __restrict__ histogram, uint32_t* __restrict__ error_word) {
+                            uint32_t* __restrict__ histogram, KeyStats* __restrict__ stats,
+                            uint32_t* __restrict__ error_word) {
   __shared__ uint32_t bins[kSelectBins];
   const int bin_count = 1 << digit_bits;
   for (int b = threadIdx.x; b < bin_count; b += blockDim.x) bins[b] = 0;
   __syncthreads();
   uint32_t error = 0;
+  StatsAccumulator a;
   for (uint64_t tile = blockIdx.x * kOrderTile; tile < count; tile += gridDim.x * kOrderTile) {
     Slot values[kOrderItems] = {};
     load_tile<Source, true>(source, nullptr, tile, count, values, error);
@@ -352,10 +355,12 @@ __global__ void __launch_bounds__(kOrderThreads)
     for (int j = 0; j < kOrderItems; ++j) {
       if (tile + static_cast<uint64_t>(j) * kOrderThreads + threadIdx.x >= count) continue;
       const uint64_t code = folded_code(fold, values[j]);
+      if (STATS) a.add(code);
       if (shift_right(code, shift + digit_bits) == prefix)
         atomicAdd(&bins[(code >> shift) & static_cast<uint64_t>(bin_count - 1)], 1u);
     }
   }
+  if (STATS) publish_stats(a, stats);
   __syncthreads();
   for (int b = threadIdx.x; b < bin_count; b += blockDim.x)
     if (bins[b]) atomicAdd(&histogram[b], bins[b]);
@@ -678,32 +683,43 @@ DeviceBuffer top_positions(const std::vector<OrderKey>& keys, const ColumnSet& c
   const DeviceKeys device(keys, columns, context);
   const OrderKey& first = keys[0];
   DeviceBuffer stats_buffer(context, sizeof(KeyStats));
-  const KeyStats stats = key_stats(first, columns, device.program(0), device.column_set(), nullptr, count, true,
-                                   stats_buffer, d_error, context);
-  Fold fold;
-  uint64_t top = 0;
-  if (!fold_of(first, stats, fold, top) || top == 0) return order_positions(keys, columns, count, d_error, context);
-
-  // Narrow the threshold code digit by digit from the top: `less` positions
-  // have codes below the current prefix, `ties` share it; stop once the
-  // candidates (less + ties >= k) are few enough to sort.
+  reset_stats(stats_buffer, context);
+  // The select needs codes that never decrease along the sorted order, not
+  // distinct ones: the first round reads the raw codes, NULLs clamped to the
+  // lowest or highest code (they may tie with it), and their min/max in the
+  // same pass; where the codes' range needs fewer bits than are left, the
+  // next rounds start over on codes minus the minimum.
+  const bool narrow = narrow_type(first.type);
+  Fold fold{0, first.nulls_first ? 0 : (narrow ? 0xffffffffull : ~0ull), first.type, first.descending};
   constexpr std::size_t kCandidateCap = std::size_t{1} << 18;
   DeviceBuffer histogram(context, kSelectBins * sizeof(uint32_t));
   std::vector<uint32_t> bins(kSelectBins);
-  int shift = bits_for(top);
+  int shift = narrow ? 32 : 64;
   uint64_t prefix = 0;
   std::size_t less = 0, ties = count;
+  bool first_round = true;
   while (shift > 0) {
     const int digit_bits = std::min(kSelectDigitBits, shift);
     shift -= digit_bits;
     GPUSQL_CUDA_TRY(cudaMemsetAsync(histogram.data(), 0, kSelectBins * sizeof(uint32_t), context.stream()));
     with_source(first, columns, device.program(0), device.column_set(), true, [&](auto source, auto) {
-      select_histogram_kernel<decltype(source)><<<order_grid(count, context), kOrderThreads, 0, context.stream()>>>(
-          source, fold, count, shift, digit_bits, prefix, histogram.as<uint32_t>(), d_error);
+      if (first_round)
+        select_histogram_kernel<decltype(source), true><<<order_grid(count, context), kOrderThreads, 0,
+                                                          context.stream()>>>(
+            source, fold, count, shift, digit_bits, prefix, histogram.as<uint32_t>(), stats_buffer.as<KeyStats>(),
+            d_error);
+      else
+        select_histogram_kernel<decltype(source), false><<<order_grid(count, context), kOrderThreads, 0,
+                                                           context.stream()>>>(
+            source, fold, count, shift, digit_bits, prefix, histogram.as<uint32_t>(), nullptr, d_error);
       GPUSQL_CHECK_LAUNCH();
     });
     GPUSQL_CUDA_TRY(cudaMemcpyAsync(bins.data(), histogram.data(), (std::size_t{1} << digit_bits) * sizeof(uint32_t),
                                     cudaMemcpyDeviceToHost, context.stream()));
+    KeyStats stats = kEmptyStats;
+    if (first_round)
+      GPUSQL_CUDA_TRY(cudaMemcpyAsync(&stats, stats_buffer.data(), sizeof stats, cudaMemcpyDeviceToHost,
+                                      context.stream()));
     context.synchronize();
     std::size_t below = 0;
     uint64_t bin = 0;
@@ -715,6 +731,19 @@ DeviceBuffer top_positions(const std::vector<OrderKey>& keys, const ColumnSet& c
     ties = bins[bin];
     prefix = (prefix << digit_bits) | bin;
     if (less + ties <= kCandidateCap) break;
+    if (first_round) {
+      first_round = false;
+      const uint64_t range = stats.max - stats.min;
+      if (range == 0) return order_positions(keys, columns, count, d_error, context);  // one code: all tie
+      if (bits_for(range) < shift) {
+        fold.base = stats.min;
+        fold.null_code -= stats.min;
+        shift = bits_for(range);
+        prefix = 0;
+        less = 0;
+        ties = count;
+      }
+    }
   }
   const std::size_t candidates = less + ties;
   if (candidates > count / 2) return order_positions(keys, columns, count, d_error, context);

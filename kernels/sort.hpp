@@ -89,11 +89,15 @@ constexpr std::size_t kMaxTopK = 4096;
 // count) -- the same positions, in the same order (the buffer may hold more
 // after them). For limit <= kMaxTopK over many rows it sorts only
 // candidates: an MSD radix select on the first key's codes (12-bit digits,
-// one histogram pass each, usually one or two) finds the code prefix of the
-// limit-th row; the positions whose codes are at most that prefix -- every
-// row that can be among the first `limit` -- are compacted, put back in input
-// order and sorted stably by all keys. Ties across the threshold thus resolve
-// by input position, as in the full sort. Otherwise it is order_positions.
+// one histogram pass each; the first also takes the codes' range, and where
+// that needs fewer bits the next rounds use codes minus the minimum) finds
+// the code prefix of the limit-th row, stopping once at most 2^18 rows share
+// it; the positions whose codes are at most that prefix -- every row that can
+// be among the first `limit` -- are compacted, put back in input order and
+// sorted stably by all keys. Ties across the threshold thus resolve by input
+// position, as in the full sort. Full-range keys take two reads of the key
+// column. Otherwise (or when more than half the rows are candidates) it is
+// order_positions.
 DeviceBuffer top_positions(const std::vector<OrderKey>& keys, const ColumnSet& columns, std::size_t count,
                            std::size_t limit, uint32_t* d_error, DeviceContext& context);
 
