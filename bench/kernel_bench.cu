@@ -356,9 +356,10 @@ int main(int argc, char** argv) {
       ExprProgram program = compile_expression(predicate, slots);
       ColumnSet columns = set_of({pointer(x.data(), Type::Double, 0), pointer(x.data(), Type::Double, 1)});
       const double pairs = static_cast<double>(side) * static_cast<double>(side);
-      bench.report("nested-loop join", "pair tests (items/s = pairs/s)", pairs, side * 16.0, [&] {
-        kernels::nested_loop_join(program, columns, side, side, d_error, context);
-      });
+      bench.report("nested-loop join", "pair tests, right tiles staged in shared memory (items/s = pairs/s)", pairs,
+                   side * 16.0, [&] { kernels::nested_loop_join(program, columns, side, side, d_error, context); });
+      bench.report("nested-loop join", "pair tests, warp per (left, tile), unstaged (items/s = pairs/s)", pairs,
+                   side * 16.0, [&] { kernels::nested_loop_join(program, columns, side, side, d_error, context, false); });
     }
 
     // ---- GROUP BY: SUM(double) by an int key, 10 / 10^4 / 10^7 groups ----

@@ -9,6 +9,9 @@ constexpr int kThreads = 256;
 constexpr int kTileItems = 8;               // right positions per lane and task
 constexpr int kTile = 32 * kTileItems;      // right positions per task
 constexpr unsigned kFullMask = 0xffffffffu;
+// Staged tiles use dynamic shared memory up to the default per-block limit;
+// wider right sides take the unstaged kernel.
+constexpr std::size_t kMaxStagedShared = 48 * 1024;
 
 // One warp per task (left position i, right tile): COUNT stores the task's
 // matches in counts[task]; otherwise they are written from offsets[task] on.
@@ -50,10 +53,127 @@ __global__ void __launch_bounds__(kThreads)
   if (!WRITE && error) atomicOr(error_word, error);
 }
 
+// ---- shared-memory tiles ----
+//
+// A block takes kThreads left positions (one per thread) and a tile of
+// kThreads right positions. It first stages the tile's values of every
+// right-side column in shared memory -- typed values as load_value reads
+// them, a validity bitmap built by ballots, row ids through `rows` resolved
+// -- together with the predicate and a copy of the column set whose
+// right-side columns point at the tile (rows == nullptr, positions relative
+// to the tile). Then each thread tests its left position against the whole
+// tile: the right values are shared-memory broadcasts, read from global
+// memory once per block instead of once per warp and left position.
+
+constexpr int kStageTile = kThreads;  // right positions per staged tile
+
+// Bytes one right-side column takes in a staged tile (8-aligned).
+__host__ __device__ inline std::size_t staged_bytes(const ColumnPointer& c) {
+  std::size_t width = 8;
+  if (!c.is_rowid) {
+    switch (c.type) {
+      case Type::Boolean: width = 1; break;
+      case Type::Integer:
+      case Type::Date:
+      case Type::Varchar:
+      case Type::Real: width = 4; break;
+      default: width = 8; break;
+    }
+  }
+  return (kStageTile * width + 7) / 8 * 8 + kStageTile / 8;  // values, then the validity bitmap
+}
+
+constexpr std::size_t kStagedHeader = (sizeof(ColumnSet) + sizeof(ExprProgram) + 15) / 16 * 16;
+
+// The dynamic shared memory a block needs: the column set and predicate,
+// then each right-side column's values and validity.
+std::size_t staged_shared_bytes(const ColumnSet& columns) {
+  std::size_t bytes = kStagedHeader;
+  for (int c = 0; c < columns.count; ++c)
+    if (columns.columns[c].side == 1) bytes += staged_bytes(columns.columns[c]);
+  return bytes;
+}
+
+template <bool WRITE>
+__global__ void __launch_bounds__(kThreads)
+    nested_loop_tiled_kernel(const ExprProgram* __restrict__ d_predicate, const ColumnSet* __restrict__ d_columns,
+                             uint64_t left_count, uint64_t right_count, uint64_t tiles, uint64_t chunks,
+                             uint32_t* __restrict__ counts, uint32_t* __restrict__ out_left,
+                             uint32_t* __restrict__ out_right, uint32_t* __restrict__ error_word) {
+  extern __shared__ __align__(16) unsigned char shared[];
+  ColumnSet& tile_columns = *reinterpret_cast<ColumnSet*>(shared);
+  ExprProgram& predicate = *reinterpret_cast<ExprProgram*>(shared + sizeof(ColumnSet));
+  const ColumnSet& columns = *d_columns;
+  // The block's copies: 4-byte words, all threads.
+  {
+    const uint32_t* from = reinterpret_cast<const uint32_t*>(d_columns);
+    uint32_t* to = reinterpret_cast<uint32_t*>(shared);
+    for (unsigned w = threadIdx.x; w < sizeof(ColumnSet) / 4; w += blockDim.x) to[w] = from[w];
+    from = reinterpret_cast<const uint32_t*>(d_predicate);
+    to = reinterpret_cast<uint32_t*>(shared + sizeof(ColumnSet));
+    for (unsigned w = threadIdx.x; w < sizeof(ExprProgram) / 4; w += blockDim.x) to[w] = from[w];
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned char* at = shared + kStagedHeader;
+    for (int c = 0; c < tile_columns.count; ++c) {
+      ColumnPointer& p = tile_columns.columns[c];
+      if (p.side != 1) continue;
+      const std::size_t bytes = staged_bytes(p);
+      const bool nullable = p.validity != nullptr;
+      if (p.is_rowid) p.type = Type::BigInt;
+      p.data = at;
+      p.validity = nullable ? reinterpret_cast<const uint32_t*>(at + bytes - kStageTile / 8) : nullptr;
+      p.rows = nullptr;
+      p.is_rowid = false;
+      at += bytes;
+    }
+  }
+  __syncthreads();
+  uint32_t error = 0;
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for (uint64_t task = blockIdx.x; task < chunks * tiles; task += gridDim.x) {
+    const uint64_t chunk = task / tiles, tile = task % tiles;
+    const uint64_t tile_base = tile * kStageTile;
+    const uint64_t tile_rows = right_count - tile_base < kStageTile ? right_count - tile_base : kStageTile;
+    __syncthreads();  // the previous tile is no longer read
+    {
+      const uint64_t right = tile_base + threadIdx.x;
+      for (int c = 0; c < tile_columns.count; ++c) {
+        const ColumnPointer& staged = tile_columns.columns[c];
+        if (staged.side != 1) continue;
+        Slot s{};
+        s.valid = false;
+        if (threadIdx.x < tile_rows) s = load_value(columns.columns[c], at(0, static_cast<int64_t>(right)));
+        store_value(const_cast<void*>(staged.data), staged.type, threadIdx.x, s);
+        const unsigned valid = __ballot_sync(kFullMask, s.valid);
+        if (staged.validity && lane == 0) const_cast<uint32_t*>(staged.validity)[warp] = valid;
+      }
+    }
+    __syncthreads();
+    const uint64_t left = chunk * kThreads + threadIdx.x;
+    if (left >= left_count) continue;
+    const uint64_t slot = left * tiles + tile;
+    uint32_t found = 0;
+    const uint32_t base = WRITE ? counts[slot] : 0;
+    for (uint64_t j = 0; j < tile_rows; ++j) {
+      if (!evaluate_predicate(predicate, tile_columns, at(static_cast<int64_t>(left), static_cast<int64_t>(j)), error))
+        continue;
+      if (WRITE) {
+        out_left[base + found] = static_cast<uint32_t>(left);
+        out_right[base + found] = static_cast<uint32_t>(tile_base + j);
+      }
+      ++found;
+    }
+    if (!WRITE) counts[slot] = found;
+  }
+  if (!WRITE && error) atomicOr(error_word, error);
+}
+
 }  // namespace
 
 JoinPairs nested_loop_join(const ExprProgram& predicate, const ColumnSet& columns, std::size_t left_count,
-                           std::size_t right_count, uint32_t* d_error, DeviceContext& context) {
+                           std::size_t right_count, uint32_t* d_error, DeviceContext& context, bool staged) {
   JoinPairs pairs;
   if (left_count == 0 || right_count == 0) {
     pairs.left = DeviceBuffer(context, sizeof(uint32_t));
@@ -62,13 +182,36 @@ JoinPairs nested_loop_join(const ExprProgram& predicate, const ColumnSet& column
   }
   if (static_cast<double>(left_count) * static_cast<double>(right_count) > static_cast<double>(kMaxJoinPairs))
     throw Error(ErrorKind::Execution, "a join without an equality would produce over 4 billion pairs");
+  DeviceObjects objects;
+  const std::size_t p = objects.add(predicate), c = objects.add(columns);
+  objects.upload(context);
+  const std::size_t shared_bytes = staged_shared_bytes(columns);
+  if (staged && shared_bytes <= kMaxStagedShared) {
+    const uint64_t tiles = (right_count + kStageTile - 1) / kStageTile;
+    const uint64_t chunks = (left_count + kThreads - 1) / kThreads;
+    const uint64_t slots = left_count * tiles;
+    const unsigned grid = grid_for(chunks * tiles, context, 8);
+    DeviceBuffer counts(context, slots * sizeof(uint32_t));
+    nested_loop_tiled_kernel<false><<<grid, kThreads, shared_bytes, context.stream()>>>(
+        objects.at<ExprProgram>(p), objects.at<ColumnSet>(c), left_count, right_count, tiles, chunks,
+        counts.as<uint32_t>(), nullptr, nullptr, d_error);
+    GPUSQL_CHECK_LAUNCH();
+    // Counts laid out (left, tile): the scan places the pairs in (left, right) order.
+    const uint64_t total = exclusive_scan(counts.as<uint32_t>(), slots, context);
+    pairs.count = total;
+    pairs.left = DeviceBuffer(context, std::max<uint64_t>(1, total) * sizeof(uint32_t));
+    pairs.right = DeviceBuffer(context, std::max<uint64_t>(1, total) * sizeof(uint32_t));
+    if (total == 0) return pairs;
+    nested_loop_tiled_kernel<true><<<grid, kThreads, shared_bytes, context.stream()>>>(
+        objects.at<ExprProgram>(p), objects.at<ColumnSet>(c), left_count, right_count, tiles, chunks,
+        counts.as<uint32_t>(), pairs.left.as<uint32_t>(), pairs.right.as<uint32_t>(), d_error);
+    GPUSQL_CHECK_LAUNCH();
+    return pairs;
+  }
   const uint64_t tiles = (right_count + kTile - 1) / kTile;
   const uint64_t tasks = left_count * tiles;
   const unsigned grid = grid_for((tasks * 32 + kThreads - 1) / kThreads, context, 8);
   DeviceBuffer counts(context, tasks * sizeof(uint32_t));
-  DeviceObjects objects;
-  const std::size_t p = objects.add(predicate), c = objects.add(columns);
-  objects.upload(context);
   nested_loop_kernel<false><<<grid, kThreads, 0, context.stream()>>>(objects.at<ExprProgram>(p),
                                                                      objects.at<ColumnSet>(c), right_count, tiles,
                                                                      tasks, counts.as<uint32_t>(), nullptr, nullptr,

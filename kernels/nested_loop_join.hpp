@@ -11,15 +11,18 @@ namespace gpusql::kernels {
 // The predicate reads left columns at the pair's left position and columns
 // with side = 1 at its right position.
 //
-// Work is cut into tasks of one left position and a tile of 256 right
-// positions; one warp runs a task, lane l testing right positions
-// tile + k*32 + l (k = 0..7, loads coalesce, the left values are the same for
-// the whole warp). A count pass stores each task's matches, an exclusive scan
-// of the counts -- laid out (left, tile), the output order -- gives each task
-// its output range, and the write pass fills it, each match placed by a
-// ballot. Throws Error(Execution) when left_count * right_count exceeds
-// kMaxJoinPairs. Run-time errors are OR-ed into *d_error.
+// A block takes 256 left positions, one per thread, and a tile of 256 right
+// positions: it stages the tile's values of every right-side column in
+// shared memory (with the predicate and a column set pointing there), and
+// each thread tests its left position against the whole tile. A count pass
+// stores the matches of each (left, tile), an exclusive scan of the counts
+// -- laid out (left, tile), the output order -- gives each its output range,
+// and the write pass fills it in right order. Right sides too wide to stage
+// (over 48 KiB a tile) take a warp-per-(left, tile) kernel with the same
+// layout. Throws Error(Execution) when left_count * right_count exceeds
+// kMaxJoinPairs. Run-time errors are OR-ed into *d_error. `staged` = false
+// forces the unstaged kernel (the benchmark compares the two).
 JoinPairs nested_loop_join(const ExprProgram& predicate, const ColumnSet& columns, std::size_t left_count,
-                           std::size_t right_count, uint32_t* d_error, DeviceContext& context);
+                           std::size_t right_count, uint32_t* d_error, DeviceContext& context, bool staged = true);
 
 }  // namespace gpusql::kernels
