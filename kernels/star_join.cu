@@ -3,6 +3,7 @@
 #include <climits>
 #include <numeric>
 
+#include "kernels/fast_predicate.cuh"
 #include "kernels/launch.hpp"
 #include "kernels/star_join.hpp"
 
@@ -15,6 +16,7 @@ constexpr unsigned kDuplicateKey = 1u;      // a dimension key appears twice amo
 constexpr unsigned kSumMightOverflow = 2u;  // some sum's absolute values reach 2^63
 // Bounds of the direct-mapped tables and of the dense group space.
 constexpr uint64_t kMaxKeyRange = uint64_t{1} << 28;
+constexpr uint64_t kDenseEnough = uint64_t{1} << 22;
 constexpr uint64_t kMaxGroups = uint64_t{1} << 22;
 constexpr int kRangeValues = 1 + kStarMaxKeysPerDimension;
 
@@ -96,29 +98,33 @@ __global__ void __launch_bounds__(kThreads)
 
 // ---- the probe: one pass over the fact table ----
 
+// A GROUP BY column on a dimension: its value's offset from `low`, times
+// `stride`, is its part of the dense group number (mixed radix in the
+// order of the GROUP BY keys, whichever dimension is probed first).
+struct ProbeGroupColumn {
+  StarColumn column;
+  long long low;
+  uint64_t stride;
+};
+
 struct ProbeDimension {
   StarColumn fact_key;
   long long low;
   uint64_t range;
   const uint32_t* map;
-};
-
-struct ProbeGroupKey {
-  int dimension;
-  StarColumn column;
-  long long low;
-  uint64_t range;
+  ProbeGroupColumn groups[kStarMaxKeysPerDimension];
+  int group_count;
 };
 
 struct ProbeParams {
+  FastPredicate fast_filter;  // when has_fast_filter: the filter without the interpreter
+  bool has_fast_filter;
   ExprProgram filter;
   ColumnSet columns;
   ExprProgram arguments[kStarMaxAggregates];
   AggKind kinds[kStarMaxAggregates];
   ProbeDimension dimensions[kStarMaxDimensions];
-  ProbeGroupKey keys[kStarMaxGroupKeys];
   int dimension_count;
-  int key_count;
   int aggregate_count;
   uint64_t fact_rows;
   // Group states, each array [groups]: the first fact row; per aggregate its
@@ -131,77 +137,122 @@ struct ProbeParams {
   unsigned* flags;
 };
 
-__device__ __forceinline__ uint32_t pick(const uint32_t (&rows)[kStarMaxDimensions], int d) {
-  uint32_t r = rows[0];
-#pragma unroll
-  for (int i = 1; i < kStarMaxDimensions; ++i)
-    if (d == i) r = rows[i];
-  return r;
-}
+constexpr int kProbeItems = 8;
+constexpr uint64_t kProbeTile = static_cast<uint64_t>(kThreads) * kProbeItems;
 
 __device__ __forceinline__ unsigned long long magnitude_of(long long v) {
   return v < 0 ? 0ull - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
 }
 
-// Filters fact row `row` and probes every dimension; false when it drops
-// out, else its dimension rows are in `rows`.
-__device__ __forceinline__ bool probe_row(const ProbeParams& p, uint64_t row, uint32_t (&rows)[kStarMaxDimensions],
-                                          uint32_t& error) {
-  if (!evaluate_predicate(p.filter, p.columns, static_cast<int64_t>(row), error)) return false;
+__device__ __forceinline__ uint64_t item_row(uint64_t base, int k) {
+  return base + static_cast<uint64_t>(k) * kThreads + threadIdx.x;
+}
+
+// The slots of the live items' keys in the dimension's map; items whose key
+// is NULL or outside the map drop out of `flags`.
+template <class T>
+__device__ __forceinline__ void key_slots(const ProbeDimension& dim, uint64_t base, uint32_t& flags,
+                                          uint64_t (&slot)[kProbeItems]) {
+  const T* __restrict__ keys = static_cast<const T*>(dim.fact_key.data);
+  T key[kProbeItems];
 #pragma unroll
-  for (int d = 0; d < kStarMaxDimensions; ++d) {
-    if (d >= p.dimension_count) break;
-    const ProbeDimension& dim = p.dimensions[d];
-    if (!row_is_valid(dim.fact_key.validity, static_cast<int64_t>(row))) return false;
-    const uint64_t slot =
-        static_cast<uint64_t>(load_raw(dim.fact_key.data, dim.fact_key.type, static_cast<int64_t>(row)).i - dim.low);
-    if (slot >= dim.range) return false;
-    rows[d] = dim.map[slot];
-    if (rows[d] == kEmpty) return false;
+  for (int k = 0; k < kProbeItems; ++k) key[k] = (flags >> k) & 1u ? __ldg(keys + item_row(base, k)) : T{};
+#pragma unroll
+  for (int k = 0; k < kProbeItems; ++k) {
+    slot[k] = static_cast<uint64_t>(static_cast<long long>(key[k]) - dim.low);
+    if (slot[k] >= dim.range) flags &= ~(1u << k);
+    if (dim.fact_key.validity && !row_is_valid(dim.fact_key.validity, static_cast<int64_t>(item_row(base, k))))
+      flags &= ~(1u << k);
   }
-  return true;
+}
+
+// Filters the tile's items, probes every dimension (all items' loads in
+// flight together) and numbers each survivor's group. Returns the
+// survivors' bits.
+__device__ __forceinline__ uint32_t probe_tile(const ProbeParams& p, uint64_t base, uint64_t (&group)[kProbeItems],
+                                               uint32_t& error) {
+  uint32_t flags = p.has_fast_filter
+                       ? fast_predicate_flags<kThreads, kProbeItems>(p.fast_filter, nullptr, base, p.fact_rows)
+                       : general_predicate_flags<kThreads, kProbeItems>(p.filter, p.columns, nullptr, base, p.fact_rows,
+                                                                        error);
+#pragma unroll
+  for (int k = 0; k < kProbeItems; ++k) group[k] = 0;
+  for (int d = 0; d < p.dimension_count && flags; ++d) {
+    const ProbeDimension& dim = p.dimensions[d];
+    uint64_t slot[kProbeItems];
+    if (dim.fact_key.type == Type::BigInt) key_slots<int64_t>(dim, base, flags, slot);
+    else key_slots<int32_t>(dim, base, flags, slot);
+    uint32_t row[kProbeItems];
+#pragma unroll
+    for (int k = 0; k < kProbeItems; ++k) row[k] = (flags >> k) & 1u ? __ldg(dim.map + slot[k]) : kEmpty;
+#pragma unroll
+    for (int k = 0; k < kProbeItems; ++k)
+      if (row[k] == kEmpty) flags &= ~(1u << k);
+    for (int g = 0; g < dim.group_count; ++g) {
+      const ProbeGroupColumn& column = dim.groups[g];
+#pragma unroll
+      for (int k = 0; k < kProbeItems; ++k)
+        if ((flags >> k) & 1u)
+          group[k] += static_cast<uint64_t>(load_raw(column.column.data, column.column.type, row[k]).i - column.low) *
+                      column.stride;
+    }
+  }
+  return flags;
+}
+
+// An aggregate's argument at `row`: one integer operation between columns
+// or constants inline (the common case: SUM(price * discount)), anything
+// else through the shared evaluator. Same semantics as evaluate_shaped().
+__device__ __forceinline__ Slot argument_value(const ExprProgram& p, const ColumnSet& columns, int64_t row,
+                                               uint32_t& error) {
+  if (p.shape == Shape::Arithmetic && p.terms[0].cls == Cls::Int) {
+    const Slot a = term_value(p.terms[0], columns, at(row)), b = term_value(p.terms[1], columns, at(row));
+    Slot r;
+    r.valid = a.valid && b.valid;
+    r.i = !r.valid                      ? 0
+          : p.terms[0].op == Op::Add ? checked_add(a.i, b.i, error)
+          : p.terms[0].op == Op::Sub ? checked_sub(a.i, b.i, error)
+                                     : checked_mul(a.i, b.i, error);
+    return r;
+  }
+  return evaluate(p, columns, row, error);
 }
 
 // GROUP BY: each surviving row adds itself to its group's state with
 // integer atomics (the survivors of a star join's filters are few).
-__global__ void __launch_bounds__(kThreads, 4) star_probe_grouped_kernel(const ProbeParams* __restrict__ params,
+__global__ void __launch_bounds__(kThreads, 2) star_probe_grouped_kernel(const ProbeParams* __restrict__ params,
                                                                       uint32_t* __restrict__ error_word) {
   const ProbeParams& p = *params;
   if (*p.flags & kDuplicateKey) return;
   uint32_t error = 0;
-  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  for (uint64_t row = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; row < p.fact_rows;
-       row += stride) {
-    uint32_t rows[kStarMaxDimensions] = {};
-    if (!probe_row(p, row, rows, error)) continue;
-    uint64_t group = 0;
-#pragma unroll
-    for (int k = 0; k < kStarMaxGroupKeys; ++k) {
-      if (k >= p.key_count) break;
-      const ProbeGroupKey& key = p.keys[k];
-      const long long v = load_raw(key.column.data, key.column.type, pick(rows, key.dimension)).i;
-      group = group * key.range + static_cast<uint64_t>(v - key.low);
-    }
-    atomicMin(p.first + group, static_cast<uint32_t>(row));
-    for (int a = 0; a < p.aggregate_count; ++a) {
-      const AggKind kind = p.kinds[a];
-      if (kind == AggKind::CountStar) {
-        atomicAdd(p.count[a] + group, 1ull);
-        continue;
-      }
-      const Slot v = evaluate(p.arguments[a], p.columns, static_cast<int64_t>(row), error);
-      if (!v.valid) continue;
-      atomicAdd(p.count[a] + group, 1ull);
-      if (kind == AggKind::Sum || kind == AggKind::Avg) {
-        atomicAdd(p.value[a] + group, static_cast<unsigned long long>(v.i));
-        const unsigned long long m = magnitude_of(v.i);
-        const unsigned long long before = atomicAdd(p.magnitude[a] + group, m);
-        if (before + m < before || before + m > static_cast<unsigned long long>(LLONG_MAX))
-          atomicOr(p.flags, kSumMightOverflow);
-      } else if (kind == AggKind::Min) {
-        atomicMin(reinterpret_cast<long long*>(p.value[a]) + group, static_cast<long long>(v.i));
-      } else if (kind == AggKind::Max) {
-        atomicMax(reinterpret_cast<long long*>(p.value[a]) + group, static_cast<long long>(v.i));
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * kProbeTile; base < p.fact_rows;
+       base += static_cast<uint64_t>(gridDim.x) * kProbeTile) {
+    uint64_t group[kProbeItems];
+    uint32_t flags = probe_tile(p, base, group, error);
+    for (; flags; flags &= flags - 1) {
+      const int k = __ffs(flags) - 1;
+      const uint64_t row = item_row(base, k), g = group[k];
+      atomicMin(p.first + g, static_cast<uint32_t>(row));
+      for (int a = 0; a < p.aggregate_count; ++a) {
+        const AggKind kind = p.kinds[a];
+        if (kind == AggKind::CountStar) {
+          atomicAdd(p.count[a] + g, 1ull);
+          continue;
+        }
+        const Slot v = argument_value(p.arguments[a], p.columns, static_cast<int64_t>(row), error);
+        if (!v.valid) continue;
+        atomicAdd(p.count[a] + g, 1ull);
+        if (kind == AggKind::Sum || kind == AggKind::Avg) {
+          atomicAdd(p.value[a] + g, static_cast<unsigned long long>(v.i));
+          const unsigned long long m = magnitude_of(v.i);
+          const unsigned long long before = atomicAdd(p.magnitude[a] + g, m);
+          if (before + m < before || before + m > static_cast<unsigned long long>(LLONG_MAX))
+            atomicOr(p.flags, kSumMightOverflow);
+        } else if (kind == AggKind::Min) {
+          atomicMin(reinterpret_cast<long long*>(p.value[a]) + g, static_cast<long long>(v.i));
+        } else if (kind == AggKind::Max) {
+          atomicMax(reinterpret_cast<long long*>(p.value[a]) + g, static_cast<long long>(v.i));
+        }
       }
     }
   }
@@ -209,12 +260,11 @@ __global__ void __launch_bounds__(kThreads, 4) star_probe_grouped_kernel(const P
 }
 
 // Without GROUP BY: each thread accumulates in registers, each warp combines
-// with shuffles, and lane 0 makes one atomic per value.
-// AGGREGATES bounds aggregate_count at compile time, so the states stay in
-// few registers.
+// with shuffles, and lane 0 makes one atomic per value. AGGREGATES bounds
+// aggregate_count at compile time, so the states stay in registers.
 template <int AGGREGATES>
-__global__ void __launch_bounds__(kThreads, 4) star_probe_single_kernel(const ProbeParams* __restrict__ params,
-                                                                        uint32_t* __restrict__ error_word) {
+__global__ void __launch_bounds__(kThreads, 3) star_probe_single_kernel(const ProbeParams* __restrict__ params,
+                                                                     uint32_t* __restrict__ error_word) {
   const ProbeParams& p = *params;
   if (*p.flags & kDuplicateKey) return;
   uint32_t error = 0;
@@ -227,31 +277,33 @@ __global__ void __launch_bounds__(kThreads, 4) star_probe_single_kernel(const Pr
                                             : 0ull;
     count[a] = magnitude[a] = 0;
   }
-  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  for (uint64_t row = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; row < p.fact_rows;
-       row += stride) {
-    uint32_t rows[kStarMaxDimensions] = {};
-    if (!probe_row(p, row, rows, error)) continue;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * kProbeTile; base < p.fact_rows;
+       base += static_cast<uint64_t>(gridDim.x) * kProbeTile) {
+    uint64_t group[kProbeItems];
+    uint32_t flags = probe_tile(p, base, group, error);
+    for (; flags; flags &= flags - 1) {
+      const int64_t row = static_cast<int64_t>(item_row(base, __ffs(flags) - 1));
 #pragma unroll
-    for (int a = 0; a < AGGREGATES; ++a) {
-      if (a >= p.aggregate_count) break;
-      const AggKind kind = p.kinds[a];
-      if (kind == AggKind::CountStar) {
+      for (int a = 0; a < AGGREGATES; ++a) {
+        if (a >= p.aggregate_count) break;
+        const AggKind kind = p.kinds[a];
+        if (kind == AggKind::CountStar) {
+          ++count[a];
+          continue;
+        }
+        const Slot v = argument_value(p.arguments[a], p.columns, row, error);
+        if (!v.valid) continue;
         ++count[a];
-        continue;
-      }
-      const Slot v = evaluate(p.arguments[a], p.columns, static_cast<int64_t>(row), error);
-      if (!v.valid) continue;
-      ++count[a];
-      if (kind == AggKind::Sum || kind == AggKind::Avg) {
-        value[a] += static_cast<unsigned long long>(v.i);
-        const unsigned long long m = magnitude_of(v.i);
-        overflow |= magnitude[a] + m < magnitude[a];
-        magnitude[a] += m;
-      } else if (kind == AggKind::Min) {
-        value[a] = static_cast<unsigned long long>(min(static_cast<long long>(value[a]), static_cast<long long>(v.i)));
-      } else if (kind == AggKind::Max) {
-        value[a] = static_cast<unsigned long long>(max(static_cast<long long>(value[a]), static_cast<long long>(v.i)));
+        if (kind == AggKind::Sum || kind == AggKind::Avg) {
+          value[a] += static_cast<unsigned long long>(v.i);
+          const unsigned long long m = magnitude_of(v.i);
+          overflow |= magnitude[a] + m < magnitude[a];
+          magnitude[a] += m;
+        } else if (kind == AggKind::Min) {
+          value[a] = static_cast<unsigned long long>(min(static_cast<long long>(value[a]), static_cast<long long>(v.i)));
+        } else if (kind == AggKind::Max) {
+          value[a] = static_cast<unsigned long long>(max(static_cast<long long>(value[a]), static_cast<long long>(v.i)));
+        }
       }
     }
   }
@@ -421,31 +473,45 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
     const StarDimensionInput& dim = q.dimensions[d];
     if (low(d, 0) > high(d, 0)) return empty_result(q);  // every selected key is NULL
     const uint64_t range = static_cast<uint64_t>(high(d, 0)) - static_cast<uint64_t>(low(d, 0)) + 1;
-    if (range == 0 || range > kMaxKeyRange || range > 4 * static_cast<uint64_t>(dim.table_rows) + 1024)
+    // Up to 16 MB of map for any dimension (yyyymmdd date keys: 69,000
+    // slots for 2,556 days), more only for keys about as dense as the rows.
+    if (range == 0 || range > kMaxKeyRange ||
+        range > std::max<uint64_t>(4 * static_cast<uint64_t>(dim.table_rows), kDenseEnough))
       return not_fused("dimension keys too sparse for a direct map");
     maps.emplace_back(context, range * sizeof(uint32_t));
     GPUSQL_CUDA_TRY(cudaMemsetAsync(maps.back().data(), 0xff, range * sizeof(uint32_t), context.stream()));
     build_dimension_map_kernel<<<blocks_for(dim.count, context), kThreads, 0, context.stream()>>>(
         dim.key, dim.rows, dim.count, low(d, 0), maps.back().as<uint32_t>(), flags.as<unsigned>());
     GPUSQL_CHECK_LAUNCH();
-    params.dimensions[probe_slot[d]] = {dim.fact_key, low(d, 0), range, maps.back().as<uint32_t>()};
+    ProbeDimension& probe = params.dimensions[probe_slot[d]];
+    probe.fact_key = dim.fact_key;
+    probe.low = low(d, 0);
+    probe.range = range;
+    probe.map = maps.back().as<uint32_t>();
   }
 
   // 3. The dense group space.
+  // Key k's digit has stride = the product of the later keys' ranges.
+  const std::size_t keys = q.group_keys.size();
+  std::vector<long long> key_low(keys);
+  std::vector<uint64_t> key_range(keys), key_stride(keys);
   uint64_t groups = 1;
-  for (std::size_t k = 0; k < q.group_keys.size(); ++k) {
+  for (std::size_t k = keys; k-- > 0;) {
     const StarGroupKeyInput& key = q.group_keys[k];
     const std::size_t d = static_cast<std::size_t>(key.dimension);
-    const long long l = low(d, 1 + key.index), h = high(d, 1 + key.index);
-    const uint64_t range = static_cast<uint64_t>(h) - static_cast<uint64_t>(l) + 1;
-    if (range == 0 || range > kMaxGroups || groups * range > kMaxGroups) return not_fused("too many possible groups");
-    groups *= range;
-    params.keys[k] = {static_cast<int>(probe_slot[d]), q.dimensions[d].group_columns[key.index], l, range};
+    key_low[k] = low(d, 1 + key.index);
+    key_range[k] = static_cast<uint64_t>(high(d, 1 + key.index)) - static_cast<uint64_t>(key_low[k]) + 1;
+    if (key_range[k] == 0 || key_range[k] > kMaxGroups || groups * key_range[k] > kMaxGroups)
+      return not_fused("too many possible groups");
+    key_stride[k] = groups;
+    groups *= key_range[k];
+    ProbeDimension& probe = params.dimensions[probe_slot[d]];
+    probe.groups[probe.group_count++] = {q.dimensions[d].group_columns[key.index], key_low[k], key_stride[k]};
   }
+  params.has_fast_filter = make_fast_predicate(q.fact_filter, q.fact_columns, params.fast_filter);
   params.filter = q.fact_filter;
   params.columns = q.fact_columns;
   params.dimension_count = static_cast<int>(dims);
-  params.key_count = static_cast<int>(q.group_keys.size());
   params.aggregate_count = static_cast<int>(q.aggregates.size());
   params.fact_rows = q.fact_rows;
   params.flags = flags.as<unsigned>();
@@ -477,7 +543,7 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   const ProbeParams* d_params = objects.at<ProbeParams>(at);
 
   // 4. The probe.
-  const unsigned grid = grid_for((q.fact_rows + kThreads - 1) / kThreads, context, 8);
+  const unsigned grid = grid_for((q.fact_rows + kProbeTile - 1) / kProbeTile, context, 8);
   if (q.group_keys.empty()) {
     if (aggs <= 1) star_probe_single_kernel<1><<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
     else if (aggs <= 2) star_probe_single_kernel<2><<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
@@ -530,8 +596,7 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
     uint64_t id = host[i];
     group.keys.resize(q.group_keys.size());
     for (std::size_t k = q.group_keys.size(); k-- > 0;) {
-      group.keys[k] = params.keys[k].low + static_cast<long long>(id % params.keys[k].range);
-      id /= params.keys[k].range;
+      group.keys[k] = key_low[k] + static_cast<long long>(id / key_stride[k] % key_range[k]);
     }
     for (std::size_t a = 0; a < aggs; ++a)
       group.states.push_back(state_of(q.aggregates[a].kind, host[(2 + 3 * a) * n + i], host[(3 + 3 * a) * n + i]));

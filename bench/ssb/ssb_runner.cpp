@@ -53,12 +53,14 @@ struct Settings {
   uint64_t seed = ssb::GeneratorOptions{}.seed;
   unsigned threads = 0;
   std::string query_dir = ssb::default_query_dir();
+  bool explain = false;  // print each query's EXPLAIN ANALYZE on the GPU
 };
 
 void usage(FILE* to) {
   std::fprintf(to,
                "usage: gpusql_ssb [--sf N] [--reps K] [--host-reps K] [--host-jobs J] [--no-host] [--out DIR]\n"
                "                  [--queries q1_1,q2_1,...] [--seed S] [--threads T] [--query-dir DIR]\n"
+               "                  [--explain]\n"
                "  --sf N         scale factor, fractions allowed (default 1; 20 on the GPU machine)\n"
                "  --reps K       timed GPU runs per query after one warm-up (default 10)\n"
                "  --host-reps K  timed host-executor runs per query (default 1)\n"
@@ -71,7 +73,8 @@ void usage(FILE* to) {
                "  --queries L    a comma-separated subset (default: all 13)\n"
                "  --seed S       the generator's seed (default %llu)\n"
                "  --threads T    generator threads (default: all cores)\n"
-               "  --query-dir D  where q1_1.sql .. q4_3.sql are (default %s)\n",
+               "  --query-dir D  where q1_1.sql .. q4_3.sql are (default %s)\n"
+               "  --explain      print each query's EXPLAIN ANALYZE on the GPU (after its timed runs)\n",
                static_cast<unsigned long long>(ssb::GeneratorOptions{}.seed), ssb::default_query_dir().c_str());
 }
 
@@ -101,6 +104,8 @@ std::optional<Settings> parse_arguments(int argc, char** argv) {
       s.threads = static_cast<unsigned>(std::stoul(value()));
     else if (a == "--query-dir")
       s.query_dir = value();
+    else if (a == "--explain")
+      s.explain = true;
     else if (a == "--queries") {
       std::stringstream list(value());
       for (std::string q; std::getline(list, q, ',');)
@@ -312,6 +317,10 @@ int run(const Settings& s) {
         std::fprintf(stderr, "  %s GPU: %.3f ms\n", queries[i].title.c_str(), on_gpu[i].median * 1e3);
       else
         std::fprintf(stderr, "  %s GPU: %s\n", queries[i].title.c_str(), on_gpu[i].error.c_str());
+      if (s.explain && on_gpu[i].ran) {
+        Result plan = gpu->query("EXPLAIN ANALYZE " + sql[i]);
+        for (std::size_t r = 0; r < plan.row_count(); ++r) std::fprintf(stderr, "    %s\n", plan.text(r, 0).c_str());
+      }
     }
   }
   if (s.host) {
