@@ -115,18 +115,18 @@ __global__ void __launch_bounds__(kThreads)
   }
   __syncthreads();
   if (threadIdx.x == 0) {
-    unsigned char* at = shared + kStagedHeader;
+    unsigned char* cursor = shared + kStagedHeader;
     for (int c = 0; c < tile_columns.count; ++c) {
       ColumnPointer& p = tile_columns.columns[c];
       if (p.side != 1) continue;
       const std::size_t bytes = staged_bytes(p);
       const bool nullable = p.validity != nullptr;
       if (p.is_rowid) p.type = Type::BigInt;
-      p.data = at;
-      p.validity = nullable ? reinterpret_cast<const uint32_t*>(at + bytes - kStageTile / 8) : nullptr;
+      p.data = cursor;
+      p.validity = nullable ? reinterpret_cast<const uint32_t*>(cursor + bytes - kStageTile / 8) : nullptr;
       p.rows = nullptr;
       p.is_rowid = false;
-      at += bytes;
+      cursor += bytes;
     }
   }
   __syncthreads();
