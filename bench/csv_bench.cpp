@@ -31,13 +31,15 @@ struct Args {
   std::string dir = std::filesystem::temp_directory_path().string();
   std::string device = "auto";
   int repeat = 3;
+  int threads = 0;  // 0: one per core
   bool keep = false;
 };
 
 [[noreturn]] void usage() {
   std::fprintf(stderr,
-               "usage: csv_bench [--mb N] [--dir DIR] [--device auto|host|gpu] [--repeat N] [--keep]\n"
-               "  generates an N MB lineitem-like '|' file in DIR and reports load MB/s\n");
+               "usage: csv_bench [--mb N] [--dir DIR] [--threads N] [--device auto|host|gpu] [--repeat N] [--keep]\n"
+               "  generates an N MB lineitem-like '|' file in DIR and reports load MB/s\n"
+               "  (--threads N parses on N threads: sets GPUSQL_CSV_THREADS)\n");
   std::exit(2);
 }
 
@@ -53,6 +55,7 @@ Args parse(int argc, char** argv) {
     else if (arg == "--dir") a.dir = value();
     else if (arg == "--device") a.device = value();
     else if (arg == "--repeat") a.repeat = std::stoi(value());
+    else if (arg == "--threads") a.threads = std::stoi(value());
     else if (arg == "--keep") a.keep = true;
     else usage();
   }
@@ -175,6 +178,7 @@ double cpu_seconds() {
 
 int main(int argc, char** argv) {
   Args args = parse(argc, argv);
+  if (args.threads > 0) ::setenv("GPUSQL_CSV_THREADS", std::to_string(args.threads).c_str(), 1);
   gpusql::Options options;
   if (args.device == "host") options.executor = gpusql::ExecutorKind::Host;
   else if (args.device == "gpu") options.executor = gpusql::ExecutorKind::Gpu;
@@ -186,8 +190,9 @@ int main(int argc, char** argv) {
     std::printf("generated %s: %.0f MB, %zu rows in %.2f s\n", path.c_str(), bytes / 1e6, rows, seconds_since(start));
 
     gpusql::Database db(options);
-    std::printf("executor: %s, %u hardware threads\n", db.executor_description().c_str(),
-                std::thread::hardware_concurrency());
+    std::printf("executor: %s, %u hardware threads, parsing on %s\n", db.executor_description().c_str(),
+                std::thread::hardware_concurrency(),
+                args.threads > 0 ? (std::to_string(args.threads) + " threads").c_str() : "all of them");
     const char* target = db.executor() == gpusql::ExecutorKind::Gpu ? "into GPU memory" : "on the host (no GPU)";
     for (int run = 0; run < args.repeat; ++run) {
       db.query("DROP TABLE IF EXISTS lineitem");

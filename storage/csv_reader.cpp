@@ -644,20 +644,30 @@ std::vector<Chunk> plan_chunks(const CsvText& t, const Dialect& d, std::size_t s
 // ---------------------------------------------------------------------------
 // Parsing chunks into typed columns.
 
+// No variable-length copy into a word: its store and reload stall (the
+// store cannot forward). Short strings are read as two overlapping halves,
+// long ones end with their last 8 bytes.
 uint64_t hash_bytes(std::string_view s) {
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
-  std::size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 31;
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ n, w = 0;
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 < n; i += 8) {
+      std::memcpy(&w, p + i, 8);
+      h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+      h ^= h >> 31;
+    }
+    std::memcpy(&w, p + n - 8, 8);
+  } else if (n >= 4) {
+    uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + n - 4, 4);
+    w = lo | uint64_t(hi) << 32;
+  } else if (n > 0) {
+    w = uint64_t(static_cast<unsigned char>(p[0])) | uint64_t(static_cast<unsigned char>(p[n / 2])) << 8 |
+        uint64_t(static_cast<unsigned char>(p[n - 1])) << 16;
   }
-  if (i < s.size()) {
-    uint64_t w = 0;
-    std::memcpy(&w, s.data() + i, s.size() - i);
-    h = (h ^ w) * 0x94D049BB133111EBull;
-  }
+  h = (h ^ w) * 0x94D049BB133111EBull;
   return h ^ (h >> 29);
 }
 
@@ -677,6 +687,16 @@ inline bool same_bytes(const char* a, const char* b, std::size_t n) {
   std::memcpy(&x, a + n - 8, 8);
   std::memcpy(&y, b + n - 8, 8);
   return x == y;
+}
+
+// Asks for the cache line at `p`. (GCC 12 dropped __builtin_prefetch here,
+// so on x86 the instruction is written out.)
+inline void prefetch(const void* p) {
+#if defined(__x86_64__) || defined(__i386__)
+  asm volatile("prefetcht0 %0" : : "m"(*static_cast<const char*>(p)));
+#else
+  __builtin_prefetch(p);
+#endif
 }
 
 // Distinct strings numbered as first seen: one per column per chunk, and one
@@ -706,6 +726,19 @@ class StringSet {
   }
   const std::vector<std::string_view>& entries() const { return entries_; }
   const std::vector<uint64_t>& hashes() const { return hashes_; }
+  // Asks for the cache line of the slot where `h` is looked up first.
+  void prefetch_slot(uint64_t h) const {
+    if (!slots_.empty()) prefetch(&slots_[h & (slots_.size() - 1)]);
+  }
+  // When that slot holds a string with hash `h`, asks for the string's bytes
+  // (a hit compares them; they lie wherever in the file the string was first seen).
+  void prefetch_match(uint64_t h) const {
+    if (slots_.empty()) return;
+    const Slot& slot = slots_[h & (slots_.size() - 1)];
+    if (slot.hash == h && slot.data) prefetch(slot.data);
+  }
+  // No more strings will be interned: frees the hash table (entries stay).
+  void seal() { std::vector<Slot>().swap(slots_); }
 
  private:
   struct Slot {
@@ -730,6 +763,88 @@ class StringSet {
   std::vector<Slot> slots_;
   std::deque<std::string> arena_;  // unescaped strings that are not in the file as they are
 };
+
+// VARCHAR values waiting to be interned, a batch at a time. A large string
+// set misses the cache twice per lookup: its slot, then the string a hit is
+// compared with (wherever in the file that string was first seen). So a
+// value's slot is prefetched when it is parsed; when its batch fills, the
+// strings those slots point to are prefetched; and the batch is looked up
+// only after the next one has filled. The misses overlap instead of stalling
+// the parse one at a time.
+class PendingStrings {
+ public:
+  void add(StringSet& set, std::string_view text, uint32_t* code) {
+    const uint64_t h = hash_bytes(text);
+    set.prefetch_slot(h);
+    filling_[count_++] = {&set, text, h, code};
+    if (count_ == BATCH) {
+      for (const Item& item : filling_) item.set->prefetch_match(item.hash);
+      intern(waiting_, waiting_count_);
+      std::swap(filling_, waiting_);
+      waiting_count_ = count_;
+      count_ = 0;
+    }
+  }
+  // Interns everything still waiting.
+  void flush() {
+    intern(waiting_, waiting_count_);
+    intern(filling_, count_);
+    waiting_count_ = count_ = 0;
+  }
+
+ private:
+  static constexpr std::size_t BATCH = 32;
+  struct Item {
+    StringSet* set;
+    std::string_view text;  // in the file (escaped values are interned at once)
+    uint64_t hash;
+    uint32_t* code;
+  };
+  using Batch = std::array<Item, BATCH>;
+  static void intern(const Batch& batch, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i)
+      *batch[i].code = batch[i].set->intern_hashed(batch[i].text, batch[i].hash, true);
+  }
+  Batch filling_, waiting_;
+  std::size_t count_ = 0, waiting_count_ = 0;
+};
+
+// DOUBLE's common case, [-]digits[.digits] with a mantissa below 2^53: the
+// mantissa and the power of ten are exact doubles, so one correctly rounded
+// division gives the very value parse_double (std::from_chars) would. Anything
+// else -- blanks, '+', exponents, long mantissas -- returns false for the
+// general parser.
+inline bool parse_double_fast(std::string_view text, double& out) {
+  static constexpr double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,
+                                      1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19};
+  const char* p = text.data();
+  const std::size_t n = text.size();
+  const bool negative = n > 0 && p[0] == '-';
+  std::size_t i = negative;
+  uint64_t mantissa = 0;
+  const std::size_t int_begin = i;
+  for (; i < n; ++i) {
+    unsigned digit = static_cast<unsigned char>(p[i]) - unsigned('0');
+    if (digit > 9) break;
+    mantissa = mantissa * 10 + digit;
+  }
+  const std::size_t int_digits = i - int_begin;
+  std::size_t fraction = 0;
+  if (i < n && p[i] == '.') {
+    const std::size_t fraction_begin = ++i;
+    for (; i < n; ++i) {
+      unsigned digit = static_cast<unsigned char>(p[i]) - unsigned('0');
+      if (digit > 9) break;
+      mantissa = mantissa * 10 + digit;
+    }
+    fraction = i - fraction_begin;
+    if (fraction == 0) return false;
+  }
+  if (i != n || int_digits == 0 || int_digits + fraction > 19 || mantissa >= (uint64_t(1) << 53)) return false;
+  const double value = static_cast<double>(mantissa) / powers[fraction];
+  out = negative ? -value : value;
+  return true;
+}
 
 struct TargetColumn {
   DataType type;
@@ -768,6 +883,7 @@ void parse_chunk(const ParseContext& ctx, const Chunk& chunk, ChunkResult& out, 
   out.nulls.assign(width, {});
   Field f;
   std::string scratch;
+  PendingStrings pending;
   std::size_t pos = chunk.begin, row = 0;
   const bool plain_null = d.null_marker.empty();
   while (pos < chunk.end) {
@@ -776,6 +892,7 @@ void parse_chunk(const ParseContext& ctx, const Chunk& chunk, ChunkResult& out, 
       continue;
     }
     if (row == chunk.bound) {
+      pending.flush();
       out.mismatch = true;
       return;
     }
@@ -800,9 +917,15 @@ void parse_chunk(const ParseContext& ctx, const Chunk& chunk, ChunkResult& out, 
           if (bad != std::string_view::npos)
             throw t.error(f.offset + bad + (f.quoted ? 1 : 0),
                           "invalid UTF-8 in a VARCHAR value \"" + excerpt(f.text) + "\"");
-          reinterpret_cast<uint32_t*>(target.data)[absolute] = strings[column].intern(f.text, !f.escaped);
+          uint32_t* code = reinterpret_cast<uint32_t*>(target.data) + absolute;
+          if (f.escaped) *code = strings[column].intern(f.text, false);
+          else pending.add(strings[column], f.text, code);
         } else {
-          ParseResult r = parse_fixed(f.text, target.type, target.data, absolute);
+          ParseResult r =
+              target.type.id == Type::Double &&
+                      parse_double_fast(f.text, reinterpret_cast<double*>(target.data)[absolute])
+                  ? ParseResult::Ok
+                  : parse_fixed(f.text, target.type, target.data, absolute);
           if (r != ParseResult::Ok)
             throw t.error(f.offset, conversion_message(f.text, target.type, r) + " in column \"" + target.name +
                                         "\"" + ctx.hint);
@@ -833,8 +956,34 @@ void parse_chunk(const ParseContext& ctx, const Chunk& chunk, ChunkResult& out, 
     end_record(s, pos);
     ++row;
   }
+  pending.flush();
   out.rows = row;
   if (pos != chunk.end) out.mismatch = true;
+}
+
+// The positions of `strings` in byte-wise order. Sorts (first 8 bytes as a
+// big-endian number, position) pairs, so most comparisons touch neither the
+// strings nor a library call; only equal prefixes compare the strings.
+std::vector<uint32_t> sorted_order(const std::vector<std::string_view>& strings) {
+  struct Key {
+    uint64_t prefix;
+    uint32_t id;
+  };
+  std::vector<Key> keys(strings.size());
+  for (std::size_t i = 0; i < strings.size(); ++i) {
+    unsigned char bytes[8] = {};
+    std::memcpy(bytes, strings[i].data(), std::min<std::size_t>(8, strings[i].size()));
+    uint64_t prefix = 0;
+    for (unsigned char b : bytes) prefix = prefix << 8 | b;  // zero padding sorts a short string first
+    keys[i] = {prefix, static_cast<uint32_t>(i)};
+  }
+  std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
+    if (a.prefix != b.prefix) return a.prefix < b.prefix;
+    return strings[a.id] < strings[b.id];
+  });
+  std::vector<uint32_t> order(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) order[i] = keys[i].id;
+  return order;
 }
 
 // The distinct strings of one column over all the threads' sets, sorted;
@@ -884,15 +1033,32 @@ std::vector<std::string_view> merge_strings(const std::vector<const StringSet*>&
   parallel_for(
       ranges, threads,
       [&](std::size_t p) {
+        // Distinct strings as they come; a range with strings from one set
+        // only has them distinct already.
+        std::size_t contributors = 0, only = 0;
+        for (std::size_t k = 0; k < chunk_count; ++k)
+          if (!ids[k][p].empty()) {
+            ++contributors;
+            only = k;
+          }
         StringSet set;
-        for (std::size_t k = 0; k < chunk_count; ++k) {
-          const StringSet& chunk = (*sets[k]);
-          for (uint32_t id : ids[k][p]) codes[k][id] = set.intern_hashed(chunk.entries()[id], chunk.hashes()[id], true);
+        std::vector<std::string_view> listed;
+        if (contributors == 1) {
+          const auto& chunk_entries = sets[only]->entries();
+          listed.reserve(ids[only][p].size());
+          for (uint32_t id : ids[only][p]) {
+            codes[only][id] = static_cast<uint32_t>(listed.size());
+            listed.push_back(chunk_entries[id]);
+          }
+        } else {
+          for (std::size_t k = 0; k < chunk_count; ++k) {
+            const StringSet& chunk = (*sets[k]);
+            for (uint32_t id : ids[k][p])
+              codes[k][id] = set.intern_hashed(chunk.entries()[id], chunk.hashes()[id], true);
+          }
         }
-        const auto& entries = set.entries();
-        std::vector<uint32_t> order(entries.size());
-        std::iota(order.begin(), order.end(), 0u);
-        std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return entries[a] < entries[b]; });
+        const std::vector<std::string_view>& entries = contributors == 1 ? listed : set.entries();
+        const std::vector<uint32_t> order = sorted_order(entries);
         std::vector<uint32_t> rank(entries.size());
         sorted[p].resize(entries.size());
         for (std::size_t i = 0; i < order.size(); ++i) {
@@ -955,6 +1121,17 @@ class PhaseTimer {
   std::chrono::steady_clock::time_point last_;
 };
 
+// The spec's thread count; else GPUSQL_CSV_THREADS (benchmarks measure one
+// core this way); else one per core.
+std::size_t parse_threads(const CsvLoadSpec& spec) {
+  if (spec.threads) return spec.threads;
+  if (const char* env = std::getenv("GPUSQL_CSV_THREADS")) {
+    const long n = std::strtol(env, nullptr, 10);
+    if (n > 0) return static_cast<std::size_t>(n);
+  }
+  return std::max<std::size_t>(1, std::thread::hardware_concurrency());
+}
+
 Dialect base_dialect(const CsvOptions& options) {
   Dialect d;
   d.quote = options.quote;
@@ -975,8 +1152,7 @@ std::shared_ptr<Table> load(const CsvText& t, const CsvLoadSpec& spec, bool sing
   Sniffed sniffed = sniff(t, base_dialect(spec.options), spec.options, old);
   timer.mark("sniff");
   const Dialect& d = sniffed.dialect;
-  const std::size_t threads =
-      spec.threads ? spec.threads : std::max<std::size_t>(1, std::thread::hardware_concurrency());
+  const std::size_t threads = parse_threads(spec);
   std::vector<Chunk> chunks = plan_chunks(t, d, sniffed.data_start, threads, spec.chunk_bytes, single_chunk);
   timer.mark("cut");
   std::size_t bound = 0;
@@ -1076,15 +1252,21 @@ std::shared_ptr<Table> load(const CsvText& t, const CsvLoadSpec& spec, bool sing
     for (std::size_t seen = first_fault; k < seen && !first_fault.compare_exchange_weak(seen, k);) {
     }
   };
-  // Each thread's current string sets; a new one starts when one grows past
-  // what stays in a core's cache.
+  // Each thread's current string sets. One set per thread per column keeps
+  // the merge small (a string repeated across a thread's chunks is merged
+  // once); a new one starts only when a set is so large that its hash table
+  // would take more memory than the merge saves. A retired set frees its table.
+  constexpr std::size_t SET_LIMIT = std::size_t(1) << 18;
   std::vector<std::shared_ptr<std::vector<StringSet>>> current(threads);
   auto task = [&](std::size_t k, std::size_t worker) {
     if (k > first_fault) return;
     auto& sets = current[worker];
-    if (!sets || std::any_of(sets->begin(), sets->end(),
-                             [](const StringSet& set) { return set.entries().size() > (std::size_t(1) << 16); }))
-      sets = std::make_shared<std::vector<StringSet>>(width);
+    if (sets && std::any_of(sets->begin(), sets->end(),
+                            [&](const StringSet& set) { return set.entries().size() > SET_LIMIT; })) {
+      for (StringSet& set : *sets) set.seal();
+      sets.reset();
+    }
+    if (!sets) sets = std::make_shared<std::vector<StringSet>>(width);
     results[k].strings = sets;
     try {
       parse_chunk(ctx, chunks[k], results[k], *sets);
@@ -1100,6 +1282,9 @@ std::shared_ptr<Table> load(const CsvText& t, const CsvLoadSpec& spec, bool sing
     if (spec.options.progress) spec.options.progress(bytes_done.load(), bytes_total);
   };
   parallel_for_workers(chunks.size(), threads, task, spec.options.progress ? std::function<void()>(tick) : nullptr);
+  for (auto& sets : current)
+    if (sets)
+      for (StringSet& set : *sets) set.seal();
   timer.mark("parse");
 
   // The first fault in file order is the one to report, when every chunk
