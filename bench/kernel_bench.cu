@@ -454,7 +454,7 @@ int main(int argc, char** argv) {
       bench.report("sort double DESC", "gpusql order_positions (encode + CUB pairs)", n8, n8 * 12.0, [&] {
         kernels::order_positions({key}, columns, n8, d_error, context);
       });
-      bench.report("sort double DESC", "cub::DeviceRadixSort::SortPairsDescending (double keys, positions)", n8, n8 * 12.0, [&] {
+      auto cub_descending = [&](auto items) {
         DeviceBuffer k(context, n8 * sizeof(double)), k2(context, n8 * sizeof(double));
         DeviceBuffer v(context, n8 * sizeof(uint32_t)), v2(context, n8 * sizeof(uint32_t));
         GPUSQL_CUDA_TRY(cudaMemcpyAsync(k.data(), doubles.data(), n8 * sizeof(double), cudaMemcpyDeviceToDevice, stream));
@@ -462,12 +462,15 @@ int main(int argc, char** argv) {
         cub::DoubleBuffer<double> kb(k.as<double>(), k2.as<double>());
         cub::DoubleBuffer<uint32_t> vb(v.as<uint32_t>(), v2.as<uint32_t>());
         std::size_t bytes_needed = 0;
-        GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairsDescending(nullptr, bytes_needed, kb, vb,
-                                                                  static_cast<int64_t>(n8), 0, 64, stream));
+        GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairsDescending(nullptr, bytes_needed, kb, vb, items, 0, 64, stream));
         DeviceBuffer temp(context, std::max<std::size_t>(1, bytes_needed));
-        GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairsDescending(temp.data(), bytes_needed, kb, vb,
-                                                                  static_cast<int64_t>(n8), 0, 64, stream));
-      });
+        GPUSQL_CUDA_TRY(
+            cub::DeviceRadixSort::SortPairsDescending(temp.data(), bytes_needed, kb, vb, items, 0, 64, stream));
+      };
+      bench.report("sort double DESC", "cub::DeviceRadixSort::SortPairsDescending (double keys, positions; int64_t count)",
+                   n8, n8 * 12.0, [&] { cub_descending(static_cast<int64_t>(n8)); });
+      bench.report("sort double DESC", "cub::DeviceRadixSort::SortPairsDescending (double keys, positions; uint32_t count)",
+                   n8, n8 * 12.0, [&] { cub_descending(static_cast<uint32_t>(n8)); });
     }
 
     uint32_t host_error = 0;
