@@ -14,7 +14,12 @@ constexpr int kFilterItems = 16;
 constexpr int kFilterTile = kFilterThreads * kFilterItems;
 
 using TileState = cub::ScanTileState<uint32_t>;
-using TilePrefix = cub::TilePrefixCallbackOp<uint32_t, ::cuda::std::plus<uint32_t>, TileState>;
+// The look-back polls at once and then every 128 ns. CUB's default first
+// sleeps 450 ns before each tile's look-back when the grid has 500 blocks or
+// more, to spare L2 in grids of one block per tile; here only the resident
+// blocks look back, and a tile's predecessor was taken just before it.
+using LookBackDelay = cub::detail::fixed_delay_constructor_t<128, 0>;
+using TilePrefix = cub::TilePrefixCallbackOp<uint32_t, ::cuda::std::plus<uint32_t>, TileState, LookBackDelay>;
 
 // Tile statuses to "not yet", and the tile counter to 0.
 __global__ void init_tiles_kernel(TileState tile_state, int tiles, unsigned int* tile_counter) {
