@@ -99,15 +99,11 @@ class CudaExecutor final : public Executor {
     GPUSQL_CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
-    for (std::size_t i = before; i < profile_->operators.size(); ++i)
-      if (is_child(node, profile_->operators[i].node)) children += profile_->operators[i].milliseconds;
+    // Every operator recorded meanwhile ran below this one.
+    for (std::size_t i = before; i < profile_->operators.size(); ++i) children += profile_->operators[i].milliseconds;
     profile_->operators.push_back({&node, r.count, std::max(0.0, ms - children), std::move(note_)});
     note_.clear();
     return r;
-  }
-
-  static bool is_child(const PlanNode& node, const PlanNode* other) {
-    return node.child.get() == other || node.right.get() == other;
   }
 
   DeviceRelation run_operator(const PlanNode& node) {
@@ -576,8 +572,9 @@ class CudaExecutor final : public Executor {
       return std::nullopt;
     }
     check_errors();
-    note_ = "fused star join over " + std::to_string(star.dimensions.size()) + " dimension" +
-            (star.dimensions.size() == 1 ? "" : "s");
+    if (profile_)
+      note_ = "fused star join over " + std::to_string(star.dimensions.size()) + " dimension" +
+              (star.dimensions.size() == 1 ? "" : "s");
 
     // [group keys..., aggregates...], one row per group, built on the host.
     const std::size_t rows = result.groups.size();

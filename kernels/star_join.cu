@@ -17,6 +17,9 @@ constexpr unsigned kSumMightOverflow = 2u;  // some sum's absolute values reach 
 // Bounds of the direct-mapped tables and of the dense group space.
 constexpr uint64_t kMaxKeyRange = uint64_t{1} << 28;
 constexpr uint64_t kDenseEnough = uint64_t{1} << 22;
+// Group states up to this size aggregate in shared memory first (two blocks
+// of 256 threads still fit an H100 multiprocessor's 228 KB).
+constexpr std::size_t kSharedStateBytes = 96 * 1024;
 constexpr uint64_t kMaxGroups = uint64_t{1} << 22;
 constexpr int kRangeValues = 1 + kStarMaxKeysPerDimension;
 
@@ -127,13 +130,15 @@ struct ProbeParams {
   int dimension_count;
   int aggregate_count;
   uint64_t fact_rows;
-  // Group states, each array [groups]: the first fact row; per aggregate its
-  // value (SUM: two's-complement total; MIN/MAX), count and SUM's total of
-  // absolute values.
+  // Group states: the first fact row of each group; per aggregate and group
+  // its value (SUM: two's-complement total; MIN/MAX), count and SUM's total
+  // of absolute values.
   uint32_t* first;
-  unsigned long long* value[kStarMaxAggregates];
-  unsigned long long* count[kStarMaxAggregates];
-  unsigned long long* magnitude[kStarMaxAggregates];
+  unsigned long long* states;  // [aggregate][value, count, magnitude][groups]
+  uint64_t groups;
+  // Whether a SUM must watch its total of absolute values: not when the
+  // argument's bound times the fact rows stays below 2^63.
+  bool track_magnitude[kStarMaxAggregates];
   unsigned* flags;
 };
 
@@ -218,40 +223,106 @@ __device__ __forceinline__ Slot argument_value(const ExprProgram& p, const Colum
   return evaluate(p, columns, row, error);
 }
 
-// GROUP BY: each surviving row adds itself to its group's state with
-// integer atomics (the survivors of a star join's filters are few).
+// Adds fact row `row` to group `g` of the states at `first` and `states`
+// ([aggregate][value, count, magnitude][groups], global or shared memory).
+__device__ __forceinline__ void fold_row(const ProbeParams& p, uint64_t row, uint64_t g, uint32_t* first,
+                                         unsigned long long* states, uint64_t groups, uint32_t& error) {
+  atomicMin(first + g, static_cast<uint32_t>(row));
+  for (int a = 0; a < p.aggregate_count; ++a) {
+    unsigned long long* value = states + 3 * a * groups + g;
+    unsigned long long* count = value + groups;
+    const AggKind kind = p.kinds[a];
+    if (kind == AggKind::CountStar) {
+      atomicAdd(count, 1ull);
+      continue;
+    }
+    const Slot v = argument_value(p.arguments[a], p.columns, static_cast<int64_t>(row), error);
+    if (!v.valid) continue;
+    atomicAdd(count, 1ull);
+    if (kind == AggKind::Sum || kind == AggKind::Avg) {
+      atomicAdd(value, static_cast<unsigned long long>(v.i));
+      if (p.track_magnitude[a]) {
+        const unsigned long long m = magnitude_of(v.i), before = atomicAdd(count + groups, m);
+        if (before + m < before || before + m > static_cast<unsigned long long>(LLONG_MAX))
+          atomicOr(p.flags, kSumMightOverflow);
+      }
+    } else if (kind == AggKind::Min) {
+      atomicMin(reinterpret_cast<long long*>(value), static_cast<long long>(v.i));
+    } else if (kind == AggKind::Max) {
+      atomicMax(reinterpret_cast<long long*>(value), static_cast<long long>(v.i));
+    }
+  }
+}
+
+// GROUP BY over many groups: each surviving row adds itself to its group's
+// state in global memory with integer atomics (the survivors of a star
+// join's filters are few, and spread over the groups).
 __global__ void __launch_bounds__(kThreads, 2) star_probe_grouped_kernel(const ProbeParams* __restrict__ params,
-                                                                      uint32_t* __restrict__ error_word) {
+                                                                         uint32_t* __restrict__ error_word) {
   const ProbeParams& p = *params;
   if (*p.flags & kDuplicateKey) return;
   uint32_t error = 0;
   for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * kProbeTile; base < p.fact_rows;
        base += static_cast<uint64_t>(gridDim.x) * kProbeTile) {
     uint64_t group[kProbeItems];
-    uint32_t flags = probe_tile(p, base, group, error);
-    for (; flags; flags &= flags - 1) {
+    for (uint32_t flags = probe_tile(p, base, group, error); flags; flags &= flags - 1) {
       const int k = __ffs(flags) - 1;
-      const uint64_t row = item_row(base, k), g = group[k];
-      atomicMin(p.first + g, static_cast<uint32_t>(row));
-      for (int a = 0; a < p.aggregate_count; ++a) {
-        const AggKind kind = p.kinds[a];
-        if (kind == AggKind::CountStar) {
-          atomicAdd(p.count[a] + g, 1ull);
-          continue;
-        }
-        const Slot v = argument_value(p.arguments[a], p.columns, static_cast<int64_t>(row), error);
-        if (!v.valid) continue;
-        atomicAdd(p.count[a] + g, 1ull);
-        if (kind == AggKind::Sum || kind == AggKind::Avg) {
-          atomicAdd(p.value[a] + g, static_cast<unsigned long long>(v.i));
-          const unsigned long long m = magnitude_of(v.i);
-          const unsigned long long before = atomicAdd(p.magnitude[a] + g, m);
+      fold_row(p, item_row(base, k), group[k], p.first, p.states, p.groups, error);
+    }
+  }
+  if (error) atomicOr(error_word, error);
+}
+
+// GROUP BY over few groups: each block first aggregates in shared memory,
+// then adds its groups to the global states, so that many rows of one group
+// do not queue on one global address.
+__global__ void __launch_bounds__(kThreads, 2) star_probe_shared_kernel(const ProbeParams* __restrict__ params,
+                                                                        uint32_t* __restrict__ error_word) {
+  extern __shared__ unsigned long long shared_states[];
+  const ProbeParams& p = *params;
+  if (*p.flags & kDuplicateKey) return;  // the same for the whole block
+  const uint64_t groups = p.groups;
+  uint32_t* shared_first = reinterpret_cast<uint32_t*>(shared_states + 3 * p.aggregate_count * groups);
+  for (uint64_t g = threadIdx.x; g < groups; g += blockDim.x) {
+    shared_first[g] = kEmpty;
+    for (int a = 0; a < p.aggregate_count; ++a) {
+      unsigned long long* value = shared_states + 3 * a * groups + g;
+      value[0] = p.kinds[a] == AggKind::Min   ? static_cast<unsigned long long>(LLONG_MAX)
+                 : p.kinds[a] == AggKind::Max ? static_cast<unsigned long long>(LLONG_MIN)
+                                              : 0ull;
+      value[groups] = value[2 * groups] = 0;
+    }
+  }
+  __syncthreads();
+  uint32_t error = 0;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * kProbeTile; base < p.fact_rows;
+       base += static_cast<uint64_t>(gridDim.x) * kProbeTile) {
+    uint64_t group[kProbeItems];
+    for (uint32_t flags = probe_tile(p, base, group, error); flags; flags &= flags - 1) {
+      const int k = __ffs(flags) - 1;
+      fold_row(p, item_row(base, k), group[k], shared_first, shared_states, groups, error);
+    }
+  }
+  __syncthreads();
+  for (uint64_t g = threadIdx.x; g < groups; g += blockDim.x) {
+    if (shared_first[g] == kEmpty) continue;
+    atomicMin(p.first + g, shared_first[g]);
+    for (int a = 0; a < p.aggregate_count; ++a) {
+      const unsigned long long* from = shared_states + 3 * a * groups + g;
+      unsigned long long* to = p.states + 3 * a * groups + g;
+      if (from[groups] == 0) continue;  // no row counted
+      atomicAdd(to + groups, from[groups]);
+      const AggKind kind = p.kinds[a];
+      if (kind == AggKind::Min) {
+        atomicMin(reinterpret_cast<long long*>(to), static_cast<long long>(from[0]));
+      } else if (kind == AggKind::Max) {
+        atomicMax(reinterpret_cast<long long*>(to), static_cast<long long>(from[0]));
+      } else if (kind == AggKind::Sum || kind == AggKind::Avg) {
+        atomicAdd(to, from[0]);
+        if (p.track_magnitude[a]) {
+          const unsigned long long m = from[2 * groups], before = atomicAdd(to + 2 * groups, m);
           if (before + m < before || before + m > static_cast<unsigned long long>(LLONG_MAX))
             atomicOr(p.flags, kSumMightOverflow);
-        } else if (kind == AggKind::Min) {
-          atomicMin(reinterpret_cast<long long*>(p.value[a]) + g, static_cast<long long>(v.i));
-        } else if (kind == AggKind::Max) {
-          atomicMax(reinterpret_cast<long long*>(p.value[a]) + g, static_cast<long long>(v.i));
         }
       }
     }
@@ -263,7 +334,7 @@ __global__ void __launch_bounds__(kThreads, 2) star_probe_grouped_kernel(const P
 // with shuffles, and lane 0 makes one atomic per value. AGGREGATES bounds
 // aggregate_count at compile time, so the states stay in registers.
 template <int AGGREGATES>
-__global__ void __launch_bounds__(kThreads, 3) star_probe_single_kernel(const ProbeParams* __restrict__ params,
+__global__ void __launch_bounds__(kThreads, AGGREGATES <= 2 ? 3 : 2) star_probe_single_kernel(const ProbeParams* __restrict__ params,
                                                                      uint32_t* __restrict__ error_word) {
   const ProbeParams& p = *params;
   if (*p.flags & kDuplicateKey) return;
@@ -323,14 +394,15 @@ __global__ void __launch_bounds__(kThreads, 3) star_probe_single_kernel(const Pr
       magnitude[a] += m;
     }
     if (threadIdx.x % 32 == 0 && count[a] > 0) {
-      atomicAdd(p.count[a], count[a]);
+      unsigned long long* to = p.states + 3 * a;  // one group
+      atomicAdd(to + 1, count[a]);
       if (kind == AggKind::Min) {
-        atomicMin(reinterpret_cast<long long*>(p.value[a]), static_cast<long long>(value[a]));
+        atomicMin(reinterpret_cast<long long*>(to), static_cast<long long>(value[a]));
       } else if (kind == AggKind::Max) {
-        atomicMax(reinterpret_cast<long long*>(p.value[a]), static_cast<long long>(value[a]));
+        atomicMax(reinterpret_cast<long long*>(to), static_cast<long long>(value[a]));
       } else if (kind != AggKind::CountStar && kind != AggKind::Count) {
-        atomicAdd(p.value[a], value[a]);
-        const unsigned long long before = atomicAdd(p.magnitude[a], magnitude[a]);
+        atomicAdd(to, value[a]);
+        const unsigned long long before = atomicAdd(to + 2, magnitude[a]);
         overflow |= before + magnitude[a] < before || before + magnitude[a] > static_cast<unsigned long long>(LLONG_MAX);
       }
     }
@@ -368,9 +440,10 @@ __global__ void __launch_bounds__(kThreads)
     out[i] = g;
     out[n + i] = p.first[g];
     for (int a = 0; a < p.aggregate_count; ++a) {
-      out[(2 + 3 * a) * n + i] = p.value[a][g];
-      out[(3 + 3 * a) * n + i] = p.count[a][g];
-      out[(4 + 3 * a) * n + i] = p.magnitude[a][g];
+      const unsigned long long* state = p.states + 3 * a * p.groups + g;
+      out[(2 + 3 * a) * n + i] = state[0];
+      out[(3 + 3 * a) * n + i] = state[p.groups];
+      out[(4 + 3 * a) * n + i] = state[2 * p.groups];
     }
   }
 }
@@ -404,6 +477,31 @@ AggState state_of(AggKind kind, unsigned long long value, unsigned long long cou
   s.count = count;
   if (kind != AggKind::CountStar && kind != AggKind::Count) s.i = static_cast<int64_t>(value);
   return s;
+}
+
+// An upper bound of |value| for an argument of one of the inlined shapes
+// (a column, one operation between columns or constants); 0 when unknown.
+uint64_t magnitude_bound_of(const Term& t, const ColumnSet& columns) {
+  if (t.is_constant)
+    return t.null_constant ? 0 : static_cast<uint64_t>(t.value.i < 0 ? -(t.value.i + 1) : t.value.i) + 1;
+  switch (columns.columns[t.slot].type) {
+    case Type::Boolean: return 1;
+    case Type::Integer:
+    case Type::Date: return uint64_t{1} << 31;
+    default: return 0;
+  }
+}
+
+bool sum_cannot_overflow(const ExprProgram& argument, const ColumnSet& columns, std::size_t rows) {
+  unsigned __int128 bound = 0;
+  if (argument.shape == Shape::Column) {
+    bound = magnitude_bound_of(argument.terms[0], columns);
+  } else if (argument.shape == Shape::Arithmetic && argument.terms[0].cls == Cls::Int) {
+    const unsigned __int128 a = magnitude_bound_of(argument.terms[0], columns),
+                            b = magnitude_bound_of(argument.terms[1], columns);
+    if (a && b) bound = argument.terms[0].op == Op::Mul ? a * b : a + b;
+  }
+  return bound != 0 && bound * rows < (static_cast<unsigned __int128>(1) << 63);
 }
 
 }  // namespace
@@ -525,11 +623,11 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   GPUSQL_CUDA_TRY(cudaMemsetAsync(first.data(), 0xff, groups * sizeof(uint32_t), context.stream()));
   GPUSQL_CUDA_TRY(cudaMemsetAsync(states.data(), 0, states.size(), context.stream()));
   params.first = first.as<uint32_t>();
+  params.states = states.as<unsigned long long>();
+  params.groups = groups;
   for (std::size_t a = 0; a < aggs; ++a) {
     unsigned long long* base = states.as<unsigned long long>() + 3 * a * groups;
-    params.value[a] = base;
-    params.count[a] = base + groups;
-    params.magnitude[a] = base + 2 * groups;
+    params.track_magnitude[a] = !sum_cannot_overflow(q.aggregates[a].argument, q.fact_columns, q.fact_rows);
     if (q.aggregates[a].kind == AggKind::Min || q.aggregates[a].kind == AggKind::Max) {
       const long long start = q.aggregates[a].kind == AggKind::Min ? LLONG_MAX : LLONG_MIN;
       fill_kernel<<<blocks_for(groups, context), kThreads, 0, context.stream()>>>(
@@ -549,8 +647,14 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
     else if (aggs <= 2) star_probe_single_kernel<2><<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
     else if (aggs <= 4) star_probe_single_kernel<4><<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
     else star_probe_single_kernel<kStarMaxAggregates><<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
-  } else
+  } else if (const std::size_t bytes = groups * (3 * aggs * sizeof(unsigned long long) + sizeof(uint32_t));
+             bytes <= kSharedStateBytes) {
+    GPUSQL_CUDA_TRY(cudaFuncSetAttribute(star_probe_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(kSharedStateBytes)));
+    star_probe_shared_kernel<<<grid, kThreads, bytes, context.stream()>>>(d_params, d_error);
+  } else {
     star_probe_grouped_kernel<<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
+  }
   GPUSQL_CHECK_LAUNCH();
 
   // 5. The groups with rows, by first fact row.

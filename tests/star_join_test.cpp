@@ -57,14 +57,14 @@ std::vector<std::shared_ptr<Table>> ssb_tables() {
 // sparse (keys a billion apart), nullgroup (a NULL in a group column),
 // nullkey (a NULL key).
 void load_star(Database& db, const TempDir& dir) {
-  std::string f = "fk_a,fk_b,fk_c,v,w,d,s\n";
+  std::string f = "fk_a,fk_b,fk_c,fk_w,v,w,d,s\n";
   for (int i = 0; i < 5000; ++i) {
     std::string fk_a = i % 97 == 0 ? "" : std::to_string(1 + (i * 7) % 23);  // 21..23 dangle
     std::string fk_b = std::to_string(100 + (i * 13) % 40);                   // gaps in b
     std::string v = i % 11 == 0 ? "" : std::to_string((i * 31) % 1000 - 300);
     std::string w = std::to_string(4000000000000000000ll + i);                // sums overflow BIGINT
     std::string d = std::to_string(i % 50) + "." + std::to_string(10 + i % 89);
-    f += fk_a + "," + fk_b + "," + std::to_string(i % 6) + "," + v + "," + w + "," + d + ",s" + std::to_string(i % 4) +
+    f += fk_a + "," + fk_b + "," + std::to_string(i % 6) + "," + std::to_string(i % 4999) + "," + v + "," + w + "," + d + ",s" + std::to_string(i % 4) +
          "\n";
   }
   std::string a = "a_key,a_name,a_grp,a_flag\n";
@@ -78,14 +78,16 @@ void load_star(Database& db, const TempDir& dir) {
   std::string sparse = "k,label\n0,zero\n1,one\n2,two\n1000000000,far\n";
   std::string nullgroup = "k,label\n0,zero\n1,\n2,two\n3,three\n4,four\n5,five\n";
   std::string nullkey = "k,label\n0,zero\n,nothing\n2,two\n3,three\n4,four\n5,five\n";
+  std::string wide = "k,label\n";  // 4999 groups: more state than shared memory holds
+  for (int k = 4998; k >= 0; --k) wide += std::to_string(k) + ",w" + std::to_string(k) + "\n";
   // Declared types: a DECIMAL column, BIGINT keys on both sides of b.
-  db.query("CREATE TABLE f (fk_a INTEGER, fk_b BIGINT, fk_c INTEGER, v INTEGER, w BIGINT, d DECIMAL(15,2), s VARCHAR)");
+  db.query("CREATE TABLE f (fk_a INTEGER, fk_b BIGINT, fk_c INTEGER, fk_w INTEGER, v INTEGER, w BIGINT, d DECIMAL(15,2), s VARCHAR)");
   db.query("CREATE TABLE a (a_key INTEGER, a_name VARCHAR, a_grp INTEGER, a_flag BOOLEAN)");
   db.query("CREATE TABLE b (b_key BIGINT, b_region VARCHAR)");
-  for (const char* name : {"dup", "sparse", "nullgroup", "nullkey"})
+  for (const char* name : {"dup", "sparse", "nullgroup", "nullkey", "wide"})
     db.query(std::string("CREATE TABLE ") + name + " (k INTEGER, label VARCHAR)");
   for (auto [name, csv] : {std::pair{"f", f}, {"a", a}, {"b", b}, {"dup", dup}, {"sparse", sparse},
-                           {"nullgroup", nullgroup}, {"nullkey", nullkey}})
+                           {"nullgroup", nullgroup}, {"nullkey", nullkey}, {"wide", wide}})
     db.query(std::string("COPY ") + name + " FROM '" + dir.write(std::string(name) + ".csv", csv) + "' (HEADER true)");
 }
 
@@ -103,6 +105,9 @@ const char* const kFused[] = {
     "SELECT b_region, a_name, label, SUM(d), COUNT(v) FROM f, a, b, nullkey "
     "WHERE fk_a = a_key AND fk_b = b_key AND fk_c = k AND s <> 's2' GROUP BY b_region, a_name, label "
     "ORDER BY 4 DESC, 1, 2, 3 LIMIT 7",
+    "SELECT label, COUNT(*), SUM(v), MIN(d), MAX(w) FROM f JOIN wide ON fk_w = k GROUP BY label",
+    "SELECT label, a_flag, SUM(d), COUNT(v) FROM f JOIN wide ON fk_w = k JOIN a ON fk_a = a_key "
+    "WHERE a_grp <> 2 GROUP BY a_flag, label",
 };
 const char* const kDeclined[] = {
     "SELECT label, SUM(v) FROM f JOIN dup ON fk_c = k GROUP BY label",           // key 2 twice
