@@ -280,6 +280,16 @@ __global__ void __launch_bounds__(kReduceThreads)
   uint32_t error = 0;
   for (uint64_t chunk = blockIdx.x; chunk < chunks; chunk += gridDim.x) {
     const uint64_t base = chunk * kReduceChunk;
+    // The block's next chunk into L2 while it works on this one.
+    if (chunk + gridDim.x < chunks && !selection) {
+      const uint64_t begin = (chunk + gridDim.x) * kReduceChunk;
+      const uint64_t end = count < begin + kReduceChunk ? count : begin + kReduceChunk;
+      if constexpr (!GENERAL_PREDICATE) prefetch_predicate_l2(fast, selection, begin, end);
+      for (int a = 0; a < aggregates.count; ++a) {
+        const LeanAggregate& g = aggregates.aggregates[a];
+        if (g.op != LeanOp::CountStar && !g.rows) prefetch_rows_l2(g.data, g.type, begin, end);
+      }
+    }
     uint32_t live;
     if constexpr (GENERAL_PREDICATE) {
       live = general_predicate_flags<kReduceThreads, kReduceItems>(*program, *columns, selection, base, count, error);

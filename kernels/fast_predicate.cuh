@@ -128,6 +128,35 @@ __device__ __forceinline__ uint32_t term_flags(const FastTerm& t, const uint32_t
   return flags;
 }
 
+inline __host__ __device__ int storage_bytes(Type t) {
+  switch (t) {
+    case Type::Boolean: return 1;
+    case Type::BigInt:
+    case Type::Decimal:
+    case Type::Double: return 8;
+    default: return 4;
+  }
+}
+
+// Asks L2 for rows [begin, end) of a column, one 128-byte line per thread of
+// the block: a hint (no registers, no wait), so a tile's loads can hit L2
+// while the block still works on the tile before it.
+__device__ __forceinline__ void prefetch_rows_l2(const void* data, Type type, uint64_t begin, uint64_t end) {
+  const int size = storage_bytes(type);
+  const char* first = static_cast<const char*>(data) + begin * size;
+  const uint64_t lines = ((end - begin) * size + 127) / 128;
+  for (uint64_t line = threadIdx.x; line < lines; line += blockDim.x)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(first + line * 128));
+}
+
+// prefetch_rows_l2() for each term's column; only where positions are rows.
+__device__ __forceinline__ void prefetch_predicate_l2(const FastPredicate& p, const uint32_t* selection, uint64_t begin,
+                                                      uint64_t end) {
+  if (selection) return;
+  for (int i = 0; i < p.count; ++i)
+    if (!p.terms[i].rows) prefetch_rows_l2(p.terms[i].data, p.terms[i].type, begin, end);
+}
+
 // The bits of the thread's items (within `count`) that `p` selects.
 template <int BLOCK_THREADS, int ITEMS>
 __device__ __forceinline__ uint32_t fast_predicate_flags(const FastPredicate& p, const uint32_t* __restrict__ selection,

@@ -38,8 +38,11 @@ __global__ void init_tiles_kernel(TileState tile_state, int tiles, unsigned int*
 //
 // Blocks stay resident and take tiles from an atomic counter, so tiles are
 // processed in ticket order and every tile a block waits for belongs to a
-// block that is already running; a block asks for its next ticket before it
-// works on the current tile, which hides the atomic's latency.
+// block that is already running or that will reach it after tiles of its
+// own that come earlier. A block holds the ticket of its next tile while it
+// works on the current one (and asks for the one after), so the fast path
+// can prefetch the next tile's columns into L2 and the atomic's latency is
+// hidden.
 template <int BLOCK_THREADS, int ITEMS, bool GENERAL>
 __global__ void __launch_bounds__(BLOCK_THREADS)
     ordered_filter_kernel(FastPredicate fast, const ExprProgram* __restrict__ program,
@@ -53,18 +56,26 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
   static_assert(GROUPS_PER_LANE * kWarpThreads == GROUPS, "the groups fill warp 0's lanes evenly");
   __shared__ typename TilePrefix::TempStorage prefix_storage;
   __shared__ uint32_t group_offset[GROUPS];
-  __shared__ int next_tile;
+  __shared__ int shared_tickets[2];
   __shared__ uint32_t tile_offset;
 
   const int lane = threadIdx.x % kWarpThreads, warp = threadIdx.x / kWarpThreads;
-  if (threadIdx.x == 0) next_tile = static_cast<int>(atomicAdd(tile_counter, 1u));
+  constexpr uint64_t TILE = static_cast<uint64_t>(BLOCK_THREADS) * ITEMS;
+  if (threadIdx.x == 0) {
+    shared_tickets[0] = static_cast<int>(atomicAdd(tile_counter, 1u));
+    shared_tickets[1] = static_cast<int>(atomicAdd(tile_counter, 1u));
+  }
   __syncthreads();
-  int tile = next_tile;
+  int tile = shared_tickets[0], next = shared_tickets[1];
   uint32_t error = 0;
   while (tile < tiles) {
     int ticket = 0;
     if (threadIdx.x == 0) ticket = static_cast<int>(atomicAdd(tile_counter, 1u));
-    const uint64_t base = static_cast<uint64_t>(tile) * (BLOCK_THREADS * ITEMS);
+    if constexpr (!GENERAL) {
+      if (next < tiles)
+        prefetch_predicate_l2(fast, selection, next * TILE, count < (next + 1) * TILE ? count : (next + 1) * TILE);
+    }
+    const uint64_t base = static_cast<uint64_t>(tile) * TILE;
 
     uint32_t flags;
     if constexpr (GENERAL) {
@@ -130,9 +141,10 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
         out[tile_base + group_offset[k * WARPS + warp] + __popc(ballot & lanes_below)] = id;
       }
     }
-    if (threadIdx.x == 0) next_tile = ticket;
-    __syncthreads();  // group_offset, tile_offset and next_tile are reused
-    tile = next_tile;
+    if (threadIdx.x == 0) shared_tickets[0] = ticket;
+    __syncthreads();  // group_offset, tile_offset and shared_tickets are reused
+    tile = next;
+    next = shared_tickets[0];
   }
   if (GENERAL && error) atomicOr(error_word, error);
 }
