@@ -253,6 +253,21 @@ int main(int argc, char** argv) {
                                                        out.as<uint32_t>(), count.as<uint32_t>(),
                                                        static_cast<int64_t>(n4), LessThan{threshold}, stream));
         });
+        // As the engine must: the count copied to the host, the stream synchronized.
+        bench.report(name, "cub::DeviceSelect::FlaggedIf + count to host (as filter_rows)", n4, bytes, [&] {
+          thrust::counting_iterator<uint32_t> positions(0);
+          std::size_t bytes_needed = 0;
+          GPUSQL_CUDA_TRY(cub::DeviceSelect::FlaggedIf(nullptr, bytes_needed, positions, values.as<float>(),
+                                                       out.as<uint32_t>(), count.as<uint32_t>(),
+                                                       static_cast<int64_t>(n4), LessThan{threshold}, stream));
+          if (temp.size() < bytes_needed) temp = DeviceBuffer(context, bytes_needed);
+          GPUSQL_CUDA_TRY(cub::DeviceSelect::FlaggedIf(temp.data(), bytes_needed, positions, values.as<float>(),
+                                                       out.as<uint32_t>(), count.as<uint32_t>(),
+                                                       static_cast<int64_t>(n4), LessThan{threshold}, stream));
+          uint32_t host_count = 0;
+          GPUSQL_CUDA_TRY(cudaMemcpyAsync(&host_count, count.data(), sizeof host_count, cudaMemcpyDeviceToHost, stream));
+          context.synchronize();
+        });
         flags_less<<<grid(n4), 256, 0, stream>>>(values.as<float>(), threshold, n4, flags.as<uint8_t>());
         bench.report(name, "cub::DeviceSelect::Flagged (precomputed byte flags)", n4,
                      static_cast<double>(n4) * (1.0 + 4.0 * selectivity), [&] {
@@ -296,6 +311,18 @@ int main(int argc, char** argv) {
         if (temp.size() < bytes_needed) temp = DeviceBuffer(context, bytes_needed);
         GPUSQL_CUDA_TRY(cub::DeviceReduce::Sum(temp.data(), bytes_needed, values.as<double>(), result.as<double>(),
                                                static_cast<int64_t>(n8), stream));
+      });
+      // As the engine must: the sum copied to the host, the stream synchronized.
+      bench.report("SUM double", "cub::DeviceReduce::Sum + result to host (as aggregate_rows)", n8, n8 * 8.0, [&] {
+        std::size_t bytes_needed = 0;
+        GPUSQL_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, bytes_needed, values.as<double>(), result.as<double>(),
+                                               static_cast<int64_t>(n8), stream));
+        if (temp.size() < bytes_needed) temp = DeviceBuffer(context, bytes_needed);
+        GPUSQL_CUDA_TRY(cub::DeviceReduce::Sum(temp.data(), bytes_needed, values.as<double>(), result.as<double>(),
+                                               static_cast<int64_t>(n8), stream));
+        double host_sum = 0;
+        GPUSQL_CUDA_TRY(cudaMemcpyAsync(&host_sum, result.data(), sizeof host_sum, cudaMemcpyDeviceToHost, stream));
+        context.synchronize();
       });
     }
 
