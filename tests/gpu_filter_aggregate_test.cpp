@@ -413,6 +413,38 @@ TEST_CASE("aggregate_rows gives the canonical reduction's bits", "[gpu][aggregat
   }
 }
 
+TEST_CASE("filter_rows and aggregate_rows past one block's tile and one pass of chunk states", "[gpu][filter][aggregate]") {
+  // 2048 * 2048 + 12345 rows: more than 2048 chunk states (three reduction
+  // passes) and more tiles than resident blocks (blocks take several tiles).
+  DeviceContext context;
+  const std::size_t n = std::size_t{2048} * 2048 + 12345;
+  Columns c(n, 77);
+  DeviceColumns direct(context, c, false);
+  DeviceBuffer error(context, sizeof(uint32_t));
+  std::vector<Case> cases = predicates();
+  // d < 0.01, i < 100, r < 0.9, d = 0.0, a three-term conjunction, an OR.
+  const std::size_t picked[] = {0, 5, 10, 13, 19, cases.size() - 2};
+  for (std::size_t i : picked) {
+    ExprProgram program = compile(cases[i].predicate);
+    INFO("predicate " << cases[i].name);
+    std::vector<uint32_t> expected = host_filter(program, c.host(false), nullptr, n);
+    std::vector<uint32_t> actual = device_filter(context, program, direct.set, nullptr, n);
+    REQUIRE(actual.size() == expected.size());
+    CHECK(actual == expected);
+    for (const auto& specs : {aggregate_sets()[1], aggregate_sets()[3]}) {
+      GPUSQL_CUDA_TRY(cudaMemset(error.data(), 0, sizeof(uint32_t)));
+      std::vector<AggState> states =
+          kernels::aggregate_rows(program, specs, direct.set, nullptr, n, error.as<uint32_t>(), context);
+      uint32_t host_error = 0;
+      for (std::size_t a = 0; a < specs.size(); ++a) {
+        AggState want = host_aggregate(program, specs[a], c.host(false), nullptr, n, host_error);
+        INFO("aggregate " << a << ": host " << describe_state(want) << ", gpu " << describe_state(states[a]));
+        CHECK(same_state(want, states[a]));
+      }
+    }
+  }
+}
+
 TEST_CASE("integer SUM overflow is reported by the lean path", "[gpu][aggregate]") {
   DeviceContext context;
   std::vector<int64_t> values(5000, 0);
