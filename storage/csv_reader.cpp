@@ -693,7 +693,7 @@ inline bool same_bytes(const char* a, const char* b, std::size_t n) {
 // so on x86 the instruction is written out.)
 inline void prefetch(const void* p) {
 #if defined(__x86_64__) || defined(__i386__)
-  asm volatile("prefetcht0 %0" : : "m"(*static_cast<const char*>(p)));
+  asm volatile("prefetcht0 (%0)" : : "r"(p));  // a hint: no fault, whatever the address
 #else
   __builtin_prefetch(p);
 #endif
@@ -735,10 +735,19 @@ class StringSet {
   void prefetch_match(uint64_t h) const {
     if (slots_.empty()) return;
     const Slot& slot = slots_[h & (slots_.size() - 1)];
-    if (slot.hash == h && slot.data) prefetch(slot.data);
+    if (slot.hash == h) prefetch(slot.data);
   }
   // No more strings will be interned: frees the hash table (entries stay).
   void seal() { std::vector<Slot>().swap(slots_); }
+  // Sizes the (empty) table for `n` strings, so it never grows.
+  void reserve(std::size_t n) {
+    if (!entries_.empty()) return;
+    std::size_t size = 256;
+    while (size < 2 * n + 2) size *= 2;
+    slots_.assign(size, Slot{});
+    entries_.reserve(n);
+    hashes_.reserve(n);
+  }
 
  private:
   struct Slot {
@@ -773,9 +782,10 @@ class StringSet {
 // the parse one at a time.
 class PendingStrings {
  public:
-  void add(StringSet& set, std::string_view text, uint32_t* code) {
-    const uint64_t h = hash_bytes(text);
+  void add(StringSet& set, std::string_view text, uint32_t* code) { add_hashed(set, text, hash_bytes(text), code); }
+  void add_hashed(StringSet& set, std::string_view text, uint64_t h, uint32_t* code) {
     set.prefetch_slot(h);
+    prefetch(text.data());  // the merge's strings are far apart in the file
     filling_[count_++] = {&set, text, h, code};
     if (count_ == BATCH) {
       for (const Item& item : filling_) item.set->prefetch_match(item.hash);
@@ -808,6 +818,30 @@ class PendingStrings {
   Batch filling_, waiting_;
   std::size_t count_ = 0, waiting_count_ = 0;
 };
+
+// Whether `s` is all ASCII (the common VARCHAR value: no UTF-8 to check),
+// eight bytes a test; short values as two overlapping halves.
+inline bool is_ascii(std::string_view s) {
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  uint64_t any = 0, w = 0;
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 < n; i += 8) {
+      std::memcpy(&w, p + i, 8);
+      any |= w;
+    }
+    std::memcpy(&w, p + n - 8, 8);
+    any |= w;
+  } else if (n >= 4) {
+    uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + n - 4, 4);
+    any = lo | hi;
+  } else {
+    for (std::size_t i = 0; i < n; ++i) any |= static_cast<unsigned char>(p[i]);
+  }
+  return (any & 0x8080808080808080ull) == 0;
+}
 
 // DOUBLE's common case, [-]digits[.digits] with a mantissa below 2^53: the
 // mantissa and the power of ten are exact doubles, so one correctly rounded
@@ -913,7 +947,7 @@ void parse_chunk(const ParseContext& ctx, const Chunk& chunk, ChunkResult& out, 
             throw t.error(f.offset, "NULL in column \"" + target.name + "\", which is declared NOT NULL");
           out.nulls[column].push_back(static_cast<uint32_t>(row));
         } else if (varchar) {
-          std::size_t bad = invalid_utf8_offset(f.text);
+          std::size_t bad = is_ascii(f.text) ? std::string_view::npos : invalid_utf8_offset(f.text);
           if (bad != std::string_view::npos)
             throw t.error(f.offset + bad + (f.quoted ? 1 : 0),
                           "invalid UTF-8 in a VARCHAR value \"" + excerpt(f.text) + "\"");
@@ -961,6 +995,17 @@ void parse_chunk(const ParseContext& ctx, const Chunk& chunk, ChunkResult& out, 
   if (pos != chunk.end) out.mismatch = true;
 }
 
+// The first 8 bytes of `s` as a big-endian number, zero-padded: when two
+// strings' keys differ, they order the strings as a byte-wise comparison
+// would (a shorter string's padding sorts it first).
+inline uint64_t prefix_key(std::string_view s) {
+  unsigned char bytes[8] = {};
+  if (!s.empty()) std::memcpy(bytes, s.data(), std::min<std::size_t>(8, s.size()));
+  uint64_t key = 0;
+  for (unsigned char b : bytes) key = key << 8 | b;
+  return key;
+}
+
 // The positions of `strings` in byte-wise order. Sorts (first 8 bytes as a
 // big-endian number, position) pairs, so most comparisons touch neither the
 // strings nor a library call; only equal prefixes compare the strings.
@@ -970,12 +1015,10 @@ std::vector<uint32_t> sorted_order(const std::vector<std::string_view>& strings)
     uint32_t id;
   };
   std::vector<Key> keys(strings.size());
+  constexpr std::size_t AHEAD = 16;  // strings prefetched ahead: they lie far apart in the file
   for (std::size_t i = 0; i < strings.size(); ++i) {
-    unsigned char bytes[8] = {};
-    std::memcpy(bytes, strings[i].data(), std::min<std::size_t>(8, strings[i].size()));
-    uint64_t prefix = 0;
-    for (unsigned char b : bytes) prefix = prefix << 8 | b;  // zero padding sorts a short string first
-    keys[i] = {prefix, static_cast<uint32_t>(i)};
+    if (i + AHEAD < strings.size()) prefetch(strings[i + AHEAD].data());
+    keys[i] = {prefix_key(strings[i]), static_cast<uint32_t>(i)};
   }
   std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
     if (a.prefix != b.prefix) return a.prefix < b.prefix;
@@ -1015,16 +1058,28 @@ std::vector<std::string_view> merge_strings(const std::vector<const StringSet*>&
     for (std::size_t p = 1; p < ranges; ++p) splitters.push_back(sample[p * sample.size() / ranges]);
   }
   const std::size_t ranges = splitters.size() + 1;
-  // Which range each chunk entry falls in: ids[k][p] lists chunk k's entries in range p.
+  // Which range each chunk entry falls in: ids[k][p] lists chunk k's entries
+  // in range p. The search compares prefix keys, and strings only on a tie.
+  std::vector<uint64_t> splitter_keys(splitters.size());
+  for (std::size_t j = 0; j < splitters.size(); ++j) splitter_keys[j] = prefix_key(splitters[j]);
   std::vector<std::vector<std::vector<uint32_t>>> ids(chunk_count, std::vector<std::vector<uint32_t>>(ranges));
   parallel_for(
       chunk_count, threads,
       [&](std::size_t k) {
         const auto& entries = (*sets[k]).entries();
+        constexpr std::size_t AHEAD = 16;  // strings prefetched ahead: they lie far apart in the file
         for (uint32_t id = 0; id < entries.size(); ++id) {
-          std::size_t p = static_cast<std::size_t>(std::upper_bound(splitters.begin(), splitters.end(), entries[id]) -
-                                                   splitters.begin());
-          ids[k][p].push_back(id);
+          if (id + AHEAD < entries.size()) prefetch(entries[id + AHEAD].data());
+          const uint64_t key = prefix_key(entries[id]);
+          std::size_t low = 0, high = splitters.size();  // the first splitter greater than the entry
+          while (low < high) {
+            const std::size_t mid = (low + high) / 2;
+            const bool greater =
+                splitter_keys[mid] != key ? splitter_keys[mid] > key : splitters[mid] > entries[id];
+            if (greater) high = mid;
+            else low = mid + 1;
+          }
+          ids[k][low].push_back(id);
         }
       },
       {});
@@ -1051,11 +1106,19 @@ std::vector<std::string_view> merge_strings(const std::vector<const StringSet*>&
             listed.push_back(chunk_entries[id]);
           }
         } else {
+          // At least as many distinct strings as the largest set gives (often
+          // about that many: sets overlap); a table sized for all of them
+          // would spill out of the cache.
+          std::size_t largest = 0;
+          for (std::size_t k = 0; k < chunk_count; ++k) largest = std::max(largest, ids[k][p].size());
+          set.reserve(largest);
+          PendingStrings pending;
           for (std::size_t k = 0; k < chunk_count; ++k) {
             const StringSet& chunk = (*sets[k]);
             for (uint32_t id : ids[k][p])
-              codes[k][id] = set.intern_hashed(chunk.entries()[id], chunk.hashes()[id], true);
+              pending.add_hashed(set, chunk.entries()[id], chunk.hashes()[id], &codes[k][id]);
           }
+          pending.flush();
         }
         const std::vector<std::string_view>& entries = contributors == 1 ? listed : set.entries();
         const std::vector<uint32_t> order = sorted_order(entries);
