@@ -364,6 +364,8 @@ std::vector<AggState> aggregate_rows(const ExprProgram& predicate, const std::ve
                                      const ColumnSet& columns, const uint32_t* d_selection, std::size_t count,
                                      uint32_t* d_error, DeviceContext& context) {
   const std::size_t n_specs = specs.size();
+  if (n_specs > static_cast<std::size_t>(kMaxAggregates))
+    throw Error(ErrorKind::NotSupported, "not supported yet: more than 8 aggregates in one operator");
   std::vector<AggState> result(n_specs);
   if (count == 0 || n_specs == 0) return result;
   AggKinds kinds{};

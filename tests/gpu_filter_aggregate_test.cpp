@@ -413,7 +413,8 @@ TEST_CASE("aggregate_rows gives the canonical reduction's bits", "[gpu][aggregat
   }
 }
 
-TEST_CASE("filter_rows and aggregate_rows past one block's tile and one pass of chunk states", "[gpu][filter][aggregate]") {
+TEST_CASE("filter_rows and aggregate_rows past one block's tile and one pass of chunk states",
+          "[gpu][filter][aggregate][large]") {
   // 2048 * 2048 + 12345 rows: more than 2048 chunk states (three reduction
   // passes) and more tiles than resident blocks (blocks take several tiles).
   DeviceContext context;
