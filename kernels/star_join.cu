@@ -119,7 +119,24 @@ struct ProbeDimension {
   int group_count;
 };
 
+// An aggregate argument the warp-aggregated kernel loads itself: a column
+// without NULLs, or one integer operation between such columns and
+// constants, or 1 for COUNT(*).
+struct FastOperand {
+  const void* data = nullptr;  // null: the constant `value`
+  Type type = Type::Integer;
+  long long value = 0;
+};
+struct FastArgument {
+  static constexpr Op kColumn = Op::Column;
+  static constexpr Op kOne = Op::Constant;
+  Op operation = kOne;  // kOne, kColumn (operand a), or Add/Sub/Mul of a and b
+  FastOperand a, b;
+};
+
 struct ProbeParams {
+  FastArgument fast_arguments[kStarMaxAggregates];  // when all_fast: every argument has a fast form
+  bool all_fast;
   FastPredicate fast_filter;  // when has_fast_filter: the filter without the interpreter
   bool has_fast_filter;
   ExprProgram filter;
@@ -330,6 +347,172 @@ __global__ void __launch_bounds__(kThreads, 2) star_probe_shared_kernel(const Pr
   if (error) atomicOr(error_word, error);
 }
 
+// ---- GROUP BY with simple arguments: warp-aggregated ----
+//
+// Rows next to each other often fall in the same group (an order's lines
+// share its date and customer), so before any atomic the lanes of a warp
+// that hold the same group for the same item combine their rows: the lowest
+// lane (the lowest row) adds the group's share once.
+
+// Loads operand `o` for the tile's live items.
+template <class T>
+__device__ __forceinline__ void load_operand(const FastOperand& o, uint64_t base, uint32_t flags,
+                                             long long (&out)[kProbeItems]) {
+  const T* __restrict__ data = static_cast<const T*>(o.data);
+#pragma unroll
+  for (int k = 0; k < kProbeItems; ++k)
+    out[k] = (flags >> k) & 1u ? static_cast<long long>(__ldg(data + item_row(base, k))) : 0;
+}
+
+__device__ __forceinline__ void operand_values(const FastOperand& o, uint64_t base, uint32_t flags,
+                                               long long (&out)[kProbeItems]) {
+  if (!o.data) {
+#pragma unroll
+    for (int k = 0; k < kProbeItems; ++k) out[k] = o.value;
+    return;
+  }
+  switch (o.type) {
+    case Type::Boolean: load_operand<uint8_t>(o, base, flags, out); return;
+    case Type::Integer:
+    case Type::Date: load_operand<int32_t>(o, base, flags, out); return;
+    default: load_operand<int64_t>(o, base, flags, out); return;  // BIGINT, DECIMAL
+  }
+}
+
+// The argument of fast aggregate `a` at the tile's live items (all loads in
+// flight together); COUNT(*) gives 1.
+__device__ __forceinline__ void argument_values(const FastArgument& f, uint64_t base, uint32_t flags,
+                                                long long (&out)[kProbeItems], uint32_t& error) {
+  if (f.operation == FastArgument::kOne) {
+#pragma unroll
+    for (int k = 0; k < kProbeItems; ++k) out[k] = 1;
+    return;
+  }
+  operand_values(f.a, base, flags, out);
+  if (f.operation == FastArgument::kColumn) return;
+  long long b[kProbeItems];
+  operand_values(f.b, base, flags, b);
+#pragma unroll
+  for (int k = 0; k < kProbeItems; ++k)
+    out[k] = f.operation == Op::Add ? checked_add(out[k], b[k], error)
+             : f.operation == Op::Sub ? checked_sub(out[k], b[k], error)
+                                      : checked_mul(out[k], b[k], error);
+}
+
+// States in shared memory (SHARED) or global memory; AGGREGATES exactly.
+template <int AGGREGATES, bool SHARED>
+__global__ void __launch_bounds__(kThreads, 2) star_probe_warp_kernel(const ProbeParams* __restrict__ params,
+                                                                      uint32_t* __restrict__ error_word) {
+  extern __shared__ unsigned long long shared_states[];
+  __shared__ long long scratch[kThreads / 32][AGGREGATES][32];
+  const ProbeParams& p = *params;
+  if (*p.flags & kDuplicateKey) return;  // the same for the whole grid
+  const uint64_t groups = p.groups;
+  uint32_t* first = p.first;
+  unsigned long long* states = p.states;
+  if constexpr (SHARED) {
+    first = reinterpret_cast<uint32_t*>(shared_states + 3 * AGGREGATES * groups);
+    states = shared_states;
+    for (uint64_t g = threadIdx.x; g < groups; g += blockDim.x) {
+      first[g] = kEmpty;
+#pragma unroll
+      for (int a = 0; a < AGGREGATES; ++a) {
+        unsigned long long* value = states + 3 * a * groups + g;
+        value[0] = p.kinds[a] == AggKind::Min   ? static_cast<unsigned long long>(LLONG_MAX)
+                   : p.kinds[a] == AggKind::Max ? static_cast<unsigned long long>(LLONG_MIN)
+                                                : 0ull;
+        value[groups] = value[2 * groups] = 0;
+      }
+    }
+    __syncthreads();
+  }
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  uint32_t error = 0;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * kProbeTile; base < p.fact_rows;
+       base += static_cast<uint64_t>(gridDim.x) * kProbeTile) {
+    uint64_t group[kProbeItems];
+    const uint32_t flags = probe_tile(p, base, group, error);
+    long long value[AGGREGATES][kProbeItems];
+#pragma unroll
+    for (int a = 0; a < AGGREGATES; ++a) argument_values(p.fast_arguments[a], base, flags, value[a], error);
+#pragma unroll
+    for (int k = 0; k < kProbeItems; ++k) {
+      const bool live = (flags >> k) & 1u;
+      const unsigned active = __ballot_sync(0xffffffffu, live);
+      if (!active) continue;
+      if (live) {
+        const unsigned peers = __match_any_sync(active, group[k]);
+        const unsigned leader = __ffs(peers) - 1;
+#pragma unroll
+        for (int a = 0; a < AGGREGATES; ++a) scratch[warp][a][lane] = value[a][k];
+        __syncwarp(active);
+        if (lane == leader) {
+          const uint64_t g = group[k];
+          atomicMin(first + g, static_cast<uint32_t>(item_row(base, k)));  // the leader's row is the lowest
+#pragma unroll
+          for (int a = 0; a < AGGREGATES; ++a) {
+            const AggKind kind = p.kinds[a];
+            long long best = scratch[warp][a][lane];
+            unsigned long long sum = 0, magnitude = 0;
+            bool wrapped = false;
+            for (unsigned rest = peers; rest; rest &= rest - 1) {
+              const long long v = scratch[warp][a][__ffs(rest) - 1];
+              sum += static_cast<unsigned long long>(v);
+              const unsigned long long m = magnitude_of(v);
+              wrapped |= magnitude + m < magnitude;
+              magnitude += m;
+              best = kind == AggKind::Min ? min(best, v) : max(best, v);
+            }
+            unsigned long long* to = states + 3 * a * groups + g;
+            atomicAdd(to + groups, static_cast<unsigned long long>(__popc(peers)));
+            if (kind == AggKind::Min) {
+              atomicMin(reinterpret_cast<long long*>(to), best);
+            } else if (kind == AggKind::Max) {
+              atomicMax(reinterpret_cast<long long*>(to), best);
+            } else if (kind == AggKind::Sum || kind == AggKind::Avg) {
+              atomicAdd(to, sum);
+              if (p.track_magnitude[a]) {
+                const unsigned long long before = atomicAdd(to + 2 * groups, magnitude);
+                if (wrapped || before + magnitude < before ||
+                    before + magnitude > static_cast<unsigned long long>(LLONG_MAX))
+                  atomicOr(p.flags, kSumMightOverflow);
+              }
+            }
+          }
+        }
+        __syncwarp(active);  // scratch is reused by the next item
+      }
+    }
+  }
+  if constexpr (SHARED) {
+    __syncthreads();
+    for (uint64_t g = threadIdx.x; g < groups; g += blockDim.x) {
+      if (first[g] == kEmpty) continue;
+      atomicMin(p.first + g, first[g]);
+#pragma unroll
+      for (int a = 0; a < AGGREGATES; ++a) {
+        const unsigned long long* from = states + 3 * a * groups + g;
+        unsigned long long* to = p.states + 3 * a * groups + g;
+        atomicAdd(to + groups, from[groups]);
+        const AggKind kind = p.kinds[a];
+        if (kind == AggKind::Min) {
+          atomicMin(reinterpret_cast<long long*>(to), static_cast<long long>(from[0]));
+        } else if (kind == AggKind::Max) {
+          atomicMax(reinterpret_cast<long long*>(to), static_cast<long long>(from[0]));
+        } else if (kind == AggKind::Sum || kind == AggKind::Avg) {
+          atomicAdd(to, from[0]);
+          if (p.track_magnitude[a]) {
+            const unsigned long long m = from[2 * groups], before = atomicAdd(to + 2 * groups, m);
+            if (before + m < before || before + m > static_cast<unsigned long long>(LLONG_MAX))
+              atomicOr(p.flags, kSumMightOverflow);
+          }
+        }
+      }
+    }
+  }
+  if (error) atomicOr(error_word, error);
+}
+
 // Without GROUP BY: each thread accumulates in registers, each warp combines
 // with shuffles, and lane 0 makes one atomic per value. AGGREGATES bounds
 // aggregate_count at compile time, so the states stay in registers.
@@ -352,6 +535,31 @@ __global__ void __launch_bounds__(kThreads, AGGREGATES <= 2 ? 3 : 2) star_probe_
        base += static_cast<uint64_t>(gridDim.x) * kProbeTile) {
     uint64_t group[kProbeItems];
     uint32_t flags = probe_tile(p, base, group, error);
+    if (AGGREGATES <= 2 && p.all_fast) {  // each argument's loads for the whole tile in flight together
+#pragma unroll
+      for (int a = 0; a < AGGREGATES; ++a) {
+        if (a >= p.aggregate_count) break;
+        long long v[kProbeItems];
+        argument_values(p.fast_arguments[a], base, flags, v, error);
+        const AggKind kind = p.kinds[a];
+#pragma unroll
+        for (int k = 0; k < kProbeItems; ++k) {
+          if (!((flags >> k) & 1u)) continue;
+          ++count[a];
+          if (kind == AggKind::Min) {
+            value[a] = static_cast<unsigned long long>(min(static_cast<long long>(value[a]), v[k]));
+          } else if (kind == AggKind::Max) {
+            value[a] = static_cast<unsigned long long>(max(static_cast<long long>(value[a]), v[k]));
+          } else {
+            value[a] += static_cast<unsigned long long>(v[k]);
+            const unsigned long long m = magnitude_of(v[k]);
+            overflow |= magnitude[a] + m < magnitude[a];
+            magnitude[a] += m;
+          }
+        }
+      }
+      continue;
+    }
     for (; flags; flags &= flags - 1) {
       const int64_t row = static_cast<int64_t>(item_row(base, __ffs(flags) - 1));
 #pragma unroll
@@ -479,6 +687,32 @@ AggState state_of(AggKind kind, unsigned long long value, unsigned long long cou
   return s;
 }
 
+// The fast form of an aggregate's argument (FastArgument), when it has one.
+bool fast_operand(const Term& t, const ColumnSet& columns, FastOperand& out) {
+  if (t.is_constant) {
+    out = {nullptr, Type::BigInt, t.value.i};
+    return !t.null_constant;
+  }
+  const ColumnPointer& c = columns.columns[t.slot];
+  const bool integer = c.type == Type::Boolean || c.type == Type::Integer || c.type == Type::Date ||
+                       c.type == Type::BigInt || c.type == Type::Decimal;
+  out = {c.data, c.type, 0};
+  return integer && c.data && !c.is_rowid && !c.rows && !c.validity && c.side == 0;
+}
+
+bool fast_argument(const StarAggregateInput& aggregate, const ColumnSet& columns, FastArgument& out) {
+  out = FastArgument{};
+  if (aggregate.kind == AggKind::CountStar) return true;
+  const ExprProgram& p = aggregate.argument;
+  if (p.shape == Shape::Column) {
+    out.operation = FastArgument::kColumn;
+    return fast_operand(p.terms[0], columns, out.a);
+  }
+  if (p.shape != Shape::Arithmetic || p.terms[0].cls != Cls::Int) return false;
+  out.operation = p.terms[0].op;
+  return fast_operand(p.terms[0], columns, out.a) && fast_operand(p.terms[1], columns, out.b);
+}
+
 // An upper bound of |value| for an argument of one of the inlined shapes
 // (a column, one operation between columns or constants); 0 when unknown.
 uint64_t magnitude_bound_of(const Term& t, const ColumnSet& columns) {
@@ -502,6 +736,20 @@ bool sum_cannot_overflow(const ExprProgram& argument, const ColumnSet& columns, 
     if (a && b) bound = argument.terms[0].op == Op::Mul ? a * b : a + b;
   }
   return bound != 0 && bound * rows < (static_cast<unsigned __int128>(1) << 63);
+}
+
+template <int AGGREGATES>
+void launch_warp_kernel(unsigned grid, uint64_t groups, const ProbeParams* d_params, uint32_t* d_error,
+                        DeviceContext& context) {
+  const std::size_t bytes = groups * (3 * AGGREGATES * sizeof(unsigned long long) + sizeof(uint32_t));
+  if (bytes <= kSharedStateBytes) {
+    GPUSQL_CUDA_TRY(cudaFuncSetAttribute(star_probe_warp_kernel<AGGREGATES, true>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(kSharedStateBytes)));
+    star_probe_warp_kernel<AGGREGATES, true><<<grid, kThreads, bytes, context.stream()>>>(d_params, d_error);
+  } else {
+    star_probe_warp_kernel<AGGREGATES, false><<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
+  }
 }
 
 }  // namespace
@@ -625,6 +873,9 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   params.first = first.as<uint32_t>();
   params.states = states.as<unsigned long long>();
   params.groups = groups;
+  bool fast = true;
+  for (std::size_t a = 0; a < aggs; ++a) fast &= fast_argument(q.aggregates[a], q.fact_columns, params.fast_arguments[a]);
+  params.all_fast = fast;
   for (std::size_t a = 0; a < aggs; ++a) {
     unsigned long long* base = states.as<unsigned long long>() + 3 * a * groups;
     params.track_magnitude[a] = !sum_cannot_overflow(q.aggregates[a].argument, q.fact_columns, q.fact_rows);
@@ -647,6 +898,10 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
     else if (aggs <= 2) star_probe_single_kernel<2><<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
     else if (aggs <= 4) star_probe_single_kernel<4><<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
     else star_probe_single_kernel<kStarMaxAggregates><<<grid, kThreads, 0, context.stream()>>>(d_params, d_error);
+  } else if (fast && aggs == 1) {
+    launch_warp_kernel<1>(grid, groups, d_params, d_error, context);
+  } else if (fast && aggs == 2) {
+    launch_warp_kernel<2>(grid, groups, d_params, d_error, context);
   } else if (const std::size_t bytes = groups * (3 * aggs * sizeof(unsigned long long) + sizeof(uint32_t));
              bytes <= kSharedStateBytes) {
     GPUSQL_CUDA_TRY(cudaFuncSetAttribute(star_probe_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
