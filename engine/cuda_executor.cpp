@@ -489,11 +489,15 @@ class CudaExecutor final : public Executor {
       }
     }
     if (!generic.empty()) {
-      std::vector<AggSpec> generic_specs;
-      for (std::size_t a : generic) generic_specs.push_back(specs[a]);
-      std::vector<AggState> generic_states =
-          kernels::aggregate_rows(filter_program, generic_specs, set, nullptr, input.count, error_, context_);
-      for (std::size_t i = 0; i < generic.size(); ++i) states[generic[i]] = generic_states[i];
+      // At most kMaxAggregates a kernel (their states live in registers).
+      for (std::size_t begin = 0; begin < generic.size(); begin += kMaxAggregates) {
+        const std::size_t end = std::min(generic.size(), begin + kMaxAggregates);
+        std::vector<AggSpec> generic_specs;
+        for (std::size_t i = begin; i < end; ++i) generic_specs.push_back(specs[generic[i]]);
+        std::vector<AggState> generic_states =
+            kernels::aggregate_rows(filter_program, generic_specs, set, nullptr, input.count, error_, context_);
+        for (std::size_t i = begin; i < end; ++i) states[generic[i]] = generic_states[i - begin];
+      }
     }
     for (std::size_t a = 0; a < specs.size(); ++a) {
       if (specs[a].kind != AggKind::CountDistinct) continue;

@@ -85,22 +85,6 @@ __global__ void __launch_bounds__(kThreads) dimension_ranges_kernel(const RangeP
   }
 }
 
-// map[key - low] = dimension row, for the selected rows with a non-NULL key.
-__global__ void __launch_bounds__(kThreads)
-    build_dimension_map_kernel(StarColumn key, const uint32_t* rows, uint64_t count, long long low, uint32_t* map,
-                               unsigned* flags) {
-  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  for (uint64_t position = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; position < count;
-       position += stride) {
-    const uint32_t row = rows ? rows[position] : static_cast<uint32_t>(position);
-    if (!row_is_valid(key.validity, row)) continue;
-    const uint64_t slot = static_cast<uint64_t>(load_raw(key.data, key.type, row).i - low);
-    if (atomicCAS(map + slot, kEmpty, row) != kEmpty) atomicOr(flags, kDuplicateKey);
-  }
-}
-
-// ---- the probe: one pass over the fact table ----
-
 // A GROUP BY column on a dimension: its value's offset from `low`, times
 // `stride`, is its part of the dense group number (mixed radix in the
 // order of the GROUP BY keys, whichever dimension is probed first).
@@ -110,13 +94,41 @@ struct ProbeGroupColumn {
   uint64_t stride;
 };
 
+// The GROUP BY columns on one dimension.
+struct DimensionGroups {
+  ProbeGroupColumn columns[kStarMaxKeysPerDimension];
+  int count;
+};
+
+// map[key - low] = the row's part of the group number (its GROUP BY columns'
+// digits), for the selected rows with a non-NULL key: a probe that finds its
+// key has its part of the group without reading the dimension again.
+__global__ void __launch_bounds__(kThreads)
+    build_dimension_map_kernel(StarColumn key, const uint32_t* rows, uint64_t count, long long low, uint32_t* map,
+                               DimensionGroups groups, unsigned* flags) {
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t position = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; position < count;
+       position += stride) {
+    const uint32_t row = rows ? rows[position] : static_cast<uint32_t>(position);
+    if (!row_is_valid(key.validity, row)) continue;
+    const uint64_t slot = static_cast<uint64_t>(load_raw(key.data, key.type, row).i - low);
+    uint64_t part = 0;
+    for (int g = 0; g < groups.count; ++g) {
+      const ProbeGroupColumn& c = groups.columns[g];
+      part += static_cast<uint64_t>(load_raw(c.column.data, c.column.type, row).i - c.low) * c.stride;
+    }
+    // part < kMaxGroups, so never kEmpty.
+    if (atomicCAS(map + slot, kEmpty, static_cast<uint32_t>(part)) != kEmpty) atomicOr(flags, kDuplicateKey);
+  }
+}
+
+// ---- the probe: one pass over the fact table ----
+
 struct ProbeDimension {
   StarColumn fact_key;
   long long low;
   uint64_t range;
-  const uint32_t* map;
-  ProbeGroupColumn groups[kStarMaxKeysPerDimension];
-  int group_count;
+  const uint32_t* map;  // key - low -> the row's part of the group number, or kEmpty
 };
 
 // An aggregate argument the warp-aggregated kernel loads itself: a column
@@ -204,19 +216,13 @@ __device__ __forceinline__ uint32_t probe_tile(const ProbeParams& p, uint64_t ba
     uint64_t slot[kProbeItems];
     if (dim.fact_key.type == Type::BigInt) key_slots<int64_t>(dim, base, flags, slot);
     else key_slots<int32_t>(dim, base, flags, slot);
-    uint32_t row[kProbeItems];
+    uint32_t part[kProbeItems];
 #pragma unroll
-    for (int k = 0; k < kProbeItems; ++k) row[k] = (flags >> k) & 1u ? __ldg(dim.map + slot[k]) : kEmpty;
+    for (int k = 0; k < kProbeItems; ++k) part[k] = (flags >> k) & 1u ? __ldg(dim.map + slot[k]) : kEmpty;
 #pragma unroll
-    for (int k = 0; k < kProbeItems; ++k)
-      if (row[k] == kEmpty) flags &= ~(1u << k);
-    for (int g = 0; g < dim.group_count; ++g) {
-      const ProbeGroupColumn& column = dim.groups[g];
-#pragma unroll
-      for (int k = 0; k < kProbeItems; ++k)
-        if ((flags >> k) & 1u)
-          group[k] += static_cast<uint64_t>(load_raw(column.column.data, column.column.type, row[k]).i - column.low) *
-                      column.stride;
+    for (int k = 0; k < kProbeItems; ++k) {
+      if (part[k] == kEmpty) flags &= ~(1u << k);
+      else group[k] += part[k];
     }
   }
   return flags;
@@ -401,7 +407,7 @@ __device__ __forceinline__ void argument_values(const FastArgument& f, uint64_t 
 
 // States in shared memory (SHARED) or global memory; AGGREGATES exactly.
 template <int AGGREGATES, bool SHARED>
-__global__ void __launch_bounds__(kThreads, 2) star_probe_warp_kernel(const ProbeParams* __restrict__ params,
+__global__ void __launch_bounds__(kThreads, 3) star_probe_warp_kernel(const ProbeParams* __restrict__ params,
                                                                       uint32_t* __restrict__ error_word) {
   extern __shared__ unsigned long long shared_states[];
   __shared__ long long scratch[kThreads / 32][AGGREGATES][32];
@@ -800,7 +806,27 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   auto low = [&](std::size_t d, int v) { return host_ranges[d * kRangeValues + v]; };
   auto high = [&](std::size_t d, int v) { return host_ranges[range_words + d * kRangeValues + v]; };
 
-  // 2. The direct maps, probed most selective first: a row that drops out
+  ProbeParams params{};
+  // 2. The dense group space.
+  // Key k's digit has stride = the product of the later keys' ranges.
+  const std::size_t keys = q.group_keys.size();
+  std::vector<long long> key_low(keys);
+  std::vector<uint64_t> key_range(keys), key_stride(keys);
+  uint64_t groups = 1;
+  std::vector<DimensionGroups> dimension_groups(dims, DimensionGroups{});
+  for (std::size_t k = keys; k-- > 0;) {
+    const StarGroupKeyInput& key = q.group_keys[k];
+    const std::size_t d = static_cast<std::size_t>(key.dimension);
+    key_low[k] = low(d, 1 + key.index);
+    key_range[k] = static_cast<uint64_t>(high(d, 1 + key.index)) - static_cast<uint64_t>(key_low[k]) + 1;
+    if (key_range[k] == 0 || key_range[k] > kMaxGroups || groups * key_range[k] > kMaxGroups)
+      return not_fused("too many possible groups");
+    key_stride[k] = groups;
+    groups *= key_range[k];
+    DimensionGroups& g = dimension_groups[d];
+    g.columns[g.count++] = {q.dimensions[d].group_columns[key.index], key_low[k], key_stride[k]};
+  }
+  // 3. The direct maps, probed most selective first: a row that drops out
   // early reads fewer key columns.
   std::vector<std::size_t> order(dims), probe_slot(dims);
   std::iota(order.begin(), order.end(), std::size_t{0});
@@ -814,7 +840,6 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   GPUSQL_CUDA_TRY(cudaMemsetAsync(flags.data(), 0, sizeof(unsigned), context.stream()));
   std::vector<DeviceBuffer> maps;
   maps.reserve(dims);
-  ProbeParams params{};
   for (std::size_t d = 0; d < dims; ++d) {
     const StarDimensionInput& dim = q.dimensions[d];
     if (low(d, 0) > high(d, 0)) return empty_result(q);  // every selected key is NULL
@@ -827,7 +852,7 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
     maps.emplace_back(context, range * sizeof(uint32_t));
     GPUSQL_CUDA_TRY(cudaMemsetAsync(maps.back().data(), 0xff, range * sizeof(uint32_t), context.stream()));
     build_dimension_map_kernel<<<blocks_for(dim.count, context), kThreads, 0, context.stream()>>>(
-        dim.key, dim.rows, dim.count, low(d, 0), maps.back().as<uint32_t>(), flags.as<unsigned>());
+        dim.key, dim.rows, dim.count, low(d, 0), maps.back().as<uint32_t>(), dimension_groups[d], flags.as<unsigned>());
     GPUSQL_CHECK_LAUNCH();
     ProbeDimension& probe = params.dimensions[probe_slot[d]];
     probe.fact_key = dim.fact_key;
@@ -836,24 +861,6 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
     probe.map = maps.back().as<uint32_t>();
   }
 
-  // 3. The dense group space.
-  // Key k's digit has stride = the product of the later keys' ranges.
-  const std::size_t keys = q.group_keys.size();
-  std::vector<long long> key_low(keys);
-  std::vector<uint64_t> key_range(keys), key_stride(keys);
-  uint64_t groups = 1;
-  for (std::size_t k = keys; k-- > 0;) {
-    const StarGroupKeyInput& key = q.group_keys[k];
-    const std::size_t d = static_cast<std::size_t>(key.dimension);
-    key_low[k] = low(d, 1 + key.index);
-    key_range[k] = static_cast<uint64_t>(high(d, 1 + key.index)) - static_cast<uint64_t>(key_low[k]) + 1;
-    if (key_range[k] == 0 || key_range[k] > kMaxGroups || groups * key_range[k] > kMaxGroups)
-      return not_fused("too many possible groups");
-    key_stride[k] = groups;
-    groups *= key_range[k];
-    ProbeDimension& probe = params.dimensions[probe_slot[d]];
-    probe.groups[probe.group_count++] = {q.dimensions[d].group_columns[key.index], key_low[k], key_stride[k]};
-  }
   params.has_fast_filter = make_fast_predicate(q.fact_filter, q.fact_columns, params.fast_filter);
   params.filter = q.fact_filter;
   params.columns = q.fact_columns;
