@@ -205,6 +205,14 @@ __device__ __forceinline__ void key_slots(const ProbeDimension& dim, uint64_t ba
 // survivors' bits.
 __device__ __forceinline__ uint32_t probe_tile(const ProbeParams& p, uint64_t base, uint64_t (&group)[kProbeItems],
                                                uint32_t& error) {
+  // The next tile's filter columns and first key column into L2 while this
+  // one works: the loads below then wait on L2, not on memory.
+  const uint64_t next = base + static_cast<uint64_t>(gridDim.x) * kProbeTile;
+  if (next < p.fact_rows) {
+    const uint64_t end = min(next + kProbeTile, p.fact_rows);
+    if (p.has_fast_filter) prefetch_predicate_l2(p.fast_filter, nullptr, next, end);
+    prefetch_rows_l2(p.dimensions[0].fact_key.data, p.dimensions[0].fact_key.type, next, end);
+  }
   uint32_t flags = p.has_fast_filter
                        ? fast_predicate_flags<kThreads, kProbeItems>(p.fast_filter, nullptr, base, p.fact_rows)
                        : general_predicate_flags<kThreads, kProbeItems>(p.filter, p.columns, nullptr, base, p.fact_rows,
