@@ -195,7 +195,9 @@ __device__ __forceinline__ void key_slots(const ProbeDimension& dim, uint64_t ba
   for (int k = 0; k < kProbeItems; ++k) {
     slot[k] = static_cast<uint64_t>(static_cast<long long>(key[k]) - dim.low);
     if (slot[k] >= dim.range) flags &= ~(1u << k);
-    if (dim.fact_key.validity && !row_is_valid(dim.fact_key.validity, static_cast<int64_t>(item_row(base, k))))
+    // Only live items: the bitmap ends with the table, the last tile may not.
+    if (dim.fact_key.validity && ((flags >> k) & 1u) &&
+        !row_is_valid(dim.fact_key.validity, static_cast<int64_t>(item_row(base, k))))
       flags &= ~(1u << k);
   }
 }
