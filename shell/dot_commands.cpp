@@ -12,8 +12,6 @@
 
 namespace gpusql::shell {
 
-// Defined below; main.cpp's -load can use it too (declare it in dot_commands.hpp).
-void load_with_progress(Database& database, const std::string& name, const std::string& path);
 
 namespace {
 
@@ -203,8 +201,6 @@ std::string usage(const DotCommand& command) {
 
 }  // namespace
 
-// Loads a CSV file as the shell does (.load, and -load once main.cpp calls it):
-// dialect detected, types inferred, a progress bar for long loads.
 void load_with_progress(Database& database, const std::string& name, const std::string& path) {
   LoadProgressBar bar("loading " + name);
   CsvOptions options;

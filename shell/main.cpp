@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpusql/gpusql.hpp"
+#include "shell/dot_commands.hpp"
 #include "shell/options.hpp"
 #include "shell/repl.hpp"
 #include "shell/session.hpp"
@@ -44,7 +45,7 @@ int main(int argc, char* argv[]) {
   if (!interactive) std::cerr << "executor: " << database->executor_description() << '\n';
   for (const shell::TableLoad& load : options.loads) {
     try {
-      database->load_csv(load.name, load.path);
+      shell::load_with_progress(*database, load.name, load.path);
     } catch (const std::exception& e) {
       std::cerr << e.what() << '\n';
       return 1;
