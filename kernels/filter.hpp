@@ -21,8 +21,4 @@ namespace gpusql::kernels {
 std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, const uint32_t* d_selection,
                         std::size_t count, uint32_t* d_out, uint32_t* d_error, DeviceContext& context);
 
-// Sorts `count` row ids ascending in place (CUB radix sort over the bits
-// that `max_row` needs). filter_rows needs it no more: its output is ordered.
-void sort_row_ids(uint32_t* d_ids, std::size_t count, std::size_t max_row, DeviceContext& context);
-
 }  // namespace gpusql::kernels

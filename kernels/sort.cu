@@ -10,7 +10,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "kernels/filter.hpp"
 #include "kernels/gather.hpp"
 #include "kernels/launch.hpp"
 #include "kernels/sort.hpp"

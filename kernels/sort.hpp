@@ -101,4 +101,8 @@ constexpr std::size_t kMaxTopK = 4096;
 DeviceBuffer top_positions(const std::vector<OrderKey>& keys, const ColumnSet& columns, std::size_t count,
                            std::size_t limit, uint32_t* d_error, DeviceContext& context);
 
+// Sorts `count` row ids ascending in place (CUB radix sort over the bits
+// that `max_row` needs): the top-k's candidates back in input order.
+void sort_row_ids(uint32_t* d_ids, std::size_t count, std::size_t max_row, DeviceContext& context);
+
 }  // namespace gpusql::kernels
