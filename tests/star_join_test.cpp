@@ -248,3 +248,52 @@ TEST_CASE("star join on the GPU: edge cases and declined shapes give the host ex
     CHECK(kernels::star_join_runs() == before);
   }
 }
+
+TEST_CASE("star join: which sums need no overflow watch", "[star]") {
+  ColumnSet columns;
+  columns.count = 3;
+  columns.columns[0].type = Type::Integer;
+  columns.columns[1].type = Type::BigInt;
+  columns.columns[2].type = Type::Boolean;
+  auto column = [](uint8_t slot) {
+    ExprProgram p;
+    p.shape = Shape::Column;
+    p.term_count = 1;
+    p.terms[0].slot = slot;
+    return p;
+  };
+  auto arithmetic = [](Op op, Term a, Term b) {
+    ExprProgram p;
+    p.shape = Shape::Arithmetic;
+    p.term_count = 2;
+    a.op = op;
+    p.terms[0] = a;
+    p.terms[1] = b;
+    return p;
+  };
+  Term integer, constant, null_constant;
+  integer.slot = 0;
+  constant.is_constant = true;
+  constant.value.i = -100;
+  null_constant.is_constant = true;
+  null_constant.null_constant = true;
+  const std::size_t two31 = std::size_t{1} << 31, two32 = std::size_t{1} << 32;
+
+  // |INTEGER| <= 2^31: 2^31 rows stay below 2^63, 2^32 rows may reach it.
+  CHECK(sum_cannot_overflow(column(0), columns, two31));
+  CHECK_FALSE(sum_cannot_overflow(column(0), columns, two32));
+  CHECK_FALSE(sum_cannot_overflow(column(1), columns, 1));  // BIGINT: no bound
+  CHECK(sum_cannot_overflow(column(2), columns, two32));    // BOOLEAN
+  // INTEGER * INTEGER <= 2^62: one row, not two.
+  CHECK(sum_cannot_overflow(arithmetic(Op::Mul, integer, integer), columns, 1));
+  CHECK_FALSE(sum_cannot_overflow(arithmetic(Op::Mul, integer, integer), columns, 2));
+  // INTEGER - INTEGER <= 2^32.
+  CHECK(sum_cannot_overflow(arithmetic(Op::Sub, integer, integer), columns, two31 - 1));
+  CHECK_FALSE(sum_cannot_overflow(arithmetic(Op::Sub, integer, integer), columns, two31));
+  // A constant counts as |c| + 1: 2^31 * 101 * 1e6 < 2^63.
+  CHECK(sum_cannot_overflow(arithmetic(Op::Mul, integer, constant), columns, 1000000));
+  CHECK_FALSE(sum_cannot_overflow(arithmetic(Op::Mul, integer, null_constant), columns, 1));
+  ExprProgram general;
+  general.shape = Shape::General;
+  CHECK_FALSE(sum_cannot_overflow(general, columns, 1));
+}
