@@ -257,33 +257,69 @@ __device__ __forceinline__ Slot argument_value(const ExprProgram& p, const Colum
   return evaluate(p, columns, row, error);
 }
 
+// Adds a share of aggregate `a` -- `count` rows whose values total `value`
+// (SUM, AVG) or whose best is `value` (MIN, MAX), with `magnitude` the total
+// of their absolute values -- to the state at `to` (value; count at
+// to[groups]; magnitude at to[2 * groups]), in global or shared memory.
+__device__ __forceinline__ void add_share(const ProbeParams& p, int a, unsigned long long* to, uint64_t groups,
+                                          unsigned long long count, long long value, unsigned long long magnitude) {
+  if (count == 0) return;
+  atomicAdd(to + groups, count);
+  const AggKind kind = p.kinds[a];
+  if (kind == AggKind::Min) {
+    atomicMin(reinterpret_cast<long long*>(to), value);
+  } else if (kind == AggKind::Max) {
+    atomicMax(reinterpret_cast<long long*>(to), value);
+  } else if (kind == AggKind::Sum || kind == AggKind::Avg) {
+    atomicAdd(to, static_cast<unsigned long long>(value));
+    if (p.track_magnitude[a]) {
+      const unsigned long long before = atomicAdd(to + 2 * groups, magnitude);
+      if (before + magnitude < before || before + magnitude > static_cast<unsigned long long>(LLONG_MAX))
+        atomicOr(p.flags, kSumMightOverflow);
+    }
+  }
+}
+
 // Adds fact row `row` to group `g` of the states at `first` and `states`
 // ([aggregate][value, count, magnitude][groups], global or shared memory).
 __device__ __forceinline__ void fold_row(const ProbeParams& p, uint64_t row, uint64_t g, uint32_t* first,
                                          unsigned long long* states, uint64_t groups, uint32_t& error) {
   atomicMin(first + g, static_cast<uint32_t>(row));
   for (int a = 0; a < p.aggregate_count; ++a) {
-    unsigned long long* value = states + 3 * a * groups + g;
-    unsigned long long* count = value + groups;
-    const AggKind kind = p.kinds[a];
-    if (kind == AggKind::CountStar) {
-      atomicAdd(count, 1ull);
-      continue;
+    Slot v{};
+    v.valid = true;
+    if (p.kinds[a] != AggKind::CountStar) v = argument_value(p.arguments[a], p.columns, static_cast<int64_t>(row), error);
+    if (v.valid) add_share(p, a, states + 3 * a * groups + g, groups, 1, v.i, magnitude_of(v.i));
+  }
+}
+
+// A block's group states in shared memory: every group empty.
+__device__ __forceinline__ void init_shared_states(const ProbeParams& p, int aggregates, uint32_t* first,
+                                                   unsigned long long* states, uint64_t groups) {
+  for (uint64_t g = threadIdx.x; g < groups; g += blockDim.x) {
+    first[g] = kEmpty;
+    for (int a = 0; a < aggregates; ++a) {
+      unsigned long long* value = states + 3 * a * groups + g;
+      value[0] = p.kinds[a] == AggKind::Min   ? static_cast<unsigned long long>(LLONG_MAX)
+                 : p.kinds[a] == AggKind::Max ? static_cast<unsigned long long>(LLONG_MIN)
+                                              : 0ull;
+      value[groups] = value[2 * groups] = 0;
     }
-    const Slot v = argument_value(p.arguments[a], p.columns, static_cast<int64_t>(row), error);
-    if (!v.valid) continue;
-    atomicAdd(count, 1ull);
-    if (kind == AggKind::Sum || kind == AggKind::Avg) {
-      atomicAdd(value, static_cast<unsigned long long>(v.i));
-      if (p.track_magnitude[a]) {
-        const unsigned long long m = magnitude_of(v.i), before = atomicAdd(count + groups, m);
-        if (before + m < before || before + m > static_cast<unsigned long long>(LLONG_MAX))
-          atomicOr(p.flags, kSumMightOverflow);
-      }
-    } else if (kind == AggKind::Min) {
-      atomicMin(reinterpret_cast<long long*>(value), static_cast<long long>(v.i));
-    } else if (kind == AggKind::Max) {
-      atomicMax(reinterpret_cast<long long*>(value), static_cast<long long>(v.i));
+  }
+  __syncthreads();
+}
+
+// Adds a block's groups from shared memory to the global states.
+__device__ __forceinline__ void flush_shared_states(const ProbeParams& p, int aggregates, const uint32_t* first,
+                                                    const unsigned long long* states, uint64_t groups) {
+  __syncthreads();
+  for (uint64_t g = threadIdx.x; g < groups; g += blockDim.x) {
+    if (first[g] == kEmpty) continue;
+    atomicMin(p.first + g, first[g]);
+    for (int a = 0; a < aggregates; ++a) {
+      const unsigned long long* from = states + 3 * a * groups + g;
+      add_share(p, a, p.states + 3 * a * groups + g, groups, from[groups], static_cast<long long>(from[0]),
+                from[2 * groups]);
     }
   }
 }
@@ -317,17 +353,7 @@ __global__ void __launch_bounds__(kThreads, 2) star_probe_shared_kernel(const Pr
   if (*p.flags & kDuplicateKey) return;  // the same for the whole block
   const uint64_t groups = p.groups;
   uint32_t* shared_first = reinterpret_cast<uint32_t*>(shared_states + 3 * p.aggregate_count * groups);
-  for (uint64_t g = threadIdx.x; g < groups; g += blockDim.x) {
-    shared_first[g] = kEmpty;
-    for (int a = 0; a < p.aggregate_count; ++a) {
-      unsigned long long* value = shared_states + 3 * a * groups + g;
-      value[0] = p.kinds[a] == AggKind::Min   ? static_cast<unsigned long long>(LLONG_MAX)
-                 : p.kinds[a] == AggKind::Max ? static_cast<unsigned long long>(LLONG_MIN)
-                                              : 0ull;
-      value[groups] = value[2 * groups] = 0;
-    }
-  }
-  __syncthreads();
+  init_shared_states(p, p.aggregate_count, shared_first, shared_states, groups);
   uint32_t error = 0;
   for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * kProbeTile; base < p.fact_rows;
        base += static_cast<uint64_t>(gridDim.x) * kProbeTile) {
@@ -337,30 +363,7 @@ __global__ void __launch_bounds__(kThreads, 2) star_probe_shared_kernel(const Pr
       fold_row(p, item_row(base, k), group[k], shared_first, shared_states, groups, error);
     }
   }
-  __syncthreads();
-  for (uint64_t g = threadIdx.x; g < groups; g += blockDim.x) {
-    if (shared_first[g] == kEmpty) continue;
-    atomicMin(p.first + g, shared_first[g]);
-    for (int a = 0; a < p.aggregate_count; ++a) {
-      const unsigned long long* from = shared_states + 3 * a * groups + g;
-      unsigned long long* to = p.states + 3 * a * groups + g;
-      if (from[groups] == 0) continue;  // no row counted
-      atomicAdd(to + groups, from[groups]);
-      const AggKind kind = p.kinds[a];
-      if (kind == AggKind::Min) {
-        atomicMin(reinterpret_cast<long long*>(to), static_cast<long long>(from[0]));
-      } else if (kind == AggKind::Max) {
-        atomicMax(reinterpret_cast<long long*>(to), static_cast<long long>(from[0]));
-      } else if (kind == AggKind::Sum || kind == AggKind::Avg) {
-        atomicAdd(to, from[0]);
-        if (p.track_magnitude[a]) {
-          const unsigned long long m = from[2 * groups], before = atomicAdd(to + 2 * groups, m);
-          if (before + m < before || before + m > static_cast<unsigned long long>(LLONG_MAX))
-            atomicOr(p.flags, kSumMightOverflow);
-        }
-      }
-    }
-  }
+  flush_shared_states(p, p.aggregate_count, shared_first, shared_states, groups);
   if (error) atomicOr(error_word, error);
 }
 
@@ -430,18 +433,7 @@ __global__ void __launch_bounds__(kThreads, 3) star_probe_warp_kernel(const Prob
   if constexpr (SHARED) {
     first = reinterpret_cast<uint32_t*>(shared_states + 3 * AGGREGATES * groups);
     states = shared_states;
-    for (uint64_t g = threadIdx.x; g < groups; g += blockDim.x) {
-      first[g] = kEmpty;
-#pragma unroll
-      for (int a = 0; a < AGGREGATES; ++a) {
-        unsigned long long* value = states + 3 * a * groups + g;
-        value[0] = p.kinds[a] == AggKind::Min   ? static_cast<unsigned long long>(LLONG_MAX)
-                   : p.kinds[a] == AggKind::Max ? static_cast<unsigned long long>(LLONG_MIN)
-                                                : 0ull;
-        value[groups] = value[2 * groups] = 0;
-      }
-    }
-    __syncthreads();
+    init_shared_states(p, AGGREGATES, first, states, groups);
   }
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   uint32_t error = 0;
@@ -480,53 +472,17 @@ __global__ void __launch_bounds__(kThreads, 3) star_probe_warp_kernel(const Prob
               magnitude += m;
               best = kind == AggKind::Min ? min(best, v) : max(best, v);
             }
-            unsigned long long* to = states + 3 * a * groups + g;
-            atomicAdd(to + groups, static_cast<unsigned long long>(__popc(peers)));
-            if (kind == AggKind::Min) {
-              atomicMin(reinterpret_cast<long long*>(to), best);
-            } else if (kind == AggKind::Max) {
-              atomicMax(reinterpret_cast<long long*>(to), best);
-            } else if (kind == AggKind::Sum || kind == AggKind::Avg) {
-              atomicAdd(to, sum);
-              if (p.track_magnitude[a]) {
-                const unsigned long long before = atomicAdd(to + 2 * groups, magnitude);
-                if (wrapped || before + magnitude < before ||
-                    before + magnitude > static_cast<unsigned long long>(LLONG_MAX))
-                  atomicOr(p.flags, kSumMightOverflow);
-              }
-            }
+            if (wrapped && p.track_magnitude[a]) atomicOr(p.flags, kSumMightOverflow);
+            const bool extreme = kind == AggKind::Min || kind == AggKind::Max;
+            add_share(p, a, states + 3 * a * groups + g, groups, __popc(peers),
+                      extreme ? best : static_cast<long long>(sum), magnitude);
           }
         }
         __syncwarp(active);  // scratch is reused by the next item
       }
     }
   }
-  if constexpr (SHARED) {
-    __syncthreads();
-    for (uint64_t g = threadIdx.x; g < groups; g += blockDim.x) {
-      if (first[g] == kEmpty) continue;
-      atomicMin(p.first + g, first[g]);
-#pragma unroll
-      for (int a = 0; a < AGGREGATES; ++a) {
-        const unsigned long long* from = states + 3 * a * groups + g;
-        unsigned long long* to = p.states + 3 * a * groups + g;
-        atomicAdd(to + groups, from[groups]);
-        const AggKind kind = p.kinds[a];
-        if (kind == AggKind::Min) {
-          atomicMin(reinterpret_cast<long long*>(to), static_cast<long long>(from[0]));
-        } else if (kind == AggKind::Max) {
-          atomicMax(reinterpret_cast<long long*>(to), static_cast<long long>(from[0]));
-        } else if (kind == AggKind::Sum || kind == AggKind::Avg) {
-          atomicAdd(to, from[0]);
-          if (p.track_magnitude[a]) {
-            const unsigned long long m = from[2 * groups], before = atomicAdd(to + 2 * groups, m);
-            if (before + m < before || before + m > static_cast<unsigned long long>(LLONG_MAX))
-              atomicOr(p.flags, kSumMightOverflow);
-          }
-        }
-      }
-    }
-  }
+  if constexpr (SHARED) flush_shared_states(p, AGGREGATES, first, states, groups);
   if (error) atomicOr(error_word, error);
 }
 
@@ -618,19 +574,8 @@ __global__ void __launch_bounds__(kThreads, AGGREGATES <= 2 ? 3 : 2) star_probe_
       overflow |= magnitude[a] + m < magnitude[a];
       magnitude[a] += m;
     }
-    if (threadIdx.x % 32 == 0 && count[a] > 0) {
-      unsigned long long* to = p.states + 3 * a;  // one group
-      atomicAdd(to + 1, count[a]);
-      if (kind == AggKind::Min) {
-        atomicMin(reinterpret_cast<long long*>(to), static_cast<long long>(value[a]));
-      } else if (kind == AggKind::Max) {
-        atomicMax(reinterpret_cast<long long*>(to), static_cast<long long>(value[a]));
-      } else if (kind != AggKind::CountStar && kind != AggKind::Count) {
-        atomicAdd(to, value[a]);
-        const unsigned long long before = atomicAdd(to + 2, magnitude[a]);
-        overflow |= before + magnitude[a] < before || before + magnitude[a] > static_cast<unsigned long long>(LLONG_MAX);
-      }
-    }
+    if (threadIdx.x % 32 == 0)  // one group
+      add_share(p, a, p.states + 3 * a, 1, count[a], static_cast<long long>(value[a]), magnitude[a]);
   }
   if (overflow) atomicOr(p.flags, kSumMightOverflow);
   if (error) atomicOr(error_word, error);
