@@ -851,32 +851,12 @@ inline bool is_ascii(std::string_view s) {
 inline bool parse_double_fast(std::string_view text, double& out) {
   static constexpr double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,
                                       1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19};
-  const char* p = text.data();
-  const std::size_t n = text.size();
-  const bool negative = n > 0 && p[0] == '-';
-  std::size_t i = negative;
-  uint64_t mantissa = 0;
-  const std::size_t int_begin = i;
-  for (; i < n; ++i) {
-    unsigned digit = static_cast<unsigned char>(p[i]) - unsigned('0');
-    if (digit > 9) break;
-    mantissa = mantissa * 10 + digit;
-  }
-  const std::size_t int_digits = i - int_begin;
-  std::size_t fraction = 0;
-  if (i < n && p[i] == '.') {
-    const std::size_t fraction_begin = ++i;
-    for (; i < n; ++i) {
-      unsigned digit = static_cast<unsigned char>(p[i]) - unsigned('0');
-      if (digit > 9) break;
-      mantissa = mantissa * 10 + digit;
-    }
-    fraction = i - fraction_begin;
-    if (fraction == 0) return false;
-  }
-  if (i != n || int_digits == 0 || int_digits + fraction > 19 || mantissa >= (uint64_t(1) << 53)) return false;
-  const double value = static_cast<double>(mantissa) / powers[fraction];
-  out = negative ? -value : value;
+  const detail::PlainNumber n = detail::scan_plain_number(text);
+  if (!n.whole || n.int_digits == 0 || (n.point && n.fraction == 0) || n.int_digits + n.fraction > 19 ||
+      n.digits >= (uint64_t(1) << 53))
+    return false;
+  const double value = static_cast<double>(n.digits) / powers[n.fraction];
+  out = n.negative ? -value : value;
   return true;
 }
 

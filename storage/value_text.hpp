@@ -77,6 +77,44 @@ constexpr int64_t powers_of_ten[19] = {1,
                                        10000000000000000,
                                        100000000000000000,
                                        1000000000000000000};
+
+// The plain notation [-]digits[.digits] in one pass, for the fast paths of
+// the parsers: the digits as one integer (meaningless past 19 of them: the
+// callers check the counts), how many come before and after the point, and
+// whether the text is exactly that notation.
+struct PlainNumber {
+  bool negative = false;
+  bool point = false;
+  bool whole = false;  // the notation spans the whole text
+  uint64_t digits = 0;
+  std::size_t int_digits = 0;
+  std::size_t fraction = 0;
+};
+
+inline PlainNumber scan_plain_number(std::string_view text) {
+  PlainNumber r;
+  const char* p = text.data();
+  const std::size_t n = text.size();
+  r.negative = n > 0 && p[0] == '-';
+  std::size_t i = r.negative;
+  auto digits = [&] {
+    const std::size_t begin = i;
+    for (; i < n; ++i) {
+      const unsigned digit = static_cast<unsigned char>(p[i]) - unsigned('0');
+      if (digit > 9) break;
+      r.digits = r.digits * 10 + digit;
+    }
+    return i - begin;
+  };
+  r.int_digits = digits();
+  if (i < n && p[i] == '.') {
+    ++i;
+    r.point = true;
+    r.fraction = digits();
+  }
+  r.whole = i == n;
+  return r;
+}
 }  // namespace detail
 
 // The same notation as parse_double, exactly: the value rounded half away
@@ -85,32 +123,11 @@ constexpr int64_t powers_of_ten[19] = {1,
 inline ParseResult parse_decimal(std::string_view text, uint8_t precision, uint8_t scale, int64_t& out) {
   // The common case inline: [-]digits[.digits], no more fraction digits than
   // the scale, within the precision, no blanks.
-  const char* p = text.data();
-  const std::size_t n = text.size();
-  const bool negative = n > 0 && p[0] == '-';
-  std::size_t i = negative;
-  uint64_t value = 0;
-  const std::size_t int_begin = i;
-  for (; i < n; ++i) {
-    unsigned digit = static_cast<unsigned char>(p[i]) - unsigned('0');
-    if (digit > 9) break;
-    value = value * 10 + digit;
-  }
-  const std::size_t int_digits = i - int_begin;
-  std::size_t fraction = 0;
-  if (i < n && p[i] == '.') {
-    const std::size_t fraction_begin = ++i;
-    for (; i < n; ++i) {
-      unsigned digit = static_cast<unsigned char>(p[i]) - unsigned('0');
-      if (digit > 9) break;
-      value = value * 10 + digit;
-    }
-    fraction = i - fraction_begin;
-  }
-  if (i == n && int_digits + fraction > 0 && int_digits + fraction <= 18 && fraction <= scale &&
-      int_digits + scale <= precision) {
-    value *= static_cast<uint64_t>(detail::powers_of_ten[scale - fraction]);
-    out = negative ? -static_cast<int64_t>(value) : static_cast<int64_t>(value);
+  const detail::PlainNumber n = detail::scan_plain_number(text);
+  if (n.whole && n.int_digits + n.fraction > 0 && n.int_digits + n.fraction <= 18 && n.fraction <= scale &&
+      n.int_digits + scale <= precision) {
+    const uint64_t value = n.digits * static_cast<uint64_t>(detail::powers_of_ten[scale - n.fraction]);
+    out = n.negative ? -static_cast<int64_t>(value) : static_cast<int64_t>(value);
     return ParseResult::Ok;
   }
   return detail::parse_decimal(text, precision, scale, out);
