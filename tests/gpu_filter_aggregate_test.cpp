@@ -26,15 +26,6 @@ using namespace gpusql::test;
 
 namespace {
 
-uint64_t next_random(uint64_t& state) {
-  state = state * 6364136223846793005ull + 1442695040888963407ull;
-  uint64_t x = state;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  return x;
-}
-
 // ---- expressions as the binder makes them ----
 
 BoundExpr column(int c, DataType type) {

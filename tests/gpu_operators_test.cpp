@@ -26,25 +26,6 @@ namespace {
 
 // ---- data ----
 
-uint64_t next_random(uint64_t& state) {
-  state = state * 6364136223846793005ull + 1442695040888963407ull;
-  uint64_t x = state;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  return x;
-}
-
-std::string fmt(const char* format, ...) __attribute__((format(printf, 1, 2)));
-std::string fmt(const char* format, ...) {
-  char buffer[256];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(buffer, sizeof buffer, format, args);
-  va_end(args);
-  return buffer;
-}
-
 // t: 40 rows with duplicate and NULL keys, -0.0 next to 0.0, ties
 // everywhere; u: 25 rows sharing some keys with t; one: a single row;
 // empty: no row (header and one typed row filtered away by queries).

@@ -28,25 +28,6 @@ using namespace gpusql::test;
 
 namespace {
 
-uint64_t next_random(uint64_t& state) {
-  state = state * 6364136223846793005ull + 1442695040888963407ull;
-  uint64_t x = state;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  return x;
-}
-
-std::string fmt(const char* format, ...) __attribute__((format(printf, 1, 2)));
-std::string fmt(const char* format, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(buffer, sizeof buffer, format, args);
-  va_end(args);
-  return buffer;
-}
-
 // "" when identical (doubles by their bits), else where they first differ.
 std::string difference(const Result& expected, const Result& actual) {
   if (expected.column_count() != actual.column_count())

@@ -66,4 +66,11 @@ std::string to_string(const Rows& rows);
 //    relative tolerance 1e-12 on the columns listed in `approximate`.
 bool same_rows(const Rows& expected, const Rows& actual, const std::vector<std::size_t>& approximate = {});
 
+// A deterministic 64-bit random stream for generated test data (an LCG
+// step, then a murmur-style finalizer): the same data on every machine.
+uint64_t next_random(uint64_t& state);
+
+// printf into a std::string (up to 511 characters).
+std::string fmt(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
 }  // namespace gpusql::test
