@@ -18,6 +18,18 @@ inline unsigned grid_for(std::size_t tiles, const DeviceContext& context, int bl
   return static_cast<unsigned>(std::max<std::size_t>(1, std::min(tiles, cap)));
 }
 
+// Blocks for a grid-stride loop that keeps every block resident: as many as
+// fit on the multiprocessors at once with `kernel`'s registers and shared
+// memory (one wave, no tail of a partial one), never more than `tiles`.
+template <class Kernel>
+unsigned resident_grid(Kernel kernel, int threads, std::size_t dynamic_shared_bytes, std::size_t tiles,
+                       const DeviceContext& context) {
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dynamic_shared_bytes) != cudaSuccess)
+    per_sm = 1;
+  return grid_for(tiles, context, std::max(1, per_sm));
+}
+
 #define GPUSQL_CHECK_LAUNCH() GPUSQL_CUDA_TRY(cudaGetLastError())
 
 // Host objects that kernels read through pointers (expression programs,
