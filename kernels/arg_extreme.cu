@@ -11,11 +11,11 @@ constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 constexpr unsigned kFullMask = 0xffffffffu;
 
-// The identity of the reduction: no candidate yet. No real word equals it,
-// as positions stay below 2^32 - 1.
-__host__ __device__ constexpr unsigned long long identity(AggKind kind) {
-  return kind == AggKind::ArgMin ? ~0ull : 0ull;
-}
+// Every reduction is a minimum over 64-bit keys (see key()), so the
+// identity -- no candidate yet -- is ~0 for ARG_MIN and ARG_MAX alike, and
+// one memset initializes any mix of them. No real key equals it, as
+// positions stay below 2^32 - 1.
+constexpr unsigned long long kNoKey = ~0ull;
 
 // The order-preserving 32-bit code of a valid value; false when it has none
 // (NaN, or a value out of its type's 32-bit range).
@@ -42,28 +42,26 @@ __device__ __forceinline__ bool code32(Type type, const Slot& s, uint32_t& code)
   }
 }
 
-// ARG_MIN: (code, position), smallest wins. ARG_MAX: (code, ~position),
-// largest wins, so the lowest position still wins a tie.
-__device__ __forceinline__ unsigned long long pack(AggKind kind, uint32_t code, uint32_t position) {
-  const uint32_t low = kind == AggKind::ArgMin ? position : ~position;
-  return (static_cast<unsigned long long>(code) << 32) | low;
+// ARG_MIN: (code, position); ARG_MAX: (~code, position); the smallest key
+// wins either way, so among equal values the lowest position does.
+__device__ __forceinline__ unsigned long long key(AggKind kind, uint32_t code, uint32_t position) {
+  const uint32_t high = kind == AggKind::ArgMin ? code : ~code;
+  return (static_cast<unsigned long long>(high) << 32) | position;
 }
 
-__device__ __forceinline__ unsigned long long better(AggKind kind, unsigned long long a, unsigned long long b) {
-  return kind == AggKind::ArgMin ? min(a, b) : max(a, b);
-}
-
-__device__ __forceinline__ unsigned long long warp_best(AggKind kind, unsigned long long v) {
+__device__ __forceinline__ unsigned long long warp_best(unsigned long long v) {
 #pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) v = better(kind, v, __shfl_xor_sync(kFullMask, v, offset));
+  for (int offset = 16; offset > 0; offset /= 2) v = min(v, __shfl_xor_sync(kFullMask, v, offset));
   return v;
 }
 
-__device__ __forceinline__ void publish(AggKind kind, unsigned long long* result, unsigned long long word) {
-  if (word == identity(kind)) return;
-  if (kind == AggKind::ArgMin) atomicMin(result, word);
-  else atomicMax(result, word);
+__device__ __forceinline__ void publish(unsigned long long* result, unsigned long long word) {
+  if (word != kNoKey) atomicMin(result, word);
 }
+
+// The unfit flag starts as all ones (the memset of the result words) and is
+// cleared by a value without a 32-bit code.
+__device__ __forceinline__ void flag_unfit(unsigned int* unfit) { atomicAnd(unfit, 0u); }
 
 struct PackedParams {
   ExprProgram predicate;
@@ -82,7 +80,7 @@ __global__ void __launch_bounds__(kThreads)
   uint32_t error = 0;
   bool bad = false;
   unsigned long long best[kMaxAggregates];
-  for (int a = 0; a < params.count; ++a) best[a] = identity(params.args[a].kind);
+  for (int a = 0; a < params.count; ++a) best[a] = kNoKey;
   for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < count;
        p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
     if (!evaluate_predicate(params.predicate, columns, static_cast<int64_t>(p), error)) continue;
@@ -95,96 +93,110 @@ __global__ void __launch_bounds__(kThreads)
         bad = true;
         continue;
       }
-      best[a] = better(arg.kind, best[a], pack(arg.kind, code, static_cast<uint32_t>(p)));
+      best[a] = min(best[a], key(arg.kind, code, static_cast<uint32_t>(p)));
     }
   }
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   for (int a = 0; a < params.count; ++a) {
-    const unsigned long long w = warp_best(params.args[a].kind, best[a]);
+    const unsigned long long w = warp_best(best[a]);
     if (lane == 0) warp_words[a][warp] = w;
   }
   const int any_bad = __syncthreads_or(bad);
   if (threadIdx.x < params.count) {
-    const AggKind kind = params.args[threadIdx.x].kind;
-    unsigned long long w = identity(kind);
-    for (int i = 0; i < kWarps; ++i) w = better(kind, w, warp_words[threadIdx.x][i]);
-    publish(kind, &results[threadIdx.x], w);
+    unsigned long long w = kNoKey;
+    for (int i = 0; i < kWarps; ++i) w = min(w, warp_words[threadIdx.x][i]);
+    publish(&results[threadIdx.x], w);
   }
-  if (threadIdx.x == 0 && any_bad) atomicOr(unfit, 1u);
+  if (threadIdx.x == 0 && any_bad) flag_unfit(unfit);
   if (error) atomicOr(error_word, error);
 }
 
 // The direct kernel for one ordering value that is a plain 32-bit column
 // read at its own positions: four values per 16-byte load, four loads in
-// flight per thread, no interpreter.
+// flight per thread, no interpreter, and the type, the kind and whether
+// there are NULLs fixed at compile time. A thread meets its positions in
+// ascending order, so it keeps its best (code, position) as one key and a
+// later equal value never replaces it; only REAL has values without a code.
 template <class T>
-__device__ __forceinline__ T from_word(uint32_t word) {
-  if constexpr (std::is_same_v<T, float>) return __uint_as_float(word);
-  else return static_cast<T>(word);
+__device__ __forceinline__ uint32_t code_of(uint32_t word, bool& bad) {
+  if constexpr (std::is_same_v<T, float>) {
+    // code32() for Type::Real: -0 as +0, NaN has no code.
+    const float f = __uint_as_float(word);
+    if (f != f) bad = true;
+    const uint32_t b = f == 0.0f ? 0u : word;
+    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    return word ^ 0x80000000u;  // Integer, Date
+  } else {
+    return word;  // Varchar codes
+  }
 }
 
-template <class T>
-__device__ __forceinline__ bool direct_code(Type type, T raw, uint32_t& code) {
-  Slot s;
-  s.valid = true;
-  if constexpr (std::is_same_v<T, float>) s.d = raw;
-  else s.i = raw;
-  return code32(type, s, code);
-}
+constexpr int kDirectVector = 4, kDirectUnroll = 4;
+// Full occupancy (8 blocks of 256 on every multiprocessor): the grid is
+// exactly the resident blocks, so every block streams until the end.
+constexpr int kDirectBlocksPerSm = 8;
 
-template <class T, bool CAS>
-__global__ void __launch_bounds__(kThreads)
-    direct_arg_kernel(const T* __restrict__ values, const uint32_t* __restrict__ validity, uint64_t count,
-                      AggKind kind, Type type, unsigned long long* __restrict__ result, unsigned int* __restrict__ unfit) {
+template <class T, AggKind KIND, bool VALIDITY, bool CAS>
+__global__ void __launch_bounds__(kThreads, kDirectBlocksPerSm)
+    direct_arg_kernel(const T* __restrict__ values, const uint32_t* __restrict__ validity, uint32_t count,
+                      unsigned long long* __restrict__ result, unsigned int* __restrict__ unfit) {
   __shared__ unsigned long long warp_words[kWarps];
-  constexpr int kVector = 4, kUnroll = 4;
   bool bad = false;
-  unsigned long long best = identity(kind);
-  auto consider = [&](uint64_t p, T raw) {
-    if (validity && !((validity[p >> 5] >> (p & 31)) & 1u)) return;
-    uint32_t code = 0;
-    if (!direct_code(type, raw, code)) {
-      bad = true;
-      return;
+  unsigned long long best = kNoKey;
+  auto consider = [&](uint32_t p, uint32_t word) {
+    if constexpr (VALIDITY) {
+      if (!((validity[p >> 5] >> (p & 31)) & 1u)) return;
     }
-    best = better(kind, best, pack(kind, code, static_cast<uint32_t>(p)));
+    const unsigned long long k = key(KIND, code_of<T>(word, bad), p);
+    best = k < best ? k : best;
   };
-  const uint64_t vectors = count / kVector;
+  const uint32_t vectors = count / kDirectVector;
   const uint4* __restrict__ v4 = reinterpret_cast<const uint4*>(values);
-  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; i + (kUnroll - 1) * stride < vectors; i += kUnroll * stride) {
-    uint4 loaded[kUnroll];
+  const uint32_t stride = gridDim.x * kThreads;
+  uint32_t i = blockIdx.x * kThreads + threadIdx.x;
+  // Positions stay below 2^32 - 1 (the caller checks), so the index math is
+  // 32-bit; only the unrolled loop's bound is tested in 64 bits.
+  for (; static_cast<uint64_t>(i) + (kDirectUnroll - 1) * static_cast<uint64_t>(stride) < vectors;
+       i += kDirectUnroll * stride) {
+    uint4 loaded[kDirectUnroll];
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) loaded[u] = __ldcs(v4 + i + u * stride);
+    for (int u = 0; u < kDirectUnroll; ++u) loaded[u] = __ldcs(v4 + i + u * stride);
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const uint64_t p = (i + u * stride) * kVector;
-      const uint32_t words[kVector] = {loaded[u].x, loaded[u].y, loaded[u].z, loaded[u].w};
-#pragma unroll
-      for (int e = 0; e < kVector; ++e) consider(p + e, from_word<T>(words[e]));
+    for (int u = 0; u < kDirectUnroll; ++u) {
+      const uint32_t p = (i + u * stride) * kDirectVector;
+      consider(p, loaded[u].x);
+      consider(p + 1, loaded[u].y);
+      consider(p + 2, loaded[u].z);
+      consider(p + 3, loaded[u].w);
     }
   }
   for (; i < vectors; i += stride) {
     const uint4 loaded = __ldcs(v4 + i);
-    const uint32_t words[kVector] = {loaded.x, loaded.y, loaded.z, loaded.w};
-#pragma unroll
-    for (int e = 0; e < kVector; ++e) consider(i * kVector + e, from_word<T>(words[e]));
+    const uint32_t p = i * kDirectVector;
+    consider(p, loaded.x);
+    consider(p + 1, loaded.y);
+    consider(p + 2, loaded.z);
+    consider(p + 3, loaded.w);
   }
-  // The last count % 4 values.
-  for (uint64_t p = vectors * kVector + static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < count;
-       p += stride)
-    consider(p, values[p]);
+  // The last count % 4 values, by the first threads of the grid.
+  {
+    const uint32_t g = blockIdx.x * kThreads + threadIdx.x;
+    if (g < count % kDirectVector) {
+      const uint32_t p = vectors * kDirectVector + g;
+      consider(p, reinterpret_cast<const uint32_t*>(values)[p]);
+    }
+  }
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const unsigned long long w = warp_best(kind, best);
+  const unsigned long long w = warp_best(best);
   if constexpr (CAS) {
     // The baseline: one compare-and-swap loop per warp, no block step.
-    if (lane == 0 && w != identity(kind)) {
+    if (lane == 0 && w != kNoKey) {
       unsigned long long old = *result, assumed;
       do {
         assumed = old;
-        if (better(kind, assumed, w) == assumed) break;
+        if (assumed <= w) break;
         old = atomicCAS(result, assumed, w);
       } while (old != assumed);
     }
@@ -192,12 +204,15 @@ __global__ void __launch_bounds__(kThreads)
     if (lane == 0) warp_words[warp] = w;
     __syncthreads();
     if (threadIdx.x == 0) {
-      unsigned long long b = identity(kind);
-      for (int k = 0; k < kWarps; ++k) b = better(kind, b, warp_words[k]);
-      publish(kind, result, b);
+      unsigned long long b = kNoKey;
+#pragma unroll
+      for (int k = 0; k < kWarps; ++k) b = min(b, warp_words[k]);
+      publish(result, b);
     }
   }
-  if (unfit && __syncthreads_or(bad) && threadIdx.x == 0) atomicOr(unfit, 1u);
+  if constexpr (std::is_same_v<T, float>) {
+    if (__syncthreads_or(bad) && threadIdx.x == 0) flag_unfit(unfit);
+  }
 }
 
 // Whether `program` is one plain 32-bit column read at the position itself.
@@ -215,8 +230,39 @@ const ColumnPointer* direct_column(const ExprProgram& program, const ColumnSet& 
   }
 }
 
+// The resident blocks of the direct kernel (its occupancy on every
+// multiprocessor), no more than the 16-byte vectors need.
+template <class T, AggKind KIND, bool VALIDITY, bool CAS>
 unsigned direct_grid(std::size_t count, const DeviceContext& context) {
-  return grid_for((count / 4 + kThreads - 1) / kThreads + 1, context, 8);
+  static const int per_sm = [] {
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, direct_arg_kernel<T, KIND, VALIDITY, CAS>, kThreads,
+                                                      0) != cudaSuccess)
+      (void)cudaGetLastError();
+    return blocks < 1 ? 1 : blocks;
+  }();
+  return grid_for((count / kDirectVector + kThreads - 1) / kThreads + 1, context, per_sm);
+}
+
+template <class T, AggKind KIND, bool VALIDITY, bool CAS>
+void launch_direct(const void* values, const uint32_t* validity, std::size_t count, unsigned long long* result,
+                   unsigned int* unfit, DeviceContext& context) {
+  direct_arg_kernel<T, KIND, VALIDITY, CAS>
+      <<<direct_grid<T, KIND, VALIDITY, CAS>(count, context), kThreads, 0, context.stream()>>>(
+          static_cast<const T*>(values), validity, static_cast<uint32_t>(count), result, unfit);
+}
+
+template <class T>
+void launch_direct_query(AggKind kind, const ColumnPointer& column, std::size_t count, unsigned long long* result,
+                         unsigned int* unfit, DeviceContext& context) {
+  const bool nulls = column.validity != nullptr;
+  if (kind == AggKind::ArgMin) {
+    if (nulls) launch_direct<T, AggKind::ArgMin, true, false>(column.data, column.validity, count, result, unfit, context);
+    else launch_direct<T, AggKind::ArgMin, false, false>(column.data, nullptr, count, result, unfit, context);
+  } else {
+    if (nulls) launch_direct<T, AggKind::ArgMax, true, false>(column.data, column.validity, count, result, unfit, context);
+    else launch_direct<T, AggKind::ArgMax, false, false>(column.data, nullptr, count, result, unfit, context);
+  }
 }
 
 }  // namespace
@@ -235,30 +281,19 @@ std::vector<PackedArgResult> packed_arg_extreme(const ExprProgram& predicate, co
     for (auto& r : results) r.fits = false;
     return results;
   }
+  // The result keys, then the unfit flag: all ones (no key, nothing unfit).
   std::vector<unsigned long long> words(args.size() + 1);
-  for (std::size_t a = 0; a < args.size(); ++a) words[a] = identity(args[a].kind);
-  words[args.size()] = 0;  // the unfit flag
   DeviceBuffer d_words(context, words.size() * sizeof(unsigned long long));
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(d_words.data(), words.data(), words.size() * sizeof(unsigned long long),
-                                  cudaMemcpyHostToDevice, context.stream()));
+  GPUSQL_CUDA_TRY(cudaMemsetAsync(d_words.data(), 0xff, words.size() * sizeof(unsigned long long), context.stream()));
   unsigned int* d_unfit = reinterpret_cast<unsigned int*>(d_words.as<unsigned long long>() + args.size());
   const ColumnPointer* direct = predicate.length == 0 && args.size() == 1 ? direct_column(args[0].order, columns)
                                                                           : nullptr;
   if (direct) {
-    const AggKind kind = args[0].kind;
-    const unsigned grid = direct_grid(count, context);
-    if (direct->type == Type::Real)
-      direct_arg_kernel<float, false><<<grid, kThreads, 0, context.stream()>>>(
-          static_cast<const float*>(direct->data), direct->validity, count, kind, direct->type,
-          d_words.as<unsigned long long>(), d_unfit);
+    unsigned long long* d_result = d_words.as<unsigned long long>();
+    if (direct->type == Type::Real) launch_direct_query<float>(args[0].kind, *direct, count, d_result, d_unfit, context);
     else if (direct->type == Type::Varchar)
-      direct_arg_kernel<uint32_t, false><<<grid, kThreads, 0, context.stream()>>>(
-          static_cast<const uint32_t*>(direct->data), direct->validity, count, kind, direct->type,
-          d_words.as<unsigned long long>(), d_unfit);
-    else
-      direct_arg_kernel<int32_t, false><<<grid, kThreads, 0, context.stream()>>>(
-          static_cast<const int32_t*>(direct->data), direct->validity, count, kind, direct->type,
-          d_words.as<unsigned long long>(), d_unfit);
+      launch_direct_query<uint32_t>(args[0].kind, *direct, count, d_result, d_unfit, context);
+    else launch_direct_query<int32_t>(args[0].kind, *direct, count, d_result, d_unfit, context);
   } else {
     PackedParams params{};
     params.predicate = predicate;
@@ -275,12 +310,10 @@ std::vector<PackedArgResult> packed_arg_extreme(const ExprProgram& predicate, co
   GPUSQL_CUDA_TRY(cudaMemcpyAsync(words.data(), d_words.data(), words.size() * sizeof(unsigned long long),
                                   cudaMemcpyDeviceToHost, context.stream()));
   context.synchronize();
-  const bool fits = (words[args.size()] & 0xffffffffull) == 0;
+  const bool fits = (words[args.size()] & 0xffffffffull) == 0xffffffffull;
   for (std::size_t a = 0; a < args.size(); ++a) {
     results[a].fits = fits;
-    if (words[a] == identity(args[a].kind)) continue;
-    const uint32_t low = static_cast<uint32_t>(words[a] & 0xffffffffull);
-    results[a].position = args[a].kind == AggKind::ArgMin ? low : static_cast<uint32_t>(~low);
+    if (words[a] != kNoKey) results[a].position = static_cast<uint32_t>(words[a] & 0xffffffffull);
   }
   return results;
 }
@@ -288,16 +321,16 @@ std::vector<PackedArgResult> packed_arg_extreme(const ExprProgram& predicate, co
 void packed_arg_min_int32(const int32_t* d_values, std::size_t count, unsigned long long* d_result,
                           DeviceContext& context) {
   if (count == 0) return;
-  direct_arg_kernel<int32_t, false><<<direct_grid(count, context), kThreads, 0, context.stream()>>>(
-      d_values, nullptr, count, AggKind::ArgMin, Type::Integer, d_result, nullptr);
+  if (count >= 0xffffffffull) throw Error(ErrorKind::NotSupported, "packed_arg_min_int32: 2^32 - 1 values or more");
+  launch_direct<int32_t, AggKind::ArgMin, false, false>(d_values, nullptr, count, d_result, nullptr, context);
   GPUSQL_CHECK_LAUNCH();
 }
 
 void cas_arg_min_int32(const int32_t* d_values, std::size_t count, unsigned long long* d_result,
                        DeviceContext& context) {
   if (count == 0) return;
-  direct_arg_kernel<int32_t, true><<<direct_grid(count, context), kThreads, 0, context.stream()>>>(
-      d_values, nullptr, count, AggKind::ArgMin, Type::Integer, d_result, nullptr);
+  if (count >= 0xffffffffull) throw Error(ErrorKind::NotSupported, "cas_arg_min_int32: 2^32 - 1 values or more");
+  launch_direct<int32_t, AggKind::ArgMin, false, true>(d_values, nullptr, count, d_result, nullptr, context);
   GPUSQL_CHECK_LAUNCH();
 }
 
