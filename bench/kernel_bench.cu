@@ -11,9 +11,12 @@
 #include <thrust/equal.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -24,6 +27,7 @@
 #include "engine/expression_compiler.hpp"
 #include "kernels/aggregate.hpp"
 #include "kernels/arg_extreme.hpp"
+#include "kernels/fast_predicate.cuh"
 #include "kernels/filter.hpp"
 #include "kernels/gather.hpp"
 #include "kernels/group_by.hpp"
@@ -86,6 +90,30 @@ struct WidenedLessThan {
   double threshold;
   __host__ __device__ bool operator()(float v) const { return static_cast<double>(v) < threshold; }
 };
+
+// a < a_max AND b < b_max, the two columns read by the functor at the position.
+struct BothLessAt {
+  const float* a;
+  const float* b;
+  float a_max, b_max;
+  __device__ bool operator()(uint32_t i) const { return a[i] < a_max && b[i] < b_max; }
+};
+// The same on the zipped values (a, b).
+struct BothLess {
+  float a_max, b_max;
+  template <class Pair>
+  __device__ bool operator()(const Pair& ab) const {
+    return ::cuda::std::get<0>(ab) < a_max && ::cuda::std::get<1>(ab) < b_max;
+  }
+};
+
+// Runs `run` with fast predicates sent to filter_rows' ordered kernel
+// (GPUSQL_FILTER_KERNEL=ordered, which filter_rows reads at each call).
+void with_ordered_kernel(const std::function<void()>& run) {
+  setenv("GPUSQL_FILTER_KERNEL", "ordered", 1);
+  run();
+  unsetenv("GPUSQL_FILTER_KERNEL");
+}
 
 // ---- expressions as the engine compiles them ----
 
@@ -242,6 +270,11 @@ int main(int argc, char** argv) {
             mismatches++;
           }
         }
+        bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=ordered (old ordered kernel)", n4, bytes, [&] {
+          with_ordered_kernel([&] {
+            kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
+          });
+        });
         bench.report(name, "cub::DeviceSelect::FlaggedIf (values as flags)", n4, bytes, [&] {
           thrust::counting_iterator<uint32_t> positions(0);
           std::size_t bytes_needed = 0;
@@ -282,6 +315,94 @@ int main(int argc, char** argv) {
                                                                   count.as<uint32_t>(), static_cast<int64_t>(n4),
                                                                   stream));
                      });
+      }
+    }
+
+    // ---- filter: a < t AND b < t over two 1 GiB REAL columns (t = sqrt(selectivity)) ----
+    {
+      DeviceBuffer a(context, n4 * sizeof(float)), b(context, n4 * sizeof(float));
+      DeviceBuffer out(context, n4 * sizeof(uint32_t)), expected(context, n4 * sizeof(uint32_t));
+      DeviceBuffer count(context, sizeof(uint32_t)), temp;
+      fill_uniform_float<<<grid(n4), 256, 0, stream>>>(a.as<float>(), n4, 11);
+      fill_uniform_float<<<grid(n4), 256, 0, stream>>>(b.as<float>(), n4, 12);
+      ColumnSet columns = set_of({pointer(a.data(), Type::Real), pointer(b.data(), Type::Real)});
+      thrust::counting_iterator<uint32_t> positions(0);
+      for (double selectivity : {0.01, 0.10, 0.50}) {
+        // A float threshold, so the engine's widened comparison and the plain
+        // float one select the same rows.
+        const float threshold = static_cast<float>(std::sqrt(selectivity));
+        ExprProgram predicate = compile(binary(
+            Op::And, DataType::boolean(),
+            binary(Op::Lt, DataType::boolean(), column(0, DataType::real()), constant(threshold)),
+            binary(Op::Lt, DataType::boolean(), column(1, DataType::real()), constant(threshold))));
+        kernels::FastPredicate fast;
+        if (!kernels::make_fast_predicate(predicate, columns, fast) || fast.count != 2) {
+          std::fprintf(stderr, "a < t AND b < t did not compile to a two-term fast predicate\n");
+          mismatches++;
+        }
+        // Both columns read (b only where a passes, at sector granularity; the
+        // logical bytes are counted), the ids written.
+        const double bytes = static_cast<double>(n4) * (8.0 + 4.0 * selectivity);
+        const std::string name = "filter 2 terms " + std::to_string(static_cast<int>(selectivity * 100)) + "%";
+        auto cub_if = [&](uint32_t* d_ids) {
+          const BothLessAt holds{a.as<float>(), b.as<float>(), threshold, threshold};
+          std::size_t bytes_needed = 0;
+          GPUSQL_CUDA_TRY(cub::DeviceSelect::If(nullptr, bytes_needed, positions, d_ids, count.as<uint32_t>(),
+                                                static_cast<int64_t>(n4), holds, stream));
+          if (temp.size() < bytes_needed) temp = DeviceBuffer(context, bytes_needed);
+          GPUSQL_CUDA_TRY(cub::DeviceSelect::If(temp.data(), bytes_needed, positions, d_ids, count.as<uint32_t>(),
+                                                static_cast<int64_t>(n4), holds, stream));
+        };
+        // The reference ids, by the plain CUB call.
+        cub_if(expected.as<uint32_t>());
+        uint32_t expected_count = 0;
+        GPUSQL_CUDA_TRY(
+            cudaMemcpyAsync(&expected_count, count.data(), sizeof expected_count, cudaMemcpyDeviceToHost, stream));
+        context.synchronize();
+        // Whether `out` holds the reference ids (`selected`: their count,
+        // from the host or from `count` on the device when negative).
+        auto check = [&](const char* variant, int64_t selected) {
+          if (selected < 0) {
+            uint32_t c = 0;
+            GPUSQL_CUDA_TRY(cudaMemcpyAsync(&c, count.data(), sizeof c, cudaMemcpyDeviceToHost, stream));
+            context.synchronize();
+            selected = c;
+          }
+          bool same = static_cast<uint32_t>(selected) == expected_count &&
+                      thrust::equal(thrust::cuda::par.on(stream), out.as<uint32_t>(), out.as<uint32_t>() + selected,
+                                    expected.as<uint32_t>());
+          if (!same) {
+            std::fprintf(stderr, "%s: %s selected %lld ids, cub::DeviceSelect::If %u; the ids %s\n", name.c_str(),
+                         variant, static_cast<long long>(selected), expected_count,
+                         static_cast<uint32_t>(selected) == expected_count ? "differ" : "were not compared");
+            mismatches++;
+          }
+        };
+        std::size_t selected = 0;
+        bench.report(name, "gpusql filter_rows (cub::DeviceSelect::If, engine path)", n4, bytes, [&] {
+          selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
+        });
+        check("filter_rows", static_cast<int64_t>(selected));
+        bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=ordered (old ordered kernel)", n4, bytes, [&] {
+          with_ordered_kernel([&] {
+            selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
+          });
+        });
+        check("filter_rows (ordered kernel)", static_cast<int64_t>(selected));
+        bench.report(name, "cub::DeviceSelect::If (positions, functor loads a[i], b[i])", n4, bytes,
+                     [&] { cub_if(out.as<uint32_t>()); });
+        check("cub::DeviceSelect::If (positions)", -1);
+        bench.report(name, "cub::DeviceSelect::FlaggedIf (positions, zip(a, b) as flags)", n4, bytes, [&] {
+          auto ab = thrust::make_zip_iterator(a.as<float>(), b.as<float>());
+          const BothLess holds{threshold, threshold};
+          std::size_t bytes_needed = 0;
+          GPUSQL_CUDA_TRY(cub::DeviceSelect::FlaggedIf(nullptr, bytes_needed, positions, ab, out.as<uint32_t>(),
+                                                       count.as<uint32_t>(), static_cast<int64_t>(n4), holds, stream));
+          if (temp.size() < bytes_needed) temp = DeviceBuffer(context, bytes_needed);
+          GPUSQL_CUDA_TRY(cub::DeviceSelect::FlaggedIf(temp.data(), bytes_needed, positions, ab, out.as<uint32_t>(),
+                                                       count.as<uint32_t>(), static_cast<int64_t>(n4), holds, stream));
+        });
+        check("cub::DeviceSelect::FlaggedIf (zip)", -1);
       }
     }
 

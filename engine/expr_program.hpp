@@ -80,7 +80,8 @@ enum class Shape : uint8_t {
   General,      // the postfix interpreter
   Empty,        // no program: a predicate that selects every row
   Column,       // terms[0]: one column
-  Conjunction,  // terms[0..n): column <op> constant, all ANDed (three-valued)
+  Conjunction,  // terms[0..n): column <op> constant, in clauses ANDed (three-valued); a
+                //   clause is a run of terms joined by or_next, ORed (IN lists, x = a OR y = b)
   Arithmetic,   // terms[0] <arith> terms[1]: each a column or a constant
 };
 
@@ -91,6 +92,7 @@ struct Term {
   uint8_t slot = 0;
   bool is_constant = false;    // Arithmetic leaves: a constant instead of a column
   bool null_constant = false;
+  bool or_next = false;        // Conjunction: ORed with the next term (same clause)
   union {
     int64_t i;
     double d;
@@ -456,23 +458,28 @@ inline
 Slot evaluate_shaped(const ExprProgram& p, const ColumnSet& cols, const Position& where, uint32_t& error) {
   switch (p.shape) {
     case Shape::Conjunction: {
-      // FALSE if any term is FALSE, else NULL if any is NULL, else TRUE.
+      // A clause (terms joined by or_next) is TRUE if any term is TRUE, else
+      // NULL if any is NULL, else FALSE. The conjunction of the clauses is
+      // FALSE if any is FALSE, else NULL if any is NULL, else TRUE.
       bool any_false = false, any_null = false;
+      bool clause_true = false, clause_null = false;
       for (int t = 0; t < p.term_count; ++t) {
-        {
-          const Term& term = p.terms[t];
-          Slot v = load_value(cols.columns[term.slot], where);
-          bool r;
-          if (term.cls == Cls::Double) {
-            r = compare_op(term.op, compare3(v.d, term.value.d));
-            if (v.d != v.d || term.value.d != term.value.d) r = term.op == Op::Ne;
-          } else {
-            r = compare_op(term.op, compare3(v.i, term.value.i));
-          }
-          bool valid = v.valid && !term.null_constant;
-          any_null |= !valid;
-          any_false |= valid && !r;
+        const Term& term = p.terms[t];
+        Slot v = load_value(cols.columns[term.slot], where);
+        bool r;
+        if (term.cls == Cls::Double) {
+          r = compare_op(term.op, compare3(v.d, term.value.d));
+          if (v.d != v.d || term.value.d != term.value.d) r = term.op == Op::Ne;
+        } else {
+          r = compare_op(term.op, compare3(v.i, term.value.i));
         }
+        const bool valid = v.valid && !term.null_constant;
+        clause_null |= !valid;
+        clause_true |= valid && r;
+        if (term.or_next) continue;
+        any_false |= !clause_true && !clause_null;
+        any_null |= !clause_true && clause_null;
+        clause_true = clause_null = false;
       }
       Slot s;
       s.i = !any_false;

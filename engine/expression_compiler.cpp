@@ -87,10 +87,30 @@ bool is_comparison(Op op) {
   return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
 }
 
-// Adds `e`'s comparisons of a column with a constant, ANDed, to `terms`;
-// false when `e` is not of that shape.
+bool collect_comparison(const BoundExpr& e, SlotMap& slots, std::vector<Term>& terms);
+
+// Adds the comparisons of a column with a constant that `e` ORs (an IN list
+// binds to such ORs) to `terms` as one clause: every term but the last has
+// or_next set. False when `e` is not of that shape.
+bool collect_disjunction(const BoundExpr& e, SlotMap& slots, std::vector<Term>& terms) {
+  if (e.op == Op::Or) {
+    if (!collect_disjunction(e.children[0], slots, terms)) return false;
+    terms.back().or_next = true;
+    return collect_disjunction(e.children[1], slots, terms);
+  }
+  return collect_comparison(e, slots, terms);
+}
+
+// Adds `e`'s clauses -- comparisons of a column with a constant, or ORs of
+// them -- ANDed, to `terms`; false when `e` is not of that shape.
 bool collect_conjunction(const BoundExpr& e, SlotMap& slots, std::vector<Term>& terms) {
   if (e.op == Op::And) return collect_conjunction(e.children[0], slots, terms) && collect_conjunction(e.children[1], slots, terms);
+  if (e.op == Op::Or) return collect_disjunction(e, slots, terms);
+  return collect_comparison(e, slots, terms);
+}
+
+// Adds `e`, a comparison of a column with a constant, to `terms`.
+bool collect_comparison(const BoundExpr& e, SlotMap& slots, std::vector<Term>& terms) {
   if (!is_comparison(e.op)) return false;
   const BoundExpr *column = &e.children[0], *constant = &e.children[1];
   Op op = e.op;
@@ -134,7 +154,7 @@ void classify(const BoundExpr& expr, SlotMap& slots, ExprProgram& program) {
     return;
   }
   std::vector<Term> terms;
-  if ((expr.op == Op::And || is_comparison(expr.op)) && collect_conjunction(expr, slots, terms)) {
+  if ((expr.op == Op::And || expr.op == Op::Or || is_comparison(expr.op)) && collect_conjunction(expr, slots, terms)) {
     program.shape = Shape::Conjunction;
     program.term_count = static_cast<int32_t>(terms.size());
     for (std::size_t i = 0; i < terms.size(); ++i) program.terms[i] = terms[i];

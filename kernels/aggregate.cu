@@ -315,6 +315,329 @@ __global__ void __launch_bounds__(kReduceThreads)
   if (error) atomicOr(error_word, error);
 }
 
+// ---- the dense path: the lean path where every position is its row ----
+//
+// No selection vector, every column (aggregated or compared) read at its own
+// position, no interpreter. One warp folds a whole chunk, so no block-wide
+// barrier stalls the loads: hardware lane l holds V consecutive canonical
+// threads (t = V*l + j of a group of 32*V), reads their items k = 0..7 as
+// one V-value vector each (16 bytes for DOUBLE with V = 2), and runs the
+// canonical warp tree on them: shuffles over lanes for offsets >= V, in
+// registers below. The 8 warp states of the chunk then meet in the block
+// tree's order, again by shuffles. Same operations, same order, same bits
+// as lean_fold_kernel.
+
+constexpr int kDenseV = 2;                                 // canonical threads per lane
+constexpr int kDenseGroup = kWarp / kDenseV;               // lanes per canonical warp
+constexpr int kDenseSteps = kReduceThreads / (kWarp * kDenseV);  // lane groups per chunk
+constexpr int kDenseBits = kReduceItems * kDenseV;         // flag bits per lane: k * V + j
+
+// The V values of items (k, 0..V-1) at position p, p a multiple of V: one
+// aligned vector load in a full chunk, guarded scalar loads past `count`.
+template <bool FULL, class T>
+__device__ __forceinline__ void dense_load(const T* __restrict__ data, uint64_t p, uint64_t count,
+                                           T (&out)[kDenseV]) {
+  constexpr int kBytes = kDenseV * static_cast<int>(sizeof(T));
+  if constexpr (FULL) {
+    if constexpr (kBytes == 16) {
+      const uint4 w = __ldg(reinterpret_cast<const uint4*>(data + p));
+      __builtin_memcpy(out, &w, 16);
+    } else if constexpr (kBytes == 8) {
+      const uint2 w = __ldg(reinterpret_cast<const uint2*>(data + p));
+      __builtin_memcpy(out, &w, 8);
+    } else if constexpr (kBytes == 4) {
+      const unsigned w = __ldg(reinterpret_cast<const unsigned*>(data + p));
+      __builtin_memcpy(out, &w, 4);
+    } else {
+      static_assert(kBytes == 2, "vector of 2..16 bytes");
+      const unsigned short w = __ldg(reinterpret_cast<const unsigned short*>(data + p));
+      __builtin_memcpy(out, &w, 2);
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < kDenseV; ++j) out[j] = p + j < count ? __ldg(data + p + j) : T{};
+  }
+}
+
+// Bits k*V + j of the lane's items whose rows are not NULL (validity may be
+// null: all). V divides 32, so an item's V positions share a validity word.
+__device__ __forceinline__ uint32_t dense_valid(const uint32_t* __restrict__ validity, uint64_t segment,
+                                                uint32_t flags) {
+  if (!validity) return flags;
+  uint32_t valid = 0;
+#pragma unroll
+  for (int k = 0; k < kReduceItems; ++k) {
+    const uint32_t mine = (flags >> (k * kDenseV)) & ((1u << kDenseV) - 1);
+    if (!mine) continue;  // also keeps the read within the bitmap past `count`
+    const uint64_t p = segment + static_cast<uint64_t>(k) * kReduceThreads;
+    valid |= ((__ldg(validity + (p >> 5)) >> (p & 31)) & mine) << (k * kDenseV);
+  }
+  return valid;
+}
+
+// term_flags() for the lane's items.
+template <class T, bool FULL>
+__device__ __forceinline__ uint32_t dense_term_flags(const FastTerm& t, uint64_t segment, uint64_t count,
+                                                     uint32_t flags) {
+  const T* __restrict__ data = static_cast<const T*>(t.data);
+  T values[kReduceItems][kDenseV];
+#pragma unroll
+  for (int k = 0; k < kReduceItems; ++k)
+    dense_load<FULL>(data, segment + static_cast<uint64_t>(k) * kReduceThreads, count, values[k]);
+  uint32_t valid = dense_valid(t.validity, segment, flags);
+#pragma unroll
+  for (int k = 0; k < kReduceItems; ++k)
+#pragma unroll
+    for (int j = 0; j < kDenseV; ++j) {
+      int outcome;
+      if constexpr (std::is_floating_point_v<T>) {
+        double v = static_cast<double>(values[k][j]), c = t.value.d;
+        outcome = (v != v || c != c) ? 3 : v < c ? 0 : v == c ? 1 : 2;
+      } else {
+        int64_t v = static_cast<int64_t>(values[k][j]), c = t.value.i;
+        outcome = v < c ? 0 : v == c ? 1 : 2;
+      }
+      if (!((t.outcomes >> outcome) & 1u)) valid &= ~(1u << (k * kDenseV + j));
+    }
+  return valid;
+}
+
+// fast_predicate_flags() for the lane's items.
+template <bool FULL>
+__device__ __forceinline__ uint32_t dense_predicate_flags(const FastPredicate& p, uint64_t segment, uint64_t count,
+                                                          uint32_t flags) {
+  return clause_flags(p, flags, [&](const FastTerm& t, uint32_t f) {
+    switch (t.type) {
+      case Type::Boolean: return dense_term_flags<uint8_t, FULL>(t, segment, count, f);
+      case Type::Integer:
+      case Type::Date: return dense_term_flags<int32_t, FULL>(t, segment, count, f);
+      case Type::Varchar: return dense_term_flags<uint32_t, FULL>(t, segment, count, f);
+      case Type::BigInt:
+      case Type::Decimal: return dense_term_flags<int64_t, FULL>(t, segment, count, f);
+      case Type::Real: return dense_term_flags<float, FULL>(t, segment, count, f);
+      default: return dense_term_flags<double, FULL>(t, segment, count, f);  // Double
+    }
+  });
+}
+
+// agg_fold_value() of the live items into each canonical thread's state,
+// items k = 0..7 in order; OP fixed so no item pays for a switch. Values
+// widen as lean_load() widens them: int64, or double bits.
+template <LeanOp OP, class T>
+__device__ __forceinline__ void dense_fold_values(const T (&raw)[kReduceItems][kDenseV], uint32_t live,
+                                                  LeanState (&states)[kDenseV], uint32_t& error) {
+#pragma unroll
+  for (int k = 0; k < kReduceItems; ++k)
+#pragma unroll
+    for (int j = 0; j < kDenseV; ++j) {
+      if (!((live >> (k * kDenseV + j)) & 1u)) continue;
+      LeanState& s = states[j];
+      int64_t v;
+      if constexpr (std::is_floating_point_v<T>) v = as_bits(static_cast<double>(raw[k][j]));
+      else v = static_cast<int64_t>(raw[k][j]);
+      const bool first = s.count == 0;
+      ++s.count;
+      if constexpr (OP == LeanOp::SumInt) {
+        uint32_t e = 0;
+        s.bits = first ? v : checked_add(s.bits, v, e);
+        if (e) error |= kEvalSumOverflow;
+      } else if constexpr (OP == LeanOp::SumDouble) {
+        s.bits = first ? v : as_bits(as_double(s.bits) + as_double(v));
+      } else if constexpr (OP == LeanOp::MinInt) {
+        s.bits = (first || v < s.bits) ? v : s.bits;
+      } else if constexpr (OP == LeanOp::MinDouble) {
+        s.bits = (first || as_double(v) < as_double(s.bits)) ? v : s.bits;
+      } else if constexpr (OP == LeanOp::MaxInt) {
+        s.bits = (first || v > s.bits) ? v : s.bits;
+      } else {
+        static_assert(OP == LeanOp::MaxDouble);
+        s.bits = (first || as_double(v) > as_double(s.bits)) ? v : s.bits;
+      }
+    }
+}
+
+// lean_fold() for the lane's V canonical threads of one lane group.
+template <class T, bool FULL>
+__device__ __forceinline__ void dense_fold_column(const LeanAggregate& a, uint64_t segment, uint64_t count,
+                                                  uint32_t live, LeanState (&states)[kDenseV], uint32_t& error) {
+  const T* __restrict__ data = static_cast<const T*>(a.data);
+  T raw[kReduceItems][kDenseV];
+#pragma unroll
+  for (int k = 0; k < kReduceItems; ++k)
+    dense_load<FULL>(data, segment + static_cast<uint64_t>(k) * kReduceThreads, count, raw[k]);
+  live = dense_valid(a.validity, segment, live);
+  if constexpr (std::is_floating_point_v<T>) {
+    switch (a.op) {
+      case LeanOp::SumDouble: dense_fold_values<LeanOp::SumDouble>(raw, live, states, error); break;
+      case LeanOp::MinDouble: dense_fold_values<LeanOp::MinDouble>(raw, live, states, error); break;
+      case LeanOp::MaxDouble: dense_fold_values<LeanOp::MaxDouble>(raw, live, states, error); break;
+      default: break;
+    }
+  } else {
+    switch (a.op) {
+      case LeanOp::SumInt: dense_fold_values<LeanOp::SumInt>(raw, live, states, error); break;
+      case LeanOp::MinInt: dense_fold_values<LeanOp::MinInt>(raw, live, states, error); break;
+      case LeanOp::MaxInt: dense_fold_values<LeanOp::MaxInt>(raw, live, states, error); break;
+      default: break;
+    }
+  }
+}
+
+// The bits of canonical thread j's items.
+__device__ __forceinline__ uint32_t thread_bits(uint32_t flags, int j) {
+  uint32_t mask = 0;
+#pragma unroll
+  for (int k = 0; k < kReduceItems; ++k) mask |= 1u << (k * kDenseV + j);
+  return flags & mask;
+}
+
+template <bool FULL>
+__device__ __forceinline__ void dense_fold(const LeanAggregate& a, uint64_t segment, uint64_t count,
+                                           uint32_t live, LeanState (&states)[kDenseV], uint32_t& error) {
+#pragma unroll
+  for (int j = 0; j < kDenseV; ++j) states[j] = LeanState{0, 0};
+  if (a.op == LeanOp::CountStar || a.op == LeanOp::Count) {
+    if (a.op == LeanOp::Count) live = dense_valid(a.validity, segment, live);
+#pragma unroll
+    for (int j = 0; j < kDenseV; ++j) states[j].count = __popc(thread_bits(live, j));
+    return;
+  }
+  switch (a.type) {
+    case Type::Boolean: dense_fold_column<uint8_t, FULL>(a, segment, count, live, states, error); break;
+    case Type::Integer:
+    case Type::Date: dense_fold_column<int32_t, FULL>(a, segment, count, live, states, error); break;
+    case Type::Varchar: dense_fold_column<uint32_t, FULL>(a, segment, count, live, states, error); break;
+    case Type::BigInt:
+    case Type::Decimal: dense_fold_column<int64_t, FULL>(a, segment, count, live, states, error); break;
+    case Type::Real: dense_fold_column<float, FULL>(a, segment, count, live, states, error); break;
+    case Type::Double: dense_fold_column<double, FULL>(a, segment, count, live, states, error); break;
+  }
+}
+
+// lean_warp_tree() over the 32 canonical threads that a group of
+// kDenseGroup lanes holds; the result is in states[0] of the group's first lane.
+__device__ __forceinline__ void dense_warp_tree(LeanOp op, LeanState (&states)[kDenseV], uint32_t& error) {
+  const int in_group = threadIdx.x % kDenseGroup;
+#pragma unroll
+  for (int offset = kWarp / 2; offset >= kDenseV; offset /= 2) {
+    const int lanes = offset / kDenseV;  // canonical lane i + offset is V*(l + lanes) + j
+#pragma unroll
+    for (int j = 0; j < kDenseV; ++j) {
+      LeanState other{static_cast<int64_t>(__shfl_down_sync(0xffffffffu, static_cast<long long>(states[j].bits), lanes)),
+                      __shfl_down_sync(0xffffffffu, states[j].count, lanes)};
+      if (in_group < lanes) states[j] = lean_combine(op, states[j], other, error);
+    }
+  }
+#pragma unroll
+  for (int offset = kDenseV / 2; offset > 0; offset /= 2)
+    if (in_group == 0)
+#pragma unroll
+      for (int j = 0; j < offset; ++j) states[j] = lean_combine(op, states[j], states[j + offset], error);
+}
+
+// One chunk by one warp: its 8 warp states into `partials`. FULL: every
+// position of the chunk is below `count` (all but the last chunk).
+template <bool PREDICATE, bool FULL>
+__device__ __forceinline__ void dense_chunk(const FastPredicate& fast, const LeanAggregates& aggregates, uint64_t count,
+                                            uint64_t chunks, uint64_t chunk, LeanState* warp_states,
+                                            AggState* __restrict__ partials, uint32_t& error) {
+  constexpr int WARPS = kReduceThreads / kWarp;  // canonical warps per chunk
+  const int lane = threadIdx.x % kWarp;
+  const uint64_t base = chunk * kReduceChunk;
+#pragma unroll 1
+  for (int step = 0; step < kDenseSteps; ++step) {
+    // Item (k, j) of this lane: position segment + k*256 + j.
+    const uint64_t segment = base + static_cast<uint64_t>(step) * kWarp * kDenseV + lane * kDenseV;
+    uint32_t live = (1u << kDenseBits) - 1;
+    if constexpr (!FULL) {
+      live = 0;
+#pragma unroll
+      for (int k = 0; k < kReduceItems; ++k)
+#pragma unroll
+        for (int j = 0; j < kDenseV; ++j)
+          if (segment + static_cast<uint64_t>(k) * kReduceThreads + j < count) live |= 1u << (k * kDenseV + j);
+    }
+    if constexpr (PREDICATE) live = dense_predicate_flags<FULL>(fast, segment, count, live);
+#pragma unroll 1
+    for (int a = 0; a < aggregates.count; ++a) {
+      const LeanAggregate& g = aggregates.aggregates[a];
+      LeanState states[kDenseV];
+      dense_fold<FULL>(g, segment, count, live, states, error);
+      dense_warp_tree(g.op, states, error);
+      if (lane % kDenseGroup == 0) warp_states[a * WARPS + step * kDenseV + lane / kDenseGroup] = states[0];
+    }
+  }
+  __syncwarp();
+#pragma unroll 1
+  for (int a = 0; a < aggregates.count; ++a) {
+    const LeanOp op = aggregates.aggregates[a].op;
+    LeanState s = lane < WARPS ? warp_states[a * WARPS + lane] : LeanState{0, 0};
+    s = lean_warp_tree(op, s, error);
+    if (lane == 0) partials[a * chunks + chunk] = to_agg_state(op, s);
+  }
+  __syncwarp();  // warp_states is reused by the next chunk
+}
+
+// Chunks go to warps, grid-stride. The chunk's 8 warp states wait in the
+// warp's slice of shared memory: [aggregate][canonical warp].
+// Resident blocks asked of ptxas: 3 (80 registers, of which 32 hold a lane's
+// 16 values in flight) without a WHERE; 2 with one (its term loads need
+// more; 3 spills there). Tune on the device.
+template <bool PREDICATE>
+constexpr int kDenseBlocksPerSm = PREDICATE ? 2 : 3;
+
+template <bool PREDICATE>
+__global__ void __launch_bounds__(kReduceThreads, kDenseBlocksPerSm<PREDICATE>)
+    dense_fold_kernel(FastPredicate fast, LeanAggregates aggregates, uint64_t count, uint64_t chunks,
+                      AggState* __restrict__ partials, uint32_t* __restrict__ error_word) {
+  extern __shared__ LeanState dense_warp_states[];
+  LeanState* warp_states = dense_warp_states + (threadIdx.x / kWarp) * aggregates.count * (kReduceThreads / kWarp);
+  const uint64_t warps = static_cast<uint64_t>(gridDim.x) * (kReduceThreads / kWarp);
+  const uint64_t full_chunks = count / kReduceChunk;
+  uint32_t error = 0;
+  for (uint64_t chunk = static_cast<uint64_t>(blockIdx.x) * (kReduceThreads / kWarp) + threadIdx.x / kWarp;
+       chunk < chunks; chunk += warps) {
+    if (chunk < full_chunks)
+      dense_chunk<PREDICATE, true>(fast, aggregates, count, chunks, chunk, warp_states, partials, error);
+    else
+      dense_chunk<PREDICATE, false>(fast, aggregates, count, chunks, chunk, warp_states, partials, error);
+  }
+  if (error) atomicOr(error_word, error);
+}
+
+// Whether the dense path applies: positions are rows for every column
+// read, and each column's start is aligned for its V-value vectors.
+bool make_dense(const LeanAggregates& lean, const FastPredicate& fast, const uint32_t* d_selection) {
+  if (d_selection) return false;
+  auto aligned = [](const void* data, Type type) {
+    return reinterpret_cast<uintptr_t>(data) % (static_cast<uintptr_t>(storage_bytes(type)) * kDenseV) == 0;
+  };
+  for (int i = 0; i < fast.count; ++i)
+    if (!fast.terms[i].never && (fast.terms[i].rows || !aligned(fast.terms[i].data, fast.terms[i].type))) return false;
+  for (int a = 0; a < lean.count; ++a) {
+    const LeanAggregate& g = lean.aggregates[a];
+    if (g.op == LeanOp::CountStar) continue;
+    if (g.rows || !aligned(g.data, g.type)) return false;
+  }
+  return true;
+}
+
+template <bool PREDICATE>
+unsigned dense_grid(uint64_t chunks, int aggregates, const DeviceContext& context) {
+  // Occupancy with the most shared memory (8 aggregates), cached once.
+  static const int per_sm = [] {
+    int blocks = 0;
+    const std::size_t smem = sizeof(LeanState) * kMaxAggregates * kReduceThreads / kWarp * (kReduceThreads / kWarp);
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, dense_fold_kernel<PREDICATE>, kReduceThreads, smem) !=
+        cudaSuccess)
+      (void)cudaGetLastError();
+    return blocks < 1 ? 1 : blocks;
+  }();
+  (void)aggregates;
+  const uint64_t blocks = (chunks + kReduceThreads / kWarp - 1) / (kReduceThreads / kWarp);
+  return grid_for(blocks, context, per_sm);
+}
+
 // The lean description of `specs`, or false when one needs the general path.
 bool make_lean(const std::vector<AggSpec>& specs, const ColumnSet& columns, LeanAggregates& out) {
   out = LeanAggregates{};
@@ -388,7 +711,16 @@ std::vector<AggState> aggregate_rows(const ExprProgram& predicate, const std::ve
       c = objects.add(columns);
       objects.upload(context);
     }
-    if (fast_predicate) {
+    if (fast_predicate && make_dense(lean, fast, d_selection)) {
+      const std::size_t smem = sizeof(LeanState) * static_cast<std::size_t>(lean.count) * kReduceThreads / kWarp *
+                               (kReduceThreads / kWarp);
+      if (fast.count > 0)
+        dense_fold_kernel<true><<<dense_grid<true>(chunks, lean.count, context), kReduceThreads, smem,
+                                  context.stream()>>>(fast, lean, count, chunks, partials.as<AggState>(), d_error);
+      else
+        dense_fold_kernel<false><<<dense_grid<false>(chunks, lean.count, context), kReduceThreads, smem,
+                                   context.stream()>>>(fast, lean, count, chunks, partials.as<AggState>(), d_error);
+    } else if (fast_predicate) {
       lean_fold_kernel<false><<<lean_grid<false>(chunks, context), kReduceThreads, 0, context.stream()>>>(
           fast, nullptr, nullptr, lean, d_selection, count, chunks, partials.as<AggState>(), d_error);
     } else {

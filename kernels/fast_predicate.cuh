@@ -1,5 +1,6 @@
-// A WHERE predicate of a common shape -- a conjunction of column <op>
-// constant comparisons, or one BOOLEAN column -- evaluated for a thread's
+// A WHERE predicate of a common shape -- a conjunction of clauses, each a
+// column <op> constant comparison or an OR of them (IN lists), or one
+// BOOLEAN column -- evaluated for a thread's
 // striped items without the interpreter: the column pointers are resolved on
 // the host, the description travels as a kernel parameter, and each term
 // loads all of a thread's items before it compares any (independent loads in
@@ -23,15 +24,17 @@ struct FastTerm {
   const uint32_t* rows = nullptr;      // null: the position is the row
   Type type = Type::Integer;
   uint8_t outcomes = 0;
-  bool never = false;  // compared with a NULL constant: no row passes
+  bool never = false;    // compared with a NULL constant: no row passes
+  bool or_next = false;  // ORed with the next term: the two are in one clause
   union {
     int64_t i;
     double d;
   } value{0};
 };
 
-// Terms ANDed; none selects every row. A row is selected only when every
-// term is TRUE (a NULL term makes the conjunction FALSE or NULL, both reject).
+// Clauses ANDed, each a run of terms joined by or_next; none selects every
+// row. A row is selected only when every clause has a TRUE term (a clause
+// of FALSE and NULL terms is FALSE or NULL, both reject).
 struct FastPredicate {
   FastTerm terms[kMaxTerms];
   int32_t count = 0;
@@ -82,6 +85,7 @@ inline bool make_fast_predicate(const ExprProgram& p, const ColumnSet& columns, 
     t.type = c.type;
     t.outcomes = outcomes_of(term.op);
     t.never = term.null_constant;
+    t.or_next = term.or_next;
     t.value.i = term.value.i;
   }
   return true;
@@ -92,6 +96,21 @@ inline bool make_fast_predicate(const ExprProgram& p, const ColumnSet& columns, 
 template <class T>
 __device__ __forceinline__ T load_streaming(const T* p) {
   return __ldg(p);
+}
+
+// Whether a non-NULL `value` of t's column (T: its storage type) satisfies
+// the comparison: floating-point values compare as DOUBLE, integers as BIGINT.
+template <class T>
+__host__ __device__ __forceinline__ bool term_holds(const FastTerm& t, T value) {
+  int outcome;
+  if constexpr (std::is_floating_point_v<T>) {
+    double v = static_cast<double>(value), c = t.value.d;
+    outcome = (v != v || c != c) ? 3 : v < c ? 0 : v == c ? 1 : 2;
+  } else {
+    int64_t v = static_cast<int64_t>(value), c = t.value.i;
+    outcome = v < c ? 0 : v == c ? 1 : 2;
+  }
+  return (t.outcomes >> outcome) & 1u;
 }
 
 // Clears the bits of `flags` (bit k: item k, position base + k*BLOCK +
@@ -113,17 +132,8 @@ __device__ __forceinline__ uint32_t term_flags(const FastTerm& t, const uint32_t
     if (t.validity && live && !row_is_valid(t.validity, row)) valid &= ~(1u << k);
   }
 #pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    int outcome;
-    if constexpr (std::is_floating_point_v<T>) {
-      double v = static_cast<double>(values[k]), c = t.value.d;
-      outcome = (v != v || c != c) ? 3 : v < c ? 0 : v == c ? 1 : 2;
-    } else {
-      int64_t v = static_cast<int64_t>(values[k]), c = t.value.i;
-      outcome = v < c ? 0 : v == c ? 1 : 2;
-    }
-    if (!((t.outcomes >> outcome) & 1u)) valid &= ~(1u << k);
-  }
+  for (int k = 0; k < ITEMS; ++k)
+    if (!term_holds(t, values[k])) valid &= ~(1u << k);
   flags = valid;
   return flags;
 }
@@ -157,6 +167,24 @@ __device__ __forceinline__ void prefetch_predicate_l2(const FastPredicate& p, co
     if (!p.terms[i].rows) prefetch_rows_l2(p.terms[i].data, p.terms[i].type, begin, end);
 }
 
+// `flags` less the items that fail some clause of `p`. term_bits(t, f)
+// gives the bits of `f` whose row satisfies term t; a clause's later terms
+// are asked only about the items its earlier terms did not satisfy.
+template <class TermBits>
+__device__ __forceinline__ uint32_t clause_flags(const FastPredicate& p, uint32_t flags, TermBits term_bits) {
+  for (int i = 0; i < p.count && flags;) {
+    uint32_t clause = 0;
+    bool more;
+    do {
+      const FastTerm& t = p.terms[i++];
+      more = t.or_next && i < p.count;
+      if (!t.never) clause |= term_bits(t, flags & ~clause);
+    } while (more);
+    flags &= clause;
+  }
+  return flags;
+}
+
 // The bits of the thread's items (within `count`) that `p` selects.
 template <int BLOCK_THREADS, int ITEMS>
 __device__ __forceinline__ uint32_t fast_predicate_flags(const FastPredicate& p, const uint32_t* __restrict__ selection,
@@ -166,21 +194,61 @@ __device__ __forceinline__ uint32_t fast_predicate_flags(const FastPredicate& p,
 #pragma unroll
   for (int k = 0; k < ITEMS; ++k)
     if (base + static_cast<uint64_t>(k) * BLOCK_THREADS + threadIdx.x < count) flags |= 1u << k;
-  for (int i = 0; i < p.count && flags; ++i) {
-    const FastTerm& t = p.terms[i];
-    if (t.never) return 0;
+  return clause_flags(p, flags, [&](const FastTerm& t, uint32_t f) {
     switch (t.type) {
-      case Type::Boolean: flags = term_flags<uint8_t, BLOCK_THREADS, ITEMS>(t, selection, base, flags); break;
+      case Type::Boolean: return term_flags<uint8_t, BLOCK_THREADS, ITEMS>(t, selection, base, f);
       case Type::Integer:
-      case Type::Date: flags = term_flags<int32_t, BLOCK_THREADS, ITEMS>(t, selection, base, flags); break;
-      case Type::Varchar: flags = term_flags<uint32_t, BLOCK_THREADS, ITEMS>(t, selection, base, flags); break;
+      case Type::Date: return term_flags<int32_t, BLOCK_THREADS, ITEMS>(t, selection, base, f);
+      case Type::Varchar: return term_flags<uint32_t, BLOCK_THREADS, ITEMS>(t, selection, base, f);
       case Type::BigInt:
-      case Type::Decimal: flags = term_flags<int64_t, BLOCK_THREADS, ITEMS>(t, selection, base, flags); break;
-      case Type::Real: flags = term_flags<float, BLOCK_THREADS, ITEMS>(t, selection, base, flags); break;
-      case Type::Double: flags = term_flags<double, BLOCK_THREADS, ITEMS>(t, selection, base, flags); break;
+      case Type::Decimal: return term_flags<int64_t, BLOCK_THREADS, ITEMS>(t, selection, base, f);
+      case Type::Real: return term_flags<float, BLOCK_THREADS, ITEMS>(t, selection, base, f);
+      default: return term_flags<double, BLOCK_THREADS, ITEMS>(t, selection, base, f);  // Double
+    }
+  });
+}
+
+// Whether `t` holds for row `row` of its column (T: the storage type): the
+// value is not NULL and satisfies the comparison.
+template <class T>
+__device__ __forceinline__ bool term_holds_at(const FastTerm& t, uint32_t row) {
+  return row_is_valid(t.validity, row) && term_holds(t, load_streaming(static_cast<const T*>(t.data) + row));
+}
+
+// Whether `p` selects the row at `id` (a position, or an entry of a
+// selection vector): the same rows as fast_predicate_flags(), one row at a
+// time, each term read through its own row-id vector. Stops at the first
+// clause that fails; a clause stops at its first term that holds.
+__device__ __forceinline__ bool fast_predicate_holds(const FastPredicate& p, uint32_t id) {
+  bool clause = false;
+  for (int i = 0; i < p.count; ++i) {
+    const FastTerm& t = p.terms[i];
+    if (clause || t.never) {
+      if (!t.or_next) {
+        if (!clause) return false;
+        clause = false;
+      }
+      continue;
+    }
+    const uint32_t row = t.rows ? t.rows[id] : id;
+    bool holds;
+    switch (t.type) {
+      case Type::Boolean: holds = term_holds_at<uint8_t>(t, row); break;
+      case Type::Integer:
+      case Type::Date: holds = term_holds_at<int32_t>(t, row); break;
+      case Type::Varchar: holds = term_holds_at<uint32_t>(t, row); break;
+      case Type::BigInt:
+      case Type::Decimal: holds = term_holds_at<int64_t>(t, row); break;
+      case Type::Real: holds = term_holds_at<float>(t, row); break;
+      default: holds = term_holds_at<double>(t, row); break;  // Double
+    }
+    clause = holds;
+    if (!t.or_next) {
+      if (!clause) return false;
+      clause = false;
     }
   }
-  return flags;
+  return true;
 }
 
 // The same bits through the interpreter (any predicate).

@@ -1,5 +1,10 @@
 #include <cub/agent/single_pass_scan_operators.cuh>
+#include <cub/device/device_select.cuh>
 #include <cuda/std/functional>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <cstdlib>
+#include <cstring>
 
 #include "kernels/fast_predicate.cuh"
 #include "kernels/filter.hpp"
@@ -163,11 +168,146 @@ unsigned resident_blocks(int tiles, const DeviceContext& context) {
   return grid_for(static_cast<std::size_t>(tiles), context, per_sm);
 }
 
+// One comparison on its column's raw storage (Bits: the unsigned integer of
+// the storage's width), the select_op of cub::DeviceSelect::FlaggedIf with the
+// column as the flags. One instantiation per width; the column's type is a
+// uniform branch per item.
+template <class Bits>
+struct TermOnStorage {
+  FastTerm term;
+  __device__ __forceinline__ bool operator()(Bits bits) const {
+    if constexpr (sizeof(Bits) == 1) {
+      return term_holds(term, bits);
+    } else if constexpr (sizeof(Bits) == 4) {
+      switch (term.type) {
+        case Type::Real: return term_holds(term, __uint_as_float(bits));
+        case Type::Varchar: return term_holds(term, bits);
+        default: return term_holds(term, static_cast<int32_t>(bits));  // Integer, Date
+      }
+    } else {
+      if (term.type == Type::Double) return term_holds(term, __longlong_as_double(static_cast<long long>(bits)));
+      return term_holds(term, static_cast<int64_t>(bits));  // BigInt, Decimal
+    }
+  }
+};
+
+// Whether cub::DeviceSelect::FlaggedIf can run `p` over the positions
+// 0..count-1: one comparison on a column read at the position, without NULLs.
+bool one_plain_term(const FastPredicate& p, const uint32_t* selection) {
+  if (selection || p.count != 1) return false;
+  const FastTerm& t = p.terms[0];
+  return !t.never && !t.rows && !t.validity;
+}
+
+// Whether some clause of `p` has only terms compared with a NULL constant
+// (x = NULL, x IN (NULL)): then no row is selected.
+bool selects_nothing(const FastPredicate& p) {
+  bool all_never = true;
+  for (int i = 0; i < p.count; ++i) {
+    all_never &= p.terms[i].never;
+    if (p.terms[i].or_next) continue;
+    if (all_never) return true;
+    all_never = true;
+  }
+  return false;
+}
+
+// GPUSQL_FILTER_KERNEL=ordered sends fast predicates to the ordered kernel
+// instead of cub::DeviceSelect. Read at each call (a getenv beside a
+// synchronizing filter), so a benchmark or a test can compare both in one
+// process.
+bool ordered_kernel_requested() {
+  const char* kernel = std::getenv("GPUSQL_FILTER_KERNEL");
+  return kernel && std::strcmp(kernel, "ordered") == 0;
+}
+
+uint32_t read_count(const uint32_t* d_count, DeviceContext& context) {
+  uint32_t selected = 0;
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(&selected, d_count, sizeof selected, cudaMemcpyDeviceToHost, context.stream()));
+  context.synchronize();
+  return selected;
+}
+
+// Runs a cub::DeviceSelect call, `select(d_temp, temp_bytes, d_count)`,
+// twice (size, then run) with CUB's temporary storage and the selected count
+// in one pool buffer; returns the count (synchronizes).
+template <class Select>
+std::size_t run_select(Select select, DeviceContext& context) {
+  std::size_t temp_bytes = 0;
+  GPUSQL_CUDA_TRY(select(nullptr, temp_bytes, nullptr));
+  const std::size_t count_at = (temp_bytes + 15) / 16 * 16;
+  DeviceBuffer scratch(context, count_at + sizeof(uint32_t));
+  uint32_t* d_count = reinterpret_cast<uint32_t*>(static_cast<char*>(scratch.data()) + count_at);
+  GPUSQL_CUDA_TRY(select(scratch.data(), temp_bytes, d_count));
+  return read_count(d_count, context);
+}
+
+// The positions whose value satisfies `t`, by cub::DeviceSelect::FlaggedIf
+// (positions as the input, the column as the flags): CUB's tuned blocked
+// loads, block scan and decoupled look-back, one tile per block.
+template <class Bits>
+std::size_t select_by_term(const FastTerm& t, std::size_t count, uint32_t* d_out, DeviceContext& context) {
+  const Bits* column = static_cast<const Bits*>(t.data);
+  const TermOnStorage<Bits> holds{t};
+  return run_select(
+      [&](void* d_temp, std::size_t& temp_bytes, uint32_t* d_count) {
+        return cub::DeviceSelect::FlaggedIf(d_temp, temp_bytes, thrust::counting_iterator<uint32_t>(0), column, d_out,
+                                            d_count, static_cast<int64_t>(count), holds, context.stream());
+      },
+      context);
+}
+
+// The select_op of cub::DeviceSelect::If over positions or a selection
+// vector: the whole predicate for one id. The predicate is read through a
+// pointer to a device copy: CUB's agent keeps its own copy of the select_op,
+// and one holding the terms (indexed at run time) would sit in local memory.
+struct PredicateHolds {
+  const FastPredicate* __restrict__ predicate;
+  __device__ __forceinline__ bool operator()(uint32_t id) const { return fast_predicate_holds(*predicate, id); }
+};
+
+// The ids (positions 0..count-1, or the selection vector's entries) that `p`
+// selects, by cub::DeviceSelect::If: any fast predicate, NULLs and row-id
+// vectors included.
+template <class Ids>
+std::size_t select_by_predicate(const FastPredicate& p, Ids ids, std::size_t count, uint32_t* d_out,
+                                DeviceContext& context) {
+  DeviceObjects objects;
+  const std::size_t at = objects.add(p);
+  objects.upload(context);
+  const PredicateHolds holds{objects.at<FastPredicate>(at)};
+  return run_select(
+      [&](void* d_temp, std::size_t& temp_bytes, uint32_t* d_count) {
+        return cub::DeviceSelect::If(d_temp, temp_bytes, ids, d_out, d_count, static_cast<int64_t>(count), holds,
+                                     context.stream());
+      },
+      context);
+}
+
 }  // namespace
 
 std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, const uint32_t* d_selection,
                         std::size_t count, uint32_t* d_out, uint32_t* d_error, DeviceContext& context) {
   if (count == 0) return 0;
+  // Fast predicates: cub::DeviceSelect (FlaggedIf for one comparison on a
+  // column without NULLs, If otherwise). The interpreter, and every fast
+  // predicate under GPUSQL_FILTER_KERNEL=ordered: the ordered kernel.
+  FastPredicate fast;
+  const bool is_fast = make_fast_predicate(predicate, columns, fast);
+  if (is_fast && !ordered_kernel_requested()) {
+    if (selects_nothing(fast)) return 0;
+    if (one_plain_term(fast, d_selection)) {
+      const FastTerm& t = fast.terms[0];
+      switch (storage_bytes(t.type)) {
+        case 1: return select_by_term<uint8_t>(t, count, d_out, context);
+        case 4: return select_by_term<uint32_t>(t, count, d_out, context);
+        default: return select_by_term<uint64_t>(t, count, d_out, context);
+      }
+    }
+    if (d_selection) return select_by_predicate(fast, d_selection, count, d_out, context);
+    return select_by_predicate(fast, thrust::counting_iterator<uint32_t>(0), count, d_out, context);
+  }
+
   const int tiles = static_cast<int>((count + kFilterTile - 1) / kFilterTile);
   std::size_t state_bytes = 0;
   GPUSQL_CUDA_TRY(TileState::AllocationSize(tiles, state_bytes));
@@ -182,8 +322,7 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
       tile_state, tiles, tile_counter);
   GPUSQL_CHECK_LAUNCH();
 
-  FastPredicate fast;
-  if (make_fast_predicate(predicate, columns, fast)) {
+  if (is_fast) {
     auto kernel = ordered_filter_kernel<kFilterThreads, kFilterItems, false>;
     kernel<<<resident_blocks<false>(tiles, context), kFilterThreads, 0, context.stream()>>>(
         fast, nullptr, nullptr, d_selection, count, tiles, tile_state, tile_counter, d_out, total, d_error);
@@ -198,10 +337,7 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
         tile_counter, d_out, total, d_error);
     GPUSQL_CHECK_LAUNCH();
   }
-  uint32_t selected = 0;
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(&selected, total, sizeof selected, cudaMemcpyDeviceToHost, context.stream()));
-  context.synchronize();
-  return selected;
+  return read_count(total, context);
 }
 
 }  // namespace gpusql::kernels

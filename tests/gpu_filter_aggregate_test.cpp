@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
@@ -192,10 +193,63 @@ std::vector<Case> predicates() {
                                               binary(Op::Lt, column(3, DataType::real()), real_constant(0.9))),
                    true});
   cases.push_back({"i < NULL", binary(Op::Lt, column(0, DataType::integer()), null_constant(DataType::bigint())), true});
-  cases.push_back({"i < 100 OR d > 0.9 (interpreter)",
+  cases.push_back({"b >= 0 (BIGINT)", binary(Op::Ge, column(1, DataType::bigint()), int_constant(0)), true});
+  cases.push_back({"i < 800 AND d >= 0.2 (two columns with NULLs)",
+                   binary(Op::And, binary(Op::Lt, column(0, DataType::integer()), int_constant(800)),
+                          binary(Op::Ge, column(2, DataType::double_()), real_constant(0.2))),
+                   true});
+  cases.push_back({"f = 1 AND i < 500 AND r >= 0.25 (1-, 4- and 4-byte REAL columns)",
+                   binary(Op::And,
+                          binary(Op::And, binary(Op::Eq, column(4, DataType::boolean()), int_constant(1)),
+                                 binary(Op::Lt, column(0, DataType::integer()), int_constant(500))),
+                          binary(Op::Ge, column(3, DataType::real()), real_constant(0.25))),
+                   true});
+  cases.push_back({"r < 0.9 AND i < NULL",
+                   binary(Op::And, binary(Op::Lt, column(3, DataType::real()), real_constant(0.9)),
+                          binary(Op::Lt, column(0, DataType::integer()), null_constant(DataType::bigint()))),
+                   true});
+  {
+    // kMaxTerms (8) terms, every column but f.
+    const BoundExpr terms[] = {binary(Op::Ge, column(0, DataType::integer()), int_constant(10)),
+                               binary(Op::Lt, column(0, DataType::integer()), int_constant(990)),
+                               binary(Op::Gt, column(1, DataType::bigint()), int_constant(-(int64_t{1} << 59))),
+                               binary(Op::Ge, column(2, DataType::double_()), real_constant(0.01)),
+                               binary(Op::Lt, column(2, DataType::double_()), real_constant(0.99)),
+                               binary(Op::Gt, column(3, DataType::real()), real_constant(0.05)),
+                               binary(Op::Lt, column(5, DataType::double_()), real_constant(0.9)),
+                               binary(Op::Gt, column(5, DataType::double_()), real_constant(-0.9))};
+    BoundExpr all = terms[0];
+    for (int t = 1; t < 8; ++t) all = binary(Op::And, all, terms[t]);
+    cases.push_back({"8 terms on 5 columns", all, true});
+  }
+  // ORs of comparisons: clauses of the fast predicate (or_next).
+  cases.push_back({"i = 3 OR i = 700 OR i = 999 (an IN list)",
+                   binary(Op::Or,
+                          binary(Op::Or, binary(Op::Eq, column(0, DataType::integer()), int_constant(3)),
+                                 binary(Op::Eq, column(0, DataType::integer()), int_constant(700))),
+                          binary(Op::Eq, column(0, DataType::integer()), int_constant(999))),
+                   true});
+  cases.push_back({"(i < 100 OR r > 0.9) AND d < 0.5 AND (f = 1 OR b < 0) (two clauses, NULLs)",
+                   binary(Op::And,
+                          binary(Op::And,
+                                 binary(Op::Or, binary(Op::Lt, column(0, DataType::integer()), int_constant(100)),
+                                        binary(Op::Gt, column(3, DataType::real()), real_constant(0.9))),
+                                 binary(Op::Lt, column(2, DataType::double_()), real_constant(0.5))),
+                          binary(Op::Or, binary(Op::Eq, column(4, DataType::boolean()), int_constant(1)),
+                                 binary(Op::Lt, column(1, DataType::bigint()), int_constant(0)))),
+                   true});
+  cases.push_back({"i < NULL OR d > 0.8 (a NULL constant in a clause)",
+                   binary(Op::Or, binary(Op::Lt, column(0, DataType::integer()), null_constant(DataType::bigint())),
+                          binary(Op::Gt, column(2, DataType::double_()), real_constant(0.8))),
+                   true});
+  cases.push_back({"i < NULL OR b = NULL (a clause of NULL constants: no row)",
+                   binary(Op::Or, binary(Op::Lt, column(0, DataType::integer()), null_constant(DataType::bigint())),
+                          binary(Op::Eq, column(1, DataType::bigint()), null_constant(DataType::bigint()))),
+                   true});
+  cases.push_back({"i < 100 OR d > 0.9",
                    binary(Op::Or, binary(Op::Lt, column(0, DataType::integer()), int_constant(100)),
                           binary(Op::Gt, column(2, DataType::double_()), real_constant(0.9))),
-                   false});
+                   true});
   cases.push_back({"e * e < 0.25 (interpreter)",
                    binary(Op::Lt, [] {
                      BoundExpr m;
@@ -206,6 +260,12 @@ std::vector<Case> predicates() {
                    }(), real_constant(0.25)),
                    false});
   return cases;
+}
+
+// The same columns, every value valid.
+ColumnSet without_nulls(ColumnSet s) {
+  for (int c = 0; c < s.count; ++c) s.columns[c].validity = nullptr;
+  return s;
 }
 
 std::vector<uint32_t> host_filter(const ExprProgram& p, const ColumnSet& columns, const std::vector<uint32_t>* selection,
@@ -334,6 +394,14 @@ TEST_CASE("filter_rows selects the host's rows in ascending order", "[gpu][filte
         CHECK(actual == expected);
       }
       {
+        // One comparison on a column without NULLs runs through cub::DeviceSelect.
+        INFO("identity rows, no NULLs");
+        std::vector<uint32_t> expected = host_filter(program, without_nulls(c.host(false)), nullptr, n);
+        std::vector<uint32_t> actual = device_filter(context, program, without_nulls(direct.set), nullptr, n);
+        REQUIRE(actual.size() == expected.size());
+        CHECK(actual == expected);
+      }
+      {
         INFO("row-id vector (late materialization)");
         std::vector<uint32_t> expected = host_filter(program, c.host(true), nullptr, c.indirection.size());
         std::vector<uint32_t> actual = device_filter(context, program, indirect.set, nullptr, c.indirection.size());
@@ -346,6 +414,67 @@ TEST_CASE("filter_rows selects the host's rows in ascending order", "[gpu][filte
         std::vector<uint32_t> actual = device_filter(context, program, direct.set, &selection, selection.size());
         REQUIRE(actual.size() == expected.size());
         CHECK(actual == expected);
+      }
+    }
+  }
+}
+
+// Fast predicates run through cub::DeviceSelect by default and through the
+// ordered kernel under GPUSQL_FILTER_KERNEL=ordered: both must select the
+// host's rows, also with no WHERE (every row) and with a selection vector over
+// columns read through a row-id vector.
+TEST_CASE("filter_rows selects the host's rows with either fast kernel", "[gpu][filter]") {
+  struct Kernel {
+    const char* name;
+    bool ordered;
+  };
+  // Restores the environment when a REQUIRE throws.
+  struct OrderedKernel {
+    explicit OrderedKernel(bool on) {
+      if (on) setenv("GPUSQL_FILTER_KERNEL", "ordered", 1);
+    }
+    ~OrderedKernel() { unsetenv("GPUSQL_FILTER_KERNEL"); }
+  };
+  DeviceContext context;
+  std::vector<Case> filters = {{"no WHERE", BoundExpr{}, true}};
+  for (auto& p : predicates())
+    if (p.fast) filters.push_back(std::move(p));
+  for (const Kernel kernel : {Kernel{"cub::DeviceSelect", false}, Kernel{"ordered kernel", true}}) {
+    OrderedKernel scope(kernel.ordered);
+    for (std::size_t n : kSizes) {
+      if (n > 200000) continue;  // the first test case covers many tiles
+      Columns c(n, 3000 + n);
+      for (std::size_t k = n; k-- > 0;)
+        if (k % 3 != 0) c.indirection.push_back(static_cast<uint32_t>(k));
+      std::vector<uint32_t> selection, indirect_selection;
+      for (std::size_t k = 0; k < n; k += 1 + k % 3) selection.push_back(static_cast<uint32_t>(k));
+      for (std::size_t k = 0; k < c.indirection.size(); k += 1 + k % 2)
+        indirect_selection.push_back(static_cast<uint32_t>(k));
+      DeviceColumns direct(context, c, false), indirect(context, c, true);
+      for (const auto& f : filters) {
+        ExprProgram program = f.name == "no WHERE" ? ExprProgram{} : compile(f.predicate);
+        struct Input {
+          const char* name;
+          ColumnSet host, device;
+          const std::vector<uint32_t>* selection;
+          std::size_t count;
+        };
+        const Input inputs[] = {
+            {"identity rows", c.host(false), direct.set, nullptr, n},
+            {"identity rows, no NULLs", without_nulls(c.host(false)), without_nulls(direct.set), nullptr, n},
+            {"row-id vector", c.host(true), indirect.set, nullptr, c.indirection.size()},
+            {"selection vector", c.host(false), direct.set, &selection, selection.size()},
+            {"selection vector, no NULLs", without_nulls(c.host(false)), without_nulls(direct.set), &selection,
+             selection.size()},
+            {"selection vector over a row-id vector", c.host(true), indirect.set, &indirect_selection,
+             indirect_selection.size()}};
+        for (const Input& in : inputs) {
+          INFO(kernel.name << ", rows " << n << ", WHERE " << f.name << ", " << in.name);
+          std::vector<uint32_t> expected = host_filter(program, in.host, in.selection, in.count);
+          std::vector<uint32_t> actual = device_filter(context, program, in.device, in.selection, in.count);
+          REQUIRE(actual.size() == expected.size());
+          CHECK(actual == expected);
+        }
       }
     }
   }
