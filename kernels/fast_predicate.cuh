@@ -172,14 +172,18 @@ __device__ __forceinline__ void prefetch_predicate_l2(const FastPredicate& p, co
 // are asked only about the items its earlier terms did not satisfy.
 template <class TermBits>
 __device__ __forceinline__ uint32_t clause_flags(const FastPredicate& p, uint32_t flags, TermBits term_bits) {
-  for (int i = 0; i < p.count && flags;) {
+  for (int i = 0; i < p.count && flags; ++i) {
+    const FastTerm& t = p.terms[i];
+    if (!t.or_next) {  // a clause of one term: as tight as a plain conjunction
+      flags = t.never ? 0u : term_bits(t, flags);
+      continue;
+    }
     uint32_t clause = 0;
-    bool more;
-    do {
-      const FastTerm& t = p.terms[i++];
-      more = t.or_next && i < p.count;
-      if (!t.never) clause |= term_bits(t, flags & ~clause);
-    } while (more);
+    for (;; ++i) {
+      const FastTerm& u = p.terms[i];
+      if (!u.never) clause |= term_bits(u, flags & ~clause);
+      if (!u.or_next || i + 1 >= p.count) break;
+    }
     flags &= clause;
   }
   return flags;
