@@ -107,10 +107,12 @@ struct BothLess {
   }
 };
 
-// Runs `run` with fast predicates sent to filter_rows' ordered kernel
-// (GPUSQL_FILTER_KERNEL=ordered, which filter_rows reads at each call).
-void with_ordered_kernel(const std::function<void()>& run) {
-  setenv("GPUSQL_FILTER_KERNEL", "ordered", 1);
+// Runs `run` with fast predicates sent to another path of filter_rows:
+// GPUSQL_FILTER_KERNEL=ordered (the ordered kernel) or =select
+// (cub::DeviceSelect::If with the generic PredicateHolds), which filter_rows
+// reads at each call.
+void with_filter_kernel(const char* kernel, const std::function<void()>& run) {
+  setenv("GPUSQL_FILTER_KERNEL", kernel, 1);
   run();
   unsetenv("GPUSQL_FILTER_KERNEL");
 }
@@ -271,7 +273,7 @@ int main(int argc, char** argv) {
           }
         }
         bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=ordered (old ordered kernel)", n4, bytes, [&] {
-          with_ordered_kernel([&] {
+          with_filter_kernel("ordered", [&] {
             kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
           });
         });
@@ -379,12 +381,20 @@ int main(int argc, char** argv) {
           }
         };
         std::size_t selected = 0;
-        bench.report(name, "gpusql filter_rows (cub::DeviceSelect::If, engine path)", n4, bytes, [&] {
+        bench.report(name, "gpusql filter_rows (cub::DeviceSelect::If + TermsHold<2>, engine path)", n4, bytes, [&] {
           selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
         });
         check("filter_rows", static_cast<int64_t>(selected));
+        bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=select (If + generic PredicateHolds)", n4, bytes,
+                     [&] {
+                       with_filter_kernel("select", [&] {
+                         selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error,
+                                                         context);
+                       });
+                     });
+        check("filter_rows (select: PredicateHolds)", static_cast<int64_t>(selected));
         bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=ordered (old ordered kernel)", n4, bytes, [&] {
-          with_ordered_kernel([&] {
+          with_filter_kernel("ordered", [&] {
             selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
           });
         });

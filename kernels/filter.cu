@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/fast_predicate.cuh"
 #include "kernels/filter.hpp"
@@ -212,13 +213,19 @@ bool selects_nothing(const FastPredicate& p) {
   return false;
 }
 
-// GPUSQL_FILTER_KERNEL=ordered sends fast predicates to the ordered kernel
-// instead of cub::DeviceSelect. Read at each call (a getenv beside a
-// synchronizing filter), so a benchmark or a test can compare both in one
+// GPUSQL_FILTER_KERNEL picks the path of fast predicates: unset (or any
+// other value): the default routing of filter_rows(); `ordered`: the ordered
+// kernel; `select`: cub::DeviceSelect with the generic PredicateHolds (the
+// routing before the unrolled path). Read at each call (a getenv beside a
+// synchronizing filter), so a benchmark or a test can compare all in one
 // process.
-bool ordered_kernel_requested() {
+enum class FilterKernel { Default, Ordered, Select };
+FilterKernel requested_filter_kernel() {
   const char* kernel = std::getenv("GPUSQL_FILTER_KERNEL");
-  return kernel && std::strcmp(kernel, "ordered") == 0;
+  if (!kernel) return FilterKernel::Default;
+  if (std::strcmp(kernel, "ordered") == 0) return FilterKernel::Ordered;
+  if (std::strcmp(kernel, "select") == 0) return FilterKernel::Select;
+  return FilterKernel::Default;
 }
 
 uint32_t read_count(const uint32_t* d_count, DeviceContext& context) {
@@ -258,17 +265,22 @@ std::size_t select_by_term(const FastTerm& t, std::size_t count, uint32_t* d_out
 }
 
 // The select_op of cub::DeviceSelect::If over positions or a selection
-// vector: the whole predicate for one id. The predicate is read through a
-// pointer to a device copy: CUB's agent keeps its own copy of the select_op,
-// and one holding the terms (indexed at run time) would sit in local memory.
+// vector: the whole predicate for one id, through fast_predicate_holds() (a
+// runtime number of terms, each clause stopping at its first TRUE term and
+// the predicate at its first FALSE clause, so one load in flight per item).
+// The generic path, kept for GPUSQL_FILTER_KERNEL=select. The predicate is
+// read through a pointer to a device copy: CUB's agent keeps its own copy of
+// the select_op, and one holding the terms (indexed at run time) would sit
+// in local memory.
 struct PredicateHolds {
   const FastPredicate* __restrict__ predicate;
   __device__ __forceinline__ bool operator()(uint32_t id) const { return fast_predicate_holds(*predicate, id); }
 };
 
 // The ids (positions 0..count-1, or the selection vector's entries) that `p`
-// selects, by cub::DeviceSelect::If: any fast predicate, NULLs and row-id
-// vectors included.
+// selects, by cub::DeviceSelect::If with PredicateHolds: any fast predicate,
+// NULLs and row-id vectors included. Only under GPUSQL_FILTER_KERNEL=select:
+// by default such predicates take select_by_terms().
 template <class Ids>
 std::size_t select_by_predicate(const FastPredicate& p, Ids ids, std::size_t count, uint32_t* d_out,
                                 DeviceContext& context) {
@@ -284,17 +296,182 @@ std::size_t select_by_predicate(const FastPredicate& p, Ids ids, std::size_t cou
       context);
 }
 
+// A FastTerm decoded on the host for TermsHold: the storage width and how to
+// read the raw bits, so that the device code has no switch on the type.
+struct UnrolledTerm {
+  const void* data = nullptr;
+  const uint32_t* validity = nullptr;  // null: no NULLs
+  const uint32_t* rows = nullptr;      // null: the id is the row
+  union {
+    int64_t i;
+    double d;
+  } value{0};
+  uint32_t width = 0;      // bytes of storage: 1, 4 or 8; 0: no column read, the term is `fixed`
+  uint8_t outcomes = 0;    // as FastTerm
+  bool fixed = false;      // the term's value when width is 0 (never: false; padding: true)
+  bool is_float = false;   // REAL or DOUBLE: compared as DOUBLE, else as BIGINT
+  bool is_real = false;    // the 4 bytes are a float
+  bool sign32 = false;     // the 4 bytes are a signed int32 (INTEGER, DATE)
+  bool ends_clause = true; // the last term of its clause (no or_next, or the last term)
+};
+
+UnrolledTerm unrolled_term(const FastTerm& t, bool last) {
+  UnrolledTerm u;
+  u.ends_clause = !t.or_next || last;
+  if (t.never) return u;  // width 0, fixed false: x = NULL holds for no row
+  u.data = t.data;
+  u.validity = t.validity;
+  u.rows = t.rows;
+  u.value.i = t.value.i;
+  u.width = static_cast<uint32_t>(storage_bytes(t.type));
+  u.outcomes = t.outcomes;
+  u.is_float = is_double_type(t.type);
+  u.is_real = t.type == Type::Real;
+  u.sign32 = t.type == Type::Integer || t.type == Type::Date;
+  return u;
+}
+
+// The `width` bytes (8, 4, 1, or 0: none) at `address`, zero-extended to 64
+// bits, by predicated ld.global.nc with no branch, so CUB's unrolled loop
+// over a thread's items stays one basic block and the scheduler can issue
+// every item's loads before the first comparison. Not volatile: the loads
+// move freely. One 64-bit register pair per term and item.
+__device__ __forceinline__ uint64_t load_bits(const void* address, uint32_t width) {
+  uint64_t v;
+  asm("{\n\t.reg .pred p8, p4, p1;\n\t.reg .b32 lo, hi;\n\t"
+      "setp.eq.u32 p8, %2, 8;\n\tsetp.eq.u32 p4, %2, 4;\n\tsetp.eq.u32 p1, %2, 1;\n\t"
+      "mov.b32 lo, 0;\n\tmov.b32 hi, 0;\n\t"
+      "@p8 ld.global.nc.v2.u32 {lo, hi}, [%1];\n\t"
+      "@p4 ld.global.nc.u32 lo, [%1];\n\t"
+      "@p1 ld.global.nc.u8 lo, [%1];\n\t"
+      "mov.b64 %0, {lo, hi};\n\t}"
+      : "=l"(v)
+      : "l"(address), "r"(width));
+  return v;
+}
+// `*address` when `on`, else `v` (a predicated ld.global.nc.u32).
+__device__ __forceinline__ uint32_t load_u32_if(bool on, const void* address, uint32_t v) {
+  asm("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %2, 0;\n\t@q ld.global.nc.u32 %0, [%1];\n\t}"
+      : "+r"(v)
+      : "l"(address), "r"(static_cast<uint32_t>(on)));
+  return v;
+}
+
+// The select_op of cub::DeviceSelect::If for predicates of at most N terms
+// (padded with terms that hold): the terms by value, indexed at compile time
+// once unrolled, so they stay in registers or the parameter bank (no local
+// memory). For one id it first issues every term's loads -- row id, value,
+// validity word -- whatever the other terms' outcomes, then evaluates the
+// clauses with selects. Same rows as fast_predicate_holds(): a term holds when
+// its value is not NULL and satisfies the comparison; a clause (a run of
+// or_next terms) when one of its terms holds; the predicate when every clause
+// does. No branch per item: CUB's agent keeps all of a thread's items' loads
+// in flight at once.
+template <int N, bool INDIRECT>
+struct TermsHold {
+  UnrolledTerm terms[N];
+
+  __device__ __forceinline__ bool operator()(uint32_t id) const {
+    uint32_t row[N], word[N];
+    uint64_t bits[N];
+#pragma unroll
+    for (int t = 0; t < N; ++t) row[t] = INDIRECT ? load_u32_if(terms[t].rows != nullptr, terms[t].rows + id, id) : id;
+#pragma unroll
+    for (int t = 0; t < N; ++t) {
+      const UnrolledTerm& x = terms[t];
+      bits[t] = load_bits(static_cast<const char*>(x.data) + static_cast<uint64_t>(row[t]) * x.width, x.width);
+      word[t] = INDIRECT ? load_u32_if(x.validity != nullptr, x.validity + (row[t] >> 5), ~0u) : ~0u;
+    }
+    bool result = true, clause = false;
+#pragma unroll
+    for (int t = 0; t < N; ++t) {
+      const UnrolledTerm& x = terms[t];
+      const uint32_t low = static_cast<uint32_t>(bits[t]);
+      const int64_t iv = x.sign32 ? static_cast<int64_t>(static_cast<int32_t>(low)) : static_cast<int64_t>(bits[t]);
+      const double dv = x.is_real ? static_cast<double>(__uint_as_float(low))
+                                  : __longlong_as_double(static_cast<long long>(bits[t]));
+      const double c = x.value.d;
+      const int float_outcome = (dv != dv || c != c) ? 3 : dv < c ? 0 : dv == c ? 1 : 2;
+      const int int_outcome = iv < x.value.i ? 0 : iv == x.value.i ? 1 : 2;
+      const int outcome = x.is_float ? float_outcome : int_outcome;
+      bool holds = ((x.outcomes >> outcome) & 1u) && ((word[t] >> (row[t] & 31)) & 1u);
+      holds = x.width == 0 ? x.fixed : holds;
+      clause = clause || holds;
+      result = x.ends_clause ? result && clause : result;
+      clause = x.ends_clause ? false : clause;
+    }
+    return result;
+  }
+};
+
+// The ids that `p` (at most N terms) selects, by cub::DeviceSelect::If with
+// TermsHold<N>.
+template <int N, bool INDIRECT, class Ids>
+std::size_t select_by_terms(const FastPredicate& p, Ids ids, std::size_t count, uint32_t* d_out,
+                            DeviceContext& context) {
+  TermsHold<N, INDIRECT> holds;
+  for (int t = 0; t < N; ++t) {
+    if (t < p.count) {
+      holds.terms[t] = unrolled_term(p.terms[t], t + 1 == p.count);
+    } else {
+      holds.terms[t] = UnrolledTerm{};
+      holds.terms[t].fixed = true;  // padding: holds, a clause of its own
+    }
+  }
+  return run_select(
+      [&](void* d_temp, std::size_t& temp_bytes, uint32_t* d_count) {
+        return cub::DeviceSelect::If(d_temp, temp_bytes, ids, d_out, d_count, static_cast<int64_t>(count), holds,
+                                     context.stream());
+      },
+      context);
+}
+
+// The largest predicate select_by_terms() takes; larger ones (none while
+// kMaxTerms is 8) go to the ordered kernel.
+constexpr int kMaxUnrolledTerms = 8;
+static_assert(kMaxTerms <= kMaxUnrolledTerms, "every fast predicate has an unrolled path");
+
+// Whether a term of `p` has NULLs or a row-id vector.
+bool any_indirect(const FastPredicate& p) {
+  for (int t = 0; t < p.count; ++t)
+    if (!p.terms[t].never && (p.terms[t].validity || p.terms[t].rows)) return true;
+  return false;
+}
+
+// TermsHold<2, 4 or 8 terms, INDIRECT>. Plain columns at positions (the
+// common case) get their own instantiations of 2 and 4 terms: without the
+// row-id and validity registers every item's loads fit in flight at once.
+template <class Ids>
+std::size_t select_unrolled(const FastPredicate& p, Ids ids, std::size_t count, uint32_t* d_out,
+                            DeviceContext& context) {
+  constexpr bool positions = !std::is_pointer_v<Ids>;
+  if constexpr (positions) {
+    if (!any_indirect(p)) {
+      if (p.count <= 2) return select_by_terms<2, false>(p, ids, count, d_out, context);
+      if (p.count <= 4) return select_by_terms<4, false>(p, ids, count, d_out, context);
+    }
+  }
+  if (p.count <= 2) return select_by_terms<2, true>(p, ids, count, d_out, context);
+  if (p.count <= 4) return select_by_terms<4, true>(p, ids, count, d_out, context);
+  return select_by_terms<8, true>(p, ids, count, d_out, context);
+}
+
 }  // namespace
 
 std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, const uint32_t* d_selection,
                         std::size_t count, uint32_t* d_out, uint32_t* d_error, DeviceContext& context) {
   if (count == 0) return 0;
-  // Fast predicates: cub::DeviceSelect (FlaggedIf for one comparison on a
-  // column without NULLs, If otherwise). The interpreter, and every fast
-  // predicate under GPUSQL_FILTER_KERNEL=ordered: the ordered kernel.
+  // Fast predicates, by default: cub::DeviceSelect::FlaggedIf for one
+  // comparison on a column without NULLs, cub::DeviceSelect::If with
+  // TermsHold<2, 4 or 8> (every term's loads issued at once, clauses
+  // evaluated without branches) for the rest. GPUSQL_FILTER_KERNEL=select:
+  // If with the generic PredicateHolds instead of TermsHold; =ordered: the
+  // ordered kernel. The interpreter: the ordered kernel.
   FastPredicate fast;
   const bool is_fast = make_fast_predicate(predicate, columns, fast);
-  if (is_fast && !ordered_kernel_requested()) {
+  const FilterKernel kernel = is_fast ? requested_filter_kernel() : FilterKernel::Ordered;
+  if (is_fast && kernel != FilterKernel::Ordered &&
+      (kernel == FilterKernel::Select || fast.count <= kMaxUnrolledTerms)) {
     if (selects_nothing(fast)) return 0;
     if (one_plain_term(fast, d_selection)) {
       const FastTerm& t = fast.terms[0];
@@ -304,8 +481,12 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
         default: return select_by_term<uint64_t>(t, count, d_out, context);
       }
     }
-    if (d_selection) return select_by_predicate(fast, d_selection, count, d_out, context);
-    return select_by_predicate(fast, thrust::counting_iterator<uint32_t>(0), count, d_out, context);
+    if (kernel == FilterKernel::Select) {
+      if (d_selection) return select_by_predicate(fast, d_selection, count, d_out, context);
+      return select_by_predicate(fast, thrust::counting_iterator<uint32_t>(0), count, d_out, context);
+    }
+    if (d_selection) return select_unrolled(fast, d_selection, count, d_out, context);
+    return select_unrolled(fast, thrust::counting_iterator<uint32_t>(0), count, d_out, context);
   }
 
   const int tiles = static_cast<int>((count + kFilterTile - 1) / kFilterTile);

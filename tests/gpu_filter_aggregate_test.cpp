@@ -419,28 +419,33 @@ TEST_CASE("filter_rows selects the host's rows in ascending order", "[gpu][filte
   }
 }
 
-// Fast predicates run through cub::DeviceSelect by default and through the
-// ordered kernel under GPUSQL_FILTER_KERNEL=ordered: both must select the
-// host's rows, also with no WHERE (every row) and with a selection vector over
-// columns read through a row-id vector.
+// Fast predicates run through cub::DeviceSelect by default (FlaggedIf for
+// one plain comparison, If with the unrolled TermsHold otherwise), through
+// If with the generic PredicateHolds under GPUSQL_FILTER_KERNEL=select, and
+// through the ordered kernel under GPUSQL_FILTER_KERNEL=ordered: all must
+// select the host's rows -- conjunctions, OR clauses, NULL constants, NULLs,
+// row-id vectors, selection vectors -- also with no WHERE (every row) and
+// with a selection vector over columns read through a row-id vector.
 TEST_CASE("filter_rows selects the host's rows with either fast kernel", "[gpu][filter]") {
   struct Kernel {
     const char* name;
-    bool ordered;
+    const char* env;  // GPUSQL_FILTER_KERNEL, or null: unset
   };
   // Restores the environment when a REQUIRE throws.
-  struct OrderedKernel {
-    explicit OrderedKernel(bool on) {
-      if (on) setenv("GPUSQL_FILTER_KERNEL", "ordered", 1);
+  struct FilterKernel {
+    explicit FilterKernel(const char* env) {
+      if (env) setenv("GPUSQL_FILTER_KERNEL", env, 1);
     }
-    ~OrderedKernel() { unsetenv("GPUSQL_FILTER_KERNEL"); }
+    ~FilterKernel() { unsetenv("GPUSQL_FILTER_KERNEL"); }
   };
   DeviceContext context;
   std::vector<Case> filters = {{"no WHERE", BoundExpr{}, true}};
   for (auto& p : predicates())
     if (p.fast) filters.push_back(std::move(p));
-  for (const Kernel kernel : {Kernel{"cub::DeviceSelect", false}, Kernel{"ordered kernel", true}}) {
-    OrderedKernel scope(kernel.ordered);
+  for (const Kernel kernel : {Kernel{"default (cub::DeviceSelect, TermsHold)", nullptr},
+                              Kernel{"GPUSQL_FILTER_KERNEL=select (PredicateHolds)", "select"},
+                              Kernel{"GPUSQL_FILTER_KERNEL=ordered (ordered kernel)", "ordered"}}) {
+    FilterKernel scope(kernel.env);
     for (std::size_t n : kSizes) {
       if (n > 200000) continue;  // the first test case covers many tiles
       Columns c(n, 3000 + n);
