@@ -298,6 +298,8 @@ class ExpressionBinder {
       b = int_constant(parse_date_or_throw(b.text, b.offset), b.offset, DataType::date()), b_str = false;
     if (b.type.id == Type::Date && a_str && a.op == Op::Constant)
       a = int_constant(parse_date_or_throw(a.text, a.offset), a.offset, DataType::date()), a_str = false;
+    // A string compared with NULL is NULL, whatever the string.
+    if ((a_str && b.is_null_constant()) || (b_str && a.is_null_constant())) return null_constant(DataType::boolean(), at);
     if (a_str || b_str) {
       if (!(a_str && b_str)) return mismatch();
       return string_comparison(op, std::move(a), std::move(b), at);
