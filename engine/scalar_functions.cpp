@@ -30,7 +30,7 @@ bool parse_date(std::string_view text, int64_t& days) {
 std::string format_date(int64_t days) {
   int64_t y, m, d;
   civil_from_days(days, y, m, d);
-  char buffer[32];
+  char buffer[64];  // room for any int64 year, month and day (keeps -Wformat-truncation quiet)
   std::snprintf(buffer, sizeof buffer, "%04lld-%02lld-%02lld", static_cast<long long>(y), static_cast<long long>(m),
                 static_cast<long long>(d));
   return buffer;
