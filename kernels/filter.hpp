@@ -14,10 +14,11 @@ namespace gpusql::kernels {
 // d_selection when given, else 0..count-1) and writes the ids of the rows it
 // selects to d_out (room for `count`), in ascending position order, in one
 // pass: each block compacts its tile with a block-wide scan and finds the
-// tile's output offset by decoupled look-back over the tiles before it.
-// Conjunctions of column-vs-constant comparisons and BOOLEAN columns skip the
-// interpreter. Selects nothing from no rows. Run-time errors are OR-ed into
-// *d_error. Returns the number selected (synchronizes).
+// tile's output offset by decoupled look-back over the tiles before it
+// (cub::DeviceSelect for the fast predicates -- ANDed clauses of
+// column-vs-constant comparisons, BOOLEAN columns; the ordered kernel with
+// the interpreter otherwise). Selects nothing from no rows. Run-time errors
+// are OR-ed into *d_error. Returns the number selected (synchronizes).
 std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, const uint32_t* d_selection,
                         std::size_t count, uint32_t* d_out, uint32_t* d_error, DeviceContext& context);
 
