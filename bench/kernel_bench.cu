@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "engine/aggregate_state.hpp"
+#include "engine/bound_expression_builders.hpp"
 #include "engine/expression_compiler.hpp"
 #include "kernels/aggregate.hpp"
 #include "kernels/arg_extreme.hpp"
@@ -119,28 +120,10 @@ void with_filter_kernel(const char* kernel, const std::function<void()>& run) {
 
 // ---- expressions as the engine compiles them ----
 
-BoundExpr column(int c, DataType type) {
-  BoundExpr e;
-  e.op = Op::Column;
-  e.column = c;
-  e.type = type;
-  return e;
-}
-BoundExpr constant(double v) {
-  BoundExpr e;
-  e.op = Op::Constant;
-  e.type = DataType::double_();
-  e.constant.value.d = v;
-  return e;
-}
-BoundExpr binary(Op op, DataType type, BoundExpr a, BoundExpr b) {
-  BoundExpr e;
-  e.op = op;
-  e.type = type;
-  e.children.push_back(std::move(a));
-  e.children.push_back(std::move(b));
-  return e;
-}
+using build::binary;
+using build::column;
+// A DOUBLE constant.
+BoundExpr constant(double v) { return build::real_constant(v); }
 ExprProgram compile(const BoundExpr& e) {
   SlotMap slots;
   return compile_expression(e, slots);

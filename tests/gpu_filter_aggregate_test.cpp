@@ -20,6 +20,7 @@
 #include "kernels/aggregate.hpp"
 #include "kernels/fast_predicate.cuh"
 #include "kernels/filter.hpp"
+#include "engine/bound_expression_builders.hpp"
 #include "tests/test_support.hpp"
 
 using namespace gpusql;
@@ -29,41 +30,14 @@ namespace {
 
 // ---- expressions as the binder makes them ----
 
-BoundExpr column(int c, DataType type) {
-  BoundExpr e;
-  e.op = Op::Column;
-  e.column = c;
-  e.type = type;
-  return e;
-}
-BoundExpr real_constant(double v) {
-  BoundExpr e;
-  e.op = Op::Constant;
-  e.type = DataType::double_();
-  e.constant.value.d = v;
-  return e;
-}
-BoundExpr int_constant(int64_t v) {
-  BoundExpr e;
-  e.op = Op::Constant;
-  e.type = DataType::bigint();
-  e.constant.value.i = v;
-  return e;
-}
-BoundExpr null_constant(DataType type) {
-  BoundExpr e;
-  e.op = Op::Constant;
-  e.type = type;
-  e.constant.null_constant = true;
-  return e;
-}
+using build::column;
+using build::int_constant;
+using build::null_constant;
+using build::real_constant;
+
+// A comparison, AND or OR: BOOLEAN.
 BoundExpr binary(Op op, BoundExpr a, BoundExpr b) {
-  BoundExpr e;
-  e.op = op;
-  e.type = DataType::boolean();
-  e.children.push_back(std::move(a));
-  e.children.push_back(std::move(b));
-  return e;
+  return build::binary(op, DataType::boolean(), std::move(a), std::move(b));
 }
 
 // ---- columns: host copies and device copies ----
@@ -251,13 +225,10 @@ std::vector<Case> predicates() {
                           binary(Op::Gt, column(2, DataType::double_()), real_constant(0.9))),
                    true});
   cases.push_back({"e * e < 0.25 (interpreter)",
-                   binary(Op::Lt, [] {
-                     BoundExpr m;
-                     m.op = Op::Mul;
-                     m.type = DataType::double_();
-                     m.children = {column(5, DataType::double_()), column(5, DataType::double_())};
-                     return m;
-                   }(), real_constant(0.25)),
+                   binary(Op::Lt,
+                          build::binary(Op::Mul, DataType::double_(), column(5, DataType::double_()),
+                                        column(5, DataType::double_())),
+                          real_constant(0.25)),
                    false});
   return cases;
 }
@@ -345,11 +316,8 @@ std::vector<std::vector<AggSpec>> aggregate_sets() {
   AggSpec square;
   square.kind = AggKind::Sum;
   square.cls = Cls::Double;
-  BoundExpr m;
-  m.op = Op::Mul;
-  m.type = DataType::double_();
-  m.children = {column(5, DataType::double_()), column(5, DataType::double_())};
-  square.arg = compile(m);
+  square.arg = compile(
+      build::binary(Op::Mul, DataType::double_(), column(5, DataType::double_()), column(5, DataType::double_())));
   sets.push_back({spec(AggKind::Sum, 5, DataType::double_()), square});
   return sets;
 }
