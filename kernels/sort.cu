@@ -7,6 +7,8 @@
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -328,6 +330,99 @@ __global__ void __launch_bounds__(kOrderThreads)
   if (error) atomicOr(error_word, error);
 }
 
+// ---- small inputs: ranks by counting, no host round trip ----
+
+constexpr int kSmallSortThreads = 256;  // positions i per block, and positions j per staged chunk
+
+// What the small-path kernels know of one key; all keys go by value.
+struct SmallSortKey {
+  const ExprProgram* program;
+  Type type;
+  bool descending;
+  bool nulls_first;
+};
+
+struct SmallSortKeys {
+  SmallSortKey key[kSmallSortKeys];
+  int count;
+  const ColumnSet* columns;
+};
+
+// Per position i and key k: codes[k * count + i], the value's code (0 for a
+// NULL), and bit k of sides[i], set when the value sorts on the later side of
+// the NULL/non-NULL split (NULLs under NULLS LAST, valid values under NULLS
+// FIRST). Comparing (bit, code) then orders a key as the radix path's fold
+// does: two NULLs tie, NULLs go to their end, valid values by code.
+__global__ void __launch_bounds__(kSmallSortThreads)
+    small_sort_encode_kernel(SmallSortKeys keys, uint32_t count, uint64_t* __restrict__ codes,
+                             uint32_t* __restrict__ sides, uint32_t* __restrict__ error_word) {
+  uint32_t error = 0;
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
+    uint32_t side = 0;
+    for (int k = 0; k < keys.count; ++k) {
+      const SmallSortKey& key = keys.key[k];
+      const Slot s = ProgramSource{key.program, keys.columns}(i, error);
+      codes[static_cast<uint64_t>(k) * count + i] = s.valid ? value_code(key.type, key.descending, s) : 0;
+      if (s.valid == key.nulls_first) side |= 1u << k;
+    }
+    sides[i] = side;
+  }
+  if (error) atomicOr(error_word, error);
+}
+
+// rank[i] += the number of positions j of this block's chunk (blockIdx.y)
+// that sort before i: a smaller tuple, or an equal one at j < i. Over all
+// chunks each rank is the number of positions before i: distinct ranks, the
+// stable order. rank must start at 0.
+__global__ void __launch_bounds__(kSmallSortThreads)
+    small_sort_rank_kernel(int key_count, uint32_t count, const uint64_t* __restrict__ codes,
+                           const uint32_t* __restrict__ sides, uint32_t* __restrict__ rank) {
+  __shared__ uint64_t chunk_codes[kSmallSortKeys][kSmallSortThreads];
+  __shared__ uint32_t chunk_sides[kSmallSortThreads];
+  const uint32_t chunk = blockIdx.y * kSmallSortThreads;
+  const uint32_t j_end = min(count - chunk, static_cast<uint32_t>(kSmallSortThreads));
+  if (threadIdx.x < j_end) {
+    for (int k = 0; k < key_count; ++k)
+      chunk_codes[k][threadIdx.x] = codes[static_cast<uint64_t>(k) * count + chunk + threadIdx.x];
+    chunk_sides[threadIdx.x] = sides[chunk + threadIdx.x];
+  }
+  __syncthreads();
+  const uint32_t i = blockIdx.x * kSmallSortThreads + threadIdx.x;
+  if (i >= count) return;
+  // This thread's own tuple in registers: the unrolled loops index it with
+  // constants only.
+  uint64_t own[kSmallSortKeys];
+#pragma unroll
+  for (int k = 0; k < static_cast<int>(kSmallSortKeys); ++k)
+    own[k] = k < key_count ? codes[static_cast<uint64_t>(k) * count + i] : 0;
+  const uint32_t own_side = sides[i];
+  uint32_t before = 0;
+  for (uint32_t j = 0; j < j_end; ++j) {
+    bool less = chunk + j < i;  // equal tuples: the earlier position first
+#pragma unroll
+    for (int k = 0; k < static_cast<int>(kSmallSortKeys); ++k) {
+      if (k >= key_count) break;
+      const uint32_t side_j = (chunk_sides[j] >> k) & 1u, side_i = (own_side >> k) & 1u;
+      if (side_j != side_i) {
+        less = side_j < side_i;
+        break;
+      }
+      const uint64_t code_j = chunk_codes[k][j];
+      if (code_j != own[k]) {
+        less = code_j < own[k];
+        break;
+      }
+    }
+    before += less;
+  }
+  if (before) atomicAdd(&rank[i], before);
+}
+
+__global__ void __launch_bounds__(kSmallSortThreads)
+    small_sort_scatter_kernel(uint32_t count, const uint32_t* __restrict__ rank, uint32_t* __restrict__ perm) {
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) perm[rank[i]] = i;
+}
+
 // ---- top-k: an MSD radix select on the folded codes of the first key ----
 
 constexpr int kSelectDigitBits = 12;
@@ -613,6 +708,45 @@ void sort_by_keys(const std::vector<OrderKey>& keys, const ColumnSet& columns, c
   }
 }
 
+// GPUSQL_SMALL_SORT=0 turns the small path off. Read at each call (a getenv
+// beside a sort), so a test can compare both paths in one process.
+bool small_sort_enabled() {
+  const char* value = std::getenv("GPUSQL_SMALL_SORT");
+  return !value || std::strcmp(value, "0") != 0;
+}
+
+bool takes_small_sort(const std::vector<OrderKey>& keys, std::size_t count) {
+  return count >= 2 && count <= kSmallSortRows && !keys.empty() && keys.size() <= kSmallSortKeys &&
+         small_sort_enabled();
+}
+
+// order_positions for small inputs (see kernels/sort.hpp): encode, rank,
+// scatter; no synchronization.
+void small_sort(const std::vector<OrderKey>& keys, const ColumnSet& columns, std::size_t count, DeviceBuffer& perm,
+                uint32_t* d_error, DeviceContext& context) {
+  const DeviceKeys device(keys, columns, context);
+  SmallSortKeys described{};
+  described.count = static_cast<int>(keys.size());
+  described.columns = device.column_set();
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    described.key[k] = SmallSortKey{device.program(k), keys[k].type, keys[k].descending, keys[k].nulls_first};
+  const uint32_t n = static_cast<uint32_t>(count);
+  // One allocation: the codes (8-byte aligned at the start), sides, ranks.
+  DeviceBuffer scratch(context, (keys.size() * sizeof(uint64_t) + 2 * sizeof(uint32_t)) * count);
+  uint64_t* codes = scratch.as<uint64_t>();
+  uint32_t* sides = reinterpret_cast<uint32_t*>(codes + keys.size() * count);
+  uint32_t* rank = sides + count;
+  GPUSQL_CUDA_TRY(cudaMemsetAsync(rank, 0, count * sizeof(uint32_t), context.stream()));
+  const unsigned blocks = static_cast<unsigned>((count + kSmallSortThreads - 1) / kSmallSortThreads);
+  small_sort_encode_kernel<<<blocks, kSmallSortThreads, 0, context.stream()>>>(described, n, codes, sides, d_error);
+  GPUSQL_CHECK_LAUNCH();
+  small_sort_rank_kernel<<<dim3(blocks, blocks), kSmallSortThreads, 0, context.stream()>>>(described.count, n, codes,
+                                                                                          sides, rank);
+  GPUSQL_CHECK_LAUNCH();
+  small_sort_scatter_kernel<<<blocks, kSmallSortThreads, 0, context.stream()>>>(n, rank, perm.as<uint32_t>());
+  GPUSQL_CHECK_LAUNCH();
+}
+
 }  // namespace
 
 void sort_pairs(DeviceBuffer& keys, DeviceBuffer& values, std::size_t count, int begin_bit, int end_bit,
@@ -667,6 +801,10 @@ DeviceBuffer order_positions(const std::vector<OrderKey>& keys, const ColumnSet&
     sequence(0, count, perm.as<uint32_t>(), context);
     return perm;
   }
+  if (takes_small_sort(keys, count)) {
+    small_sort(keys, columns, count, perm, d_error, context);
+    return perm;
+  }
   const DeviceKeys device(keys, columns, context);
   sort_by_keys(keys, columns, device, perm, count, true, d_error, context);
   return perm;
@@ -677,7 +815,8 @@ DeviceBuffer top_positions(const std::vector<OrderKey>& keys, const ColumnSet& c
   const std::size_t k = std::min(limit, count);
   // A select costs a few reads of the first key; past these sizes the full
   // sort is as cheap.
-  if (keys.empty() || k > kMaxTopK || count < 8 * k + 1024) return order_positions(keys, columns, count, d_error, context);
+  if (keys.empty() || k > kMaxTopK || count < 8 * k + 1024 || takes_small_sort(keys, count))
+    return order_positions(keys, columns, count, d_error, context);
   if (k == 0) return DeviceBuffer(context, sizeof(uint32_t));
   const DeviceKeys device(keys, columns, context);
   const OrderKey& first = keys[0];

@@ -60,16 +60,34 @@ struct OrderKey {
   bool nulls_first = false;
 };
 
+// The small-input path of order_positions: up to this many rows (a GROUP BY
+// result, say) a quadratic rank count costs less than the radix path's
+// synchronizations and launches; past it the count grows as rows squared.
+constexpr std::size_t kSmallSortRows = 4096;
+// Most keys the small path takes: their descriptions go to its kernels by
+// value, and a thread holds its row's codes in registers.
+constexpr std::size_t kSmallSortKeys = 8;
+
 // The stable order of `count` positions by `keys` (all programs over
 // `columns`): returns a buffer of `count` positions such that reading the
 // input at them gives the rows sorted, ties kept in input order. NULLs come
 // last unless nulls_first (whatever the direction); -0.0 ties with 0.0; NaN
 // sorts after every other value (before them under DESC).
 //
-// Each key, from the last to the first, is encoded into order-preserving
-// unsigned codes (sign flip for integers, the IEEE flip for floats, inverted
-// for DESC) and sorted as (code, position) pairs by CUB's radix sort, stable,
-// over only the bits the codes need:
+// For 2 <= count <= kSmallSortRows and 1 to kSmallSortKeys keys it launches
+// kernels only, with no synchronization and nothing read back: one pass
+// evaluates every key of every position into its order-preserving code (as
+// below) and a bit per key that puts NULLs on their side; a position's rank
+// is the number of positions whose keys, compared lexicographically, are
+// smaller, or equal at an earlier position (counted in 256 x 256 blocks,
+// staged in shared memory); each position is then written at its rank.
+// GPUSQL_SMALL_SORT=0 (read at each call) turns this path off, so a test can
+// compare both on the same data.
+//
+// Otherwise each key, from the last to the first, is encoded into
+// order-preserving unsigned codes (sign flip for integers, the IEEE flip for
+// floats, inverted for DESC) and sorted as (code, position) pairs by CUB's
+// radix sort, stable, over only the bits the codes need:
 //  - a key that cannot be NULL (a column without a validity bitmap) takes
 //    one pass that writes the codes -- 32-bit for types that fit -- with
 //    their min/max/AND/OR (and, for the first key, the positions): then the
@@ -87,17 +105,17 @@ constexpr std::size_t kMaxTopK = 4096;
 
 // The first min(limit, count) positions of order_positions(keys, columns,
 // count) -- the same positions, in the same order (the buffer may hold more
-// after them). For limit <= kMaxTopK over many rows it sorts only
-// candidates: an MSD radix select on the first key's codes (12-bit digits,
-// one histogram pass each; the first also takes the codes' range, and where
-// that needs fewer bits the next rounds use codes minus the minimum) finds
-// the code prefix of the limit-th row, stopping once at most 2^18 rows share
-// it; the positions whose codes are at most that prefix -- every row that can
-// be among the first `limit` -- are compacted, put back in input order and
-// sorted stably by all keys. Ties across the threshold thus resolve by input
-// position, as in the full sort. Full-range keys take two reads of the key
-// column. Otherwise (or when more than half the rows are candidates) it is
-// order_positions.
+// after them). Inputs that order_positions' small path takes go there. For
+// limit <= kMaxTopK over many rows it sorts only candidates: an MSD radix
+// select on the first key's codes (12-bit digits, one histogram pass each;
+// the first also takes the codes' range, and where that needs fewer bits the
+// next rounds use codes minus the minimum) finds the code prefix of the
+// limit-th row, stopping once at most 2^18 rows share it; the positions whose
+// codes are at most that prefix -- every row that can be among the first
+// `limit` -- are compacted, put back in input order and sorted stably by all
+// keys. Ties across the threshold thus resolve by input position, as in the
+// full sort. Full-range keys take two reads of the key column. Otherwise (or
+// when more than half the rows are candidates) it is order_positions.
 DeviceBuffer top_positions(const std::vector<OrderKey>& keys, const ColumnSet& columns, std::size_t count,
                            std::size_t limit, uint32_t* d_error, DeviceContext& context);
 

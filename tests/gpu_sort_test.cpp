@@ -9,6 +9,12 @@
 // NULLs (a column without NULLs has no validity bitmap and takes the
 // one-pass encode), ties across the k-th value, -0.0 next to 0.0, NaN.
 //
+// Inputs of 2 to kernels::kSmallSortRows (4096) rows take the small-input
+// path (a rank count, no synchronization): a table of 4096 rows and one of
+// 4097, GROUP BY results, filtered inputs straddling the 256-row chunks, 8
+// and 9 keys; each such query runs with the path on and off
+// (GPUSQL_SMALL_SORT=0), both against the host.
+//
 // The [gpu] cases need a device; the host-only case runs the same queries on
 // the host executor everywhere, so a query that stops binding is noticed.
 #include <catch2/catch.hpp>
@@ -54,6 +60,16 @@ std::string difference(const Result& expected, const Result& actual) {
   return "";
 }
 
+// Sets GPUSQL_SMALL_SORT for a scope; unset again when it ends, a failed
+// REQUIRE included.
+class SmallSortSwitch {
+ public:
+  explicit SmallSortSwitch(const char* value) { setenv("GPUSQL_SMALL_SORT", value, 1); }
+  ~SmallSortSwitch() { unsetenv("GPUSQL_SMALL_SORT"); }
+  SmallSortSwitch(const SmallSortSwitch&) = delete;
+  SmallSortSwitch& operator=(const SmallSortSwitch&) = delete;
+};
+
 // The same statements on a host and (where wanted) a GPU database.
 class Pair {
  public:
@@ -83,17 +99,36 @@ class Pair {
     return expected.row_count();
   }
 
+  // Like check(), but the GPU runs `sql` once with the small-input ORDER BY
+  // path allowed and once with GPUSQL_SMALL_SORT=0: both must give the
+  // host's result.
+  std::size_t check_sort_paths(const std::string& sql) {
+    INFO("query: " << sql);
+    Result expected = host_.query(sql);
+    if (gpu_)
+      for (const char* small_sort : {"1", "0"}) {
+        INFO("GPUSQL_SMALL_SORT=" << small_sort);
+        SmallSortSwitch scope(small_sort);
+        Result actual = gpu_->query(sql);
+        std::string diff = difference(expected, actual);
+        INFO(diff);
+        CHECK(diff.empty());
+      }
+    return expected.row_count();
+  }
+
  private:
   TempDir dir_;
   Database host_;
   std::unique_ptr<Database> gpu_;
 };
 
-// s: `rows` rows, typed. i/ni INTEGER, b/nb BIGINT (spanning the whole
-// range), d/nd DOUBLE (-0.0 and 0.0, ties), r REAL, v VARCHAR, dt DATE, dc
-// DECIMAL, g INTEGER of 10 values, c a constant; the n* columns and g, c have
-// no NULL, the others about 3% NULLs.
-void load_s(Pair& db, int rows) {
+// `table` (s): `rows` rows, typed. i/ni INTEGER, b/nb BIGINT (spanning the
+// whole range), d/nd DOUBLE (-0.0 and 0.0, ties), r REAL, v VARCHAR, dt DATE,
+// dc DECIMAL, g INTEGER of 10 values, c a constant, p BOOLEAN; the n* columns
+// and g, c have no NULL, the others about 3% NULLs. The same seed for every
+// table: a table's rows are the first rows of a longer one.
+void load_s(Pair& db, int rows, const std::string& table = "s") {
   const char* words[] = {"pear", "apple", "fig", "", "kiwi", "plum", "apricot"};
   std::string csv;
   csv.reserve(static_cast<std::size_t>(rows) * 120);
@@ -106,26 +141,28 @@ void load_s(Pair& db, int rows) {
     const double dv = (a >> 40) % 7 == 0 ? ((a >> 8) % 2 ? -0.0 : 0.0)
                                          : static_cast<double>(static_cast<long long>(b >> 20) % 20001 - 10000) / 8.0;
     const double nd = static_cast<double>(b >> 11) / 9007199254740992.0 * 2000.0 - 1000.0;
-    csv += fmt("%d,%s,%d,%s,%lld,%s,%.17g,%s,%s,%s,%s,%d,7\n", i, maybe(3, std::to_string(small)).c_str(),
+    csv += fmt("%d,%s,%d,%s,%lld,%s,%.17g,%s,%s,%s,%s,%d,7,%s\n", i, maybe(3, std::to_string(small)).c_str(),
                static_cast<int>(b % 100000) - 50000, maybe(5, std::to_string(big)).c_str(), big,
                maybe(7, fmt("%.17g", dv)).c_str(), nd, maybe(9, fmt("%.3f", dv / 3.0)).c_str(),
                maybe(11, words[(b >> 30) % 7]).c_str(),
                maybe(13, fmt("19%02d-%02d-%02d", static_cast<int>((b >> 5) % 100), static_cast<int>((b >> 12) % 12) + 1,
                              static_cast<int>((b >> 17) % 28) + 1))
                    .c_str(),
-               maybe(15, fmt("%.2f", static_cast<double>(small) / 7.0)).c_str(), static_cast<int>((b >> 40) % 10));
+               maybe(15, fmt("%.2f", static_cast<double>(small) / 7.0)).c_str(), static_cast<int>((b >> 40) % 10),
+               maybe(17, (b >> 50) % 2 ? "true" : "false").c_str());
   }
-  std::string path = db.write("s.csv", csv);
-  db.execute(
-      "CREATE TABLE s (id INTEGER NOT NULL, i INTEGER, ni INTEGER NOT NULL, b BIGINT, nb BIGINT NOT NULL, d DOUBLE, "
-      "nd DOUBLE NOT NULL, r REAL, v VARCHAR, dt DATE, dc DECIMAL(12,2), g INTEGER NOT NULL, c INTEGER NOT NULL)");
-  db.execute("COPY s FROM '" + path + "' (HEADER false)");
+  std::string path = db.write(table + ".csv", csv);
+  db.execute("CREATE TABLE " + table +
+             " (id INTEGER NOT NULL, i INTEGER, ni INTEGER NOT NULL, b BIGINT, nb BIGINT NOT NULL, d DOUBLE, "
+             "nd DOUBLE NOT NULL, r REAL, v VARCHAR, dt DATE, dc DECIMAL(12,2), g INTEGER NOT NULL, "
+             "c INTEGER NOT NULL, p BOOLEAN)");
+  db.execute("COPY " + table + " FROM '" + path + "' (HEADER false)");
 }
 
 void sorts(Pair& db) {
   // One key of each type, both directions, NULLs first and last; rowid shows
   // that ties keep input order.
-  for (const char* column : {"i", "ni", "b", "nb", "d", "nd", "r", "v", "dt", "dc", "g", "c", "rowid"})
+  for (const char* column : {"i", "ni", "b", "nb", "d", "nd", "r", "v", "dt", "dc", "g", "c", "p", "rowid"})
     for (const char* order : {"", " DESC", " NULLS FIRST", " DESC NULLS LAST", " DESC NULLS FIRST"})
       db.check(fmt("SELECT rowid, %s FROM s ORDER BY %s%s", column, column, order));
   // Several keys, mixed directions and NULL placements.
@@ -186,6 +223,77 @@ void top_ks(Pair& db, int rows) {
   db.check("SELECT id FROM s LIMIT 10 OFFSET 5");
 }
 
+// ORDER BY over inputs of at most kernels::kSmallSortRows rows -- t (4096
+// rows), s (4097, past the small path: the radix and top-k paths), filtered
+// and grouped inputs -- each with the small path on and off.
+void small_sorts(Pair& db) {
+  // One key of each type, both directions, NULLs first and last; rowid shows
+  // that ties keep input order.
+  for (const char* column : {"i", "ni", "b", "nb", "d", "nd", "r", "v", "dt", "dc", "g", "c", "p", "rowid"})
+    for (const char* order : {"", " DESC", " NULLS FIRST", " DESC NULLS LAST", " DESC NULLS FIRST"})
+      CHECK(db.check_sort_paths(fmt("SELECT rowid, %s FROM t ORDER BY %s%s", column, column, order)) == 4096);
+  // Two and three keys: ties on the first keys (g, c, p, v have few values),
+  // NULLs in later keys, mixed directions and NULL placements.
+  struct Input {
+    const char* table;
+    std::size_t rows;
+  };
+  for (const Input input : {Input{"t", 4096}, Input{"s", 4097}}) {
+    const std::string from = std::string(" FROM ") + input.table + " ORDER BY ";
+    CHECK(db.check_sort_paths("SELECT rowid, g, i, v" + from + "g, i DESC, v NULLS FIRST") == input.rows);
+    db.check_sort_paths("SELECT rowid, v, d, b" + from + "v DESC NULLS FIRST, d, b DESC");
+    db.check_sort_paths("SELECT rowid, dt, r" + from + "dt DESC, r NULLS FIRST");
+    db.check_sort_paths("SELECT rowid, p, d" + from + "p DESC NULLS FIRST, d DESC NULLS LAST");
+    db.check_sort_paths("SELECT rowid, p, g, nd" + from + "p, g DESC, nd");
+    db.check_sort_paths("SELECT rowid, c, g" + from + "c, g DESC");
+    db.check_sort_paths("SELECT id, dc, ni" + from + "dc NULLS FIRST, ni DESC");
+    db.check_sort_paths("SELECT rowid, v, d" + from + "v, d NULLS FIRST");
+    db.check_sort_paths("SELECT rowid, g, nb, r" + from + "g DESC, nb, r DESC");
+    db.check_sort_paths("SELECT id, i, d" + from + "i DESC NULLS FIRST, d, id DESC");
+    // LIMIT: t takes the small path where s takes the top-k select.
+    db.check_sort_paths("SELECT rowid, d" + from + "d LIMIT 10");
+    db.check_sort_paths("SELECT rowid, g, v" + from + "g DESC, v NULLS FIRST LIMIT 100 OFFSET 5");
+    db.check_sort_paths("SELECT rowid, b" + from + "b DESC LIMIT 1000");
+  }
+  // 8 keys (the most the small path takes) and 9 (the radix path).
+  db.check_sort_paths("SELECT rowid FROM t ORDER BY g, c, p, v DESC, dt, i NULLS FIRST, r, b DESC");
+  db.check_sort_paths("SELECT rowid FROM t ORDER BY g, c, p, v DESC, dt, i NULLS FIRST, r, b DESC, d");
+  db.check_sort_paths("SELECT rowid FROM t ORDER BY c, p NULLS FIRST, g DESC, v, d, r, dc, ni");
+  // Sizes around the 256-position chunks of the rank count (positions
+  // through row ids: a filtered input), and 2 and 3 rows.
+  for (int rows : {2, 3, 31, 255, 256, 257, 511, 512, 513, 1000, 4095, 4096}) {
+    const std::string where = fmt(" FROM t WHERE id < %d ORDER BY ", rows);
+    CHECK(db.check_sort_paths("SELECT rowid, g, d" + where + "g, d DESC") == static_cast<std::size_t>(rows));
+    db.check_sort_paths("SELECT rowid, v, p, i" + where + "v NULLS FIRST, p DESC, i");
+    db.check_sort_paths("SELECT rowid, nd" + where + "nd DESC");
+  }
+  db.check_sort_paths("SELECT rowid, i, d FROM t WHERE id % 3 = 1 ORDER BY d DESC, i");
+  db.check_sort_paths("SELECT rowid, i, d FROM s WHERE id % 3 <> 1 ORDER BY i NULLS FIRST, d");
+  // Keys that are expressions.
+  db.check_sort_paths("SELECT id, ni % 7 AS m FROM t ORDER BY m, id DESC");
+  db.check_sort_paths("SELECT id, i > 0 AS q FROM t ORDER BY q DESC NULLS FIRST, id");
+  db.check_sort_paths("SELECT id FROM t ORDER BY ni - 3, i * 2 DESC NULLS FIRST");
+  // GROUP BY results of 7 to a few thousand rows, as analytic queries sort
+  // them. The aggregates are of exact types (a MIN or MAX of doubles could
+  // pick either of -0.0 and 0.0); each order ends in the group keys, so no
+  // tie depends on the groups' order.
+  db.check_sort_paths("SELECT v, COUNT(*) AS n FROM t GROUP BY v ORDER BY n DESC, v");
+  db.check_sort_paths("SELECT g, v, COUNT(*) AS n, SUM(ni) AS total FROM t GROUP BY g, v ORDER BY g, total DESC, v");
+  db.check_sort_paths("SELECT v, p, SUM(nb % 1000) AS total FROM s GROUP BY v, p ORDER BY v DESC, p NULLS FIRST");
+  db.check_sort_paths("SELECT ni % 50 AS m, g, SUM(ni) AS total, MAX(dc) AS top FROM t GROUP BY m, g "
+                      "ORDER BY top DESC NULLS FIRST, m, g");
+  db.check_sort_paths("SELECT dt, COUNT(*) AS n, MIN(b) AS low FROM s GROUP BY dt ORDER BY n DESC, low, dt");
+  // NaN (inf - inf) sorts after every other value; its bits differ between
+  // the executors, so only the order is compared.
+  db.execute("CREATE TABLE tn AS SELECT id, i, d, d * 1e308 * 10 - d * 1e308 * 10 AS x FROM t WHERE id < 3000");
+  db.check_sort_paths("SELECT id, x IS NULL FROM tn ORDER BY x, id DESC");
+  db.check_sort_paths("SELECT id FROM tn ORDER BY x DESC NULLS FIRST, i");
+  db.check_sort_paths("SELECT id, d FROM tn ORDER BY x NULLS FIRST, d DESC, i");
+  // Empty and one row: nothing to sort.
+  db.check_sort_paths("SELECT * FROM t WHERE id < 0 ORDER BY d, v DESC");
+  db.check_sort_paths("SELECT * FROM t WHERE id = 5 ORDER BY d DESC");
+}
+
 // l, r: small tables for nested-loop joins; the right side's sizes straddle
 // the device's tile sizes (0, 1, 255, 256, 257, 1000 rows), NULLs on both.
 void load_join_tables(Pair& db) {
@@ -229,6 +337,21 @@ TEST_CASE("device ORDER BY, top-k and NLJ: the queries run on the host executor"
   sorts(db);
   top_ks(db, rows);
   nested_loop_joins(db);
+}
+
+TEST_CASE("small-input ORDER BY path: the queries run on the host executor", "[sort-host]") {
+  Pair db(false);
+  load_s(db, 4097);
+  load_s(db, 4096, "t");
+  small_sorts(db);
+}
+
+TEST_CASE("device ORDER BY of at most 4096 rows: the small path, the radix path and the host agree",
+          "[gpu][sort]") {
+  Pair db(true);
+  load_s(db, 4097);
+  load_s(db, 4096, "t");
+  small_sorts(db);
 }
 
 TEST_CASE("device ORDER BY gives the host executor's stable order", "[gpu][sort]") {
