@@ -6,6 +6,7 @@
 // the query ends, whether it succeeds or throws, so an error (out of memory
 // included) leaves every table intact and the next query runs.
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <optional>
 
@@ -60,9 +61,10 @@ class CudaExecutor final : public Executor {
     const PlanNode& projection = projection_of(*plan.root);
     auto data = std::make_shared<ResultData>();
     for (std::size_t c = 0; c < plan.root->visible; ++c) data->names.push_back(projection.names[c]);
-    data->columns = copy_to_host(result, plan.root->visible);
+    uint32_t error = 0;
+    data->columns = copy_to_host(result, plan.root->visible, &error);
     data->rows = result.count;
-    check_errors();
+    throw_if_eval_error(error);
     return data;
   }
 
@@ -114,7 +116,7 @@ class CudaExecutor final : public Executor {
         return filter(input, *node.predicate);
       }
       case PlanKind::Aggregate: return aggregate(node);
-      case PlanKind::Project: return project(node.expressions, run(*node.child));
+      case PlanKind::Project: return project_node(node.expressions, run(*node.child));
       case PlanKind::Limit: {
         if (node.limit && node.child->kind == PlanKind::Sort) {
           const auto offset = static_cast<uint64_t>(node.offset), limit = static_cast<uint64_t>(*node.limit);
@@ -235,6 +237,29 @@ class CudaExecutor final : public Executor {
     std::size_t count = kernels::filter_rows(program, column_set(slots, input), nullptr, input.count,
                                              selected->as<uint32_t>(), error_, context_);
     return compose(input, selected, count);
+  }
+
+  // A Project: a bare column reference passes through as it is, row ids and
+  // all (whoever reads it gathers: the result copy does so once for every
+  // column), so reordering or dropping columns launches nothing; any other
+  // expression is evaluated into a new column.
+  DeviceRelation project_node(const std::vector<BoundExpr>& expressions, const DeviceRelation& input) {
+    DeviceRelation out;
+    out.count = input.count;
+    out.owned = input.owned;
+    for (const auto& e : expressions) {
+      if (e.op == Op::Column && e.column >= 0 && static_cast<std::size_t>(e.column) < input.columns.size() &&
+          input.columns[e.column].present && input.columns[e.column].type == e.type) {
+        DeviceColumnRef ref = input.columns[e.column];
+        if (e.dictionary) ref.dictionary = e.dictionary;
+        out.columns.push_back(std::move(ref));
+        continue;
+      }
+      DeviceRelation one = project({e}, input);
+      out.columns.push_back(one.columns[0]);
+      out.owned.insert(out.owned.end(), one.owned.begin(), one.owned.end());
+    }
+    return out;
   }
 
   // Evaluates each expression at every position into new device columns.
@@ -550,10 +575,18 @@ class CudaExecutor final : public Executor {
     query.fact_rows = fact.count;
     std::vector<DeviceRelation> dimensions;  // alive until the kernel is done with their row ids
     for (const StarDimension& d : star.dimensions) {
-      dimensions.push_back(run(*d.source));
+      // A filtered dimension: its Scan, with the filter handed to the kernel
+      // (evaluated as it reads the dimension, no compaction).
+      const bool filtered = d.source->kind == PlanKind::Filter;
+      dimensions.push_back(run(filtered ? *d.source->child : *d.source));
       const DeviceRelation& relation = dimensions.back();
       const DeviceColumnRef& key = relation.columns.at(d.dimension_key);
       kernels::StarDimensionInput input;
+      if (filtered) {
+        SlotMap dimension_slots;
+        input.filter = compile_expression(*d.source->predicate, dimension_slots);
+        input.filter_columns = column_set(dimension_slots, relation);
+      }
       input.fact_key = star_column(fact.columns.at(d.fact_key));
       DeviceColumnRef own_key = key;
       own_key.rows = nullptr;
@@ -575,7 +608,7 @@ class CudaExecutor final : public Executor {
       if (profile_) profile_->operators.resize(profiled);  // the general operators run them again
       return std::nullopt;
     }
-    check_errors();
+    throw_if_eval_error(result.error);
     if (profile_)
       note_ = "fused star join over " + std::to_string(star.dimensions.size()) + " dimension" +
               (star.dimensions.size() == 1 ? "" : "s");
@@ -618,36 +651,50 @@ class CudaExecutor final : public Executor {
     return s;
   }
 
+  // Host columns (a fused operator's small result) onto the device: packed
+  // into one buffer and one copy. A copy from pageable memory has taken the
+  // bytes by the time it returns (CUDA's API synchronization rules), so the
+  // host columns may go away without waiting for the device.
   DeviceRelation upload(const std::vector<HostColumn>& host, std::size_t rows) {
+    std::vector<std::size_t> at;
+    std::size_t total = 0;
+    for (const auto& h : host) {
+      at.push_back(total);
+      total += (h.bytes.size() + 7) / 8 * 8;
+      at.push_back(total);
+      if (h.has_nulls()) total += (h.validity.size() * sizeof(uint32_t) + 7) / 8 * 8;
+    }
+    std::vector<char> packed(std::max<std::size_t>(1, total));
+    for (std::size_t c = 0; c < host.size(); ++c) {
+      if (!host[c].bytes.empty()) std::memcpy(packed.data() + at[2 * c], host[c].bytes.data(), host[c].bytes.size());
+      if (host[c].has_nulls())
+        std::memcpy(packed.data() + at[2 * c + 1], host[c].validity.data(), host[c].validity.size() * sizeof(uint32_t));
+    }
+    auto buffer = std::make_shared<DeviceBuffer>(context_, packed.size());
+    GPUSQL_CUDA_TRY(
+        cudaMemcpyAsync(buffer->data(), packed.data(), packed.size(), cudaMemcpyHostToDevice, context_.stream()));
     DeviceRelation out;
     out.count = rows;
-    for (const auto& h : host) {
-      auto values = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, h.bytes.size()));
-      if (!h.bytes.empty())
-        GPUSQL_CUDA_TRY(cudaMemcpyAsync(values->data(), h.bytes.data(), h.bytes.size(), cudaMemcpyHostToDevice,
-                                        context_.stream()));
+    for (std::size_t c = 0; c < host.size(); ++c) {
       DeviceColumnRef ref;
-      ref.data = values->data();
-      ref.type = h.type;
+      ref.data = buffer->as<char>() + at[2 * c];
+      ref.type = host[c].type;
       ref.present = true;
-      ref.dictionary = h.dictionary;
-      if (h.has_nulls()) {
-        auto validity = std::make_shared<DeviceBuffer>(context_, h.validity.size() * sizeof(uint32_t));
-        GPUSQL_CUDA_TRY(cudaMemcpyAsync(validity->data(), h.validity.data(), h.validity.size() * sizeof(uint32_t),
-                                        cudaMemcpyHostToDevice, context_.stream()));
-        ref.validity = validity->as<uint32_t>();
-        out.owned.push_back(std::move(validity));
-      }
+      ref.dictionary = host[c].dictionary;
+      if (host[c].has_nulls()) ref.validity = reinterpret_cast<const uint32_t*>(buffer->as<char>() + at[2 * c + 1]);
       out.columns.push_back(ref);
-      out.owned.push_back(std::move(values));
     }
-    context_.synchronize();  // the host columns may go away after this
+    out.owned.push_back(std::move(buffer));
     return out;
   }
 
+  // Results up to this size come back in one copy.
+  static constexpr std::size_t kOneCopyBytes = std::size_t{1} << 20;
+
   // The result's first `visible` columns, gathered on the device and copied
-  // back in one go.
-  std::vector<HostColumn> copy_to_host(const DeviceRelation& input, std::size_t visible) {
+  // back.
+  // With `error`, the query's error word comes back too (in the same copy).
+  std::vector<HostColumn> copy_to_host(const DeviceRelation& input, std::size_t visible, uint32_t* error = nullptr) {
     const std::size_t count = input.count, words = validity_words(count);
     std::vector<BoundExpr> refs;
     for (std::size_t c = 0; c < visible; ++c) {
@@ -664,13 +711,48 @@ class CudaExecutor final : public Executor {
       HostColumn column(refs[c].type, count);
       column.dictionary = refs[c].dictionary;
       column.validity.resize(words);
-      if (count) {
-        GPUSQL_CUDA_TRY(cudaMemcpyAsync(column.bytes.data(), dense.columns[c].data, column.bytes.size(),
+      out.push_back(std::move(column));
+    }
+    // Where the values and bitmaps of a small result (the usual answer of an
+    // analytic query) lie in one device buffer; copying each back on its own
+    // would wait on the device once per array.
+    std::vector<std::size_t> at;
+    std::size_t total = 0;
+    for (const HostColumn& column : out) {
+      at.push_back(total);
+      total += (column.bytes.size() + 7) / 8 * 8;
+      at.push_back(total);
+      total += (words * sizeof(uint32_t) + 7) / 8 * 8;
+    }
+    const std::size_t error_at = total;
+    total += sizeof(uint64_t);
+    if (total <= kOneCopyBytes) {
+      DeviceBuffer packed(context_, total);
+      GPUSQL_CUDA_TRY(cudaMemcpyAsync(packed.as<char>() + error_at, error_, sizeof(uint32_t), cudaMemcpyDeviceToDevice,
+                                      context_.stream()));
+      for (std::size_t c = 0; c < visible; ++c) {
+        GPUSQL_CUDA_TRY(cudaMemcpyAsync(packed.as<char>() + at[2 * c], dense.columns[c].data, out[c].bytes.size(),
+                                        cudaMemcpyDeviceToDevice, context_.stream()));
+        GPUSQL_CUDA_TRY(cudaMemcpyAsync(packed.as<char>() + at[2 * c + 1], dense.columns[c].validity,
+                                        words * sizeof(uint32_t), cudaMemcpyDeviceToDevice, context_.stream()));
+      }
+      std::vector<char> host(total);
+      GPUSQL_CUDA_TRY(cudaMemcpyAsync(host.data(), packed.data(), total, cudaMemcpyDeviceToHost, context_.stream()));
+      context_.synchronize();
+      for (std::size_t c = 0; c < visible; ++c) {
+        std::memcpy(out[c].bytes.data(), host.data() + at[2 * c], out[c].bytes.size());
+        std::memcpy(out[c].validity.data(), host.data() + at[2 * c + 1], words * sizeof(uint32_t));
+      }
+      if (error) std::memcpy(error, host.data() + error_at, sizeof(uint32_t));
+    } else {
+      if (error)
+        GPUSQL_CUDA_TRY(cudaMemcpyAsync(error, error_, sizeof(uint32_t), cudaMemcpyDeviceToHost, context_.stream()));
+      for (std::size_t c = 0; c < visible; ++c) {
+        GPUSQL_CUDA_TRY(cudaMemcpyAsync(out[c].bytes.data(), dense.columns[c].data, out[c].bytes.size(),
                                         cudaMemcpyDeviceToHost, context_.stream()));
-        GPUSQL_CUDA_TRY(cudaMemcpyAsync(column.validity.data(), dense.columns[c].validity, words * sizeof(uint32_t),
+        GPUSQL_CUDA_TRY(cudaMemcpyAsync(out[c].validity.data(), dense.columns[c].validity, words * sizeof(uint32_t),
                                         cudaMemcpyDeviceToHost, context_.stream()));
       }
-      out.push_back(std::move(column));
     }
     context_.synchronize();
     for (auto& column : out)

@@ -8,7 +8,9 @@
 // and runs it as one pass over the fact table instead (kernels/star_join.cu):
 // each fact row that passes its filter looks its keys up in every dimension
 // and adds itself to its group, with no join output in between, as the
-// Crystal study's hand-written SSB kernels do. Where the run-time conditions
+// Crystal study's hand-written SSB kernels do. A dimension's own filter runs
+// inside the kernels that read the dimension (its key ranges, its direct
+// map), so its selected rows are never compacted. Where the run-time conditions
 // fail (a dimension key that is not unique, key ranges too wide, a sum that
 // might overflow) it falls back to the general operators; the answer is the
 // same either way.

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <cstdint>
+#include <cstdlib>
 #include <numeric>
 
 #include "engine/star_join.hpp"  // sum_cannot_overflow
@@ -22,11 +24,25 @@ constexpr uint64_t kDenseEnough = uint64_t{1} << 22;
 // of 256 threads still fit an H100 multiprocessor's 228 KB).
 constexpr std::size_t kSharedStateBytes = 96 * 1024;
 constexpr uint64_t kMaxGroups = uint64_t{1} << 22;
+// Groups read back with the flags in the copy after the probe (40 KB for
+// one aggregate): more take a second round trip.
+constexpr uint64_t kReadBackGroups = 1024;
 constexpr int kRangeValues = 1 + kStarMaxKeysPerDimension;
 
 std::atomic<std::size_t> fused_runs{0};
 
 // ---- per dimension: key and group-column ranges, then the direct map ----
+
+// A dimension's own filter, in device memory; the kernels that read the
+// dimension take its rows that pass.
+struct DimensionFilter {
+  ExprProgram program;
+  ColumnSet columns;
+};
+
+__device__ __forceinline__ bool dimension_row_passes(const DimensionFilter* filter, int64_t row, uint32_t& error) {
+  return !filter || evaluate_predicate(filter->program, filter->columns, row, error);
+}
 
 struct RangeParams {
   StarColumn key;
@@ -34,8 +50,11 @@ struct RangeParams {
   int group_count;
   const uint32_t* rows;
   uint64_t count;
-  long long* low;   // [kRangeValues]
-  long long* high;  // [kRangeValues]
+  const DimensionFilter* filter;  // null: every row of `rows`
+  long long* low;                 // [kRangeValues]
+  long long* high;                // [kRangeValues]
+  unsigned long long* selected;   // how many rows pass the filter
+  uint32_t* error_word;
 };
 
 __device__ __forceinline__ long long warp_min(long long v) {
@@ -50,9 +69,12 @@ __device__ __forceinline__ long long warp_max(long long v) {
 }
 
 // Minimum and maximum of the key (over its non-NULL values) and of each group
-// column over the selected rows; one atomic per warp and value.
+// column over the selected rows, and how many are selected; one atomic per
+// warp and value.
 __global__ void __launch_bounds__(kThreads) dimension_ranges_kernel(const RangeParams p) {
   long long low[kRangeValues], high[kRangeValues];
+  unsigned selected = 0;
+  uint32_t error = 0;
 #pragma unroll
   for (int v = 0; v < kRangeValues; ++v) {
     low[v] = LLONG_MAX;
@@ -63,6 +85,8 @@ __global__ void __launch_bounds__(kThreads) dimension_ranges_kernel(const RangeP
     const uint64_t position = base + threadIdx.x;
     if (position >= p.count) continue;
     const int64_t row = p.rows ? p.rows[position] : static_cast<int64_t>(position);
+    if (!dimension_row_passes(p.filter, row, error)) continue;
+    ++selected;
     if (row_is_valid(p.key.validity, row)) {
       const long long k = load_raw(p.key.data, p.key.type, row).i;
       low[0] = min(low[0], k);
@@ -84,6 +108,10 @@ __global__ void __launch_bounds__(kThreads) dimension_ranges_kernel(const RangeP
       atomicMax(p.high + v, h);
     }
   }
+#pragma unroll
+  for (int o = 16; o > 0; o /= 2) selected += __shfl_xor_sync(0xffffffffu, selected, o);
+  if (threadIdx.x % 32 == 0 && selected) atomicAdd(p.selected, static_cast<unsigned long long>(selected));
+  if (error) atomicOr(p.error_word, error);
 }
 
 // A GROUP BY column on a dimension: its value's offset from `low`, times
@@ -105,13 +133,14 @@ struct DimensionGroups {
 // digits), for the selected rows with a non-NULL key: a probe that finds its
 // key has its part of the group without reading the dimension again.
 __global__ void __launch_bounds__(kThreads)
-    build_dimension_map_kernel(StarColumn key, const uint32_t* rows, uint64_t count, long long low, uint32_t* map,
-                               DimensionGroups groups, unsigned* flags) {
+    build_dimension_map_kernel(StarColumn key, const uint32_t* rows, uint64_t count, const DimensionFilter* filter,
+                               long long low, uint32_t* map, DimensionGroups groups, unsigned* flags) {
   const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  uint32_t error = 0;  // dimension_ranges_kernel reported any
   for (uint64_t position = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; position < count;
        position += stride) {
     const uint32_t row = rows ? rows[position] : static_cast<uint32_t>(position);
-    if (!row_is_valid(key.validity, row)) continue;
+    if (!row_is_valid(key.validity, row) || !dimension_row_passes(filter, row, error)) continue;
     const uint64_t slot = static_cast<uint64_t>(load_raw(key.data, key.type, row).i - low);
     uint64_t part = 0;
     for (int g = 0; g < groups.count; ++g) {
@@ -170,7 +199,14 @@ struct ProbeParams {
   // argument's bound times the fact rows stays below 2^63.
   bool track_magnitude[kStarMaxAggregates];
   unsigned* flags;
+  unsigned prefetch;  // kPrefetch* bits: what the probe pulls into L2 a tile ahead
 };
+
+// What a probe tile prefetches of the next tile into L2 (ProbeParams::prefetch).
+constexpr unsigned kPrefetchFilter = 1;     // the fast filter's columns
+constexpr unsigned kPrefetchFirstKey = 2;   // the first-probed dimension's key column
+constexpr unsigned kPrefetchArguments = 4;  // the fast aggregate arguments' columns
+constexpr unsigned kPrefetchKeys = 8;       // every dimension's key column
 
 constexpr int kProbeItems = 8;
 constexpr uint64_t kProbeTile = static_cast<uint64_t>(kThreads) * kProbeItems;
@@ -215,10 +251,18 @@ __device__ __forceinline__ uint32_t probe_tile(const ProbeParams& p, uint64_t ba
   // The next tile's filter columns and first key column into L2 while this
   // one works: the loads below then wait on L2, not on memory.
   const uint64_t next = base + static_cast<uint64_t>(gridDim.x) * kProbeTile;
-  if (next < p.fact_rows) {
+  if (next < p.fact_rows && p.prefetch) {
     const uint64_t end = min(next + kProbeTile, p.fact_rows);
-    if (p.has_fast_filter) prefetch_predicate_l2(p.fast_filter, nullptr, next, end);
-    prefetch_rows_l2(p.dimensions[0].fact_key.data, p.dimensions[0].fact_key.type, next, end);
+    if (p.has_fast_filter && (p.prefetch & kPrefetchFilter)) prefetch_predicate_l2(p.fast_filter, nullptr, next, end);
+    const int keys = p.prefetch & kPrefetchKeys ? p.dimension_count : p.prefetch & kPrefetchFirstKey ? 1 : 0;
+    for (int d = 0; d < keys; ++d) prefetch_rows_l2(p.dimensions[d].fact_key.data, p.dimensions[d].fact_key.type, next, end);
+    if (p.all_fast && (p.prefetch & kPrefetchArguments))
+      for (int a = 0; a < p.aggregate_count; ++a) {
+        const FastArgument& f = p.fast_arguments[a];
+        if (f.operation == FastArgument::kOne) continue;
+        if (f.a.data) prefetch_rows_l2(f.a.data, f.a.type, next, end);
+        if (f.operation != FastArgument::kColumn && f.b.data) prefetch_rows_l2(f.b.data, f.b.type, next, end);
+      }
   }
   uint32_t flags = p.has_fast_filter
                        ? fast_predicate_flags<kThreads, kProbeItems>(p.fast_filter, nullptr, base, p.fact_rows)
@@ -616,22 +660,31 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// For each active group: [group id, first row, per aggregate value, count,
-// magnitude], one 64-bit word each, column after column.
+// What the host reads back after the probe, in one copy: out[0] the flags
+// and (high half) the query's error word, out[1] the number n of active
+// groups, then for the first min(n, capacity)
+// of them [group id, first row, per aggregate value, count, magnitude], one
+// 64-bit word each, column after column (`capacity` words a column).
 __global__ void __launch_bounds__(kThreads)
-    gather_groups_kernel(const ProbeParams* __restrict__ params, const uint32_t* active, uint64_t n,
-                         unsigned long long* out) {
+    gather_groups_kernel(const ProbeParams* __restrict__ params, const uint32_t* active, const unsigned* active_count,
+                         uint64_t capacity, const uint32_t* error_word, unsigned long long* out) {
   const ProbeParams& p = *params;
+  const uint64_t n = *active_count;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    out[0] = *p.flags | static_cast<unsigned long long>(*error_word) << 32;
+    out[1] = n;
+  }
+  unsigned long long* columns = out + 2;
   const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < min(n, capacity); i += stride) {
     const uint32_t g = active[i];
-    out[i] = g;
-    out[n + i] = p.first[g];
+    columns[i] = g;
+    columns[capacity + i] = p.first[g];
     for (int a = 0; a < p.aggregate_count; ++a) {
       const unsigned long long* state = p.states + 3 * a * p.groups + g;
-      out[(2 + 3 * a) * n + i] = state[0];
-      out[(3 + 3 * a) * n + i] = state[p.groups];
-      out[(4 + 3 * a) * n + i] = state[2 * p.groups];
+      columns[(2 + 3 * a) * capacity + i] = state[0];
+      columns[(3 + 3 * a) * capacity + i] = state[p.groups];
+      columns[(4 + 3 * a) * capacity + i] = state[2 * p.groups];
     }
   }
 }
@@ -643,6 +696,16 @@ __global__ void fill_kernel(unsigned long long* data, uint64_t n, unsigned long 
 
 unsigned blocks_for(uint64_t items, const DeviceContext& context) {
   return grid_for((items + kThreads - 1) / kThreads, context, 8);
+}
+
+// The probe's prefetch bits: GPUSQL_PROBE_PREFETCH (a number) overrides the
+// default, for the benchmark to compare.
+unsigned probe_prefetch() {
+  static const unsigned bits = [] {
+    const char* v = std::getenv("GPUSQL_PROBE_PREFETCH");
+    return v && *v ? static_cast<unsigned>(std::strtoul(v, nullptr, 0)) : kPrefetchFilter | kPrefetchFirstKey;
+  }();
+  return bits;
 }
 
 StarResult not_fused(const char* why) {
@@ -739,11 +802,24 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
     if (d.count == 0) return empty_result(q);
   if (q.fact_rows == 0) return empty_result(q);
 
-  // 1. Each dimension's key range and its group columns' ranges.
+  // The dimensions' own filters, for the kernels that read the dimensions.
+  DeviceObjects filters;
+  std::vector<std::size_t> filter_at(dims, SIZE_MAX);
+  for (std::size_t d = 0; d < dims; ++d)
+    if (q.dimensions[d].filter.shape != Shape::Empty)
+      filter_at[d] = filters.add(DimensionFilter{q.dimensions[d].filter, q.dimensions[d].filter_columns});
+  filters.upload(context);
+  auto filter_of = [&](std::size_t d) {
+    return filter_at[d] == SIZE_MAX ? nullptr : filters.at<DimensionFilter>(filter_at[d]);
+  };
+
+  // 1. Each dimension's key range, its group columns' ranges and how many
+  // of its rows pass its filter: the one read back before the probe.
   const std::size_t range_words = dims * kRangeValues;
-  std::vector<long long> host_ranges(2 * range_words);
+  std::vector<long long> host_ranges(2 * range_words + dims);
   std::fill(host_ranges.begin(), host_ranges.begin() + range_words, LLONG_MAX);
-  std::fill(host_ranges.begin() + range_words, host_ranges.end(), LLONG_MIN);
+  std::fill(host_ranges.begin() + range_words, host_ranges.begin() + 2 * range_words, LLONG_MIN);
+  std::fill(host_ranges.begin() + 2 * range_words, host_ranges.end(), 0);
   DeviceBuffer ranges(context, host_ranges.size() * sizeof(long long));
   GPUSQL_CUDA_TRY(cudaMemcpyAsync(ranges.data(), host_ranges.data(), host_ranges.size() * sizeof(long long),
                                   cudaMemcpyHostToDevice, context.stream()));
@@ -755,8 +831,11 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
     for (int g = 0; g < p.group_count; ++g) p.group[g] = dim.group_columns[g];
     p.rows = dim.rows;
     p.count = dim.count;
+    p.filter = filter_of(d);
     p.low = ranges.as<long long>() + d * kRangeValues;
     p.high = ranges.as<long long>() + range_words + d * kRangeValues;
+    p.selected = reinterpret_cast<unsigned long long*>(ranges.as<long long>() + 2 * range_words + d);
+    p.error_word = d_error;
     dimension_ranges_kernel<<<blocks_for(dim.count, context), kThreads, 0, context.stream()>>>(p);
     GPUSQL_CHECK_LAUNCH();
   }
@@ -765,6 +844,13 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   context.synchronize();
   auto low = [&](std::size_t d, int v) { return host_ranges[d * kRangeValues + v]; };
   auto high = [&](std::size_t d, int v) { return host_ranges[range_words + d * kRangeValues + v]; };
+  std::vector<std::size_t> selected(dims);
+  for (std::size_t d = 0; d < dims; ++d) {
+    selected[d] = static_cast<std::size_t>(host_ranges[2 * range_words + d]);
+    // No selected row, or every selected key NULL: the inner join is empty
+    // (and with a key in range, every group column's range is too).
+    if (selected[d] == 0 || low(d, 0) > high(d, 0)) return empty_result(q);
+  }
 
   ProbeParams params{};
   // 2. The dense group space.
@@ -791,9 +877,8 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   std::vector<std::size_t> order(dims), probe_slot(dims);
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const StarDimensionInput &x = q.dimensions[a], &y = q.dimensions[b];
-    return static_cast<double>(x.count) / std::max<std::size_t>(1, x.table_rows) <
-           static_cast<double>(y.count) / std::max<std::size_t>(1, y.table_rows);
+    return static_cast<double>(selected[a]) / std::max<std::size_t>(1, q.dimensions[a].table_rows) <
+           static_cast<double>(selected[b]) / std::max<std::size_t>(1, q.dimensions[b].table_rows);
   });
   for (std::size_t i = 0; i < dims; ++i) probe_slot[order[i]] = i;
   DeviceBuffer flags(context, sizeof(unsigned));
@@ -802,7 +887,6 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   maps.reserve(dims);
   for (std::size_t d = 0; d < dims; ++d) {
     const StarDimensionInput& dim = q.dimensions[d];
-    if (low(d, 0) > high(d, 0)) return empty_result(q);  // every selected key is NULL
     const uint64_t range = static_cast<uint64_t>(high(d, 0)) - static_cast<uint64_t>(low(d, 0)) + 1;
     // Up to 16 MB of map for any dimension (yyyymmdd date keys: 69,000
     // slots for 2,556 days), more only for keys about as dense as the rows.
@@ -812,7 +896,8 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
     maps.emplace_back(context, range * sizeof(uint32_t));
     GPUSQL_CUDA_TRY(cudaMemsetAsync(maps.back().data(), 0xff, range * sizeof(uint32_t), context.stream()));
     build_dimension_map_kernel<<<blocks_for(dim.count, context), kThreads, 0, context.stream()>>>(
-        dim.key, dim.rows, dim.count, low(d, 0), maps.back().as<uint32_t>(), dimension_groups[d], flags.as<unsigned>());
+        dim.key, dim.rows, dim.count, filter_of(d), low(d, 0), maps.back().as<uint32_t>(), dimension_groups[d],
+        flags.as<unsigned>());
     GPUSQL_CHECK_LAUNCH();
     ProbeDimension& probe = params.dimensions[probe_slot[d]];
     probe.fact_key = dim.fact_key;
@@ -843,6 +928,7 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   bool fast = true;
   for (std::size_t a = 0; a < aggs; ++a) fast &= fast_argument(q.aggregates[a], q.fact_columns, params.fast_arguments[a]);
   params.all_fast = fast;
+  params.prefetch = probe_prefetch();
   for (std::size_t a = 0; a < aggs; ++a) {
     unsigned long long* base = states.as<unsigned long long>() + 3 * a * groups;
     params.track_magnitude[a] = !sum_cannot_overflow(q.aggregates[a].argument, q.fact_columns, q.fact_rows);
@@ -877,53 +963,62 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   }
   GPUSQL_CHECK_LAUNCH();
 
-  // 5. The groups with rows, by first fact row.
+  // 5. The groups with rows, by first fact row, read back with the flags
+  // and their number in one copy when at most kReadBackGroups (one more
+  // round trip otherwise).
   DeviceBuffer active(context, groups * sizeof(uint32_t));
   DeviceBuffer active_count(context, sizeof(unsigned));
-  GPUSQL_CUDA_TRY(cudaMemsetAsync(active_count.data(), 0, sizeof(unsigned), context.stream()));
   if (!q.group_keys.empty()) {
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(active_count.data(), 0, sizeof(unsigned), context.stream()));
     active_groups_kernel<<<blocks_for(groups, context), kThreads, 0, context.stream()>>>(
         first.as<uint32_t>(), groups, active.as<uint32_t>(), active_count.as<unsigned>());
     GPUSQL_CHECK_LAUNCH();
   } else {
-    const unsigned one = 1;
-    const uint32_t zero = 0;
-    GPUSQL_CUDA_TRY(cudaMemcpyAsync(active.data(), &zero, sizeof zero, cudaMemcpyHostToDevice, context.stream()));
-    GPUSQL_CUDA_TRY(cudaMemcpyAsync(active_count.data(), &one, sizeof one, cudaMemcpyHostToDevice, context.stream()));
+    const uint32_t only[2] = {0, 1};  // group 0; one active group
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(active.data(), &only[0], sizeof(uint32_t), cudaMemcpyHostToDevice, context.stream()));
+    GPUSQL_CUDA_TRY(
+        cudaMemcpyAsync(active_count.data(), &only[1], sizeof(unsigned), cudaMemcpyHostToDevice, context.stream()));
   }
-  unsigned host_flags = 0, n = 0;
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(&host_flags, flags.data(), sizeof host_flags, cudaMemcpyDeviceToHost, context.stream()));
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(&n, active_count.data(), sizeof n, cudaMemcpyDeviceToHost, context.stream()));
-  context.synchronize();
-  if (host_flags & kDuplicateKey) return not_fused("a dimension key that is not unique");
-  if (host_flags & kSumMightOverflow) return not_fused("a sum that might overflow");
-
-  const std::size_t words = (2 + 3 * aggs) * n;
-  std::vector<unsigned long long> host(words);
-  if (n > 0) {
-    DeviceBuffer packed(context, words * sizeof(unsigned long long));
-    gather_groups_kernel<<<blocks_for(n, context), kThreads, 0, context.stream()>>>(d_params, active.as<uint32_t>(), n,
-                                                                                    packed.as<unsigned long long>());
+  const std::size_t row_words = 2 + 3 * aggs;
+  auto read_back = [&](uint64_t capacity) {
+    std::vector<unsigned long long> words(2 + row_words * capacity);
+    DeviceBuffer packed(context, words.size() * sizeof(unsigned long long));
+    gather_groups_kernel<<<blocks_for(std::max<uint64_t>(1, capacity), context), kThreads, 0, context.stream()>>>(
+        d_params, active.as<uint32_t>(), active_count.as<unsigned>(), capacity, d_error,
+        packed.as<unsigned long long>());
     GPUSQL_CHECK_LAUNCH();
-    GPUSQL_CUDA_TRY(cudaMemcpyAsync(host.data(), packed.data(), words * sizeof(unsigned long long),
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(words.data(), packed.data(), words.size() * sizeof(unsigned long long),
                                     cudaMemcpyDeviceToHost, context.stream()));
     context.synchronize();
-  }
+    return words;
+  };
+  uint64_t capacity = std::min<uint64_t>(groups, kReadBackGroups);
+  std::vector<unsigned long long> packed = read_back(capacity);
+  const unsigned host_flags = static_cast<unsigned>(packed[0]);
+  const uint32_t error = static_cast<uint32_t>(packed[0] >> 32);
+  const std::size_t n = static_cast<std::size_t>(packed[1]);
+  if (host_flags & kDuplicateKey) return not_fused("a dimension key that is not unique");
+  if (host_flags & kSumMightOverflow) return not_fused("a sum that might overflow");
+  if (n > capacity) packed = read_back(capacity = n);
+  const unsigned long long* host = packed.data() + 2;
+  auto word = [&](std::size_t column, std::size_t i) { return host[column * capacity + i]; };
+
   std::vector<std::size_t> by_first(n);
   std::iota(by_first.begin(), by_first.end(), std::size_t{0});
-  std::sort(by_first.begin(), by_first.end(), [&](std::size_t a, std::size_t b) { return host[n + a] < host[n + b]; });
+  std::sort(by_first.begin(), by_first.end(), [&](std::size_t a, std::size_t b) { return word(1, a) < word(1, b); });
 
   StarResult result;
   result.done = true;
+  result.error = error;
   for (std::size_t i : by_first) {
     StarGroup group;
-    uint64_t id = host[i];
+    const uint64_t id = word(0, i);
     group.keys.resize(q.group_keys.size());
     for (std::size_t k = q.group_keys.size(); k-- > 0;) {
       group.keys[k] = key_low[k] + static_cast<long long>(id / key_stride[k] % key_range[k]);
     }
     for (std::size_t a = 0; a < aggs; ++a)
-      group.states.push_back(state_of(q.aggregates[a].kind, host[(2 + 3 * a) * n + i], host[(3 + 3 * a) * n + i]));
+      group.states.push_back(state_of(q.aggregates[a].kind, word(2 + 3 * a, i), word(3 + 3 * a, i)));
     result.groups.push_back(std::move(group));
   }
   ++fused_runs;

@@ -41,6 +41,11 @@ struct StarDimensionInput {
   StarColumn key;                   // the dimension's key column
   const uint32_t* rows = nullptr;   // the selected dimension rows (ascending), or null for all
   std::size_t count = 0;            // how many selected
+  // The dimension's own WHERE conjuncts over its rows (Shape::Empty: none),
+  // which the kernels evaluate as they read the dimension: its selected rows
+  // are then never compacted, and no count is read back before the probe.
+  ExprProgram filter;
+  ColumnSet filter_columns;
   std::size_t table_rows = 0;       // rows of the dimension table
   std::vector<StarColumn> group_columns;  // this dimension's GROUP BY columns (no NULLs)
 };
@@ -74,10 +79,12 @@ struct StarResult {
   bool done = false;  // false: the shape's run-time conditions failed; run the general operators
   const char* why_not = "";
   std::vector<StarGroup> groups;  // without GROUP BY: exactly one
+  uint32_t error = 0;             // the query's error word when done (no need to read it again)
 };
 
 // Runs the star join. Run-time errors of the programs are OR-ed into
-// *d_error (the caller checks it). Synchronizes.
+// *d_error, whose value after the probe comes back in StarResult::error.
+// Synchronizes (twice: the dimensions' ranges, then the groups).
 StarResult star_join_aggregate(const StarQueryInput& query, uint32_t* d_error, DeviceContext& context);
 
 // How many star joins ran fused in this process (tests and benchmarks check

@@ -108,6 +108,13 @@ const char* const kFused[] = {
     "SELECT label, COUNT(*), SUM(v), MIN(d), MAX(w) FROM f JOIN wide ON fk_w = k GROUP BY label",
     "SELECT label, a_flag, SUM(d), COUNT(v) FROM f JOIN wide ON fk_w = k JOIN a ON fk_a = a_key "
     "WHERE a_grp <> 2 GROUP BY a_flag, label",
+    // Dimension filters the kernels evaluate: LIKE through its lookup, IN,
+    // OR, and one that overflows (the same error on both executors).
+    "SELECT a_name, b_region, SUM(v) FROM f, a, b WHERE fk_a = a_key AND fk_b = b_key AND a_name LIKE 'name1%' "
+    "AND b_region IN ('ASIA', 'EUROPE') GROUP BY a_name, b_region ORDER BY 3 DESC",
+    "SELECT b_region, COUNT(*) FROM f JOIN a ON fk_a = a_key JOIN b ON fk_b = b_key "
+    "WHERE (a_grp = 0 OR a_key > 15) AND NOT a_flag GROUP BY b_region ORDER BY b_region",
+    "SELECT SUM(v) FROM f JOIN a ON fk_a = a_key WHERE a_key * 2147483647 > 0",
 };
 const char* const kDeclined[] = {
     "SELECT label, SUM(v) FROM f JOIN dup ON fk_c = k GROUP BY label",           // key 2 twice
