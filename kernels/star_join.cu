@@ -16,7 +16,6 @@ namespace {
 constexpr int kThreads = 256;
 constexpr uint32_t kEmpty = 0xffffffffu;
 constexpr unsigned kDuplicateKey = 1u;      // a dimension key appears twice among its selected rows
-constexpr unsigned kSumMightOverflow = 2u;  // some sum's absolute values reach 2^63
 // Bounds of the direct-mapped tables and of the dense group space.
 constexpr uint64_t kMaxKeyRange = uint64_t{1} << 28;
 constexpr uint64_t kDenseEnough = uint64_t{1} << 22;
@@ -174,6 +173,7 @@ struct FastArgument {
   static constexpr Op kOne = Op::Constant;
   Op operation = kOne;  // kOne, kColumn (operand a), or Add/Sub/Mul of a and b
   FastOperand a, b;
+  bool exact = false;  // both operands 32-bit: the operation cannot overflow 64 bits, no check
 };
 
 struct ProbeParams {
@@ -190,13 +190,15 @@ struct ProbeParams {
   int aggregate_count;
   uint64_t fact_rows;
   // Group states: the first fact row of each group; per aggregate and group
-  // its value (SUM: two's-complement total; MIN/MAX), count and SUM's total
-  // of absolute values.
+  // its value (SUM: two's-complement total; MIN/MAX), count and SUM's
+  // largest absolute value.
   uint32_t* first;
   unsigned long long* states;  // [aggregate][value, count, magnitude][groups]
   uint64_t groups;
-  // Whether a SUM must watch its total of absolute values: not when the
-  // argument's bound times the fact rows stays below 2^63.
+  // Whether a SUM must watch its largest absolute value: not when the
+  // argument's bound times the fact rows stays below 2^63. The host then
+  // checks count * largest < 2^63 per group, which bounds every partial sum
+  // in any order: the two's-complement total is then exact.
   bool track_magnitude[kStarMaxAggregates];
   unsigned* flags;
   unsigned prefetch;  // kPrefetch* bits: what the probe pulls into L2 a tile ahead
@@ -306,8 +308,8 @@ __device__ __forceinline__ Slot argument_value(const ExprProgram& p, const Colum
 }
 
 // Adds a share of aggregate `a` -- `count` rows whose values total `value`
-// (SUM, AVG) or whose best is `value` (MIN, MAX), with `magnitude` the total
-// of their absolute values -- to the state at `to` (value; count at
+// (SUM, AVG) or whose best is `value` (MIN, MAX), with `magnitude` the
+// largest of their absolute values -- to the state at `to` (value; count at
 // to[groups]; magnitude at to[2 * groups]), in global or shared memory.
 __device__ __forceinline__ void add_share(const ProbeParams& p, int a, unsigned long long* to, uint64_t groups,
                                           unsigned long long count, long long value, unsigned long long magnitude) {
@@ -320,11 +322,7 @@ __device__ __forceinline__ void add_share(const ProbeParams& p, int a, unsigned 
     atomicMax(reinterpret_cast<long long*>(to), value);
   } else if (kind == AggKind::Sum || kind == AggKind::Avg) {
     atomicAdd(to, static_cast<unsigned long long>(value));
-    if (p.track_magnitude[a]) {
-      const unsigned long long before = atomicAdd(to + 2 * groups, magnitude);
-      if (before + magnitude < before || before + magnitude > static_cast<unsigned long long>(LLONG_MAX))
-        atomicOr(p.flags, kSumMightOverflow);
-    }
+    if (p.track_magnitude[a]) atomicMax(to + 2 * groups, magnitude);
   }
 }
 
@@ -460,6 +458,12 @@ __device__ __forceinline__ void argument_values(const FastArgument& f, uint64_t 
   if (f.operation == FastArgument::kColumn) return;
   long long b[kProbeItems];
   operand_values(f.b, base, flags, b);
+  if (f.exact) {
+#pragma unroll
+    for (int k = 0; k < kProbeItems; ++k)
+      out[k] = f.operation == Op::Add ? out[k] + b[k] : f.operation == Op::Sub ? out[k] - b[k] : out[k] * b[k];
+    return;
+  }
 #pragma unroll
   for (int k = 0; k < kProbeItems; ++k)
     out[k] = f.operation == Op::Add ? checked_add(out[k], b[k], error)
@@ -511,13 +515,10 @@ __global__ void __launch_bounds__(kThreads, 3) star_probe_warp_kernel(const Prob
             const AggKind kind = p.kinds[a];
             long long best = scratch[warp][a][lane];
             unsigned long long sum = 0, magnitude = 0;
-            bool wrapped = false;
             for (unsigned rest = peers; rest; rest &= rest - 1) {
               const long long v = scratch[warp][a][__ffs(rest) - 1];
               sum += static_cast<unsigned long long>(v);
-              const unsigned long long m = magnitude_of(v);
-              wrapped |= magnitude + m < magnitude;
-              magnitude += m;
+              magnitude = max(magnitude, magnitude_of(v));
               best = kind == AggKind::Min ? min(best, v) : max(best, v);
             }
             // Not add_share(): its general form (a count that may be 0, the
@@ -531,12 +532,7 @@ __global__ void __launch_bounds__(kThreads, 3) star_probe_warp_kernel(const Prob
               atomicMax(reinterpret_cast<long long*>(to), best);
             } else if (kind == AggKind::Sum || kind == AggKind::Avg) {
               atomicAdd(to, sum);
-              if (p.track_magnitude[a]) {
-                const unsigned long long before = atomicAdd(to + 2 * groups, magnitude);
-                if (wrapped || before + magnitude < before ||
-                    before + magnitude > static_cast<unsigned long long>(LLONG_MAX))
-                  atomicOr(p.flags, kSumMightOverflow);
-              }
+              if (p.track_magnitude[a]) atomicMax(to + 2 * groups, magnitude);
             }
           }
         }
@@ -558,7 +554,6 @@ __global__ void __launch_bounds__(kThreads, AGGREGATES <= 2 ? 3 : 2) star_probe_
   if (*p.flags & kDuplicateKey) return;
   uint32_t error = 0;
   unsigned long long value[AGGREGATES], count[AGGREGATES], magnitude[AGGREGATES];
-  bool overflow = false;
 #pragma unroll
   for (int a = 0; a < AGGREGATES; ++a) {
     value[a] = p.kinds[a] == AggKind::Min   ? static_cast<unsigned long long>(LLONG_MAX)
@@ -587,9 +582,7 @@ __global__ void __launch_bounds__(kThreads, AGGREGATES <= 2 ? 3 : 2) star_probe_
             value[a] = static_cast<unsigned long long>(max(static_cast<long long>(value[a]), v[k]));
           } else {
             value[a] += static_cast<unsigned long long>(v[k]);
-            const unsigned long long m = magnitude_of(v[k]);
-            overflow |= magnitude[a] + m < magnitude[a];
-            magnitude[a] += m;
+            magnitude[a] = max(magnitude[a], magnitude_of(v[k]));
           }
         }
       }
@@ -610,9 +603,7 @@ __global__ void __launch_bounds__(kThreads, AGGREGATES <= 2 ? 3 : 2) star_probe_
         ++count[a];
         if (kind == AggKind::Sum || kind == AggKind::Avg) {
           value[a] += static_cast<unsigned long long>(v.i);
-          const unsigned long long m = magnitude_of(v.i);
-          overflow |= magnitude[a] + m < magnitude[a];
-          magnitude[a] += m;
+          magnitude[a] = max(magnitude[a], magnitude_of(v.i));
         } else if (kind == AggKind::Min) {
           value[a] = static_cast<unsigned long long>(min(static_cast<long long>(value[a]), static_cast<long long>(v.i)));
         } else if (kind == AggKind::Max) {
@@ -633,13 +624,11 @@ __global__ void __launch_bounds__(kThreads, AGGREGATES <= 2 ? 3 : 2) star_probe_
       if (kind == AggKind::Min) value[a] = static_cast<unsigned long long>(min(static_cast<long long>(value[a]), static_cast<long long>(v)));
       else if (kind == AggKind::Max) value[a] = static_cast<unsigned long long>(max(static_cast<long long>(value[a]), static_cast<long long>(v)));
       else value[a] += v;
-      overflow |= magnitude[a] + m < magnitude[a];
-      magnitude[a] += m;
+      magnitude[a] = max(magnitude[a], m);
     }
     if (threadIdx.x % 32 == 0)  // one group
       add_share(p, a, p.states + 3 * a, 1, count[a], static_cast<long long>(value[a]), magnitude[a]);
   }
-  if (overflow) atomicOr(p.flags, kSumMightOverflow);
   if (error) atomicOr(error_word, error);
 }
 
@@ -753,7 +742,14 @@ bool fast_argument(const StarAggregateInput& aggregate, const ColumnSet& columns
   }
   if (p.shape != Shape::Arithmetic || p.terms[0].cls != Cls::Int) return false;
   out.operation = p.terms[0].op;
-  return fast_operand(p.terms[0], columns, out.a) && fast_operand(p.terms[1], columns, out.b);
+  if (!fast_operand(p.terms[0], columns, out.a) || !fast_operand(p.terms[1], columns, out.b)) return false;
+  // |a|, |b| <= 2^31: a product stays within 2^62, a sum or difference 2^32.
+  auto narrow = [](const FastOperand& o) {
+    return o.data ? o.type != Type::BigInt && o.type != Type::Decimal
+                  : o.value >= -(1ll << 31) && o.value <= (1ll << 31);
+  };
+  out.exact = narrow(out.a) && narrow(out.b);
+  return true;
 }
 
 // Launches a probe kernel over the fact table's tiles with every block
@@ -998,10 +994,16 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   const uint32_t error = static_cast<uint32_t>(packed[0] >> 32);
   const std::size_t n = static_cast<std::size_t>(packed[1]);
   if (host_flags & kDuplicateKey) return not_fused("a dimension key that is not unique");
-  if (host_flags & kSumMightOverflow) return not_fused("a sum that might overflow");
   if (n > capacity) packed = read_back(capacity = n);
   const unsigned long long* host = packed.data() + 2;
   auto word = [&](std::size_t column, std::size_t i) { return host[column * capacity + i]; };
+  for (std::size_t a = 0; a < aggs; ++a) {
+    const AggKind kind = q.aggregates[a].kind;
+    if (!params.track_magnitude[a] || (kind != AggKind::Sum && kind != AggKind::Avg)) continue;
+    for (std::size_t i = 0; i < n; ++i)  // count * largest |value| bounds every partial sum
+      if (static_cast<unsigned __int128>(word(3 + 3 * a, i)) * word(4 + 3 * a, i) >= (unsigned __int128)1 << 63)
+        return not_fused("a sum that might overflow");
+  }
 
   std::vector<std::size_t> by_first(n);
   std::iota(by_first.begin(), by_first.end(), std::size_t{0});

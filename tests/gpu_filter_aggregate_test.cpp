@@ -340,6 +340,45 @@ TEST_CASE("fast predicate shapes are recognized", "[filter]") {
   CHECK(fast.count == 0);
 }
 
+// term_holds() tests an integer column's value against the term's interval
+// (set_interval); it must answer as comparing the value with the constant as
+// BIGINT does, for every storage width and every constant, those outside
+// the column's range included.
+template <class T>
+void check_intervals(Type type, const std::vector<int64_t>& values) {
+  const int64_t constants[] = {INT64_MIN,     INT64_MIN + 1, int64_t{INT32_MIN} - 1, INT32_MIN, INT32_MIN + 1, -256,
+                               -1,            0,             1,                      2,         254,           255,
+                               256,           INT32_MAX - 1, INT32_MAX,              int64_t{INT32_MAX} + 1,
+                               UINT32_MAX - 1, UINT32_MAX,   int64_t{UINT32_MAX} + 1, INT64_MAX - 1, INT64_MAX};
+  for (Op op : {Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge})
+    for (int64_t c : constants) {
+      kernels::FastTerm t;
+      t.type = type;
+      t.outcomes = kernels::outcomes_of(op);
+      t.value.i = c;
+      kernels::set_interval(t);
+      for (int64_t v : values) {
+        const bool expected = op == Op::Eq ? v == c : op == Op::Ne ? v != c : op == Op::Lt ? v < c
+                              : op == Op::Le ? v <= c : op == Op::Gt ? v > c : v >= c;
+        INFO("type " << static_cast<int>(type) << ", op " << static_cast<int>(op) << ", constant " << c
+                     << ", value " << v);
+        CHECK(kernels::term_holds(t, static_cast<T>(v)) == expected);
+      }
+    }
+}
+
+TEST_CASE("fast predicate terms on integer columns compare as BIGINT", "[filter]") {
+  check_intervals<uint8_t>(Type::Boolean, {0, 1, 2, 254, 255});
+  check_intervals<int32_t>(Type::Integer, {INT32_MIN, INT32_MIN + 1, -257, -256, -1, 0, 1, 2, 255, 256, INT32_MAX - 1,
+                                           INT32_MAX});
+  check_intervals<int32_t>(Type::Date, {INT32_MIN, -1, 0, 19930101, INT32_MAX});
+  check_intervals<uint32_t>(Type::Varchar, {0, 1, 2, 255, 256, INT32_MAX, int64_t{INT32_MAX} + 1, UINT32_MAX - 1,
+                                            UINT32_MAX});
+  check_intervals<int64_t>(Type::BigInt, {INT64_MIN, INT64_MIN + 1, int64_t{INT32_MIN} - 1, -1, 0, 1, UINT32_MAX,
+                                          INT64_MAX - 1, INT64_MAX});
+  check_intervals<int64_t>(Type::Decimal, {INT64_MIN, -100, 0, 100, INT64_MAX});
+}
+
 TEST_CASE("filter_rows selects the host's rows in ascending order", "[gpu][filter]") {
   DeviceContext context;
   for (std::size_t n : kSizes) {
