@@ -218,6 +218,15 @@ struct type_name : seq<sor<double_precision, identifier>, opt<type_parameters>> 
 
 struct expression;
 
+// guarded<G, R>: R, tried only where G (a rule the parse tree does not keep)
+// matches. The parse tree makes a node for every kept rule it tries and frees
+// it when the rule fails; an operand tried each primary and operator in turn
+// (about 25 nodes), which made allocation most of a parse. A guard must
+// match wherever R's first token does, so R fails or succeeds as before and
+// errors stay the same.
+template <class Guard, class Rule>
+struct guarded : seq<at<Guard>, Rule> {};
+
 // (SELECT ...) where a value is expected.
 struct unsupported_subquery : seq<lparen, kw_select> {};
 
@@ -248,25 +257,28 @@ struct extract_expr : seq<kw_extract, lparen, extract_operand> {};
 struct column_name : seq<identifier> {};
 struct column_ref : seq<identifier, opt<dot, must<column_name>>> {};
 
-struct literal : sor<numeric_literal, string_literal, true_literal, false_literal, null_literal> {};
-struct primary : sor<unsupported_subquery, paren_expr, literal, case_expr, cast_expr, extract_expr, date_literal,
-                     interval_literal, function_call, column_ref> {};
+struct literal : sor<guarded<sor<digit, one<'.'>>, numeric_literal>, guarded<one<'\''>, string_literal>,
+                     guarded<kw_true, true_literal>, guarded<kw_false, false_literal>, guarded<kw_null, null_literal>> {};
+struct primary : sor<unsupported_subquery, guarded<one<'('>, paren_expr>, literal, guarded<kw_case, case_expr>,
+                     guarded<kw_cast, cast_expr>, guarded<kw_extract, extract_expr>, guarded<kw_date, date_literal>,
+                     guarded<kw_interval, interval_literal>,
+                     guarded<sor<one<'"'>, seq<bare_identifier, ws, one<'('>>>, function_call>, column_ref> {};
 
 struct unary_expr;
 struct unary_operand : must<unary_expr> {};
 struct negation : seq<op_sub, unary_operand> {};
 struct unary_plus : seq<op_add, unary_operand> {};
-struct unary_expr : sor<negation, unary_plus, primary> {};
+struct unary_expr : sor<guarded<one<'-'>, negation>, guarded<one<'+'>, unary_plus>, primary> {};
 
-struct multiplicative_op : sor<op_mul, op_div, op_mod> {};
+struct multiplicative_op : guarded<one<'*', '/', '%'>, sor<op_mul, op_div, op_mod>> {};
 struct multiplicative : seq<unary_expr, star<multiplicative_op, must<unary_expr>>> {};
 
-struct additive_op : sor<op_add, op_sub> {};
+struct additive_op : guarded<one<'+', '-'>, sor<op_add, op_sub>> {};
 struct additive : seq<multiplicative, star<additive_op, must<multiplicative>>> {};
 
 // Non-associative: `a < b < c` and `a = b IS NULL` stop after the first
 // comparison. BETWEEN's bounds are additive, so its AND is its own.
-struct comparison_op : sor<op_eq, op_ne, op_le, op_lt, op_ge, op_gt> {};
+struct comparison_op : guarded<one<'=', '<', '>', '!'>, sor<op_eq, op_ne, op_le, op_lt, op_ge, op_gt>> {};
 struct comparison_tail : seq<comparison_op, must<additive>> {};
 struct is_not : kw_not {};
 struct is_null_predicate : if_must<kw_is, opt<is_not>, kw_null> {};
@@ -279,8 +291,8 @@ struct in_predicate : if_must<kw_in, lparen, in_operand> {};
 struct like_predicate : if_must<kw_like, additive> {};
 struct negatable_predicate : sor<between_predicate, in_predicate, like_predicate> {};
 struct not_predicate : if_must<kw_not, negatable_predicate> {};
-struct predicate
-    : sor<comparison_tail, is_null_predicate, between_predicate, in_predicate, like_predicate, not_predicate> {};
+struct predicate : sor<comparison_tail, guarded<kw_is, is_null_predicate>, guarded<kw_between, between_predicate>,
+                       guarded<kw_in, in_predicate>, guarded<kw_like, like_predicate>, guarded<kw_not, not_predicate>> {};
 struct comparison : seq<additive, opt<predicate>> {};
 
 struct not_expr;
