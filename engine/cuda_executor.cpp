@@ -12,6 +12,7 @@
 
 #include "engine/executor.hpp"
 #include "engine/star_join.hpp"
+#include "engine/trace.hpp"
 #include "kernels/aggregate.hpp"
 #include "kernels/arg_extreme.hpp"
 #include "kernels/filter.hpp"
@@ -58,6 +59,7 @@ class CudaExecutor final : public Executor {
     sort_limit_.reset();
 
     DeviceRelation result = run(*plan.root);
+    trace::mark("operators");
     const PlanNode& projection = projection_of(*plan.root);
     auto data = std::make_shared<ResultData>();
     for (std::size_t c = 0; c < plan.root->visible; ++c) data->names.push_back(projection.names[c]);
@@ -185,8 +187,7 @@ class CudaExecutor final : public Executor {
         if (!buffer) {
           buffer = std::make_unique<DeviceBuffer>(context_, std::max<std::size_t>(1, source.lookup->size()));
           if (!source.lookup->empty())
-            GPUSQL_CUDA_TRY(cudaMemcpyAsync(buffer->data(), source.lookup->data(), source.lookup->size(),
-                                            cudaMemcpyHostToDevice, context_.stream()));
+            context_.copy_to_device(buffer->data(), source.lookup->data(), source.lookup->size());
         }
         p.data = buffer->data();
         p.size = source.lookup->size();
@@ -373,6 +374,7 @@ class CudaExecutor final : public Executor {
   // With `limit` (a Limit above): only the first `limit` rows, selected
   // without sorting the others where that is cheaper (kernels::top_positions).
   DeviceRelation sort(const PlanNode& node, const DeviceRelation& input, std::optional<std::size_t> limit) {
+    trace::mark("sort-start");
     SlotMap slots;
     std::vector<kernels::OrderKey> keys;
     for (const auto& k : node.sort_keys) {
@@ -390,6 +392,7 @@ class CudaExecutor final : public Executor {
       return compose(input, top, *limit);
     }
     auto order = std::make_shared<DeviceBuffer>(kernels::order_positions(keys, set, input.count, error_, context_));
+    trace::mark("sort");
     return compose(input, order, input.count);
   }
 
@@ -603,6 +606,7 @@ class CudaExecutor final : public Executor {
       column.rows = nullptr;  // read at the dimension rows the probe finds
       d.group_columns.push_back(star_column(column));
     }
+    trace::mark("star-setup");
     kernels::StarResult result = kernels::star_join_aggregate(query, error_, context_);
     if (!result.done) {
       if (profile_) profile_->operators.resize(profiled);  // the general operators run them again
@@ -636,14 +640,16 @@ class CudaExecutor final : public Executor {
       for (std::size_t r = 0; r < rows; ++r) store_aggregate_result(bound, result.groups[r].states[a], column, r);
       host.push_back(std::move(column));
     }
-    return upload(host, rows);
+    DeviceRelation out = upload(host, rows);
+    trace::mark("star-upload");
+    return out;
   }
 
   // One value of `expr` at one position, computed on the device.
   Slot evaluate_at(const BoundExpr& expr, const DeviceRelation& input, int64_t position) {
     auto one = std::make_shared<DeviceBuffer>(context_, sizeof(uint32_t));
     uint32_t p = static_cast<uint32_t>(position);
-    GPUSQL_CUDA_TRY(cudaMemcpyAsync(one->data(), &p, sizeof p, cudaMemcpyHostToDevice, context_.stream()));
+    context_.copy_to_device(one->data(), &p, sizeof p);
     DeviceRelation row = compose(input, one, 1);
     std::vector<HostColumn> value = copy_to_host(project({expr}, row), 1);
     Slot s = load_raw(value[0].bytes.data(), expr.type.id, 0);
@@ -652,9 +658,8 @@ class CudaExecutor final : public Executor {
   }
 
   // Host columns (a fused operator's small result) onto the device: packed
-  // into one buffer and one copy. A copy from pageable memory has taken the
-  // bytes by the time it returns (CUDA's API synchronization rules), so the
-  // host columns may go away without waiting for the device.
+  // into one buffer and one copy, which does not wait for the device
+  // (DeviceContext::copy_to_device).
   DeviceRelation upload(const std::vector<HostColumn>& host, std::size_t rows) {
     std::vector<std::size_t> at;
     std::size_t total = 0;
@@ -671,8 +676,7 @@ class CudaExecutor final : public Executor {
         std::memcpy(packed.data() + at[2 * c + 1], host[c].validity.data(), host[c].validity.size() * sizeof(uint32_t));
     }
     auto buffer = std::make_shared<DeviceBuffer>(context_, packed.size());
-    GPUSQL_CUDA_TRY(
-        cudaMemcpyAsync(buffer->data(), packed.data(), packed.size(), cudaMemcpyHostToDevice, context_.stream()));
+    context_.copy_to_device(buffer->data(), packed.data(), packed.size());
     DeviceRelation out;
     out.count = rows;
     for (std::size_t c = 0; c < host.size(); ++c) {
@@ -706,6 +710,7 @@ class CudaExecutor final : public Executor {
       refs.push_back(std::move(ref));
     }
     DeviceRelation dense = project(refs, input);
+    trace::mark("copy-project");
     std::vector<HostColumn> out;
     for (std::size_t c = 0; c < visible; ++c) {
       HostColumn column(refs[c].type, count);
@@ -739,6 +744,7 @@ class CudaExecutor final : public Executor {
       std::vector<char> host(total);
       GPUSQL_CUDA_TRY(cudaMemcpyAsync(host.data(), packed.data(), total, cudaMemcpyDeviceToHost, context_.stream()));
       context_.synchronize();
+      trace::mark("copy-wait");
       for (std::size_t c = 0; c < visible; ++c) {
         std::memcpy(out[c].bytes.data(), host.data() + at[2 * c], out[c].bytes.size());
         std::memcpy(out[c].validity.data(), host.data() + at[2 * c + 1], words * sizeof(uint32_t));

@@ -18,6 +18,7 @@
 #include "engine/binder.hpp"
 #include "engine/catalog_statements.hpp"
 #include "engine/database_impl.hpp"
+#include "engine/trace.hpp"
 #include "engine/plan.hpp"
 #include "parser/parser.hpp"
 #include "storage/csv_reader.hpp"
@@ -62,6 +63,7 @@ std::shared_ptr<ResultData> Database::Impl::run(const ast::Statement& statement,
 
 std::shared_ptr<ResultData> Database::Impl::run_select(const ast::SelectStatement& select, std::string_view sql) {
   Plan plan = plan_query(bind_query(select, catalog, sql, table_function_reader()));
+  trace::mark("plan");
   return executor->execute(plan);
 }
 
@@ -119,9 +121,13 @@ void Database::load_csv(std::string_view name, const std::string& path) { load_c
 
 Result Database::query(std::string_view sql) {
   try {
+    trace::mark("start");
     std::vector<ast::Statement> statements = parse_sql(sql);
+    trace::mark("parse");
     std::shared_ptr<ResultData> last = std::make_shared<ResultData>();
     for (const auto& statement : statements) last = impl_->run(statement, sql);
+    trace::mark("done");
+    trace::flush();
     return Result(std::move(last));
   } catch (const Error& e) {
     throw e.with_source(sql);

@@ -435,8 +435,7 @@ Groups assign_groups(const KeyColumns& keys, DeviceContext& context, bool dense)
     std::vector<KeyRange> ranges(keys.key_count, KeyRange{LLONG_MAX, LLONG_MIN, 0, 0});
     DeviceBuffer d_ranges(context, std::max<std::size_t>(1, ranges.size()) * sizeof(KeyRange));
     if (!ranges.empty())
-      GPUSQL_CUDA_TRY(cudaMemcpyAsync(d_ranges.data(), ranges.data(), ranges.size() * sizeof(KeyRange),
-                                      cudaMemcpyHostToDevice, context.stream()));
+      context.copy_to_device(d_ranges.data(), ranges.data(), ranges.size() * sizeof(KeyRange));
     for (int k = 0; k < keys.key_count; ++k) {
       key_range_kernel<<<grid, kThreads, 0, context.stream()>>>(view, k, d_ranges.as<KeyRange>() + k);
       GPUSQL_CHECK_LAUNCH();

@@ -51,7 +51,7 @@ class DeviceObjects {
   void upload(DeviceContext& context) {
     buffer_ = DeviceBuffer(context, std::max<std::size_t>(host_.size(), 1));
     if (!host_.empty())
-      GPUSQL_CUDA_TRY(cudaMemcpyAsync(buffer_.data(), host_.data(), host_.size(), cudaMemcpyHostToDevice, context.stream()));
+      context.copy_to_device(buffer_.data(), host_.data(), host_.size());
   }
   template <class T>
   const T* at(std::size_t offset) const {

@@ -539,8 +539,7 @@ KeyStats read_stats(const DeviceBuffer& buffer, DeviceContext& context) {
 }
 
 void reset_stats(DeviceBuffer& buffer, DeviceContext& context) {
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(buffer.data(), &kEmptyStats, sizeof kEmptyStats, cudaMemcpyHostToDevice,
-                                  context.stream()));
+  context.copy_to_device(buffer.data(), &kEmptyStats, sizeof kEmptyStats);
 }
 
 // The stats of `key`'s codes over the positions of `perm` (all positions

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "engine/star_join.hpp"  // sum_cannot_overflow
+#include "engine/trace.hpp"
 #include "kernels/fast_predicate.cuh"
 #include "kernels/launch.hpp"
 #include "kernels/star_join.hpp"
@@ -817,8 +818,7 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   std::fill(host_ranges.begin() + range_words, host_ranges.begin() + 2 * range_words, LLONG_MIN);
   std::fill(host_ranges.begin() + 2 * range_words, host_ranges.end(), 0);
   DeviceBuffer ranges(context, host_ranges.size() * sizeof(long long));
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(ranges.data(), host_ranges.data(), host_ranges.size() * sizeof(long long),
-                                  cudaMemcpyHostToDevice, context.stream()));
+  context.copy_to_device(ranges.data(), host_ranges.data(), host_ranges.size() * sizeof(long long));
   for (std::size_t d = 0; d < dims; ++d) {
     const StarDimensionInput& dim = q.dimensions[d];
     RangeParams p{};
@@ -835,9 +835,11 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
     dimension_ranges_kernel<<<blocks_for(dim.count, context), kThreads, 0, context.stream()>>>(p);
     GPUSQL_CHECK_LAUNCH();
   }
+  trace::mark("sj-ranges-enqueue");
   GPUSQL_CUDA_TRY(cudaMemcpyAsync(host_ranges.data(), ranges.data(), host_ranges.size() * sizeof(long long),
                                   cudaMemcpyDeviceToHost, context.stream()));
   context.synchronize();
+  trace::mark("sj-ranges-wait");
   auto low = [&](std::size_t d, int v) { return host_ranges[d * kRangeValues + v]; };
   auto high = [&](std::size_t d, int v) { return host_ranges[range_words + d * kRangeValues + v]; };
   std::vector<std::size_t> selected(dims);
@@ -940,6 +942,7 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   objects.upload(context);
   const ProbeParams* d_params = objects.at<ProbeParams>(at);
 
+  trace::mark("sj-maps-params");
   // 4. The probe.
   const uint64_t rows = q.fact_rows;
   if (q.group_keys.empty()) {
@@ -971,9 +974,8 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
     GPUSQL_CHECK_LAUNCH();
   } else {
     const uint32_t only[2] = {0, 1};  // group 0; one active group
-    GPUSQL_CUDA_TRY(cudaMemcpyAsync(active.data(), &only[0], sizeof(uint32_t), cudaMemcpyHostToDevice, context.stream()));
-    GPUSQL_CUDA_TRY(
-        cudaMemcpyAsync(active_count.data(), &only[1], sizeof(unsigned), cudaMemcpyHostToDevice, context.stream()));
+    context.copy_to_device(active.data(), &only[0], sizeof(uint32_t));
+    context.copy_to_device(active_count.data(), &only[1], sizeof(unsigned));
   }
   const std::size_t row_words = 2 + 3 * aggs;
   auto read_back = [&](uint64_t capacity) {
@@ -983,9 +985,11 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
         d_params, active.as<uint32_t>(), active_count.as<unsigned>(), capacity, d_error,
         packed.as<unsigned long long>());
     GPUSQL_CHECK_LAUNCH();
+    trace::mark("sj-probe-enqueue");
     GPUSQL_CUDA_TRY(cudaMemcpyAsync(words.data(), packed.data(), words.size() * sizeof(unsigned long long),
                                     cudaMemcpyDeviceToHost, context.stream()));
     context.synchronize();
+    trace::mark("sj-probe-wait");
     return words;
   };
   uint64_t capacity = std::min<uint64_t>(groups, kReadBackGroups);
@@ -1024,6 +1028,7 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
     result.groups.push_back(std::move(group));
   }
   ++fused_runs;
+  trace::mark("sj-decode");
   return result;
 }
 

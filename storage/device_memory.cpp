@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace gpusql {
@@ -90,6 +91,34 @@ std::vector<StagingSlot>& DeviceContext::staging() {
     staging_.clear();
   }
   return staging_;
+}
+
+void DeviceContext::copy_to_device(void* destination, const void* source, std::size_t bytes) {
+  if (bytes == 0) return;
+  constexpr std::size_t kRingBytes = std::size_t{4} << 20, kAlign = 256;
+  if (!ring_tried_) {
+    ring_tried_ = true;
+    const char* pinned = std::getenv("GPUSQL_PINNED_UPLOADS");
+    if (!pinned || std::strcmp(pinned, "0") != 0) {
+      try {
+        ring_ = PinnedBuffer(kRingBytes);
+      } catch (const Error&) {  // no pinned memory: pageable copies
+      }
+    }
+  }
+  const std::size_t need = (bytes + kAlign - 1) / kAlign * kAlign;
+  if (!ring_.data() || need > kRingBytes / 4) {
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyHostToDevice, stream_));
+    return;
+  }
+  if (ring_head_ + need > ring_.size()) {
+    synchronize();  // every copy out of the ring has landed: start over
+    ring_head_ = 0;
+  }
+  char* staged = static_cast<char*>(ring_.data()) + ring_head_;
+  std::memcpy(staged, source, bytes);
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(destination, staged, bytes, cudaMemcpyHostToDevice, stream_));
+  ring_head_ += need;
 }
 
 PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {

@@ -76,10 +76,21 @@ class DeviceContext {
   // could be had (uploads then copy from pageable memory).
   std::vector<StagingSlot>& staging();
 
+  // Copies a few host bytes (a kernel's parameters, a small result) to the
+  // device in stream order, without waiting for the device: they go through
+  // a pinned ring, so the copy is truly asynchronous (one from pageable
+  // memory may wait for the stream) and the caller's memory may go away as
+  // soon as this returns. The ring is reused after a synchronize when full.
+  // Large copies, or GPUSQL_PINNED_UPLOADS=0, take a pageable copy instead.
+  void copy_to_device(void* destination, const void* source, std::size_t bytes);
+
  private:
   friend class DeviceBuffer;
   std::vector<StagingSlot> staging_;
   bool staging_tried_ = false;
+  PinnedBuffer ring_;
+  std::size_t ring_head_ = 0;
+  bool ring_tried_ = false;
   cudaStream_t stream_ = nullptr;
   std::string name_;
   int multiprocessors_ = 0;
