@@ -618,7 +618,7 @@ class CudaExecutor final : public Executor {
               (star.dimensions.size() == 1 ? "" : "s");
 
     // [group keys..., aggregates...], one row per group, built on the host.
-    const std::size_t rows = result.groups.size();
+    const std::size_t rows = result.groups;
     std::vector<HostColumn> host;
     for (std::size_t k = 0; k < node.group_keys.size(); ++k) {
       const BoundExpr& key = node.group_keys[k];
@@ -628,7 +628,7 @@ class CudaExecutor final : public Executor {
       for (std::size_t r = 0; r < rows; ++r) {
         Slot v{};
         v.valid = true;
-        v.i = result.groups[r].keys[k];
+        v.i = result.keys[k * rows + r];
         store_value(column.bytes.data(), key.type.id, static_cast<int64_t>(r), v);
       }
       host.push_back(std::move(column));
@@ -637,7 +637,7 @@ class CudaExecutor final : public Executor {
       const BoundAggregate& bound = node.aggregates[a];
       HostColumn column(bound.type, rows);
       column.dictionary = bound.dictionary;
-      for (std::size_t r = 0; r < rows; ++r) store_aggregate_result(bound, result.groups[r].states[a], column, r);
+      for (std::size_t r = 0; r < rows; ++r) store_aggregate_result(bound, result.states[a * rows + r], column, r);
       host.push_back(std::move(column));
     }
     DeviceRelation out = upload(host, rows);
@@ -709,8 +709,6 @@ class CudaExecutor final : public Executor {
       ref.dictionary = input.columns[c].dictionary;
       refs.push_back(std::move(ref));
     }
-    DeviceRelation dense = project(refs, input);
-    trace::mark("copy-project");
     std::vector<HostColumn> out;
     for (std::size_t c = 0; c < visible; ++c) {
       HostColumn column(refs[c].type, count);
@@ -718,9 +716,10 @@ class CudaExecutor final : public Executor {
       column.validity.resize(words);
       out.push_back(std::move(column));
     }
-    // Where the values and bitmaps of a small result (the usual answer of an
-    // analytic query) lie in one device buffer; copying each back on its own
-    // would wait on the device once per array.
+    // A small result (the usual answer of an analytic query) is evaluated
+    // straight into one device buffer, values and bitmaps and the query's
+    // error word, and comes back in one copy: copying each array back on
+    // its own would wait on the device once per array.
     std::vector<std::size_t> at;
     std::size_t total = 0;
     for (const HostColumn& column : out) {
@@ -733,14 +732,16 @@ class CudaExecutor final : public Executor {
     total += sizeof(uint64_t);
     if (total <= kOneCopyBytes) {
       DeviceBuffer packed(context_, total);
+      for (std::size_t c = 0; c < visible; ++c) {
+        SlotMap slots;
+        ExprProgram program = compile_expression(refs[c], slots);
+        kernels::project_rows(program, refs[c].type.id, column_set(slots, input), nullptr, count,
+                              packed.as<char>() + at[2 * c], reinterpret_cast<uint32_t*>(packed.as<char>() + at[2 * c + 1]),
+                              error_, context_);
+      }
+      trace::mark("copy-project");
       GPUSQL_CUDA_TRY(cudaMemcpyAsync(packed.as<char>() + error_at, error_, sizeof(uint32_t), cudaMemcpyDeviceToDevice,
                                       context_.stream()));
-      for (std::size_t c = 0; c < visible; ++c) {
-        GPUSQL_CUDA_TRY(cudaMemcpyAsync(packed.as<char>() + at[2 * c], dense.columns[c].data, out[c].bytes.size(),
-                                        cudaMemcpyDeviceToDevice, context_.stream()));
-        GPUSQL_CUDA_TRY(cudaMemcpyAsync(packed.as<char>() + at[2 * c + 1], dense.columns[c].validity,
-                                        words * sizeof(uint32_t), cudaMemcpyDeviceToDevice, context_.stream()));
-      }
       std::vector<char> host(total);
       GPUSQL_CUDA_TRY(cudaMemcpyAsync(host.data(), packed.data(), total, cudaMemcpyDeviceToHost, context_.stream()));
       context_.synchronize();
@@ -751,6 +752,7 @@ class CudaExecutor final : public Executor {
       }
       if (error) std::memcpy(error, host.data() + error_at, sizeof(uint32_t));
     } else {
+      DeviceRelation dense = project(refs, input);
       if (error)
         GPUSQL_CUDA_TRY(cudaMemcpyAsync(error, error_, sizeof(uint32_t), cudaMemcpyDeviceToHost, context_.stream()));
       for (std::size_t c = 0; c < visible; ++c) {

@@ -38,10 +38,14 @@ std::atomic<std::size_t> fused_runs{0};
 struct DimensionFilter {
   ExprProgram program;
   ColumnSet columns;
+  FastPredicate fast;  // when has_fast: the program without the interpreter
+  bool has_fast;
 };
 
 __device__ __forceinline__ bool dimension_row_passes(const DimensionFilter* filter, int64_t row, uint32_t& error) {
-  return !filter || evaluate_predicate(filter->program, filter->columns, row, error);
+  if (!filter) return true;
+  if (filter->has_fast) return fast_predicate_holds(filter->fast, static_cast<uint32_t>(row));
+  return evaluate_predicate(filter->program, filter->columns, row, error);
 }
 
 struct RangeParams {
@@ -708,7 +712,10 @@ StarResult not_fused(const char* why) {
 StarResult empty_result(const StarQueryInput& q) {
   StarResult r;
   r.done = true;
-  if (q.group_keys.empty()) r.groups.push_back({{}, std::vector<AggState>(q.aggregates.size())});
+  if (q.group_keys.empty()) {
+    r.groups = 1;
+    r.states.assign(q.aggregates.size(), AggState{});
+  }
   ++fused_runs;
   return r;
 }
@@ -803,8 +810,11 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   DeviceObjects filters;
   std::vector<std::size_t> filter_at(dims, SIZE_MAX);
   for (std::size_t d = 0; d < dims; ++d)
-    if (q.dimensions[d].filter.shape != Shape::Empty)
-      filter_at[d] = filters.add(DimensionFilter{q.dimensions[d].filter, q.dimensions[d].filter_columns});
+    if (q.dimensions[d].filter.shape != Shape::Empty) {
+      DimensionFilter f{q.dimensions[d].filter, q.dimensions[d].filter_columns, FastPredicate{}, false};
+      f.has_fast = make_fast_predicate(f.program, f.columns, f.fast);
+      filter_at[d] = filters.add(f);
+    }
   filters.upload(context);
   auto filter_of = [&](std::size_t d) {
     return filter_at[d] == SIZE_MAX ? nullptr : filters.at<DimensionFilter>(filter_at[d]);
@@ -1016,16 +1026,16 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   StarResult result;
   result.done = true;
   result.error = error;
-  for (std::size_t i : by_first) {
-    StarGroup group;
+  result.groups = n;
+  result.keys.resize(keys * n);
+  result.states.resize(aggs * n);
+  for (std::size_t r = 0; r < n; ++r) {
+    const std::size_t i = by_first[r];
     const uint64_t id = word(0, i);
-    group.keys.resize(q.group_keys.size());
-    for (std::size_t k = q.group_keys.size(); k-- > 0;) {
-      group.keys[k] = key_low[k] + static_cast<long long>(id / key_stride[k] % key_range[k]);
-    }
+    for (std::size_t k = 0; k < keys; ++k)
+      result.keys[k * n + r] = key_low[k] + static_cast<long long>(id / key_stride[k] % key_range[k]);
     for (std::size_t a = 0; a < aggs; ++a)
-      group.states.push_back(state_of(q.aggregates[a].kind, word(2 + 3 * a, i), word(3 + 3 * a, i)));
-    result.groups.push_back(std::move(group));
+      result.states[a * n + r] = state_of(q.aggregates[a].kind, word(2 + 3 * a, i), word(3 + 3 * a, i));
   }
   ++fused_runs;
   trace::mark("sj-decode");

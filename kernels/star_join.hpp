@@ -69,16 +69,14 @@ struct StarQueryInput {
   std::vector<StarAggregateInput> aggregates;
 };
 
-// One group of the result, groups ordered by first fact row.
-struct StarGroup {
-  std::vector<int64_t> keys;     // each GROUP BY key's value (VARCHAR: its code)
-  std::vector<AggState> states;  // i (SUM/MIN/MAX) and count, per aggregate
-};
-
+// The groups of the result, ordered by first fact row, column after column
+// (no allocation per group: results of hundreds of groups are common).
 struct StarResult {
   bool done = false;  // false: the shape's run-time conditions failed; run the general operators
   const char* why_not = "";
-  std::vector<StarGroup> groups;  // without GROUP BY: exactly one
+  std::size_t groups = 0;        // without GROUP BY: exactly one
+  std::vector<int64_t> keys;     // [key][group]: each GROUP BY key's value (VARCHAR: its code)
+  std::vector<AggState> states;  // [aggregate][group]: i (SUM/MIN/MAX) and count
   uint32_t error = 0;             // the query's error word when done (no need to read it again)
 };
 
