@@ -66,9 +66,10 @@ if [ $sanitize = 1 ]; then
     # full nested-loop join case ([nlj]) needs many minutes under it, so it
     # takes the two-tile one ([nlj-small]) only, and it leaves out the SQL
     # logic files ([sql]: more than 6 minutes), whose kernels the other
-    # [gpu] cases launch too.
+    # [gpu] cases launch too, and the small ORDER BY path's full case
+    # ([small-sort]; [small-sort-light] runs its kernels over 3 x 3 blocks).
     filter="[gpu]~[large]~[differential]"
-    [ $tool = racecheck ] && filter="$filter~[nlj]~[sql]"
+    [ $tool = racecheck ] && filter="$filter~[nlj]~[sql]~[small-sort]"
     compute-sanitizer --tool $tool --error-exitcode 99 $build/tests/gpusql_tests "$filter" \
       > "$OUT/sanitizer-$tool.log" 2>&1
     rc=$?
