@@ -160,7 +160,10 @@ TEST_CASE("inference: a quoted, CRLF, BOM file with empty fields as NULL reads a
   load_oracle(oracle, db, "people", path, ',', true, false);
   check_same(oracle.query("SELECT * FROM people"), to_rows(r));
   // The same file through Database::load_csv and a given dialect.
-  db.load_csv("people2", path, CsvOptions{',', true});
+  CsvOptions dialect;
+  dialect.delimiter = ',';
+  dialect.header = true;
+  db.load_csv("people2", path, dialect);
   CHECK(snapshot(db, "people2") == snapshot(db, "people"));
 }
 
