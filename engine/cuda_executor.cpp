@@ -40,6 +40,18 @@ struct DeviceColumnRef {
   std::shared_ptr<const Dictionary> dictionary;
 };
 
+// Where the pieces of several columns (values, validity words, ...) lie in
+// one buffer, each 8-byte aligned: small results cross between host and
+// device in one copy.
+struct PackedLayout {
+  std::size_t total = 0;
+  std::size_t add(std::size_t bytes) {
+    const std::size_t at = total;
+    total += (bytes + 7) / 8 * 8;
+    return at;
+  }
+};
+
 struct DeviceRelation {
   std::vector<DeviceColumnRef> columns;
   std::size_t count = 0;
@@ -661,15 +673,13 @@ class CudaExecutor final : public Executor {
   // into one buffer and one copy, which does not wait for the device
   // (DeviceContext::copy_to_device).
   DeviceRelation upload(const std::vector<HostColumn>& host, std::size_t rows) {
+    PackedLayout layout;
     std::vector<std::size_t> at;
-    std::size_t total = 0;
     for (const auto& h : host) {
-      at.push_back(total);
-      total += (h.bytes.size() + 7) / 8 * 8;
-      at.push_back(total);
-      if (h.has_nulls()) total += (h.validity.size() * sizeof(uint32_t) + 7) / 8 * 8;
+      at.push_back(layout.add(h.bytes.size()));
+      at.push_back(layout.add(h.has_nulls() ? h.validity.size() * sizeof(uint32_t) : 0));
     }
-    std::vector<char> packed(std::max<std::size_t>(1, total));
+    std::vector<char> packed(std::max<std::size_t>(1, layout.total));
     for (std::size_t c = 0; c < host.size(); ++c) {
       if (!host[c].bytes.empty()) std::memcpy(packed.data() + at[2 * c], host[c].bytes.data(), host[c].bytes.size());
       if (host[c].has_nulls())
@@ -720,16 +730,14 @@ class CudaExecutor final : public Executor {
     // straight into one device buffer, values and bitmaps and the query's
     // error word, and comes back in one copy: copying each array back on
     // its own would wait on the device once per array.
+    PackedLayout layout;
     std::vector<std::size_t> at;
-    std::size_t total = 0;
     for (const HostColumn& column : out) {
-      at.push_back(total);
-      total += (column.bytes.size() + 7) / 8 * 8;
-      at.push_back(total);
-      total += (words * sizeof(uint32_t) + 7) / 8 * 8;
+      at.push_back(layout.add(column.bytes.size()));
+      at.push_back(layout.add(words * sizeof(uint32_t)));
     }
-    const std::size_t error_at = total;
-    total += sizeof(uint64_t);
+    const std::size_t error_at = layout.add(sizeof(uint32_t));
+    const std::size_t total = layout.total;
     if (total <= kOneCopyBytes) {
       DeviceBuffer packed(context_, total);
       for (std::size_t c = 0; c < visible; ++c) {
