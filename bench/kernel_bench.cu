@@ -109,9 +109,9 @@ struct BothLess {
 };
 
 // Runs `run` with fast predicates sent to another path of filter_rows:
-// GPUSQL_FILTER_KERNEL=ordered (the ordered kernel) or =select
-// (cub::DeviceSelect::If with the generic PredicateHolds), which filter_rows
-// reads at each call.
+// GPUSQL_FILTER_KERNEL=cub (cub::DeviceSelect, no bitmask filter), =ordered
+// (the ordered kernel) or =select (cub::DeviceSelect::If with the generic
+// PredicateHolds), which filter_rows reads at each call.
 void with_filter_kernel(const char* kernel, const std::function<void()>& run) {
   setenv("GPUSQL_FILTER_KERNEL", kernel, 1);
   run();
@@ -226,8 +226,9 @@ int main(int argc, char** argv) {
         const double bytes = static_cast<double>(n4) * (4.0 + 4.0 * selectivity);
         const std::string name = "filter " + std::to_string(static_cast<int>(selectivity * 100)) + "%";
         std::size_t selected = 0;
-        // The engine's filter path: ids in ascending order, one pass.
-        bench.report(name, "gpusql filter_rows (ordered ids, engine path)", n4, bytes, [&] {
+        // The engine's filter path: ids in ascending order, by the bitmask
+        // filter (flag pass, scan, write pass).
+        bench.report(name, "gpusql filter_rows (bitmask filter, engine path)", n4, bytes, [&] {
           selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
         });
         // Same ids as CUB's (also ordered) with the engine's comparison: REAL widened to DOUBLE.
@@ -255,6 +256,12 @@ int main(int argc, char** argv) {
             mismatches++;
           }
         }
+        bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=cub (cub::DeviceSelect::FlaggedIf)", n4, bytes,
+                     [&] {
+                       with_filter_kernel("cub", [&] {
+                         kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
+                       });
+                     });
         bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=ordered (old ordered kernel)", n4, bytes, [&] {
           with_filter_kernel("ordered", [&] {
             kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
@@ -364,10 +371,18 @@ int main(int argc, char** argv) {
           }
         };
         std::size_t selected = 0;
-        bench.report(name, "gpusql filter_rows (cub::DeviceSelect::If + TermsHold<2>, engine path)", n4, bytes, [&] {
+        bench.report(name, "gpusql filter_rows (bitmask filter, engine path)", n4, bytes, [&] {
           selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
         });
         check("filter_rows", static_cast<int64_t>(selected));
+        bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=cub (cub::DeviceSelect::If + TermsHold<2>)", n4,
+                     bytes, [&] {
+                       with_filter_kernel("cub", [&] {
+                         selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error,
+                                                         context);
+                       });
+                     });
+        check("filter_rows (cub: TermsHold)", static_cast<int64_t>(selected));
         bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=select (If + generic PredicateHolds)", n4, bytes,
                      [&] {
                        with_filter_kernel("select", [&] {

@@ -9,6 +9,7 @@
 
 #include "kernels/fast_predicate.cuh"
 #include "kernels/filter.hpp"
+#include "kernels/filter_bitmask.hpp"
 #include "kernels/launch.hpp"
 
 namespace gpusql::kernels {
@@ -214,15 +215,17 @@ bool selects_nothing(const FastPredicate& p) {
 }
 
 // GPUSQL_FILTER_KERNEL picks the path of fast predicates: unset (or any
-// other value): the default routing of filter_rows(); `ordered`: the ordered
-// kernel; `select`: cub::DeviceSelect with the generic PredicateHolds (the
-// routing before the unrolled path). Read at each call (a getenv beside a
-// synchronizing filter), so a benchmark or a test can compare all in one
-// process.
-enum class FilterKernel { Default, Ordered, Select };
+// other value): the default routing of filter_rows(); `cub`: that routing
+// without the bitmask filter (cub::DeviceSelect for every fast predicate);
+// `ordered`: the ordered kernel; `select`: cub::DeviceSelect with the
+// generic PredicateHolds (the routing before the unrolled path). Read at
+// each call (a getenv beside a synchronizing filter), so a benchmark or a
+// test can compare all in one process.
+enum class FilterKernel { Default, Cub, Ordered, Select };
 FilterKernel requested_filter_kernel() {
   const char* kernel = std::getenv("GPUSQL_FILTER_KERNEL");
   if (!kernel) return FilterKernel::Default;
+  if (std::strcmp(kernel, "cub") == 0) return FilterKernel::Cub;
   if (std::strcmp(kernel, "ordered") == 0) return FilterKernel::Ordered;
   if (std::strcmp(kernel, "select") == 0) return FilterKernel::Select;
   return FilterKernel::Default;
@@ -461,18 +464,22 @@ std::size_t select_unrolled(const FastPredicate& p, Ids ids, std::size_t count, 
 std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, const uint32_t* d_selection,
                         std::size_t count, uint32_t* d_out, uint32_t* d_error, DeviceContext& context) {
   if (count == 0) return 0;
-  // Fast predicates, by default: cub::DeviceSelect::FlaggedIf for one
-  // comparison on a column without NULLs, cub::DeviceSelect::If with
-  // TermsHold<2, 4 or 8> (every term's loads issued at once, clauses
-  // evaluated without branches) for the rest. GPUSQL_FILTER_KERNEL=select:
-  // If with the generic PredicateHolds instead of TermsHold; =ordered: the
-  // ordered kernel. The interpreter: the ordered kernel.
+  // Fast predicates, by default: the bitmask filter when positions are rows
+  // and the columns have no NULLs and one width; else
+  // cub::DeviceSelect::FlaggedIf for one comparison on a column without
+  // NULLs, cub::DeviceSelect::If with TermsHold<2, 4 or 8> (every term's
+  // loads issued at once, clauses evaluated without branches) for the rest.
+  // GPUSQL_FILTER_KERNEL=cub: no bitmask filter; =select: If with the
+  // generic PredicateHolds instead of TermsHold; =ordered: the ordered
+  // kernel. The interpreter: the ordered kernel.
   FastPredicate fast;
   const bool is_fast = make_fast_predicate(predicate, columns, fast);
   const FilterKernel kernel = is_fast ? requested_filter_kernel() : FilterKernel::Ordered;
   if (is_fast && kernel != FilterKernel::Ordered &&
       (kernel == FilterKernel::Select || fast.count <= kMaxUnrolledTerms)) {
     if (selects_nothing(fast)) return 0;
+    if (kernel == FilterKernel::Default && bitmask_filter_applies(fast, d_selection))
+      return bitmask_filter(fast, count, d_out, context);
     if (one_plain_term(fast, d_selection)) {
       const FastTerm& t = fast.terms[0];
       switch (storage_bytes(t.type)) {

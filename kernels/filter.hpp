@@ -1,5 +1,5 @@
-// Filter: evaluates a whole WHERE predicate in one pass and compacts the ids
-// of the selected rows.
+// Filter: evaluates a whole WHERE predicate, reading each column once, and
+// compacts the ids of the selected rows.
 #pragma once
 
 #include <cstddef>
@@ -12,12 +12,14 @@ namespace gpusql::kernels {
 
 // Evaluates `predicate` for each of `count` input positions (row ids from
 // d_selection when given, else 0..count-1) and writes the ids of the rows it
-// selects to d_out (room for `count`), in ascending position order, in one
-// pass: each block compacts its tile with a block-wide scan and finds the
-// tile's output offset by decoupled look-back over the tiles before it
-// (cub::DeviceSelect for the fast predicates -- ANDed clauses of
-// column-vs-constant comparisons, BOOLEAN columns; the ordered kernel with
-// the interpreter otherwise). Selects nothing from no rows. Run-time errors
+// selects to d_out (room for `count`), in ascending position order. Fast
+// predicates (ANDed clauses of column-vs-constant comparisons, BOOLEAN
+// columns) over plain columns of one width without NULLs take the bitmask
+// filter (kernels/filter_bitmask.hpp: a flag pass, a scan, a write pass);
+// other fast predicates cub::DeviceSelect, and the rest the ordered kernel
+// with the interpreter -- both one pass, each block compacting its tile with
+// a block-wide scan and finding the tile's output offset by decoupled
+// look-back over the tiles before it. Selects nothing from no rows. Run-time errors
 // are OR-ed into *d_error. Returns the number selected (synchronizes).
 std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, const uint32_t* d_selection,
                         std::size_t count, uint32_t* d_out, uint32_t* d_error, DeviceContext& context);

@@ -196,6 +196,33 @@ std::vector<Case> predicates() {
     for (int t = 1; t < 8; ++t) all = binary(Op::And, all, terms[t]);
     cases.push_back({"8 terms on 5 columns", all, true});
   }
+  // Columns of one width: the bitmask filter's shapes where no column has NULLs.
+  cases.push_back({"b >= 0 AND d < 0.5 (BIGINT and DOUBLE, 8 bytes each)",
+                   binary(Op::And, binary(Op::Ge, column(1, DataType::bigint()), int_constant(0)),
+                          binary(Op::Lt, column(2, DataType::double_()), real_constant(0.5))),
+                   true});
+  cases.push_back({"(d < 0.1 OR e > 0.9) AND b < 0 (an OR clause of 8-byte columns)",
+                   binary(Op::And,
+                          binary(Op::Or, binary(Op::Lt, column(2, DataType::double_()), real_constant(0.1)),
+                                 binary(Op::Gt, column(5, DataType::double_()), real_constant(0.9))),
+                          binary(Op::Lt, column(1, DataType::bigint()), int_constant(0))),
+                   true});
+  cases.push_back({"r < 0.5 AND i > 100 AND i < 900 (REAL and INTEGER, 4 bytes each)",
+                   binary(Op::And,
+                          binary(Op::And, binary(Op::Lt, column(3, DataType::real()), real_constant(0.5)),
+                                 binary(Op::Gt, column(0, DataType::integer()), int_constant(100))),
+                          binary(Op::Lt, column(0, DataType::integer()), int_constant(900))),
+                   true});
+  cases.push_back({"i = 3 OR i < NULL OR r > 0.99 (a NULL constant inside a clause of 4-byte columns)",
+                   binary(Op::Or,
+                          binary(Op::Or, binary(Op::Eq, column(0, DataType::integer()), int_constant(3)),
+                                 binary(Op::Lt, column(0, DataType::integer()), null_constant(DataType::bigint()))),
+                          binary(Op::Gt, column(3, DataType::real()), real_constant(0.99))),
+                   true});
+  cases.push_back({"f <> 0 AND f <= 1 (BOOLEAN, 1 byte)",
+                   binary(Op::And, binary(Op::Ne, column(4, DataType::boolean()), int_constant(0)),
+                          binary(Op::Le, column(4, DataType::boolean()), int_constant(1))),
+                   true});
   // ORs of comparisons: clauses of the fast predicate (or_next).
   cases.push_back({"i = 3 OR i = 700 OR i = 999 (an IN list)",
                    binary(Op::Or,
@@ -426,8 +453,11 @@ TEST_CASE("filter_rows selects the host's rows in ascending order", "[gpu][filte
   }
 }
 
-// Fast predicates run through cub::DeviceSelect by default (FlaggedIf for
-// one plain comparison, If with the unrolled TermsHold otherwise), through
+// Fast predicates run through the bitmask filter by default where it
+// applies (positions are rows, no NULLs, one width) and through
+// cub::DeviceSelect otherwise (FlaggedIf for one plain comparison, If with
+// the unrolled TermsHold otherwise), through cub::DeviceSelect only under
+// GPUSQL_FILTER_KERNEL=cub, through
 // If with the generic PredicateHolds under GPUSQL_FILTER_KERNEL=select, and
 // through the ordered kernel under GPUSQL_FILTER_KERNEL=ordered: all must
 // select the host's rows -- conjunctions, OR clauses, NULL constants, NULLs,
@@ -449,7 +479,8 @@ TEST_CASE("filter_rows selects the host's rows with either fast kernel", "[gpu][
   std::vector<Case> filters = {{"no WHERE", BoundExpr{}, true}};
   for (auto& p : predicates())
     if (p.fast) filters.push_back(std::move(p));
-  for (const Kernel kernel : {Kernel{"default (cub::DeviceSelect, TermsHold)", nullptr},
+  for (const Kernel kernel : {Kernel{"default (bitmask filter, cub::DeviceSelect, TermsHold)", nullptr},
+                              Kernel{"GPUSQL_FILTER_KERNEL=cub (cub::DeviceSelect, TermsHold)", "cub"},
                               Kernel{"GPUSQL_FILTER_KERNEL=select (PredicateHolds)", "select"},
                               Kernel{"GPUSQL_FILTER_KERNEL=ordered (ordered kernel)", "ordered"}}) {
     FilterKernel scope(kernel.env);

@@ -1,0 +1,318 @@
+// The bitmask filter: WHERE over plain columns of one storage width as three
+// launches, none of which waits on another block.
+//
+//   1. flag pass: each warp takes a span of 1024 positions, reads every
+//      term's column there as 16-byte vectors (lane l holds V = 16/W
+//      consecutive values per step, a warp's step covers 32*V positions, so
+//      each load instruction reads 512 contiguous bytes), evaluates the
+//      clauses on bitmasks, and writes the span's 32 bitmask words (bit b of
+//      word w: position 32*w + b) and its count of selected rows.
+//   2. cub::DeviceScan::ExclusiveSum over the span counts: each span's first
+//      output slot, and the total after the last.
+//   3. write pass: each warp takes a span's 32 words (one per lane), scans
+//      their popcounts with shuffles, stages the span's ids in shared memory
+//      in position order and copies them out coalesced.
+//
+// Against decoupled look-back (cub::DeviceSelect) this trades a second,
+// small pass for a first pass that is a plain map: per 4-byte row it adds
+// 1/8 byte written and read, and removes every wait between tiles.
+#include <cub/device/device_scan.cuh>
+
+#include "kernels/filter_bitmask.hpp"
+#include "kernels/launch.hpp"
+
+namespace gpusql::kernels {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarp = 32;
+constexpr int kWarps = kThreads / kWarp;
+constexpr int kSpan = kWarp * 32;      // positions per warp span: one 32-bit flag word per lane
+constexpr int kSpanWords = kSpan / 32;  // bitmask words per span
+constexpr int kVectorBytes = 16;
+
+// A term as the flag pass reads it, decoded on the host.
+struct PlainTerm {
+  const void* data = nullptr;  // null: no column read; the term holds for every row unless `never`
+  double value = 0;            // floating columns: compared as DOUBLE through `outcomes`
+  uint64_t low = 0, range = 0; // integer columns: holds when value - low <= range (unsigned), != negate
+  uint8_t outcomes = 0;
+  bool is_float = false;       // REAL or DOUBLE
+  bool negate = false;
+  bool never = false;          // compared with a NULL constant: holds for no row
+  bool ends_clause = true;     // the last term of its clause
+};
+
+// N terms (padded with terms that hold, each a clause of its own): passed
+// by value and indexed at compile time once unrolled, so they stay in the
+// parameter bank.
+template <int N>
+struct PlainTerms {
+  PlainTerm terms[N];
+};
+
+template <int W>
+using Storage = std::conditional_t<W == 1, uint8_t, std::conditional_t<W == 4, uint32_t, uint64_t>>;
+
+// Whether one stored value satisfies the term: integers by the interval (in
+// 32 bits below 8 bytes: set_interval() keeps low and high within the
+// column's storage range), floats as DOUBLE by the outcome bits, as
+// term_holds() decides.
+template <int W>
+__device__ __forceinline__ bool value_holds(const PlainTerm& t, Storage<W> v) {
+  if constexpr (W == 8) {
+    if (t.is_float) {
+      const double x = __longlong_as_double(static_cast<long long>(v)), c = t.value;
+      const int outcome = (x != x || c != c) ? 3 : x < c ? 0 : x == c ? 1 : 2;
+      return (t.outcomes >> outcome) & 1u;
+    }
+    return (v - t.low <= t.range) != t.negate;
+  } else {
+    if constexpr (W == 4) {
+      if (t.is_float) {
+        const double x = static_cast<double>(__uint_as_float(v)), c = t.value;
+        const int outcome = (x != x || c != c) ? 3 : x < c ? 0 : x == c ? 1 : 2;
+        return (t.outcomes >> outcome) & 1u;
+      }
+    }
+    return (static_cast<uint32_t>(v) - static_cast<uint32_t>(t.low) <= static_cast<uint32_t>(t.range)) != t.negate;
+  }
+}
+
+// Value j of a 16-byte vector of W-byte values (j a constant once
+// unrolled: the components stay in registers).
+template <int W>
+__device__ __forceinline__ Storage<W> vector_item(const uint4& raw, int j) {
+  const uint32_t w[4] = {raw.x, raw.y, raw.z, raw.w};
+  if constexpr (W == 8) return (static_cast<uint64_t>(w[2 * j + 1]) << 32) | w[2 * j];
+  else if constexpr (W == 4) return w[j];
+  else return static_cast<uint8_t>(w[j / 4] >> (8 * (j % 4)));
+}
+
+// The lane's 32 flag bits for one term: bit s*V + j is position
+// first + s*32*V + j. FULL: every position of the span is below `count`;
+// otherwise positions at or past it read nothing and get 0.
+template <int W, bool FULL>
+__device__ __forceinline__ uint32_t term_bits(const PlainTerm& t, uint64_t first, uint64_t count) {
+  using T = Storage<W>;
+  constexpr int V = kVectorBytes / W;
+  constexpr int STEPS = 32 / V;
+  const T* __restrict__ data = static_cast<const T*>(t.data);
+  uint32_t bits = 0;
+  if constexpr (FULL) {
+    uint4 raw[STEPS];
+#pragma unroll
+    for (int s = 0; s < STEPS; ++s) raw[s] = __ldg(reinterpret_cast<const uint4*>(data + first + s * kWarp * V));
+#pragma unroll
+    for (int s = 0; s < STEPS; ++s)
+#pragma unroll
+      for (int j = 0; j < V; ++j) bits |= static_cast<uint32_t>(value_holds<W>(t, vector_item<W>(raw[s], j))) << (s * V + j);
+  } else {
+#pragma unroll
+    for (int s = 0; s < STEPS; ++s)
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        const uint64_t p = first + s * kWarp * V + j;
+        if (p < count && value_holds<W>(t, __ldg(data + p))) bits |= 1u << (s * V + j);
+      }
+  }
+  return bits;
+}
+
+// The lane's flag bits for the whole predicate: clauses ANDed, each the OR
+// of its terms' bits.
+template <int W, int N, bool FULL>
+__device__ __forceinline__ uint32_t predicate_bits(const PlainTerms<N>& p, uint64_t first, uint64_t count) {
+  uint32_t result = ~0u, clause = 0;
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    const PlainTerm& t = p.terms[i];
+    uint32_t bits;
+    if (t.data) bits = term_bits<W, FULL>(t, first, count);
+    else bits = t.never ? 0u : ~0u;
+    clause |= bits;
+    if (t.ends_clause) {
+      result &= clause;
+      clause = 0;
+    }
+  }
+  return result;
+}
+
+// Resident blocks asked of ptxas for the flag pass: left to itself it
+// gave the 4-byte kernels 48 registers and spilled; at 4 blocks (64
+// registers) they fit. The 8-byte ones hold 16 vectors per term in flight
+// and need more.
+template <int W>
+constexpr int kFlagBlocksPerSm = W == 8 ? 2 : 4;
+
+// Pass 1: per warp span, its bitmask words and its count of selected rows.
+// Every span up to `spans` gets both, the words of a partial span zero past
+// `count`.
+template <int W, int N>
+__global__ void __launch_bounds__(kThreads, kFlagBlocksPerSm<W>) flag_spans_kernel(PlainTerms<N> predicate, uint64_t count, uint64_t spans,
+                                                              uint32_t* __restrict__ words,
+                                                              uint32_t* __restrict__ span_counts) {
+  constexpr int V = kVectorBytes / W;
+  constexpr int STEPS = 32 / V;
+  constexpr int GROUP = kWarp / V;  // lanes whose items make one word
+  const int lane = threadIdx.x % kWarp;
+  const uint64_t warps = static_cast<uint64_t>(gridDim.x) * kWarps;
+  const uint64_t full_spans = count / kSpan;
+  for (uint64_t span = static_cast<uint64_t>(blockIdx.x) * kWarps + threadIdx.x / kWarp; span < spans;
+       span += warps) {
+    const uint64_t first = span * kSpan + static_cast<uint64_t>(lane) * V;
+    const uint32_t bits = span < full_spans ? predicate_bits<W, N, true>(predicate, first, count)
+                                            : predicate_bits<W, N, false>(predicate, first, count);
+    // Step s's V words: the lanes of each group of GROUP OR their V bits
+    // into place; the group's first lane writes the word.
+#pragma unroll
+    for (int s = 0; s < STEPS; ++s) {
+      uint32_t word = ((bits >> (s * V)) & ((1u << V) - 1u)) << ((lane % GROUP) * V);
+#pragma unroll
+      for (int offset = 1; offset < GROUP; offset *= 2) word |= __shfl_xor_sync(0xffffffffu, word, offset);
+      if (lane % GROUP == 0) words[span * kSpanWords + s * V + lane / GROUP] = word;
+    }
+    const uint32_t selected = __reduce_add_sync(0xffffffffu, static_cast<uint32_t>(__popc(bits)));
+    if (lane == 0) span_counts[span] = selected;
+  }
+}
+
+// Pass 3: each span's ids at its offset (`offsets`: the exclusive scan of
+// the span counts).
+__global__ void __launch_bounds__(kThreads) write_ids_kernel(const uint32_t* __restrict__ words,
+                                                             const uint32_t* __restrict__ offsets, uint64_t spans,
+                                                             uint32_t* __restrict__ out) {
+  __shared__ uint32_t staged[kWarps][kSpan];
+  const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+  const uint64_t warps = static_cast<uint64_t>(gridDim.x) * kWarps;
+  for (uint64_t span = static_cast<uint64_t>(blockIdx.x) * kWarps + warp; span < spans; span += warps) {
+    const uint32_t base = offsets[span], total = offsets[span + 1] - base;
+    if (total == 0) continue;  // uniform across the warp
+    uint32_t word = words[span * kSpanWords + lane];
+    const uint32_t mine = __popc(word);
+    uint32_t inclusive = mine;
+#pragma unroll
+    for (int offset = 1; offset < kWarp; offset *= 2) {
+      const uint32_t other = __shfl_up_sync(0xffffffffu, inclusive, offset);
+      if (lane >= offset) inclusive += other;
+    }
+    uint32_t at = inclusive - mine;
+    const uint32_t first = static_cast<uint32_t>(span * kSpan) + static_cast<uint32_t>(lane) * 32;
+    while (word) {
+      staged[warp][at++] = first + static_cast<uint32_t>(__ffs(word) - 1);
+      word &= word - 1;
+    }
+    __syncwarp();
+    for (uint32_t i = lane; i < total; i += kWarp) out[base + i] = staged[warp][i];
+    __syncwarp();  // staged is rewritten for the warp's next span
+  }
+}
+
+PlainTerm plain_term(const FastTerm& t, bool last) {
+  PlainTerm u;
+  u.ends_clause = !t.or_next || last;
+  if (t.never) {
+    u.never = true;
+    return u;
+  }
+  u.data = t.data;
+  u.outcomes = t.outcomes;
+  u.is_float = is_double_type(t.type);
+  if (u.is_float) {
+    u.value = t.value.d;
+  } else {
+    u.low = static_cast<uint64_t>(t.low);
+    u.range = static_cast<uint64_t>(t.high) - static_cast<uint64_t>(t.low);
+    u.negate = t.negate;
+  }
+  return u;
+}
+
+template <int W, int N>
+void launch_flags(const FastPredicate& p, uint64_t count, uint64_t spans, uint32_t* words, uint32_t* span_counts,
+                  DeviceContext& context) {
+  PlainTerms<N> terms;
+  for (int i = 0; i < N; ++i) terms.terms[i] = i < p.count ? plain_term(p.terms[i], i + 1 == p.count) : PlainTerm{};
+  static const int per_sm = [] {
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, flag_spans_kernel<W, N>, kThreads, 0) != cudaSuccess)
+      (void)cudaGetLastError();
+    return blocks < 1 ? 1 : blocks;
+  }();
+  const unsigned blocks = grid_for((spans + kWarps - 1) / kWarps, context, per_sm);
+  flag_spans_kernel<W, N><<<blocks, kThreads, 0, context.stream()>>>(terms, count, spans, words, span_counts);
+  GPUSQL_CHECK_LAUNCH();
+}
+
+template <int W>
+void launch_flags_width(const FastPredicate& p, uint64_t count, uint64_t spans, uint32_t* words,
+                        uint32_t* span_counts, DeviceContext& context) {
+  if (p.count <= 1) return launch_flags<W, 1>(p, count, spans, words, span_counts, context);
+  if (p.count <= 2) return launch_flags<W, 2>(p, count, spans, words, span_counts, context);
+  if (p.count <= 4) return launch_flags<W, 4>(p, count, spans, words, span_counts, context);
+  return launch_flags<W, 8>(p, count, spans, words, span_counts, context);
+}
+
+}  // namespace
+
+bool bitmask_filter_applies(const FastPredicate& p, const uint32_t* d_selection) {
+  static_assert(kMaxTerms <= 8, "launch_flags_width() covers every term count");
+  if (d_selection || p.count < 1) return false;
+  int width = 0;
+  for (int i = 0; i < p.count; ++i) {
+    const FastTerm& t = p.terms[i];
+    if (t.never) continue;
+    const int w = storage_bytes(t.type);
+    if (t.rows || t.validity || !t.data || reinterpret_cast<uintptr_t>(t.data) % kVectorBytes != 0) return false;
+    if (width != 0 && w != width) return false;
+    width = w;
+  }
+  return width == 1 || width == 4 || width == 8;
+}
+
+std::size_t bitmask_filter(const FastPredicate& p, std::size_t count, uint32_t* d_out, DeviceContext& context) {
+  if (count == 0) return 0;
+  int width = 0;
+  for (int i = 0; i < p.count; ++i)
+    if (!p.terms[i].never) width = storage_bytes(p.terms[i].type);
+  const uint64_t spans = (count + kSpan - 1) / kSpan;
+  // One pool buffer: the bitmask words, the span counts (then offsets, with
+  // the total after the last), CUB's scan storage.
+  const std::size_t words_bytes = spans * kSpanWords * sizeof(uint32_t);
+  const std::size_t counts_bytes = (spans + 1) * sizeof(uint32_t);
+  std::size_t scan_bytes = 0;
+  GPUSQL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<uint32_t*>(nullptr),
+                                                static_cast<uint32_t*>(nullptr), static_cast<int64_t>(spans + 1),
+                                                context.stream()));
+  const std::size_t counts_at = words_bytes, scan_at = (counts_at + counts_bytes + 255) / 256 * 256;
+  DeviceBuffer scratch(context, scan_at + scan_bytes);
+  char* base = static_cast<char*>(scratch.data());
+  uint32_t* words = reinterpret_cast<uint32_t*>(base);
+  uint32_t* span_counts = reinterpret_cast<uint32_t*>(base + counts_at);
+  GPUSQL_CUDA_TRY(cudaMemsetAsync(span_counts + spans, 0, sizeof(uint32_t), context.stream()));
+
+  switch (width) {
+    case 1: launch_flags_width<1>(p, count, spans, words, span_counts, context); break;
+    case 4: launch_flags_width<4>(p, count, spans, words, span_counts, context); break;
+    default: launch_flags_width<8>(p, count, spans, words, span_counts, context); break;
+  }
+  GPUSQL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(base + scan_at, scan_bytes, span_counts, span_counts,
+                                                static_cast<int64_t>(spans + 1), context.stream()));
+  static const int per_sm = [] {
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, write_ids_kernel, kThreads, 0) != cudaSuccess)
+      (void)cudaGetLastError();
+    return blocks < 1 ? 1 : blocks;
+  }();
+  write_ids_kernel<<<grid_for((spans + kWarps - 1) / kWarps, context, per_sm), kThreads, 0, context.stream()>>>(
+      words, span_counts, spans, d_out);
+  GPUSQL_CHECK_LAUNCH();
+  uint32_t selected = 0;
+  GPUSQL_CUDA_TRY(
+      cudaMemcpyAsync(&selected, span_counts + spans, sizeof selected, cudaMemcpyDeviceToHost, context.stream()));
+  context.synchronize();
+  return selected;
+}
+
+}  // namespace gpusql::kernels

@@ -1,0 +1,28 @@
+// The filter's path for predicates over plain columns of one width: a flag
+// pass that reads each column once and writes one bit per row, a scan over
+// the bits' counts, and a write pass that turns the bits into ids. Included
+// by kernels/filter.cu only (it needs fast_predicate.cuh's FastPredicate).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/fast_predicate.cuh"
+#include "storage/device_memory.hpp"
+
+namespace gpusql::kernels {
+
+// Whether bitmask_filter() takes `p`: positions are rows (no selection
+// vector, no row-id vector), no column has NULLs, every column read has the
+// same storage width (1, 4 or 8 bytes) and starts on a 16-byte boundary, and
+// at least one term reads a column.
+bool bitmask_filter_applies(const FastPredicate& p, const uint32_t* d_selection);
+
+// The positions 0..count-1 whose rows `p` selects, written to d_out in
+// ascending order; returns how many (synchronizes). No look-back between
+// tiles: the flag pass is a plain map over the columns (16-byte vector
+// loads), so it runs at the read bandwidth; the bits cost 1/32 of a 4-byte
+// column to write and read again.
+std::size_t bitmask_filter(const FastPredicate& p, std::size_t count, uint32_t* d_out, DeviceContext& context);
+
+}  // namespace gpusql::kernels
