@@ -102,7 +102,7 @@ __device__ __forceinline__ uint32_t term_bits(const PlainTerm& t, uint64_t first
   if constexpr (FULL) {
     uint4 raw[STEPS];
 #pragma unroll
-    for (int s = 0; s < STEPS; ++s) raw[s] = __ldg(reinterpret_cast<const uint4*>(data + first + s * kWarp * V));
+    for (int s = 0; s < STEPS; ++s) raw[s] = __ldcs(reinterpret_cast<const uint4*>(data + first + s * kWarp * V));
 #pragma unroll
     for (int s = 0; s < STEPS; ++s)
 #pragma unroll
@@ -148,7 +148,9 @@ constexpr int kFlagBlocksPerSm = W == 8 ? 2 : 4;
 
 // Pass 1: per warp span, its bitmask words and its count of selected rows.
 // Every span up to `spans` gets both, the words of a partial span zero past
-// `count`.
+// `count`; span_counts[spans] gets 0 (the scan's total lands there). The
+// columns are read with ld.global.cs (streamed, evicted first), as the
+// ARG_MIN kernel that reaches the read bandwidth reads them.
 template <int W, int N>
 __global__ void __launch_bounds__(kThreads, kFlagBlocksPerSm<W>) flag_spans_kernel(PlainTerms<N> predicate, uint64_t count, uint64_t spans,
                                                               uint32_t* __restrict__ words,
@@ -159,6 +161,7 @@ __global__ void __launch_bounds__(kThreads, kFlagBlocksPerSm<W>) flag_spans_kern
   const int lane = threadIdx.x % kWarp;
   const uint64_t warps = static_cast<uint64_t>(gridDim.x) * kWarps;
   const uint64_t full_spans = count / kSpan;
+  if (blockIdx.x == 0 && threadIdx.x == 0) span_counts[spans] = 0;
   for (uint64_t span = static_cast<uint64_t>(blockIdx.x) * kWarps + threadIdx.x / kWarp; span < spans;
        span += warps) {
     const uint64_t first = span * kSpan + static_cast<uint64_t>(lane) * V;
@@ -179,33 +182,48 @@ __global__ void __launch_bounds__(kThreads, kFlagBlocksPerSm<W>) flag_spans_kern
 }
 
 // Pass 3: each span's ids at its offset (`offsets`: the exclusive scan of
-// the span counts).
+// the span counts, the total after the last). A warp takes kWriteSpans
+// consecutive spans at a time and issues all their loads (a word per lane
+// per span, the offsets) before it uses any: one span per round trip left
+// the pass waiting on memory at a quarter of its bandwidth.
+constexpr int kWriteSpans = 4;
+
 __global__ void __launch_bounds__(kThreads) write_ids_kernel(const uint32_t* __restrict__ words,
                                                              const uint32_t* __restrict__ offsets, uint64_t spans,
                                                              uint32_t* __restrict__ out) {
   __shared__ uint32_t staged[kWarps][kSpan];
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   const uint64_t warps = static_cast<uint64_t>(gridDim.x) * kWarps;
-  for (uint64_t span = static_cast<uint64_t>(blockIdx.x) * kWarps + warp; span < spans; span += warps) {
-    const uint32_t base = offsets[span], total = offsets[span + 1] - base;
-    if (total == 0) continue;  // uniform across the warp
-    uint32_t word = words[span * kSpanWords + lane];
-    const uint32_t mine = __popc(word);
-    uint32_t inclusive = mine;
+  const uint64_t groups = (spans + kWriteSpans - 1) / kWriteSpans;
+  for (uint64_t group = static_cast<uint64_t>(blockIdx.x) * kWarps + warp; group < groups; group += warps) {
+    const uint64_t first_span = group * kWriteSpans;
+    uint32_t word[kWriteSpans], base[kWriteSpans + 1];
 #pragma unroll
-    for (int offset = 1; offset < kWarp; offset *= 2) {
-      const uint32_t other = __shfl_up_sync(0xffffffffu, inclusive, offset);
-      if (lane >= offset) inclusive += other;
+    for (int k = 0; k < kWriteSpans; ++k)
+      word[k] = first_span + k < spans ? words[(first_span + k) * kSpanWords + lane] : 0u;
+#pragma unroll
+    for (int k = 0; k <= kWriteSpans; ++k) base[k] = offsets[first_span + k < spans ? first_span + k : spans];
+#pragma unroll
+    for (int k = 0; k < kWriteSpans; ++k) {
+      const uint32_t total = base[k + 1] - base[k];
+      if (total == 0) continue;  // uniform across the warp
+      const uint32_t mine = __popc(word[k]);
+      uint32_t inclusive = mine;
+#pragma unroll
+      for (int offset = 1; offset < kWarp; offset *= 2) {
+        const uint32_t other = __shfl_up_sync(0xffffffffu, inclusive, offset);
+        if (lane >= offset) inclusive += other;
+      }
+      uint32_t at = inclusive - mine, w = word[k];
+      const uint32_t position = static_cast<uint32_t>((first_span + k) * kSpan) + static_cast<uint32_t>(lane) * 32;
+      while (w) {
+        staged[warp][at++] = position + static_cast<uint32_t>(__ffs(w) - 1);
+        w &= w - 1;
+      }
+      __syncwarp();
+      for (uint32_t i = lane; i < total; i += kWarp) out[base[k] + i] = staged[warp][i];
+      __syncwarp();  // staged is rewritten for the next span
     }
-    uint32_t at = inclusive - mine;
-    const uint32_t first = static_cast<uint32_t>(span * kSpan) + static_cast<uint32_t>(lane) * 32;
-    while (word) {
-      staged[warp][at++] = first + static_cast<uint32_t>(__ffs(word) - 1);
-      word &= word - 1;
-    }
-    __syncwarp();
-    for (uint32_t i = lane; i < total; i += kWarp) out[base + i] = staged[warp][i];
-    __syncwarp();  // staged is rewritten for the warp's next span
   }
 }
 
@@ -290,7 +308,6 @@ std::size_t bitmask_filter(const FastPredicate& p, std::size_t count, uint32_t* 
   char* base = static_cast<char*>(scratch.data());
   uint32_t* words = reinterpret_cast<uint32_t*>(base);
   uint32_t* span_counts = reinterpret_cast<uint32_t*>(base + counts_at);
-  GPUSQL_CUDA_TRY(cudaMemsetAsync(span_counts + spans, 0, sizeof(uint32_t), context.stream()));
 
   switch (width) {
     case 1: launch_flags_width<1>(p, count, spans, words, span_counts, context); break;
@@ -305,7 +322,8 @@ std::size_t bitmask_filter(const FastPredicate& p, std::size_t count, uint32_t* 
       (void)cudaGetLastError();
     return blocks < 1 ? 1 : blocks;
   }();
-  write_ids_kernel<<<grid_for((spans + kWarps - 1) / kWarps, context, per_sm), kThreads, 0, context.stream()>>>(
+  const uint64_t groups = (spans + kWriteSpans - 1) / kWriteSpans;
+  write_ids_kernel<<<grid_for((groups + kWarps - 1) / kWarps, context, per_sm), kThreads, 0, context.stream()>>>(
       words, span_counts, spans, d_out);
   GPUSQL_CHECK_LAUNCH();
   uint32_t selected = 0;
