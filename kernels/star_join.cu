@@ -3,6 +3,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 
 #include "engine/star_join.hpp"  // sum_cannot_overflow
@@ -10,6 +11,7 @@
 #include "kernels/fast_predicate.cuh"
 #include "kernels/launch.hpp"
 #include "kernels/star_join.hpp"
+#include "kernels/vector_predicate.cuh"
 
 namespace gpusql::kernels {
 namespace {
@@ -549,6 +551,60 @@ __global__ void __launch_bounds__(kThreads, 3) star_probe_warp_kernel(const Prob
   if (error) atomicOr(error_word, error);
 }
 
+// The one group's states of a thread (value, count, largest |value| per
+// aggregate): MIN and MAX start at their identities.
+template <int AGGREGATES>
+__device__ __forceinline__ void init_single_states(const ProbeParams& p, unsigned long long (&value)[AGGREGATES],
+                                                   unsigned long long (&count)[AGGREGATES],
+                                                   unsigned long long (&magnitude)[AGGREGATES]) {
+#pragma unroll
+  for (int a = 0; a < AGGREGATES; ++a) {
+    value[a] = p.kinds[a] == AggKind::Min   ? static_cast<unsigned long long>(LLONG_MAX)
+               : p.kinds[a] == AggKind::Max ? static_cast<unsigned long long>(LLONG_MIN)
+                                            : 0ull;
+    count[a] = magnitude[a] = 0;
+  }
+}
+
+// Folds one value into a thread's state of aggregate kind `kind`.
+__device__ __forceinline__ void fold_single(AggKind kind, long long v, unsigned long long& value,
+                                            unsigned long long& count, unsigned long long& magnitude) {
+  ++count;
+  if (kind == AggKind::Min) {
+    value = static_cast<unsigned long long>(min(static_cast<long long>(value), v));
+  } else if (kind == AggKind::Max) {
+    value = static_cast<unsigned long long>(max(static_cast<long long>(value), v));
+  } else {
+    value += static_cast<unsigned long long>(v);
+    magnitude = max(magnitude, magnitude_of(v));
+  }
+}
+
+// Combines the threads' states of the one group by warp shuffles; lane 0
+// adds the warp's share to the global states, one atomic per value.
+template <int AGGREGATES>
+__device__ __forceinline__ void add_single_states(const ProbeParams& p, unsigned long long (&value)[AGGREGATES],
+                                                  unsigned long long (&count)[AGGREGATES],
+                                                  unsigned long long (&magnitude)[AGGREGATES]) {
+#pragma unroll
+  for (int a = 0; a < AGGREGATES; ++a) {
+    if (a >= p.aggregate_count) break;
+    const AggKind kind = p.kinds[a];
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) {
+      const unsigned long long v = __shfl_xor_sync(0xffffffffu, value[a], o);
+      const unsigned long long m = __shfl_xor_sync(0xffffffffu, magnitude[a], o);
+      count[a] += __shfl_xor_sync(0xffffffffu, count[a], o);
+      if (kind == AggKind::Min) value[a] = static_cast<unsigned long long>(min(static_cast<long long>(value[a]), static_cast<long long>(v)));
+      else if (kind == AggKind::Max) value[a] = static_cast<unsigned long long>(max(static_cast<long long>(value[a]), static_cast<long long>(v)));
+      else value[a] += v;
+      magnitude[a] = max(magnitude[a], m);
+    }
+    if (threadIdx.x % 32 == 0)  // one group
+      add_share(p, a, p.states + 3 * a, 1, count[a], static_cast<long long>(value[a]), magnitude[a]);
+  }
+}
+
 // Without GROUP BY: each thread accumulates in registers, each warp combines
 // with shuffles, and lane 0 makes one atomic per value. AGGREGATES bounds
 // aggregate_count at compile time, so the states stay in registers.
@@ -559,13 +615,7 @@ __global__ void __launch_bounds__(kThreads, AGGREGATES <= 2 ? 3 : 2) star_probe_
   if (*p.flags & kDuplicateKey) return;
   uint32_t error = 0;
   unsigned long long value[AGGREGATES], count[AGGREGATES], magnitude[AGGREGATES];
-#pragma unroll
-  for (int a = 0; a < AGGREGATES; ++a) {
-    value[a] = p.kinds[a] == AggKind::Min   ? static_cast<unsigned long long>(LLONG_MAX)
-               : p.kinds[a] == AggKind::Max ? static_cast<unsigned long long>(LLONG_MIN)
-                                            : 0ull;
-    count[a] = magnitude[a] = 0;
-  }
+  init_single_states<AGGREGATES>(p, value, count, magnitude);
   for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * kProbeTile; base < p.fact_rows;
        base += static_cast<uint64_t>(gridDim.x) * kProbeTile) {
     uint64_t group[kProbeItems];
@@ -578,18 +628,8 @@ __global__ void __launch_bounds__(kThreads, AGGREGATES <= 2 ? 3 : 2) star_probe_
         argument_values(p.fast_arguments[a], base, flags, v, error);
         const AggKind kind = p.kinds[a];
 #pragma unroll
-        for (int k = 0; k < kProbeItems; ++k) {
-          if (!((flags >> k) & 1u)) continue;
-          ++count[a];
-          if (kind == AggKind::Min) {
-            value[a] = static_cast<unsigned long long>(min(static_cast<long long>(value[a]), v[k]));
-          } else if (kind == AggKind::Max) {
-            value[a] = static_cast<unsigned long long>(max(static_cast<long long>(value[a]), v[k]));
-          } else {
-            value[a] += static_cast<unsigned long long>(v[k]);
-            magnitude[a] = max(magnitude[a], magnitude_of(v[k]));
-          }
-        }
+        for (int k = 0; k < kProbeItems; ++k)
+          if ((flags >> k) & 1u) fold_single(kind, v[k], value[a], count[a], magnitude[a]);
       }
       continue;
     }
@@ -617,24 +657,147 @@ __global__ void __launch_bounds__(kThreads, AGGREGATES <= 2 ? 3 : 2) star_probe_
       }
     }
   }
-#pragma unroll
-  for (int a = 0; a < AGGREGATES; ++a) {
-    if (a >= p.aggregate_count) break;
-    const AggKind kind = p.kinds[a];
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-      const unsigned long long v = __shfl_xor_sync(0xffffffffu, value[a], o);
-      const unsigned long long m = __shfl_xor_sync(0xffffffffu, magnitude[a], o);
-      count[a] += __shfl_xor_sync(0xffffffffu, count[a], o);
-      if (kind == AggKind::Min) value[a] = static_cast<unsigned long long>(min(static_cast<long long>(value[a]), static_cast<long long>(v)));
-      else if (kind == AggKind::Max) value[a] = static_cast<unsigned long long>(max(static_cast<long long>(value[a]), static_cast<long long>(v)));
-      else value[a] += v;
-      magnitude[a] = max(magnitude[a], m);
-    }
-    if (threadIdx.x % 32 == 0)  // one group
-      add_share(p, a, p.states + 3 * a, 1, count[a], static_cast<long long>(value[a]), magnitude[a]);
-  }
+  add_single_states<AGGREGATES>(p, value, count, magnitude);
   if (error) atomicOr(error_word, error);
+}
+
+// ---- without GROUP BY, on 16-byte vectors: the vector probe ----
+//
+// The Crystal-style probe for the common single-group shape (SSB Q1.x):
+// every column 4 bytes wide (INTEGER, DATE), without NULLs, 16-byte
+// aligned; fact filter terms as PlainTerms; at most two aggregates, each of
+// a fast argument that cannot overflow (exact) or a plain column. Each warp
+// takes a span of 1024 fact rows (kernels/vector_predicate.cuh): the filter
+// columns are read whole as vectors, but a dimension's key column, and
+// then each argument column, only in the 16-byte vectors that still hold a
+// live row -- whole 32-byte sectors of rows that an earlier column dropped
+// are never fetched.
+
+// The 4 values at `p` (a multiple of 4) of a 4-byte column, of which only
+// the live ones (bits of `live`) are read; FULL: one vector load when any
+// is live, else a guarded load per live value (the span's last vector
+// may end past the table).
+template <bool FULL>
+__device__ __forceinline__ uint4 load_live(const void* data, uint64_t p, uint32_t live) {
+  const uint32_t* __restrict__ column = static_cast<const uint32_t*>(data);
+  if constexpr (FULL) {
+    return live ? __ldg(reinterpret_cast<const uint4*>(column + p)) : make_uint4(0, 0, 0, 0);
+  } else {
+    uint4 v = make_uint4(0, 0, 0, 0);
+    if (live & 1u) v.x = __ldg(column + p);
+    if (live & 2u) v.y = __ldg(column + p + 1);
+    if (live & 4u) v.z = __ldg(column + p + 2);
+    if (live & 8u) v.w = __ldg(column + p + 3);
+    return v;
+  }
+}
+
+// The lane's live rows (bits of `bits`) whose key is in the dimension's map
+// and whose dimension row was selected.
+template <bool FULL>
+__device__ __forceinline__ uint32_t vector_probe_dimension(const ProbeDimension& dim, uint64_t first, uint32_t bits) {
+  constexpr int STEPS = 8;
+  uint4 keys[STEPS];
+#pragma unroll
+  for (int s = 0; s < STEPS; ++s) keys[s] = load_live<FULL>(dim.fact_key.data, first + s * kVectorLanes * 4, (bits >> (4 * s)) & 0xfu);
+  uint32_t part[32];
+#pragma unroll
+  for (int s = 0; s < STEPS; ++s)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int b = 4 * s + j;
+      const uint64_t slot =
+          static_cast<uint64_t>(static_cast<long long>(static_cast<int32_t>(vector_item<4>(keys[s], j))) - dim.low);
+      if (slot >= dim.range) bits &= ~(1u << b);
+      part[b] = (bits >> b) & 1u ? __ldg(dim.map + slot) : kEmpty;
+    }
+#pragma unroll
+  for (int b = 0; b < 32; ++b)
+    if (part[b] == kEmpty) bits &= ~(1u << b);
+  return bits;
+}
+
+// The 4-byte operand's 4 values at vector step s (constants: the value).
+template <bool FULL>
+__device__ __forceinline__ uint4 vector_operand(const FastOperand& o, uint64_t p, uint32_t live) {
+  if (!o.data) {
+    const uint32_t v = static_cast<uint32_t>(o.value);
+    return make_uint4(v, v, v, v);
+  }
+  return load_live<FULL>(o.data, p, live);
+}
+
+// Folds fast aggregate `a` over the lane's live rows.
+template <bool FULL>
+__device__ __forceinline__ void vector_fold(const FastArgument& f, AggKind kind, uint64_t first, uint32_t bits,
+                                            unsigned long long& value, unsigned long long& count,
+                                            unsigned long long& magnitude) {
+  constexpr int STEPS = 8;
+  if (f.operation == FastArgument::kOne) {
+    count += __popc(bits);
+    return;
+  }
+#pragma unroll
+  for (int s = 0; s < STEPS; ++s) {
+    const uint32_t live = (bits >> (4 * s)) & 0xfu;
+    const uint64_t p = first + s * kVectorLanes * 4;
+    const uint4 a = vector_operand<FULL>(f.a, p, live);
+    const uint4 b = f.operation == FastArgument::kColumn ? a : vector_operand<FULL>(f.b, p, live);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      if (!((live >> j) & 1u)) continue;
+      // Operands of 4 bytes (or constants within 2^31): exact in 64 bits.
+      const long long x = static_cast<int32_t>(vector_item<4>(a, j)), y = static_cast<int32_t>(vector_item<4>(b, j));
+      const long long v = f.operation == FastArgument::kColumn ? x
+                          : f.operation == Op::Add             ? x + y
+                          : f.operation == Op::Sub             ? x - y
+                                                               : x * y;
+      fold_single(kind, v, value, count, magnitude);
+    }
+  }
+}
+
+template <int AGGREGATES, int N, bool FULL>
+__device__ __forceinline__ void vector_probe_span(const PlainTerms<N>& filter, const ProbeParams& p, uint64_t span,
+                                                  unsigned long long (&value)[AGGREGATES],
+                                                  unsigned long long (&count)[AGGREGATES],
+                                                  unsigned long long (&magnitude)[AGGREGATES]) {
+  const uint64_t first = span * kVectorSpan + static_cast<uint64_t>(threadIdx.x % kVectorLanes) * 4;
+  uint32_t bits = predicate_bits<4, N, FULL>(filter, first, p.fact_rows);
+  if constexpr (!FULL) {
+#pragma unroll
+    for (int s = 0; s < 8; ++s)
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        if (first + s * kVectorLanes * 4 + j >= p.fact_rows) bits &= ~(1u << (4 * s + j));
+  }
+  for (int d = 0; d < p.dimension_count; ++d) {
+    if (!__any_sync(0xffffffffu, bits)) return;
+    bits = vector_probe_dimension<FULL>(p.dimensions[d], first, bits);
+  }
+#pragma unroll
+  for (int a = 0; a < AGGREGATES; ++a)
+    vector_fold<FULL>(p.fast_arguments[a], p.kinds[a], first, bits, value[a], count[a], magnitude[a]);
+}
+
+// AGGREGATES: exactly the query's; N: the filter's terms, padded.
+template <int AGGREGATES, int N>
+__global__ void __launch_bounds__(kThreads, 2) star_probe_vector_kernel(const PlainTerms<N> filter,
+                                                                        const ProbeParams* __restrict__ params,
+                                                                        uint32_t* __restrict__ error_word) {
+  const ProbeParams& p = *params;
+  if (*p.flags & kDuplicateKey) return;
+  unsigned long long value[AGGREGATES], count[AGGREGATES], magnitude[AGGREGATES];
+  init_single_states<AGGREGATES>(p, value, count, magnitude);
+  const uint64_t warps = static_cast<uint64_t>(gridDim.x) * (kThreads / kVectorLanes);
+  const uint64_t spans = (p.fact_rows + kVectorSpan - 1) / kVectorSpan, full_spans = p.fact_rows / kVectorSpan;
+  for (uint64_t span = static_cast<uint64_t>(blockIdx.x) * (kThreads / kVectorLanes) + threadIdx.x / kVectorLanes;
+       span < spans; span += warps) {
+    if (span < full_spans) vector_probe_span<AGGREGATES, N, true>(filter, p, span, value, count, magnitude);
+    else vector_probe_span<AGGREGATES, N, false>(filter, p, span, value, count, magnitude);
+  }
+  add_single_states<AGGREGATES>(p, value, count, magnitude);
+  (void)error_word;  // exact arguments: nothing can fail
 }
 
 // ---- the groups that got rows ----
@@ -783,6 +946,56 @@ void launch_warp_kernel(uint64_t fact_rows, uint64_t groups, const ProbeParams* 
     launch_probe(star_probe_warp_kernel<AGGREGATES, true>, bytes, fact_rows, d_params, d_error, context);
   else
     launch_probe(star_probe_warp_kernel<AGGREGATES, false>, 0, fact_rows, d_params, d_error, context);
+}
+
+// Whether the vector probe (star_probe_vector_kernel) takes the query:
+// no GROUP BY, one or two aggregates of 4-byte columns or 32-bit constants
+// that cannot overflow, fact keys and filter columns of 4 bytes without
+// NULLs. GPUSQL_STAR_VECTOR=0 turns it off (to compare).
+bool vector_probe_applies(const ProbeParams& params, const StarQueryInput& q) {
+  const char* enabled = std::getenv("GPUSQL_STAR_VECTOR");
+  if (enabled && std::strcmp(enabled, "0") == 0) return false;
+  const std::size_t aggs = q.aggregates.size();
+  if (!q.group_keys.empty() || aggs == 0 || aggs > 2 || !params.all_fast || !params.has_fast_filter) return false;
+  if (params.fast_filter.count > 0 && vector_width(params.fast_filter) != 4) return false;
+  auto four_bytes = [](const void* data, Type type) {
+    return data && (type == Type::Integer || type == Type::Date) &&
+           reinterpret_cast<uintptr_t>(data) % kVectorBytes == 0;
+  };
+  for (int d = 0; d < params.dimension_count; ++d) {
+    const StarColumn& key = params.dimensions[d].fact_key;
+    if (key.validity || !four_bytes(key.data, key.type)) return false;
+  }
+  auto operand = [&](const FastOperand& o) {
+    return o.data ? four_bytes(o.data, o.type) : o.value >= INT32_MIN && o.value <= INT32_MAX;
+  };
+  for (std::size_t a = 0; a < aggs; ++a) {
+    const FastArgument& f = params.fast_arguments[a];
+    if (f.operation == FastArgument::kOne) continue;
+    if (!operand(f.a)) return false;
+    if (f.operation != FastArgument::kColumn && (!f.exact || !operand(f.b))) return false;
+  }
+  return true;
+}
+
+template <int AGGREGATES, int N>
+void launch_vector_probe(const FastPredicate& filter, uint64_t fact_rows, const ProbeParams* d_params,
+                         uint32_t* d_error, DeviceContext& context) {
+  const uint64_t spans = (fact_rows + kVectorSpan - 1) / kVectorSpan;
+  const unsigned grid = resident_grid(star_probe_vector_kernel<AGGREGATES, N>, kThreads, 0,
+                                      (spans + kThreads / kVectorLanes - 1) / (kThreads / kVectorLanes), context);
+  star_probe_vector_kernel<AGGREGATES, N>
+      <<<grid, kThreads, 0, context.stream()>>>(plain_terms<N>(filter), d_params, d_error);
+}
+
+template <int AGGREGATES>
+void launch_vector_probe_terms(const FastPredicate& filter, uint64_t fact_rows, const ProbeParams* d_params,
+                               uint32_t* d_error, DeviceContext& context) {
+  static_assert(kMaxTerms <= 8, "every term count has a kernel");
+  if (filter.count <= 1) launch_vector_probe<AGGREGATES, 1>(filter, fact_rows, d_params, d_error, context);
+  else if (filter.count <= 2) launch_vector_probe<AGGREGATES, 2>(filter, fact_rows, d_params, d_error, context);
+  else if (filter.count <= 4) launch_vector_probe<AGGREGATES, 4>(filter, fact_rows, d_params, d_error, context);
+  else launch_vector_probe<AGGREGATES, 8>(filter, fact_rows, d_params, d_error, context);
 }
 
 }  // namespace
@@ -955,7 +1168,10 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   trace::mark("sj-maps-params");
   // 4. The probe.
   const uint64_t rows = q.fact_rows;
-  if (q.group_keys.empty()) {
+  if (vector_probe_applies(params, q)) {
+    if (aggs == 1) launch_vector_probe_terms<1>(params.fast_filter, rows, d_params, d_error, context);
+    else launch_vector_probe_terms<2>(params.fast_filter, rows, d_params, d_error, context);
+  } else if (q.group_keys.empty()) {
     if (aggs <= 1) launch_probe(star_probe_single_kernel<1>, 0, rows, d_params, d_error, context);
     else if (aggs <= 2) launch_probe(star_probe_single_kernel<2>, 0, rows, d_params, d_error, context);
     else if (aggs <= 4) launch_probe(star_probe_single_kernel<4>, 0, rows, d_params, d_error, context);
