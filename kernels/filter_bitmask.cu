@@ -147,11 +147,13 @@ void launch_flags_width(const FastPredicate& p, uint64_t count, uint64_t spans, 
 
 bool bitmask_filter_applies(const FastPredicate& p, const uint32_t* d_selection) {
   static_assert(kMaxTerms <= 8, "launch_flags_width() covers every term count");
-  return !d_selection && vector_width(p) != 0;
+  return !d_selection && vector_width(merge_intervals(p)) != 0;
 }
 
-std::size_t bitmask_filter(const FastPredicate& p, std::size_t count, uint32_t* d_out, DeviceContext& context) {
+std::size_t bitmask_filter(const FastPredicate& predicate, std::size_t count, uint32_t* d_out,
+                           DeviceContext& context) {
   if (count == 0) return 0;
+  const FastPredicate p = merge_intervals(predicate);
   const int width = vector_width(p);
   const uint64_t spans = (count + kSpan - 1) / kSpan;
   // One pool buffer: the bitmask words, the span counts (then offsets, with

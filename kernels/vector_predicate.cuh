@@ -150,6 +150,33 @@ inline PlainTerm plain_term(const FastTerm& t, bool last) {
   return u;
 }
 
+// `p` with each run of ANDed single-term clauses on the same integer column
+// (x >= 1 AND x <= 3, as BETWEEN binds) made one term of the intersection
+// of their intervals: one read and one comparison where there were two.
+// An empty intersection becomes a term that holds for no row.
+inline FastPredicate merge_intervals(const FastPredicate& p) {
+  FastPredicate out;
+  auto single = [&](int i) { return !p.terms[i].or_next && (i == 0 || !p.terms[i - 1].or_next); };
+  for (int i = 0; i < p.count; ++i) {
+    const FastTerm& t = p.terms[i];
+    if (out.count > 0 && single(i) && single(i - 1)) {
+      FastTerm& last = out.terms[out.count - 1];
+      const bool mergeable = [](const FastTerm& a, const FastTerm& b) {
+        return !a.never && !b.never && !a.negate && !b.negate && !is_double_type(a.type) && a.data == b.data &&
+               a.type == b.type && a.validity == b.validity && a.rows == b.rows;
+      }(last, t);
+      if (mergeable) {
+        last.low = last.low > t.low ? last.low : t.low;
+        last.high = last.high < t.high ? last.high : t.high;
+        if (last.low > last.high) last.never = true;  // no value in both: no row
+        continue;
+      }
+    }
+    out.terms[out.count++] = t;
+  }
+  return out;
+}
+
 // The first N terms of `p` (N >= p.count), padded with terms that hold.
 template <int N>
 PlainTerms<N> plain_terms(const FastPredicate& p) {

@@ -56,28 +56,35 @@ for device in host gpu; do
 done
 
 if [ $sanitize = 1 ]; then
-  for tool in memcheck racecheck; do
-    step "compute-sanitizer --tool $tool on [gpu] tests"
-    # [large] (millions of rows) and the differential batch (thousands of
-    # queries) would run for many minutes under the sanitizer.
-    # The whole report goes to $OUT/sanitizer-<tool>.log; the first reports
-    # (which kernel, which address) and the summary are printed here.
-    # racecheck checks every shared-memory access and runs far slower: the
-    # full nested-loop join case ([nlj]) needs many minutes under it, so it
-    # takes the two-tile one ([nlj-small]) only, and it leaves out the SQL
-    # logic files ([sql]: more than 6 minutes), whose kernels the other
-    # [gpu] cases launch too, and the small ORDER BY path's full case
-    # ([small-sort]; [small-sort-light] runs its kernels over 3 x 3 blocks).
-    filter="[gpu]~[large]~[differential]"
-    [ $tool = racecheck ] && filter="$filter~[nlj]~[sql]~[small-sort]"
-    compute-sanitizer --tool $tool --error-exitcode 99 $build/tests/gpusql_tests "$filter" \
-      > "$OUT/sanitizer-$tool.log" 2>&1
-    rc=$?
-    grep -E "^========= +(Invalid|Race|Error|Program hit|at |by thread|Address)" "$OUT/sanitizer-$tool.log" | head -40
-    grep -E "^(test cases|assertions):|FAILED" "$OUT/sanitizer-$tool.log" | head -10
-    tail -3 "$OUT/sanitizer-$tool.log"
+  # [large] (millions of rows) and the differential batch (thousands of
+  # queries) would run for many minutes under either tool. Each run's whole
+  # report goes to $OUT/sanitizer-<tool>[-group].log; the first reports
+  # (which kernel, which address) and the summary are printed here.
+  sanitize_run() {  # tool, log name, test filter
+    compute-sanitizer --tool "$1" --error-exitcode 99 $build/tests/gpusql_tests "$3" --durations yes \
+      > "$OUT/sanitizer-$2.log" 2>&1
+    local rc=$?
+    grep -E "^========= +(Invalid|Race|Error|Program hit|at |by thread|Address)" "$OUT/sanitizer-$2.log" | head -40
+    grep -E "^(test cases|assertions):|FAILED|All tests passed" "$OUT/sanitizer-$2.log" | head -10
+    tail -1 "$OUT/sanitizer-$2.log"
     [ $rc = 0 ] || status=1
-  done
+  }
+  step "compute-sanitizer --tool memcheck on [gpu] tests"
+  sanitize_run memcheck memcheck "[gpu]~[large]~[differential]"
+  # racecheck checks every shared-memory access and runs far slower, so it
+  # runs in four groups of a few minutes each (the device tool's commands
+  # end at 10 minutes). It leaves out the full nested-loop join case
+  # ([nlj]; [nlj-small] runs its kernels over two tiles), the SQL logic
+  # files ([sql]: more than 6 minutes; their kernels are the other cases'
+  # kernels) and the small ORDER BY path's full case ([small-sort];
+  # [small-sort-light] runs its kernels over 3 x 3 blocks).
+  step "compute-sanitizer --tool racecheck on [gpu] tests, in four groups"
+  sanitize_run racecheck racecheck-filter-catalog "[gpu][filter],[gpu][catalog]"
+  sanitize_run racecheck racecheck-aggregate-star \
+    "[gpu][star],[gpu][aggregate],[nlj-small],[small-sort-light],[gpu][topk]~[large]"
+  sanitize_run racecheck racecheck-operators-executor \
+    "[gpu]~[filter]~[aggregate]~[star]~[catalog]~[sort]~[topk]~[nlj]~[nlj-small]~[sql]~[differential]~[large]~[operators],[gpu][operators]~[large]"
+  sanitize_run racecheck racecheck-sort "[gpu][sort]~[small-sort]~[small-sort-light]"
 fi
 
 if [ $bench = 1 ] && [ -x $build/bench/gpusql_bench ]; then

@@ -213,6 +213,21 @@ std::vector<Case> predicates() {
                                  binary(Op::Gt, column(0, DataType::integer()), int_constant(100))),
                           binary(Op::Lt, column(0, DataType::integer()), int_constant(900))),
                    true});
+  // ANDed comparisons on one column merge into one interval (merge_intervals).
+  cases.push_back({"i < 100 AND i > 500 AND r < 0.5 (an empty interval)",
+                   binary(Op::And,
+                          binary(Op::And, binary(Op::Lt, column(0, DataType::integer()), int_constant(100)),
+                                 binary(Op::Gt, column(0, DataType::integer()), int_constant(500))),
+                          binary(Op::Lt, column(3, DataType::real()), real_constant(0.5))),
+                   true});
+  cases.push_back({"r < 0.7 AND i >= 10 AND i <= 10 AND i <> 11 (one value, then <> stays apart)",
+                   binary(Op::And,
+                          binary(Op::And,
+                                 binary(Op::And, binary(Op::Lt, column(3, DataType::real()), real_constant(0.7)),
+                                        binary(Op::Ge, column(0, DataType::integer()), int_constant(10))),
+                                 binary(Op::Le, column(0, DataType::integer()), int_constant(10))),
+                          binary(Op::Ne, column(0, DataType::integer()), int_constant(11))),
+                   true});
   cases.push_back({"i = 3 OR i < NULL OR r > 0.99 (a NULL constant inside a clause of 4-byte columns)",
                    binary(Op::Or,
                           binary(Op::Or, binary(Op::Eq, column(0, DataType::integer()), int_constant(3)),
