@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "engine/constant_folding.hpp"
+#include "engine/dictionary_recoding.hpp"
 #include "engine/scalar_functions.hpp"
 
 namespace gpusql {
@@ -478,9 +479,13 @@ class ExpressionBinder {
     }
     if (l_const) return string_comparison(mirrored(op), std::move(right), std::move(left), offset);
     if (!r_const) {
-      if (!left.dictionary || left.dictionary != right.dictionary)
-        throw Error(ErrorKind::NotSupported,
-                    "not supported yet: comparing VARCHAR values of two different dictionaries", offset);
+      if (!left.dictionary || !right.dictionary)
+        throw Error(ErrorKind::NotSupported, "not supported yet: comparing a computed VARCHAR value", offset);
+      if (left.dictionary != right.dictionary) {
+        auto common = common_dictionary({&left, &right});
+        left = recode(std::move(left), common);
+        right = recode(std::move(right), common);
+      }
       return node(op, DataType::boolean(), {std::move(left), std::move(right)}, offset);
     }
     if (!left.dictionary)
@@ -540,8 +545,11 @@ class ExpressionBinder {
       result = bool_constant(like_match(x.text, pattern.text), e.offset);
     } else {
       if (!x.dictionary) throw Error(ErrorKind::NotSupported, "not supported yet: LIKE on a computed value", e.offset);
-      auto table = std::make_shared<std::vector<uint8_t>>(x.dictionary->size());
-      for (std::size_t i = 0; i < table->size(); ++i) (*table)[i] = like_match(x.dictionary->values[i], pattern.text);
+      auto table = std::make_shared<LookupTable>();
+      table->entries = x.dictionary->size();
+      table->bytes.resize(table->entries);
+      for (std::size_t i = 0; i < table->entries; ++i)
+        table->bytes[i] = like_match(x.dictionary->values[i], pattern.text);
       result = node(Op::Lookup, DataType::boolean(), {std::move(x)}, e.offset);
       result.lookup = std::move(table);
     }
@@ -642,17 +650,32 @@ class ExpressionBinder {
     BoundExpr* typed = nullptr;
     for (BoundExpr* r : results)
       if (!is_untyped_null(*r)) typed = typed ? typed : r;
-    if (typed) {
+    if (typed && typed->type.id == Type::Varchar) {
+      // Strings: every result (NULLs included) as codes of one dictionary.
+      std::vector<const BoundExpr*> strings;
+      for (BoundExpr* r : results) {
+        if (is_untyped_null(*r)) continue;
+        if (r->type.id != Type::Varchar)
+          throw Error(ErrorKind::Binder, "CASE branches of types VARCHAR and " + r->type.to_string(), r->offset);
+        if (r->op != Op::Constant && !r->dictionary)
+          throw Error(ErrorKind::NotSupported, "not supported yet: a computed VARCHAR value as a CASE result",
+                      r->offset);
+        strings.push_back(r);
+      }
+      auto common = common_dictionary(strings);
+      for (BoundExpr* r : results) {
+        if (is_untyped_null(*r)) *r = null_constant(DataType::varchar(), r->offset);
+        *r = recode(std::move(*r), common);
+      }
+    } else if (typed) {
       for (BoundExpr* r : results) {
         if (is_untyped_null(*r)) *r = retype_null(std::move(*r), typed->type);
       }
       for (BoundExpr* r : results) {
         if (r == typed) continue;
-        if (r->type.id == Type::Varchar || typed->type.id == Type::Varchar) {
-          if (!(r->type.id == Type::Varchar && typed->type.id == Type::Varchar && r->dictionary == typed->dictionary &&
-                r->op != Op::Constant))
-            throw Error(ErrorKind::NotSupported, "not supported yet: CASE results that are different VARCHAR values",
-                        r->offset);
+        if (r->type.id == Type::Varchar) {
+          throw Error(ErrorKind::Binder, "CASE branches of types " + typed->type.to_string() + " and VARCHAR",
+                      r->offset);
         } else if (r->type != typed->type) {
           BoundExpr a = std::move(*typed), b = std::move(*r);
           if (!is_number(a.type) || !is_number(b.type))
@@ -667,9 +690,13 @@ class ExpressionBinder {
       for (BoundExpr* r : results)
         if (r != typed && r->type != typed->type && is_number(r->type) && is_number(typed->type)) unify_numeric(*typed, *r);
     }
+    // The results now share one type, but INTEGER beside BIGINT (one compute
+    // class, so no conversion is needed): then the CASE is a BIGINT.
+    DataType type = typed ? typed->type : otherwise.type;
+    for (BoundExpr* r : results)
+      if (r->type.id == Type::BigInt && type.id == Type::Integer) type = r->type;
     BoundExpr result = std::move(otherwise);
     for (auto it = branches.rbegin(); it != branches.rend(); ++it) {
-      DataType type = it->second.type;
       auto dictionary = it->second.dictionary;
       result = node(Op::Select, type, {std::move(it->first), std::move(it->second), std::move(result)}, e.offset);
       result.dictionary = dictionary;

@@ -14,6 +14,17 @@
 
 namespace gpusql {
 
+// The table a Lookup node indexes by its child's value, built once at bind
+// time: which dictionary codes a LIKE pattern matches (BOOLEAN entries), or
+// each code's code in another dictionary (VARCHAR entries) where values of
+// two dictionaries meet.
+struct LookupTable {
+  Type type = Type::Boolean;
+  std::vector<uint8_t> bytes;  // `entries` values of `type`'s width
+  uint64_t entries = 0;
+  bool operator==(const LookupTable&) const = default;
+};
+
 struct BoundExpr {
   Op op = Op::Constant;
   DataType type;
@@ -24,9 +35,8 @@ struct BoundExpr {
   std::size_t offset = 0;   // where it came from in the SQL text
   // VARCHAR: the dictionary the codes index (column refs and MIN/MAX of them).
   std::shared_ptr<const Dictionary> dictionary;
-  // Lookup: the table indexed by the child's value (e.g. which dictionary
-  // codes a LIKE pattern matches, computed once over the dictionary).
-  std::shared_ptr<const std::vector<uint8_t>> lookup;
+  // Lookup: the table indexed by the child's value.
+  std::shared_ptr<const LookupTable> lookup;
 
   bool is_null_constant() const { return op == Op::Constant && constant.null_constant; }
 };

@@ -87,8 +87,9 @@ class CudaExecutor final : public Executor {
   uint32_t* error_ = nullptr;
   Profile* profile_ = nullptr;
   std::string note_;  // for EXPLAIN ANALYZE: how the operator now finishing ran
-  // LIKE lookup tables uploaded for this query, by host table.
-  std::map<const std::vector<uint8_t>*, std::unique_ptr<DeviceBuffer>> lookups_;
+  // Lookup tables (LIKE's matches, dictionary recodings) uploaded for this
+  // query, by host table.
+  std::map<const LookupTable*, std::unique_ptr<DeviceBuffer>> lookups_;
   // Set by a Limit over a Sort for that Sort: the rows it must order (LIMIT + OFFSET).
   std::optional<std::size_t> sort_limit_;
 
@@ -197,13 +198,13 @@ class CudaExecutor final : public Executor {
       if (source.lookup) {
         auto& buffer = lookups_[source.lookup];
         if (!buffer) {
-          buffer = std::make_unique<DeviceBuffer>(context_, std::max<std::size_t>(1, source.lookup->size()));
-          if (!source.lookup->empty())
-            context_.copy_to_device(buffer->data(), source.lookup->data(), source.lookup->size());
+          const std::vector<uint8_t>& bytes = source.lookup->bytes;
+          buffer = std::make_unique<DeviceBuffer>(context_, std::max<std::size_t>(1, bytes.size()));
+          if (!bytes.empty()) context_.copy_to_device(buffer->data(), bytes.data(), bytes.size());
         }
         p.data = buffer->data();
-        p.size = source.lookup->size();
-        p.type = Type::Boolean;
+        p.size = source.lookup->entries;
+        p.type = source.lookup->type;
       } else if (right && source.column < static_cast<int>(right->columns.size()) &&
                  right->columns[source.column].present) {
         p = pointer_of(right->columns[source.column], 1);

@@ -15,7 +15,7 @@ int SlotMap::add(Source source) {
 }
 
 int SlotMap::slot_of(int column) { return add({column, nullptr}); }
-int SlotMap::slot_of_lookup(const std::vector<uint8_t>* table) { return add({-1, table}); }
+int SlotMap::slot_of_lookup(const LookupTable* table) { return add({-1, table}); }
 
 Cls compute_class(DataType type) { return type.is_floating() ? Cls::Double : Cls::Int; }
 

@@ -11,13 +11,13 @@ namespace gpusql {
 // ColumnSet, so the fused kernel receives only the columns it touches.
 class SlotMap {
  public:
-  // What a slot reads: an input column, or a lookup table (LIKE's matches).
+  // What a slot reads: an input column, or a lookup table.
   struct Source {
     int column = -1;
-    const std::vector<uint8_t>* lookup = nullptr;
+    const LookupTable* lookup = nullptr;
   };
   int slot_of(int column);  // adds the column on first use
-  int slot_of_lookup(const std::vector<uint8_t>* table);
+  int slot_of_lookup(const LookupTable* table);
   const std::vector<Source>& sources() const { return sources_; }
 
  private:

@@ -59,9 +59,9 @@ ColumnSet column_set(const SlotMap& slots, const Relation& input, const Relation
   for (const auto& source : slots.sources()) {
     ColumnPointer p;
     if (source.lookup) {
-      p.data = source.lookup->data();
-      p.size = source.lookup->size();
-      p.type = Type::Boolean;
+      p.data = source.lookup->bytes.data();
+      p.size = source.lookup->entries;
+      p.type = source.lookup->type;
     } else if (right && source.column < static_cast<int>(right->columns.size()) &&
                right->columns[source.column].present()) {
       p = pointer_of(right->columns[source.column], 1);

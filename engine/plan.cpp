@@ -377,7 +377,9 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
     case Op::Ceil: return "ceil(" + child(0) + ")";
     case Op::Abs: return "abs(" + child(0) + ")";
     case Op::Select: return "CASE WHEN " + child(0) + " THEN " + child(1) + " ELSE " + child(2) + " END";
-    case Op::Lookup: return "(" + child(0) + " LIKE <pattern>)";
+    case Op::Lookup:
+      // A VARCHAR lookup recodes the child into a shared dictionary (dictionary_recoding.hpp).
+      return e.type.id == Type::Varchar ? "recode(" + child(0) + ")" : "(" + child(0) + " LIKE <pattern>)";
     case Op::ExtractYear: return "year(" + child(0) + ")";
     case Op::ExtractMonth: return "month(" + child(0) + ")";
     case Op::ExtractDay: return "day(" + child(0) + ")";

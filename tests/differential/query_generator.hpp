@@ -35,12 +35,12 @@ struct Features {
   bool case_when = false;       // CASE WHEN ... THEN ... ELSE ... END
   bool cast = false;            // CAST(integer AS DOUBLE)
   bool count_distinct = false;  // COUNT(DISTINCT x)
-  // Comparing a VARCHAR with a NULL literal: a Binder error today (a bug,
-  // tests/sql/pending/null_literal_varchar.test); on once fixed.
+  // Comparing a VARCHAR with a NULL literal (once a Binder error:
+  // tests/sql/nulls/null_literal_varchar.test).
   bool null_text_compare = false;
-  // A CASE over INTEGER and BIGINT branches is BIGINT: wrong today (a bug,
-  // tests/sql/pending/case_bigint_branch.test), so until it is fixed every
-  // integer branch is made BIGINT (v + 0).
+  // A CASE over INTEGER and BIGINT branches is BIGINT (once cut to 32 bits:
+  // tests/sql/case/case_bigint_branch.test); off, every integer branch is
+  // made BIGINT (v + 0).
   bool case_int_widths = false;
 };
 

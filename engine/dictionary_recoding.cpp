@@ -1,0 +1,71 @@
+#include "engine/dictionary_recoding.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "storage/column_ops.hpp"
+
+namespace gpusql {
+
+std::shared_ptr<const Dictionary> common_dictionary(const std::vector<const BoundExpr*>& operands) {
+  // Start from the largest dictionary: the others are often subsets of it
+  // (a fact table's strings and a dimension's), and then it is the answer.
+  std::shared_ptr<const Dictionary> united;
+  auto literals = std::make_shared<Dictionary>();
+  for (const BoundExpr* e : operands) {
+    if (e->op == Op::Constant) {
+      if (!e->constant.null_constant) literals->values.push_back(e->text);
+    } else if (e->dictionary && (!united || e->dictionary->size() > united->size())) {
+      united = e->dictionary;
+    }
+  }
+  std::sort(literals->values.begin(), literals->values.end());
+  literals->values.erase(std::unique(literals->values.begin(), literals->values.end()), literals->values.end());
+  if (!united) return literals;
+  for (const BoundExpr* e : operands)
+    if (e->op != Op::Constant && e->dictionary && e->dictionary != united)
+      united = unite_dictionaries(united, *e->dictionary).dictionary;
+  if (!literals->values.empty()) united = unite_dictionaries(united, *literals).dictionary;
+  return united;
+}
+
+BoundExpr recode(BoundExpr e, const std::shared_ptr<const Dictionary>& target) {
+  if (e.op == Op::Constant) {
+    e.type = DataType::varchar();
+    if (e.constant.null_constant) e.text.clear();
+    else e.constant.value.i = target->lower_bound(e.text);
+    e.dictionary = target;
+    return e;
+  }
+  if (e.dictionary == target) return e;
+  // Both dictionaries are sorted: one merge walk finds every code.
+  const std::vector<std::string>& from = e.dictionary->values;
+  const std::vector<std::string>& to = target->values;
+  std::vector<uint32_t> codes(from.size());
+  bool identity = from.size() == to.size();
+  std::size_t j = 0;
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    while (j < to.size() && to[j] < from[i]) ++j;
+    codes[i] = static_cast<uint32_t>(j);
+    identity &= j == i;
+  }
+  if (identity) {  // the same strings (two tables loaded from one file): same codes
+    e.dictionary = target;
+    return e;
+  }
+  auto table = std::make_shared<LookupTable>();
+  table->type = Type::Varchar;
+  table->entries = codes.size();
+  table->bytes.resize(codes.size() * sizeof(uint32_t));
+  if (!codes.empty()) std::memcpy(table->bytes.data(), codes.data(), table->bytes.size());
+  BoundExpr lookup;
+  lookup.op = Op::Lookup;
+  lookup.type = DataType::varchar();
+  lookup.offset = e.offset;
+  lookup.dictionary = target;
+  lookup.lookup = std::move(table);
+  lookup.children.push_back(std::move(e));
+  return lookup;
+}
+
+}  // namespace gpusql

@@ -1,0 +1,26 @@
+// Where VARCHAR values of different dictionaries meet -- a comparison or a
+// join of two columns, the results of one CASE -- the binder recodes each
+// into one dictionary: the sorted union of theirs and of the string literals
+// among them. Codes then compare, join, group and sort as the strings do, on
+// both executors, with no operator knowing about it: a column's recoding is a
+// Lookup node whose table maps each of its codes to the union's code, built
+// once at bind time (as LIKE's table is).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "engine/bound_expression.hpp"
+
+namespace gpusql {
+
+// The union of the operands' dictionaries and literals (NULLs aside). When
+// one operand's dictionary already holds every value, it is that dictionary,
+// and that operand needs no recoding.
+std::shared_ptr<const Dictionary> common_dictionary(const std::vector<const BoundExpr*>& operands);
+
+// `e` (a VARCHAR expression with a dictionary, a string literal or a NULL)
+// as codes of `target`, which must hold all of its values.
+BoundExpr recode(BoundExpr e, const std::shared_ptr<const Dictionary>& target);
+
+}  // namespace gpusql

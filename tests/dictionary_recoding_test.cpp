@@ -1,0 +1,95 @@
+// VARCHAR values of different dictionaries recoded into one
+// (engine/dictionary_recoding.hpp): the union's contents, when an operand
+// keeps its codes, and the lookup tables, by hand.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "engine/dictionary_recoding.hpp"
+
+using namespace gpusql;
+
+namespace {
+
+std::shared_ptr<const Dictionary> dictionary(std::vector<std::string> values) {
+  auto d = std::make_shared<Dictionary>();
+  d->values = std::move(values);
+  return d;
+}
+
+BoundExpr column(int index, std::shared_ptr<const Dictionary> d) {
+  BoundExpr e;
+  e.op = Op::Column;
+  e.type = DataType::varchar();
+  e.column = index;
+  e.dictionary = std::move(d);
+  return e;
+}
+
+BoundExpr literal(std::string s) {
+  BoundExpr e;
+  e.op = Op::Constant;
+  e.type = DataType::varchar();
+  e.text = std::move(s);
+  return e;
+}
+
+std::vector<uint32_t> codes_of(const BoundExpr& e) {
+  REQUIRE(e.op == Op::Lookup);
+  REQUIRE(e.lookup->type == Type::Varchar);
+  std::vector<uint32_t> out(e.lookup->entries);
+  REQUIRE(e.lookup->bytes.size() == out.size() * sizeof(uint32_t));
+  std::memcpy(out.data(), e.lookup->bytes.data(), e.lookup->bytes.size());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("recoding: two dictionaries and a literal meet in their sorted union", "[recode]") {
+  BoundExpr a = column(0, dictionary({"eng", "ops", "sales"}));
+  BoundExpr b = column(1, dictionary({"eng", "hr", "ops"}));
+  BoundExpr z = literal("zoo");
+  auto common = common_dictionary({&a, &b, &z});
+  CHECK(common->values == std::vector<std::string>{"eng", "hr", "ops", "sales", "zoo"});
+  BoundExpr ra = recode(a, common), rb = recode(b, common), rz = recode(z, common);
+  CHECK(codes_of(ra) == std::vector<uint32_t>{0, 2, 3});
+  CHECK(codes_of(rb) == std::vector<uint32_t>{0, 1, 2});
+  CHECK(ra.children.at(0).column == 0);
+  CHECK(ra.dictionary == common);
+  CHECK(rz.op == Op::Constant);
+  CHECK(rz.constant.value.i == 4);
+  CHECK(rz.dictionary == common);
+}
+
+TEST_CASE("recoding: a dictionary holding every value is kept, its column untouched", "[recode]") {
+  auto big = dictionary({"a", "b", "c", "d"});
+  BoundExpr a = column(0, big);
+  BoundExpr b = column(1, dictionary({"b", "d"}));
+  BoundExpr lit = literal("c");
+  auto common = common_dictionary({&b, &a, &lit});
+  CHECK(common == big);
+  BoundExpr ra = recode(a, common);
+  CHECK(ra.op == Op::Column);
+  CHECK(codes_of(recode(b, common)) == std::vector<uint32_t>{1, 3});
+}
+
+TEST_CASE("recoding: the same strings in another dictionary keep their codes", "[recode]") {
+  BoundExpr a = column(0, dictionary({"x", "y"}));
+  BoundExpr b = column(1, dictionary({"x", "y"}));
+  auto common = common_dictionary({&a, &b});
+  BoundExpr rb = recode(b, common);
+  CHECK(rb.op == Op::Column);
+  CHECK(rb.dictionary == common);
+}
+
+TEST_CASE("recoding: literals alone, NULLs aside, make the dictionary", "[recode]") {
+  BoundExpr high = literal("high"), low = literal("low"), again = literal("high");
+  BoundExpr null = literal("");
+  null.constant.null_constant = true;
+  auto common = common_dictionary({&high, &low, &again, &null});
+  CHECK(common->values == std::vector<std::string>{"high", "low"});
+  BoundExpr rn = recode(null, common);
+  CHECK(rn.constant.null_constant);
+  CHECK(rn.dictionary == common);
+  CHECK(recode(low, common).constant.value.i == 1);
+}
