@@ -32,6 +32,14 @@ struct AggSpec {
 
 // count: rows folded in (for COUNT(*) all rows; otherwise non-NULL ones).
 // An empty state (count == 0) is the identity of combine().
+//
+// AVG over integers keeps its total exact beyond the int64 range, as
+// DuckDB's 128-bit sum does: i holds the total modulo 2^64 (as int64) and d
+// the multiple of 2^64 to add, a whole number (exact as a double far beyond
+// any row count). It uses d, which the integer class leaves at 0
+// otherwise, so that the state does not grow: the kernels hold states in
+// registers and shuffle them field by field. Being exact, the total is the
+// same whatever the order of additions. SUM stays int64 and fails instead.
 struct AggState {
   int64_t i = 0;
   double d = 0.0;
@@ -53,6 +61,24 @@ GPUSQL_HD bool arg_better(AggKind kind, Cls cls, int64_t ai, double ad, int64_t 
   return c < 0 || (c == 0 && pa < pb);
 }
 
+// s.i + v for AVG over integers: a wrap past either end of int64 counts
+// in s.d (see AggState).
+GPUSQL_HD void add_wide(AggState& s, int64_t v) {
+  const int64_t r = static_cast<int64_t>(static_cast<uint64_t>(s.i) + static_cast<uint64_t>(v));
+  if (((s.i ^ r) & (v ^ r)) < 0) s.d += v < 0 ? -1.0 : 1.0;
+  s.i = r;
+}
+
+// The total of an AVG over integers, d * 2^64 + i, as a double rounded
+// once: the high part and i's upper 32 bits add exactly, then the lower 32
+// bits round. With d == 0 that is static_cast<double>(i). Host and device
+// run the same operations (no product rounds, so a fused multiply-add
+// gives the same bits).
+GPUSQL_HD double wide_total(const AggState& s) {
+  const double high = s.d * 0x1p64 + static_cast<double>(s.i >> 32) * 0x1p32;
+  return high + static_cast<double>(s.i & int64_t{0xffffffff});
+}
+
 GPUSQL_HD void agg_fold_value(AggKind kind, Cls cls, AggState& s, const Slot& v, uint32_t& error,
                               int64_t position = -1) {
   if (kind == AggKind::CountStar) {
@@ -64,7 +90,6 @@ GPUSQL_HD void agg_fold_value(AggKind kind, Cls cls, AggState& s, const Slot& v,
   ++s.count;
   switch (kind) {
     case AggKind::Sum:
-    case AggKind::Avg:
       if (cls == Cls::Double) {
         s.d = first ? v.d : s.d + v.d;
       } else {
@@ -72,6 +97,11 @@ GPUSQL_HD void agg_fold_value(AggKind kind, Cls cls, AggState& s, const Slot& v,
         s.i = first ? v.i : checked_add(s.i, v.i, e);
         if (e) error |= kEvalSumOverflow;
       }
+      break;
+    case AggKind::Avg:
+      if (cls == Cls::Double) s.d = first ? v.d : s.d + v.d;
+      else if (first) s.i = v.i;
+      else add_wide(s, v.i);
       break;
     case AggKind::Min:
       if (cls == Cls::Double) s.d = (first || v.d < s.d) ? v.d : s.d;
@@ -100,7 +130,6 @@ GPUSQL_HD AggState agg_combine(AggKind kind, Cls cls, const AggState& a, const A
   r.count = a.count + b.count;
   switch (kind) {
     case AggKind::Sum:
-    case AggKind::Avg:
       if (cls == Cls::Double) {
         r.d = a.d + b.d;
       } else {
@@ -108,6 +137,10 @@ GPUSQL_HD AggState agg_combine(AggKind kind, Cls cls, const AggState& a, const A
         r.i = checked_add(a.i, b.i, e);
         if (e) error |= kEvalSumOverflow;
       }
+      break;
+    case AggKind::Avg:
+      r.d = a.d + b.d;
+      if (cls == Cls::Int) add_wide(r, b.i);
       break;
     case AggKind::Min:
       if (cls == Cls::Double) r.d = b.d < a.d ? b.d : a.d;

@@ -371,9 +371,6 @@ class ExpressionBinder {
         return int_constant(-operand.constant.value.i, e.offset,
                             operand.type.id == Type::Decimal ? operand.type : DataType{});
     }
-    if (operand.op == Op::Constant && operand.type.is_floating() == false && !operand.text.empty()) {
-      // 9223372036854775808 arrives as a Number: -9223372036854775808 is BIGINT's minimum.
-    }
     DataType type = operand.type.is_floating()        ? DataType::double_()
                     : operand.type.id == Type::Decimal ? operand.type
                                                        : DataType::bigint();

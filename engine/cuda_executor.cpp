@@ -443,6 +443,10 @@ class CudaExecutor final : public Executor {
       if (specs[a].kind == AggKind::CountDistinct)
         kernels::count_distinct(ExprProgram{}, specs[a].arg, specs[a].cls, set, groups.row_group.as<uint32_t>(),
                                 input.count, group_count, states.as<AggState>() + a * group_count, error_, context_);
+    // As the host executor does after each operator: a SUM that overflowed
+    // here is the error, not the arithmetic a projection or HAVING then does
+    // on its wrapped total (one error word holds both bits).
+    check_errors();
 
     // Key columns: each key's value at its group's first position.
     auto first = std::make_shared<DeviceBuffer>(std::move(groups.first));

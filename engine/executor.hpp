@@ -27,6 +27,7 @@ std::unique_ptr<Executor> make_cuda_executor(DeviceContext& context);
 // ---- pieces both executors share, on the host ----
 
 // Throws the Error a program's run-time error bits stand for; no-op for 0.
+// Of several bits, an arithmetic overflow wins over a SUM overflow.
 void throw_if_eval_error(uint32_t error);
 
 // The compiled aggregates: argument programs (ARG_MIN/ARG_MAX: the ordering

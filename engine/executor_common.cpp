@@ -4,11 +4,15 @@
 
 namespace gpusql {
 
+// An overflow in arithmetic comes first: its wrapped values may then push a
+// SUM out of range too, and the executors evaluate (a WHERE, an aggregate's
+// argument) and sum in one pass, so both bits arrive in the same word. It
+// is also the error DuckDB reports, whose sums are 128 bits wide.
 void throw_if_eval_error(uint32_t error) {
-  if (error & kEvalSumOverflow)
-    throw Error(ErrorKind::Execution, "Out of Range: integer overflow in SUM (the total leaves the BIGINT range)");
   if (error & kEvalOverflow)
     throw Error(ErrorKind::Execution, "Out of Range: integer overflow in arithmetic (a value leaves the BIGINT range)");
+  if (error & kEvalSumOverflow)
+    throw Error(ErrorKind::Execution, "Out of Range: integer overflow in SUM (the total leaves the BIGINT range)");
   if (error & kEvalCastRange)
     throw Error(ErrorKind::Conversion, "CAST: a value is out of range for the integer type");
 }
@@ -46,7 +50,7 @@ void store_aggregate_result(const BoundAggregate& a, const AggState& s, HostColu
       else value.i = s.i;
       break;
     case AggKind::Avg: {
-      double total = double_arg ? s.d : static_cast<double>(s.i);
+      double total = double_arg ? s.d : wide_total(s);
       if (a.argument->type.id == Type::Decimal) {
         double scale = 1;
         for (int k = 0; k < a.argument->type.scale; ++k) scale *= 10;

@@ -122,6 +122,7 @@ __global__ void __launch_bounds__(kReduceThreads)
 // The same order as above, but a thread's state is one 64-bit value (int64
 // or double bits) and a count, the column is read by typed loads issued
 // all at once, and there is no interpreter. AggState appears only per chunk.
+// AVG of a BIGINT or DECIMAL column takes the general path (make_lean()).
 
 enum class LeanOp : uint8_t { CountStar, Count, SumInt, SumDouble, MinInt, MinDouble, MaxInt, MaxDouble };
 
@@ -655,6 +656,10 @@ bool make_lean(const std::vector<AggSpec>& specs, const ColumnSet& columns, Lean
     a.rows = c.rows;
     a.type = c.type;
     const bool dbl = spec.cls == Cls::Double;
+    // AVG over integers may pass the int64 range and carry (add_wide()),
+    // which a lean state has no room for. 2048 values of 4 bytes cannot:
+    // a chunk's total fits, and the chunk states combine as AggStates.
+    if (spec.kind == AggKind::Avg && !dbl && storage_bytes(c.type) > 4) return false;
     switch (spec.kind) {
       case AggKind::Count: a.op = LeanOp::Count; break;
       case AggKind::Sum:

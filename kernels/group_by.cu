@@ -368,7 +368,7 @@ __global__ void __launch_bounds__(kThreads)
             else value.i = s.i;
             break;
           case AggKind::Avg: {
-            double total = output.double_argument ? s.d : static_cast<double>(s.i);
+            double total = output.double_argument ? s.d : wide_total(s);
             if (output.decimal_scale >= 0) {
               double scale = 1;
               for (int k = 0; k < output.decimal_scale; ++k) scale *= 10;

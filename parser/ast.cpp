@@ -97,11 +97,18 @@ void append(std::string& out, const Expr& expr) {
       else
         append_name(out, expr.name);
       return;
-    case ExprKind::Unary:
+    case ExprKind::Unary: {
+      std::string operand;
+      append(operand, *expr.args.at(0));
       out += expr.unary_op == UnaryOp::Not ? "(NOT " : "(-";
-      append(out, *expr.args.at(0));
+      // Before a negative number, "--" would start a comment, and "- -" or
+      // "-(-" would read back as one folded number (the parser folds minus
+      // signs into 9223372036854775808); a '+' between keeps the two apart.
+      if (expr.unary_op == UnaryOp::Negate && !operand.empty() && operand[0] == '-') out += '+';
+      out += operand;
       out += ')';
       return;
+    }
     case ExprKind::Binary:
       out += '(';
       append(out, *expr.args.at(0));

@@ -6,7 +6,9 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tao/pegtl/contrib/parse_tree.hpp>
@@ -781,6 +783,9 @@ class Lowering {
     if (n.is_type<g::comparison>() && n.children.size() == 2) return predicate(n);
     if (n.is_type<g::comparison>() || n.is_type<g::additive>() || n.is_type<g::multiplicative>())
       return operator_chain(n);
+    if (n.is_type<g::negation>()) {
+      if (std::optional<Lowered> folded = negated_two_to_the_63(n)) return std::move(*folded);
+    }
     if (n.is_type<g::logical_not>() || n.is_type<g::negation>()) {
       Lowered operand = expression(*n.children.back());
       const auto op = n.is_type<g::logical_not>() ? ast::UnaryOp::Not : ast::UnaryOp::Negate;
@@ -826,6 +831,36 @@ class Lowering {
       return combine(std::move(extract), begin(n), end(n), depth, begin(n));
     }
     return leaf(ast::make_literal(literal_value(n), begin(n)), n);
+  }
+
+  // 9223372036854775808 is too large for BIGINT (a Number), but with a minus
+  // before it it is BIGINT's minimum. As in PostgreSQL and DuckDB, a minus
+  // folds into the number it stands before, with parentheses or spaces
+  // between them or not: -9223372036854775808, - 9223372036854775808 and
+  // -(9223372036854775808) are the same INTEGER literal; an even count of
+  // minus signs leaves the Number. Every other integer literal fits int64,
+  // and the binder negates its constant. A unary '+' stops the folding, as
+  // in DuckDB, where it is an operator.
+  std::optional<Lowered> negated_two_to_the_63(const Node& negation) const {
+    const Node* operand = &negation;
+    bool negative = false;
+    while (operand->is_type<g::negation>() || operand->is_type<g::paren_expr>()) {
+      negative ^= operand->is_type<g::negation>();
+      operand = operand->children.back().get();
+    }
+    if (!operand->is_type<g::numeric_literal>()) return std::nullopt;
+    std::string_view digits = text(*operand);
+    const std::size_t first = digits.find_first_not_of('0');
+    if (first == std::string_view::npos || digits.substr(first) != "9223372036854775808") return std::nullopt;
+    ast::Literal literal;
+    if (negative) {
+      literal.kind = ast::Literal::Kind::Integer;
+      literal.integer = std::numeric_limits<int64_t>::min();
+    } else {
+      literal.kind = ast::Literal::Kind::Number;
+      literal.text = std::string(digits);
+    }
+    return leaf(ast::make_literal(std::move(literal), begin(negation)), negation);
   }
 
   Lowered logical_chain(const Node& n, ast::BinaryOp op) {

@@ -643,6 +643,45 @@ TEST_CASE("integer SUM overflow is reported by the lean path", "[gpu][aggregate]
   CHECK((bits & kEvalSumOverflow) != 0);
 }
 
+TEST_CASE("integer AVG past the int64 range: the host's state, no error", "[gpu][aggregate]") {
+  // AVG over BIGINT leaves the lean path (its state has no room for the
+  // carry), AVG over INTEGER keeps it; both end in the host's exact state.
+  DeviceContext context;
+  DeviceBuffer error(context, sizeof(uint32_t));
+  AggSpec plus_zero = spec(AggKind::Avg, 1, DataType::bigint());
+  plus_zero.arg = compile(build::binary(Op::Add, DataType::bigint(), column(1, DataType::bigint()), int_constant(0)));
+  const std::vector<AggSpec> specs = {spec(AggKind::Avg, 1, DataType::bigint()),
+                                      spec(AggKind::Avg, 0, DataType::integer()), plus_zero,
+                                      spec(AggKind::Count, 1, DataType::bigint())};
+  for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{2049}, std::size_t{100003}}) {
+    Columns c(n, 31 + n);
+    // Near the top, with a minimum every 7th row: the total climbs past
+    // 2^63 and, at the minima, back.
+    for (std::size_t k = 0; k < n; ++k)
+      c.b[k] = k % 7 == 6 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max() - int64_t(k % 5);
+    DeviceColumns device(context, c, false);
+    for (const char* where : {"no WHERE", "i < 500"}) {
+      const ExprProgram predicate =
+          where[0] == 'n' ? ExprProgram{}
+                          : compile(binary(Op::Lt, column(0, DataType::integer()), int_constant(500)));
+      INFO("rows " << n << ", " << where);
+      GPUSQL_CUDA_TRY(cudaMemset(error.data(), 0, sizeof(uint32_t)));
+      std::vector<AggState> actual =
+          kernels::aggregate_rows(predicate, specs, device.set, nullptr, n, error.as<uint32_t>(), context);
+      uint32_t device_error = 0;
+      GPUSQL_CUDA_TRY(cudaMemcpy(&device_error, error.data(), sizeof device_error, cudaMemcpyDeviceToHost));
+      uint32_t host_error = 0;
+      for (std::size_t a = 0; a < specs.size(); ++a) {
+        AggState expected = host_aggregate(predicate, specs[a], c.host(false), nullptr, n, host_error);
+        INFO("aggregate " << a << ": host " << describe_state(expected) << ", gpu " << describe_state(actual[a]));
+        CHECK(same_state(expected, actual[a]));
+      }
+      CHECK(host_error == 0);
+      CHECK(device_error == 0);
+    }
+  }
+}
+
 namespace {
 
 bool identical(const Result& a, const Result& b) {

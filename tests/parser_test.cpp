@@ -278,14 +278,9 @@ TEST_CASE("parser: literals", "[parser]") {
   CHECK(literal(4).integer == INT64_MAX);
   CHECK(literal(5).kind == ast::Literal::Kind::Number);
   CHECK(literal(5).text == "9223372036854775808");
-  // The binder folds the sign: the parser keeps what was written.
-  const ast::Expr& negative = *select.items[6].expr;
-  REQUIRE(negative.kind == ast::ExprKind::Unary);
-  CHECK(negative.unary_op == ast::UnaryOp::Negate);
-  REQUIRE(negative.args.size() == 1);
-  CHECK(negative.args[0]->kind == ast::ExprKind::Literal);
-  CHECK(negative.args[0]->literal.kind == ast::Literal::Kind::Number);
-  CHECK(negative.args[0]->literal.text == "9223372036854775808");
+  // The one sign the parser folds (the binder folds the others).
+  CHECK(literal(6).kind == ast::Literal::Kind::Integer);
+  CHECK(literal(6).integer == INT64_MIN);
   CHECK(literal(7).kind == ast::Literal::Kind::Boolean);
   CHECK(literal(7).boolean == true);
   CHECK(literal(8).kind == ast::Literal::Kind::Boolean);
@@ -295,6 +290,69 @@ TEST_CASE("parser: literals", "[parser]") {
   CHECK(literal(10).text == "1.50");
   CHECK(literal(11).kind == ast::Literal::Kind::Integer);
   CHECK(literal(11).integer == 0);
+}
+
+TEST_CASE("parser: a minus before 9223372036854775808 makes BIGINT's minimum", "[parser]") {
+  std::vector<ast::Statement> holder;
+  auto item = [&](const std::string& text) -> const ast::Expr& {
+    INFO(text);
+    const auto& select = parse_one("SELECT " + text + " FROM t", holder);
+    REQUIRE(select.items.size() == 1);
+    return *select.items[0].expr;
+  };
+  auto range = [](const ast::Expr& e) { return std::to_string(e.offset) + "-" + std::to_string(e.end); };
+
+  SECTION("an odd count of minus signs, through spaces and parentheses, as in DuckDB") {
+    // The literal spans the signs and parentheses: SELECT's item starts at 7.
+    for (const char* text : {"-9223372036854775808", "- 9223372036854775808", "-(9223372036854775808)",
+                             "-( 9223372036854775808 )", "-009223372036854775808", "-(-(-9223372036854775808))"}) {
+      const ast::Expr& e = item(text);
+      INFO(text);
+      REQUIRE(e.kind == ast::ExprKind::Literal);
+      CHECK(e.literal.kind == ast::Literal::Kind::Integer);
+      CHECK(e.literal.integer == INT64_MIN);
+      CHECK(range(e) == "7-" + std::to_string(7 + std::string(text).size()));
+      CHECK(ast::to_string(e) == "-9223372036854775808");
+    }
+  }
+  SECTION("an even count leaves the Number 9223372036854775808") {
+    for (const char* text : {"- -9223372036854775808", "-(-9223372036854775808)", "-(-(009223372036854775808))"}) {
+      const ast::Expr& e = item(text);
+      INFO(text);
+      REQUIRE(e.kind == ast::ExprKind::Literal);
+      CHECK(e.literal.kind == ast::Literal::Kind::Number);
+      CHECK(e.literal.text.find("9223372036854775808") != std::string::npos);
+    }
+  }
+  SECTION("a unary '+' stops the folding, as DuckDB's operator does") {
+    const ast::Expr& e = item("-+9223372036854775808");
+    REQUIRE(e.kind == ast::ExprKind::Unary);
+    REQUIRE(e.args[0]->kind == ast::ExprKind::Literal);
+    CHECK(e.args[0]->literal.kind == ast::Literal::Kind::Number);
+    const ast::Expr& twice = item("-+-9223372036854775808");
+    REQUIRE(twice.kind == ast::ExprKind::Unary);
+    REQUIRE(twice.args[0]->kind == ast::ExprKind::Literal);
+    CHECK(twice.args[0]->literal.integer == INT64_MIN);
+    // Rendered with the '+': "(--" would start a comment, "(- -" fold.
+    CHECK(ast::to_string(twice) == "(-+-9223372036854775808)");
+    std::vector<ast::Statement> again;
+    const ast::Expr& reparsed = *parse_one("SELECT " + ast::to_string(twice) + " FROM t", again).items[0].expr;
+    REQUIRE(reparsed.kind == ast::ExprKind::Unary);
+    CHECK(reparsed.args[0]->literal.integer == INT64_MIN);
+  }
+  SECTION("other numbers keep the sign as an operator") {
+    for (const char* text : {"-9223372036854775807", "-9223372036854775809", "-9223372036854775808.0",
+                             "-92233720368547758080", "-(9223372036854775808 + 0)"}) {
+      INFO(text);
+      CHECK(item(text).kind == ast::ExprKind::Unary);
+    }
+  }
+  SECTION("as an operand") {
+    const ast::Expr& e = item("a - -9223372036854775808");
+    REQUIRE(e.kind == ast::ExprKind::Binary);
+    CHECK(e.args[1]->literal.integer == INT64_MIN);
+    CHECK(ast::to_string(e) == "(a - -9223372036854775808)");
+  }
 }
 
 TEST_CASE("parser: strings keep their bytes", "[parser]") {

@@ -1,0 +1,104 @@
+// Aggregate states (engine/aggregate_state.hpp) on the host: AVG over
+// integers keeps an exact total past the int64 range, the same state in
+// any order of additions, while SUM reports its overflow.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "engine/aggregate_state.hpp"
+
+using namespace gpusql;
+
+namespace {
+
+constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+Slot int_slot(int64_t v) {
+  Slot s;
+  s.valid = true;
+  s.i = v;
+  return s;
+}
+
+__int128 exact_total(const AggState& s) { return static_cast<__int128>(s.d) * (static_cast<__int128>(1) << 64) + s.i; }
+
+// The canonical reduction (as both executors run it) of `values`.
+AggState canonical(AggKind kind, const std::vector<int64_t>& values, uint32_t& error) {
+  return reduce_sequence_host(
+      kind, Cls::Int, values.size(),
+      [&](AggState& s, std::size_t i) { agg_fold_value(kind, Cls::Int, s, int_slot(values[i]), error); }, error);
+}
+
+}  // namespace
+
+TEST_CASE("AVG over integers: an exact total past the int64 range, in any order", "[aggregate]") {
+  std::mt19937_64 random(7);
+  const int64_t near_ends[] = {kMax, kMin, kMax - 1, kMin + 1, -1, 0, 1, kMax / 2, kMin / 2};
+  for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{2049}, std::size_t{70001}}) {
+    for (int mix = 0; mix < 3; ++mix) {
+      INFO("rows " << n << ", mix " << mix);
+      std::vector<int64_t> values(n);
+      __int128 expected = 0;
+      for (auto& v : values) {
+        // 0: all near the top (the total climbs past 2^63 many times);
+        // 1: both ends at random; 2: any value.
+        v = mix == 0   ? kMax - static_cast<int64_t>(random() % 3)
+            : mix == 1 ? near_ends[random() % 9]
+                       : static_cast<int64_t>(random());
+        expected += v;
+      }
+      uint32_t error = 0;
+      const AggState tree = canonical(AggKind::Avg, values, error);
+      CHECK(error == 0);
+      CHECK(tree.count == n);
+      CHECK(exact_total(tree) == expected);
+
+      // One value after another, and from the back combining single states:
+      // the same bits.
+      AggState forward, backward;
+      for (int64_t v : values) agg_fold_value(AggKind::Avg, Cls::Int, forward, int_slot(v), error);
+      for (std::size_t k = n; k-- > 0;) {
+        AggState one;
+        agg_fold_value(AggKind::Avg, Cls::Int, one, int_slot(values[k]), error);
+        backward = agg_combine(AggKind::Avg, Cls::Int, backward, one, error);
+      }
+      CHECK(error == 0);
+      CHECK(forward.i == tree.i);
+      CHECK(forward.d == tree.d);
+      CHECK(backward.i == tree.i);
+      CHECK(backward.d == tree.d);
+
+      // The total as a double is rounded once, as the conversion of the exact value.
+      CHECK(wide_total(tree) == static_cast<double>(expected));
+    }
+  }
+}
+
+TEST_CASE("AVG's total as a double is static_cast<double>(i) below 2^63", "[aggregate]") {
+  for (int64_t i : {int64_t{0}, int64_t{1}, int64_t{-1}, kMax, kMin, kMax - 511, kMax - 512, kMax - 1023,
+                    (int64_t{1} << 53) + 1, -(int64_t{1} << 53) - 1, (int64_t{1} << 62) + 3, int64_t{0x7fffffff},
+                    int64_t{0xffffffff}, int64_t{0x100000001}, -int64_t{0x100000001}}) {
+    AggState s;
+    s.i = i;
+    INFO(i);
+    CHECK(wide_total(s) == static_cast<double>(i));
+  }
+  AggState two_maxima;
+  two_maxima.i = -2;  // 2^64 - 2 modulo 2^64
+  two_maxima.d = 1;
+  CHECK(wide_total(two_maxima) == 0x1p64);
+}
+
+TEST_CASE("SUM over integers still fails past the int64 range", "[aggregate]") {
+  uint32_t error = 0;
+  canonical(AggKind::Sum, {kMax, 1}, error);
+  CHECK((error & kEvalSumOverflow) != 0);
+  error = 0;
+  const AggState avg = canonical(AggKind::Avg, {kMax, 1}, error);
+  CHECK(error == 0);
+  CHECK(exact_total(avg) == static_cast<__int128>(kMax) + 1);
+}
