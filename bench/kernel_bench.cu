@@ -4,7 +4,8 @@
 // effective bandwidth = bytes the operation must move / median time, also as
 // a fraction of the H100's measured 3.0 TB/s.
 //
-//   kernel_bench [--reps K] [--scale F] [--out DIR]     (--scale 0.25: quarter-size inputs)
+//   kernel_bench [--reps K] [--scale F] [--out DIR] [--only TEXT]
+//   (--scale 0.25: quarter-size inputs; --only: times only the benchmarks whose name contains TEXT)
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
@@ -146,6 +147,7 @@ ColumnSet set_of(std::initializer_list<ColumnPointer> columns) {
 struct Bench {
   DeviceContext& context;
   int reps;
+  std::string only;  // times only the benchmarks whose name contains it
   std::string csv = "benchmark,variant,items,median_ms,bytes,gbps,fraction,items_per_s\n";
 
   double median_ms(const std::function<void()>& run) {
@@ -172,6 +174,7 @@ struct Bench {
 
   void report(const std::string& name, const std::string& variant, double items, double bytes,
               const std::function<void()>& run) {
+    if (name.find(only) == std::string::npos) return;
     double ms = median_ms(run);
     double gbps = bytes / (ms * 1e-3) / 1e9;
     double fraction = bytes / (ms * 1e-3) / kPeakBytesPerSecond;
@@ -193,15 +196,16 @@ unsigned grid(std::size_t n) { return static_cast<unsigned>(std::min<std::size_t
 int main(int argc, char** argv) {
   int reps = 10;
   double scale = 1.0;
-  std::string out_dir;
+  std::string out_dir, only;
   for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
     if (!std::strcmp(argv[i], "--reps")) reps = std::stoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--scale")) scale = std::stod(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--out")) out_dir = argv[i + 1];
   }
   try {
     DeviceContext context;
-    Bench bench{context, reps};
+    Bench bench{context, reps, only};
     cudaStream_t stream = context.stream();
     const std::size_t gib = static_cast<std::size_t>(scale * static_cast<double>(std::size_t{1} << 30));
     const std::size_t n4 = gib / 4, n8 = gib / 8;  // rows of a 1 GiB 4-byte / 8-byte column
@@ -540,6 +544,34 @@ int main(int argc, char** argv) {
                          kernels::aggregate_groups({sum}, columns, g, rows, d_error, context);
                        });
         }
+        // The library counterpart: sort (key, value) pairs by key, then sum
+        // each run of equal keys. Its sums' order depends on the launch
+        // configuration (not the canonical order); groups come out by key.
+        bench.report("GROUP BY " + std::to_string(groups) + " groups",
+                     "cub::DeviceRadixSort::SortPairs (32-bit keys) + cub::DeviceReduce::ReduceByKey", rows,
+                     rows * 12.0, [&] {
+                       DeviceBuffer sorted_keys(context, rows * sizeof(uint32_t));
+                       DeviceBuffer sorted_values(context, rows * sizeof(double));
+                       std::size_t sort_bytes = 0, reduce_bytes = 0;
+                       const uint32_t* in_keys = reinterpret_cast<const uint32_t*>(keys.data());
+                       GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
+                           nullptr, sort_bytes, in_keys, sorted_keys.as<uint32_t>(), values.as<double>(),
+                           sorted_values.as<double>(), rows, 0, 32, stream));
+                       DeviceBuffer unique(context, groups * sizeof(uint32_t)), sums(context, groups * sizeof(double));
+                       DeviceBuffer runs(context, sizeof(uint32_t));
+                       GPUSQL_CUDA_TRY(cub::DeviceReduce::ReduceByKey(
+                           nullptr, reduce_bytes, sorted_keys.as<uint32_t>(), unique.as<uint32_t>(),
+                           sorted_values.as<double>(), sums.as<double>(), runs.as<uint32_t>(), ::cuda::std::plus<>{},
+                           rows, stream));
+                       DeviceBuffer temp(context, std::max(sort_bytes, reduce_bytes));
+                       GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
+                           temp.data(), sort_bytes, in_keys, sorted_keys.as<uint32_t>(), values.as<double>(),
+                           sorted_values.as<double>(), rows, 0, 32, stream));
+                       GPUSQL_CUDA_TRY(cub::DeviceReduce::ReduceByKey(
+                           temp.data(), reduce_bytes, sorted_keys.as<uint32_t>(), unique.as<uint32_t>(),
+                           sorted_values.as<double>(), sums.as<double>(), runs.as<uint32_t>(), ::cuda::std::plus<>{},
+                           rows, stream));
+                     });
       }
     }
 
