@@ -198,7 +198,102 @@ __device__ __forceinline__ AggState warp_tree(AggKind kind, Cls cls, AggState s,
   return s;
 }
 
-// One warp per task: chunk `chunk` of group g's sequence, reduced as the
+// ---- tasks of at most 32 items: one thread each ----
+//
+// Such a task's items are virtual warp 0's lanes (item l is thread l's only
+// one), so the block tree adds only empty states to that warp's, and the
+// result is warp_tree()'s: F(0, 1), where F(l, 32) is leaf l (item l folded
+// into an empty state, or the previous level's state l; empty past the
+// items) and F(l, m) = combine(F(l, 2m), F(l + m, 2m)). Depth first, that
+// tree meets its leaves in bit-reversed order, so one thread computes it
+// with a stack of six states merged as a binary counter; unrolled, every
+// stack index is a constant and the stack stays in registers. Many small
+// groups (10^7 groups of ~13 rows) were a warp each, mostly idle lanes.
+
+constexpr int bit_reversed5(int j) {
+  return ((j & 1) << 4) | ((j & 2) << 2) | (j & 4) | ((j & 8) >> 2) | ((j & 16) >> 4);
+}
+constexpr int ones_in(int j) { return j == 0 ? 0 : (j & 1) + ones_in(j >> 1); }
+constexpr int trailing_ones(int j) { return (j & 1) ? 1 + trailing_ones(j >> 1) : 0; }
+
+// Leaf J of the tree (J in depth-first order), then the merges it completes.
+template <int J, class Leaf>
+__device__ __forceinline__ void small_tree_step(AggKind kind, Cls cls, AggState (&stack)[6], const Leaf& leaf,
+                                                uint32_t& error) {
+  if constexpr (J < kWarp) {
+    constexpr int depth = ones_in(J);  // subtrees on the stack before this leaf
+    stack[depth] = leaf(bit_reversed5(J));
+#pragma unroll
+    for (int m = 0; m < trailing_ones(J); ++m)
+      stack[depth - m - 1] = agg_combine(kind, cls, stack[depth - m - 1], stack[depth - m], error);
+    small_tree_step<J + 1>(kind, cls, stack, leaf, error);
+  }
+}
+
+// Thread per task: tasks of at most 32 items are reduced here; the others
+// are listed in `large` (count in *large_count) for reduce_groups_kernel.
+template <bool FOLD, int AGGREGATES>
+__global__ void __launch_bounds__(kThreads)
+    reduce_small_tasks_kernel(const GroupParams* __restrict__ d_params, const ColumnSet* __restrict__ d_columns,
+                              const uint32_t* __restrict__ positions, const AggState* __restrict__ in_states,
+                              uint64_t in_total, const uint64_t* __restrict__ item_start,
+                              const uint64_t* __restrict__ task_start, const uint32_t* __restrict__ task_group,
+                              uint64_t tasks, AggState* __restrict__ out, uint32_t* __restrict__ large,
+                              unsigned* __restrict__ large_count, uint32_t* __restrict__ error_word) {
+  const GroupParams& params = *d_params;
+  const ColumnSet& columns = *d_columns;
+  const int spec_count = params.spec_count;
+  uint32_t error = 0;
+  const int lane = threadIdx.x % kWarp;
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  // Whole warps run the loop (the ballot below needs every lane).
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane; base < tasks;
+       base += stride) {
+    const uint64_t t = base + lane;
+    uint64_t begin = 0;
+    int items = 0;
+    if (t < tasks) {
+      const uint32_t g = task_group[t];
+      begin = item_start[g] + (t - task_start[g]) * kReduceChunk;
+      const uint64_t end = min(item_start[g + 1], begin + kReduceChunk);
+      items = static_cast<int>(end - begin);
+    }
+    const bool is_large = t < tasks && items > kWarp;
+    const unsigned large_lanes = __ballot_sync(kFullMask, is_large);
+    if (large_lanes) {  // one atomic per warp
+      unsigned first = 0;
+      if (lane == 0) first = atomicAdd(large_count, static_cast<unsigned>(__popc(large_lanes)));
+      first = __shfl_sync(kFullMask, first, 0);
+      if (is_large) large[first + __popc(large_lanes & ((1u << lane) - 1))] = static_cast<uint32_t>(t);
+    }
+    if (t >= tasks || is_large) continue;
+#pragma unroll 1
+    for (int a = 0; a < AGGREGATES; ++a) {
+      if (a >= spec_count) break;
+      const AggSpec& spec = params.specs[a];
+      auto leaf = [&](int l) {
+        AggState s{};
+        if (l >= items) return s;
+        if constexpr (FOLD) {
+          const int64_t p = positions[begin + l];
+          Slot v{};
+          if (spec.kind != AggKind::CountStar) v = evaluate(spec.arg, columns, p, error);
+          agg_fold_value(spec.kind, spec.cls, s, v, error, p);
+        } else {
+          s = in_states[a * in_total + begin + l];
+        }
+        return s;
+      };
+      AggState stack[6];
+      small_tree_step<0>(spec.kind, spec.cls, stack, leaf, error);
+      out[a * tasks + t] = stack[0];
+    }
+  }
+  if (error) atomicOr(error_word, error);
+}
+
+// One warp per task of more than 32 items (listed by
+// reduce_small_tasks_kernel): chunk `chunk` of group g's sequence, reduced as the
 // canonical 256-thread block would -- the warp plays the block's warps
 // 0..7 in turn (virtual thread w*32 + lane folds items k*256 + w*32 + lane
 // for k = 0..7), lane w keeps warp w's state, and the 8 states meet in the
@@ -212,6 +307,7 @@ __global__ void __launch_bounds__(kThreads)
                          const AggState* __restrict__ in_states, uint64_t in_total,
                          const uint64_t* __restrict__ item_start, const uint64_t* __restrict__ task_start,
                          const uint32_t* __restrict__ task_group, uint64_t tasks, AggState* __restrict__ out,
+                         const uint32_t* __restrict__ large, const unsigned* __restrict__ large_count,
                          uint32_t* __restrict__ error_word) {
   const GroupParams& params = *d_params;
   const ColumnSet& columns = *d_columns;
@@ -219,7 +315,9 @@ __global__ void __launch_bounds__(kThreads)
   uint32_t error = 0;
   const int lane = threadIdx.x % 32;
   const uint64_t warps = static_cast<uint64_t>(gridDim.x) * (blockDim.x / 32);
-  for (uint64_t t = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; t < tasks; t += warps) {
+  const uint64_t listed = *large_count;
+  for (uint64_t i = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; i < listed; i += warps) {
+    const uint64_t t = large[i];
     const uint32_t g = task_group[t];
     const uint64_t begin = item_start[g] + (t - task_start[g]) * kReduceChunk;
     const uint64_t end = min(item_start[g + 1], begin + kReduceChunk);
@@ -271,19 +369,28 @@ __global__ void __launch_bounds__(kThreads)
   if (error) atomicOr(error_word, error);
 }
 
+// The small tasks by a thread each, then the large ones by a warp each.
+// `large` has room for `tasks` entries; *large_count starts at 0.
 template <bool FOLD>
-void launch_reduce_groups(std::size_t spec_count, unsigned grid, cudaStream_t stream, const GroupParams* params,
-                          const ColumnSet* columns, const uint32_t* positions, const AggState* in_states,
-                          uint64_t in_total, const uint64_t* item_start, const uint64_t* task_start,
-                          const uint32_t* task_group, uint64_t tasks, AggState* out, uint32_t* error) {
-  auto launch = [&](auto kernel) {
-    kernel<<<grid, kThreads, 0, stream>>>(params, columns, positions, in_states, in_total, item_start, task_start,
-                                          task_group, tasks, out, error);
+void launch_reduce_groups(std::size_t spec_count, const GroupParams* params, const ColumnSet* columns,
+                          const uint32_t* positions, const AggState* in_states, uint64_t in_total,
+                          const uint64_t* item_start, const uint64_t* task_start, const uint32_t* task_group,
+                          uint64_t tasks, AggState* out, uint32_t* large, unsigned* large_count, uint32_t* error,
+                          DeviceContext& context) {
+  const unsigned small_grid = grid_for((tasks + kThreads - 1) / kThreads, context, 8);
+  const unsigned warp_grid = grid_for((tasks * kWarp + kThreads - 1) / kThreads, context, 8);
+  cudaStream_t stream = context.stream();
+  auto launch = [&](auto small_kernel, auto warp_kernel) {
+    small_kernel<<<small_grid, kThreads, 0, stream>>>(params, columns, positions, in_states, in_total, item_start,
+                                                      task_start, task_group, tasks, out, large, large_count, error);
+    GPUSQL_CHECK_LAUNCH();
+    warp_kernel<<<warp_grid, kThreads, 0, stream>>>(params, columns, positions, in_states, in_total, item_start,
+                                                    task_start, task_group, tasks, out, large, large_count, error);
   };
-  if (spec_count <= 1) launch(reduce_groups_kernel<FOLD, 1>);
-  else if (spec_count <= 2) launch(reduce_groups_kernel<FOLD, 2>);
-  else if (spec_count <= 4) launch(reduce_groups_kernel<FOLD, 4>);
-  else launch(reduce_groups_kernel<FOLD, kMaxAggregates>);
+  if (spec_count <= 1) launch(reduce_small_tasks_kernel<FOLD, 1>, reduce_groups_kernel<FOLD, 1>);
+  else if (spec_count <= 2) launch(reduce_small_tasks_kernel<FOLD, 2>, reduce_groups_kernel<FOLD, 2>);
+  else if (spec_count <= 4) launch(reduce_small_tasks_kernel<FOLD, 4>, reduce_groups_kernel<FOLD, 4>);
+  else launch(reduce_small_tasks_kernel<FOLD, kMaxAggregates>, reduce_groups_kernel<FOLD, kMaxAggregates>);
 }
 
 // ---- COUNT(DISTINCT) ----
@@ -524,17 +631,18 @@ DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet
         task_start.as<uint64_t>(), n_groups, task_group.as<uint32_t>());
     GPUSQL_CHECK_LAUNCH();
     DeviceBuffer out(context, n_specs * tasks * sizeof(AggState));
-    const unsigned grid = grid_for((tasks * kWarp + kThreads - 1) / kThreads, context, 8);
+    DeviceBuffer large(context, tasks * sizeof(uint32_t)), large_count(context, sizeof(unsigned));
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(large_count.data(), 0, sizeof(unsigned), context.stream()));
     if (fold)
-      launch_reduce_groups<true>(n_specs, grid, context.stream(), objects.at<GroupParams>(p), objects.at<ColumnSet>(c),
+      launch_reduce_groups<true>(n_specs, objects.at<GroupParams>(p), objects.at<ColumnSet>(c),
                                  positions.as<uint32_t>(), nullptr, 0, item_start.as<uint64_t>(),
                                  task_start.as<uint64_t>(), task_group.as<uint32_t>(), tasks, out.as<AggState>(),
-                                 d_error);
+                                 large.as<uint32_t>(), large_count.as<unsigned>(), d_error, context);
     else
-      launch_reduce_groups<false>(n_specs, grid, context.stream(), objects.at<GroupParams>(p),
-                                  objects.at<ColumnSet>(c), nullptr, previous.as<AggState>(), previous_total,
-                                  item_start.as<uint64_t>(), task_start.as<uint64_t>(), task_group.as<uint32_t>(),
-                                  tasks, out.as<AggState>(), d_error);
+      launch_reduce_groups<false>(n_specs, objects.at<GroupParams>(p), objects.at<ColumnSet>(c), nullptr,
+                                  previous.as<AggState>(), previous_total, item_start.as<uint64_t>(),
+                                  task_start.as<uint64_t>(), task_group.as<uint32_t>(), tasks, out.as<AggState>(),
+                                  large.as<uint32_t>(), large_count.as<unsigned>(), d_error, context);
     GPUSQL_CHECK_LAUNCH();
     if (tasks == n_groups) return out;
     previous = std::move(out);

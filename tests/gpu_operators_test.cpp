@@ -411,6 +411,13 @@ void run_large(Pair& db) {
     db.check("SELECT s, g10, w % 3 AS m, COUNT(*) AS n, SUM(v) FROM big WHERE w > 0 GROUP BY s, g10, m "
              "ORDER BY n DESC, s, g10, m");
     db.check("SELECT gk, g10, SUM(v) FROM big GROUP BY gk, g10 HAVING COUNT(*) > 40");
+    // Groups of 30,000 rows: 15 chunks each, whose states a second level
+    // combines as tasks of at most 32 items (a thread each).
+    db.check("SELECT id % 100 AS m, COUNT(*), SUM(v), AVG(w), MIN(v), ARG_MAX(id, v) FROM big GROUP BY m");
+    // Seven groups of ~14,000 rows (chunks of 2048: a warp each) beside
+    // millions of one-row groups (a thread each) in the same launches.
+    db.check("SELECT CASE WHEN id < 100000 THEN id % 7 ELSE id END AS k, SUM(v), COUNT(*), MAX(s) FROM big "
+             "GROUP BY k HAVING COUNT(*) > 1 OR k % 100000 = 3");
   }
   {  // aggregates without GROUP BY
     db.check("SELECT SUM(v), AVG(v), COUNT(DISTINCT gm), COUNT(DISTINCT s), COUNT(DISTINCT v), COUNT(DISTINCT gk) "
