@@ -64,9 +64,11 @@ class CudaExecutor final : public Executor {
 
   std::shared_ptr<ResultData> execute(const Plan& plan, Profile* profile) override {
     profile_ = profile;
-    DeviceBuffer error_word(context_, sizeof(uint32_t));
-    GPUSQL_CUDA_TRY(cudaMemsetAsync(error_word.data(), 0, sizeof(uint32_t), context_.stream()));
-    error_ = error_word.as<uint32_t>();
+    DeviceBuffer error_words(context_, kErrorStages * sizeof(uint32_t));
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(error_words.data(), 0, kErrorStages * sizeof(uint32_t), context_.stream()));
+    error_words_ = error_words.as<uint32_t>();
+    stage_ = 0;
+    error_ = error_words_;
     lookups_.clear();
     sort_limit_.reset();
 
@@ -84,6 +86,14 @@ class CudaExecutor final : public Executor {
 
  private:
   DeviceContext& context_;
+  // Run-time errors: kernels OR EvalError bits into error_, one word per
+  // operator in the order operators finish (stage_ counts them). The first
+  // word with a bit is the error reported, as the host executor stops at the
+  // first operator that fails -- without a round trip after each operator.
+  // Past kErrorStages operators the last word is shared.
+  static constexpr std::size_t kErrorStages = 64;
+  uint32_t* error_words_ = nullptr;
+  std::size_t stage_ = 0;
   uint32_t* error_ = nullptr;
   Profile* profile_ = nullptr;
   std::string note_;  // for EXPLAIN ANALYZE: how the operator now finishing ran
@@ -93,15 +103,32 @@ class CudaExecutor final : public Executor {
   // Set by a Limit over a Sort for that Sort: the rows it must order (LIMIT + OFFSET).
   std::optional<std::size_t> sort_limit_;
 
+  void next_error_stage() {
+    if (stage_ + 1 < kErrorStages) error_ = error_words_ + ++stage_;
+  }
+
+  // The first operator's error among `words` (stage order); 0 for none.
+  static uint32_t first_error(const uint32_t* words, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i)
+      if (words[i]) return words[i];
+    return 0;
+  }
+
   void check_errors() {
-    uint32_t error = 0;
-    GPUSQL_CUDA_TRY(cudaMemcpyAsync(&error, error_, sizeof error, cudaMemcpyDeviceToHost, context_.stream()));
+    std::vector<uint32_t> words(stage_ + 1);
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(words.data(), error_words_, words.size() * sizeof(uint32_t),
+                                    cudaMemcpyDeviceToHost, context_.stream()));
     context_.synchronize();
-    throw_if_eval_error(error);
+    throw_if_eval_error(first_error(words.data(), words.size()));
   }
 
   DeviceRelation run(const PlanNode& node) {
-    if (!profile_) return run_operator(node);
+    DeviceRelation r = profile_ ? run_profiled(node) : run_operator(node);
+    next_error_stage();
+    return r;
+  }
+
+  DeviceRelation run_profiled(const PlanNode& node) {
     // EXPLAIN ANALYZE: device time of each operator, children excluded.
     cudaEvent_t start, stop;
     GPUSQL_CUDA_TRY(cudaEventCreate(&start));
@@ -443,10 +470,6 @@ class CudaExecutor final : public Executor {
       if (specs[a].kind == AggKind::CountDistinct)
         kernels::count_distinct(ExprProgram{}, specs[a].arg, specs[a].cls, set, groups.row_group.as<uint32_t>(),
                                 input.count, group_count, states.as<AggState>() + a * group_count, error_, context_);
-    // As the host executor does after each operator: a SUM that overflowed
-    // here is the error, not the arithmetic a projection or HAVING then does
-    // on its wrapped total (one error word holds both bits).
-    check_errors();
 
     // Key columns: each key's value at its group's first position.
     auto first = std::make_shared<DeviceBuffer>(std::move(groups.first));
@@ -712,7 +735,7 @@ class CudaExecutor final : public Executor {
 
   // The result's first `visible` columns, gathered on the device and copied
   // back.
-  // With `error`, the query's error word comes back too (in the same copy).
+  // With `error`, the first operator's error comes back too (in the same copy).
   std::vector<HostColumn> copy_to_host(const DeviceRelation& input, std::size_t visible, uint32_t* error = nullptr) {
     const std::size_t count = input.count, words = validity_words(count);
     std::vector<BoundExpr> refs;
@@ -741,8 +764,10 @@ class CudaExecutor final : public Executor {
       at.push_back(layout.add(column.bytes.size()));
       at.push_back(layout.add(words * sizeof(uint32_t)));
     }
-    const std::size_t error_at = layout.add(sizeof(uint32_t));
+    const std::size_t error_words = stage_ + 1;
+    const std::size_t error_at = layout.add(error_words * sizeof(uint32_t));
     const std::size_t total = layout.total;
+    std::vector<uint32_t> error_host(error_words);
     if (total <= kOneCopyBytes) {
       DeviceBuffer packed(context_, total);
       for (std::size_t c = 0; c < visible; ++c) {
@@ -753,8 +778,8 @@ class CudaExecutor final : public Executor {
                               error_, context_);
       }
       trace::mark("copy-project");
-      GPUSQL_CUDA_TRY(cudaMemcpyAsync(packed.as<char>() + error_at, error_, sizeof(uint32_t), cudaMemcpyDeviceToDevice,
-                                      context_.stream()));
+      GPUSQL_CUDA_TRY(cudaMemcpyAsync(packed.as<char>() + error_at, error_words_, error_words * sizeof(uint32_t),
+                                      cudaMemcpyDeviceToDevice, context_.stream()));
       std::vector<char> host(total);
       GPUSQL_CUDA_TRY(cudaMemcpyAsync(host.data(), packed.data(), total, cudaMemcpyDeviceToHost, context_.stream()));
       context_.synchronize();
@@ -763,11 +788,11 @@ class CudaExecutor final : public Executor {
         std::memcpy(out[c].bytes.data(), host.data() + at[2 * c], out[c].bytes.size());
         std::memcpy(out[c].validity.data(), host.data() + at[2 * c + 1], words * sizeof(uint32_t));
       }
-      if (error) std::memcpy(error, host.data() + error_at, sizeof(uint32_t));
+      std::memcpy(error_host.data(), host.data() + error_at, error_words * sizeof(uint32_t));
     } else {
       DeviceRelation dense = project(refs, input);
-      if (error)
-        GPUSQL_CUDA_TRY(cudaMemcpyAsync(error, error_, sizeof(uint32_t), cudaMemcpyDeviceToHost, context_.stream()));
+      GPUSQL_CUDA_TRY(cudaMemcpyAsync(error_host.data(), error_words_, error_words * sizeof(uint32_t),
+                                      cudaMemcpyDeviceToHost, context_.stream()));
       for (std::size_t c = 0; c < visible; ++c) {
         GPUSQL_CUDA_TRY(cudaMemcpyAsync(out[c].bytes.data(), dense.columns[c].data, out[c].bytes.size(),
                                         cudaMemcpyDeviceToHost, context_.stream()));
@@ -776,6 +801,7 @@ class CudaExecutor final : public Executor {
       }
     }
     context_.synchronize();
+    if (error) *error = first_error(error_host.data(), error_host.size());
     for (auto& column : out)
       if (column.null_count() == 0) column.validity.clear();  // no NULL: no bitmap, as on the host
     return out;
