@@ -8,6 +8,8 @@
 #include "engine/constant_folding.hpp"
 #include "engine/dictionary_recoding.hpp"
 #include "engine/scalar_functions.hpp"
+#include "engine/varchar_cast.hpp"
+#include "storage/value_text.hpp"
 
 namespace gpusql {
 namespace {
@@ -618,6 +620,25 @@ class ExpressionBinder {
       case Type::Boolean:
         if (!v.type.is_integral()) return unsupported();
         return node(Op::Ne, DataType::boolean(), {std::move(v), int_constant(0, at)}, at);
+      case Type::Varchar: {
+        v = fold_constants(std::move(v));
+        if (v.op == Op::Constant) {  // printed now, as the result would print it
+          Slot s;
+          s.valid = true;
+          if (v.type.is_floating()) s.d = v.constant.value.d;
+          else s.i = v.constant.value.i;
+          std::byte raw[8] = {};
+          store_value(raw, v.type.id, 0, s);
+          BoundExpr c = make_constant(DataType::varchar(), at);
+          c.text = format_fixed(v.type, raw, 0);
+          return c;
+        }
+        if (auto codes = cast_to_varchar(v)) return std::move(*codes);
+        throw Error(ErrorKind::NotSupported,
+                    "not supported yet: CAST to VARCHAR of a value that does not come from one table column (an "
+                    "aggregate, several columns, or a NULL that would become a string)",
+                    at);
+      }
       default: return unsupported();
     }
   }
@@ -849,6 +870,7 @@ class TableScope : public Scope {
     e.type = t.table->columns[c].type;
     e.offset = offset;
     e.dictionary = t.table->host[c].dictionary;
+    e.domain = &t.table->host[c];
     return e;
   }
 
@@ -910,6 +932,7 @@ class AggregateScope : public Scope {
     r.column = static_cast<int>(k);
     r.type = key.type;
     r.dictionary = key.dictionary;
+    r.domain = key.domain;  // a key's values are some of its column's
     r.offset = offset;
     return r;
   }

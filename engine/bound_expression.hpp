@@ -14,6 +14,8 @@
 
 namespace gpusql {
 
+struct HostColumn;
+
 // The table a Lookup node indexes by its child's value, built once at bind
 // time: which dictionary codes a LIKE pattern matches (BOOLEAN entries), or
 // each code's code in another dictionary (VARCHAR entries) where values of
@@ -35,8 +37,11 @@ struct BoundExpr {
   std::size_t offset = 0;   // where it came from in the SQL text
   // VARCHAR: the dictionary the codes index (column refs and MIN/MAX of them).
   std::shared_ptr<const Dictionary> dictionary;
-  // Lookup: the table indexed by the child's value.
+  // Lookup: the table indexed by the child's value; Rank: the sorted values searched.
   std::shared_ptr<const LookupTable> lookup;
+  // Column refs to a base table's column (and group keys that are one): the
+  // host column whose values it takes, which CAST to VARCHAR enumerates.
+  const HostColumn* domain = nullptr;
 
   bool is_null_constant() const { return op == Op::Constant && constant.null_constant; }
 };

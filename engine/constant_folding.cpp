@@ -5,7 +5,9 @@
 namespace gpusql {
 
 BoundExpr fold_constants(BoundExpr e) {
-  if (e.op == Op::Column || e.op == Op::Constant || e.op == Op::RowId || e.op == Op::Lookup) return e;
+  if (e.op == Op::Column || e.op == Op::Constant || e.op == Op::RowId || e.op == Op::Lookup ||
+      e.op == Op::Rank)
+    return e;
   if (e.type.id == Type::Varchar) return e;  // the dictionary travels with the expression
   for (const auto& c : e.children)
     if (c.op != Op::Constant || (c.type.id == Type::Varchar && !c.constant.null_constant)) return e;

@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "gpusql/gpusql.hpp"
 
@@ -43,6 +44,7 @@ enum class Op : uint8_t {
   Floor, Ceil, Abs,
   Select,     // c ? a : b   (pops b, a, c; NULL c selects b)
   Lookup,     // pops an integer v; pushes lookup column `slot`'s value at index v (FALSE/0 outside it)
+  Rank,       // pops v; pushes its index in lookup column `slot`: sorted int64 values, doubles as order_bits()
   ExtractYear, ExtractMonth, ExtractDay,  // of a DATE (days since 1970-01-01)
   AddMonths,  // DATE + months (pops months, date); the day is clamped to the month's end
 };
@@ -145,6 +147,14 @@ struct Slot {
   };
   bool valid;
 };
+
+// A double's bits as an int64 whose signed order is the doubles' total
+// order: -0.0 below 0.0, NaNs by their bits at the ends. For Rank tables.
+GPUSQL_HD int64_t order_bits(double d) {
+  int64_t b;
+  memcpy(&b, &d, sizeof b);
+  return b < 0 ? b ^ INT64_MAX : b;
+}
 
 GPUSQL_HD bool row_is_valid(const uint32_t* validity, int64_t row) {
   return validity == nullptr || ((validity[row >> 5] >> (row & 31)) & 1u);
@@ -406,6 +416,20 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
         if (!inside) v.i = 0;
         v.valid = a.valid;
         a = v;
+        break;
+      }
+      case Op::Rank: {
+        Slot& a = stack[top];
+        const ColumnPointer& table = cols.columns[in.slot];
+        const int64_t* values = static_cast<const int64_t*>(table.data);
+        const int64_t key = in.cls == Cls::Double ? order_bits(a.d) : a.i;
+        uint64_t lo = 0, hi = table.size;  // lower_bound
+        while (lo < hi) {
+          const uint64_t mid = lo + (hi - lo) / 2;
+          if (values[mid] < key) lo = mid + 1;
+          else hi = mid;
+        }
+        a.i = static_cast<int64_t>(lo);
         break;
       }
       case Op::ExtractYear: case Op::ExtractMonth: case Op::ExtractDay: {

@@ -58,6 +58,7 @@ struct Emitter {
         break;
       case Op::RowId: effect = 1; break;
       case Op::Lookup:
+      case Op::Rank:
         in.slot = static_cast<uint8_t>(slots.slot_of_lookup(e.lookup.get()));
         effect = 0;
         break;

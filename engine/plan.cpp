@@ -378,8 +378,11 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
     case Op::Abs: return "abs(" + child(0) + ")";
     case Op::Select: return "CASE WHEN " + child(0) + " THEN " + child(1) + " ELSE " + child(2) + " END";
     case Op::Lookup:
-      // A VARCHAR lookup recodes the child into a shared dictionary (dictionary_recoding.hpp).
-      return e.type.id == Type::Varchar ? "recode(" + child(0) + ")" : "(" + child(0) + " LIKE <pattern>)";
+      // A VARCHAR lookup of a Rank is a CAST to VARCHAR (varchar_cast.hpp); of
+      // a column, a recoding into a shared dictionary (dictionary_recoding.hpp).
+      if (e.type.id != Type::Varchar) return "(" + child(0) + " LIKE <pattern>)";
+      return e.children[0].op == Op::Rank ? child(0) : "recode(" + child(0) + ")";
+    case Op::Rank: return "CAST(" + child(0) + " AS VARCHAR)";
     case Op::ExtractYear: return "year(" + child(0) + ")";
     case Op::ExtractMonth: return "month(" + child(0) + ")";
     case Op::ExtractDay: return "day(" + child(0) + ")";
