@@ -164,10 +164,48 @@ __global__ void __launch_bounds__(kThreads)
     for (uint64_t t = task_start[g]; t < task_start[g + 1]; ++t) task_group[t] = static_cast<uint32_t>(g);
 }
 
-struct GroupParams {
-  AggSpec specs[kMaxAggregates];
-  int32_t spec_count;
+// One aggregate's items in group order (item i of the group-sorted order is
+// the value folded there), read contiguously by the reduce kernels: either
+// the argument's column sorted along with the group ids, or the argument
+// evaluated at the group-sorted positions by materialize_kernel.
+struct Leaves {
+  const void* values = nullptr;         // of `type`; null for COUNT(*)
+  Type type = Type::BigInt;
+  const uint8_t* valid = nullptr;       // null: every value is valid
+  const uint32_t* positions = nullptr;  // the items' positions, for ARG_MIN/ARG_MAX; else null
 };
+
+// agg_fold_value() of item i into s.
+__device__ __forceinline__ void fold_leaf(AggKind kind, Cls cls, const Leaves& leaves, uint64_t i, AggState& s,
+                                          uint32_t& error) {
+  Slot v;
+  v.i = 0;
+  v.valid = true;
+  if (kind != AggKind::CountStar) {
+    v = load_raw(leaves.values, leaves.type, static_cast<int64_t>(i));
+    if (leaves.valid) v.valid = leaves.valid[i] != 0;
+  }
+  agg_fold_value(kind, cls, s, v, error, leaves.positions ? static_cast<int64_t>(leaves.positions[i]) : -1);
+}
+
+// The argument at each group-sorted position: its bits (int64, or a
+// double's) and whether it is valid. Nothing but loads and stores, at full
+// occupancy, so the scattered reads of the positions overlap.
+__global__ void __launch_bounds__(kThreads)
+    materialize_kernel(const ExprProgram* __restrict__ d_program, const ColumnSet* __restrict__ d_columns,
+                       const uint32_t* __restrict__ positions, uint64_t count, int64_t* __restrict__ values,
+                       uint8_t* __restrict__ valid, uint32_t* __restrict__ error_word) {
+  const ExprProgram& program = *d_program;
+  const ColumnSet& columns = *d_columns;
+  uint32_t error = 0;
+  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
+    const Slot v = evaluate(program, columns, static_cast<int64_t>(positions[i]), error);
+    values[i] = v.valid ? v.i : 0;
+    valid[i] = v.valid;
+  }
+  if (error) atomicOr(error_word, error);
+}
 
 __device__ __forceinline__ AggState shuffle_state(const AggState& s, int source, bool down) {
   AggState r;
@@ -230,19 +268,25 @@ __device__ __forceinline__ void small_tree_step(AggKind kind, Cls cls, AggState 
   }
 }
 
+// Where task t's items are: [begin, begin + items) of its level's order.
+__device__ __forceinline__ void task_items(const uint64_t* item_start, const uint64_t* task_start,
+                                           const uint32_t* task_group, uint64_t t, uint64_t& begin, int& items) {
+  const uint32_t g = task_group[t];
+  begin = item_start[g] + (t - task_start[g]) * kReduceChunk;
+  const uint64_t end = min(item_start[g + 1], begin + kReduceChunk);
+  items = static_cast<int>(end - begin);
+}
+
 // Thread per task: tasks of at most 32 items are reduced here; the others
 // are listed in `large` (count in *large_count) for reduce_groups_kernel.
-template <bool FOLD, int AGGREGATES>
+// FOLD: items are leaves, folded; otherwise the previous level's states.
+template <bool FOLD>
 __global__ void __launch_bounds__(kThreads)
-    reduce_small_tasks_kernel(const GroupParams* __restrict__ d_params, const ColumnSet* __restrict__ d_columns,
-                              const uint32_t* __restrict__ positions, const AggState* __restrict__ in_states,
-                              uint64_t in_total, const uint64_t* __restrict__ item_start,
-                              const uint64_t* __restrict__ task_start, const uint32_t* __restrict__ task_group,
-                              uint64_t tasks, AggState* __restrict__ out, uint32_t* __restrict__ large,
-                              unsigned* __restrict__ large_count, uint32_t* __restrict__ error_word) {
-  const GroupParams& params = *d_params;
-  const ColumnSet& columns = *d_columns;
-  const int spec_count = params.spec_count;
+    reduce_small_tasks_kernel(AggKind kind, Cls cls, const Leaves leaves, const AggState* __restrict__ in_states,
+                              const uint64_t* __restrict__ item_start, const uint64_t* __restrict__ task_start,
+                              const uint32_t* __restrict__ task_group, uint64_t tasks, AggState* __restrict__ out,
+                              uint32_t* __restrict__ large, unsigned* __restrict__ large_count,
+                              uint32_t* __restrict__ error_word) {
   uint32_t error = 0;
   const int lane = threadIdx.x % kWarp;
   const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
@@ -252,12 +296,7 @@ __global__ void __launch_bounds__(kThreads)
     const uint64_t t = base + lane;
     uint64_t begin = 0;
     int items = 0;
-    if (t < tasks) {
-      const uint32_t g = task_group[t];
-      begin = item_start[g] + (t - task_start[g]) * kReduceChunk;
-      const uint64_t end = min(item_start[g + 1], begin + kReduceChunk);
-      items = static_cast<int>(end - begin);
-    }
+    if (t < tasks) task_items(item_start, task_start, task_group, t, begin, items);
     const bool is_large = t < tasks && items > kWarp;
     const unsigned large_lanes = __ballot_sync(kFullMask, is_large);
     if (large_lanes) {  // one atomic per warp
@@ -267,130 +306,121 @@ __global__ void __launch_bounds__(kThreads)
       if (is_large) large[first + __popc(large_lanes & ((1u << lane) - 1))] = static_cast<uint32_t>(t);
     }
     if (t >= tasks || is_large) continue;
-#pragma unroll 1
-    for (int a = 0; a < AGGREGATES; ++a) {
-      if (a >= spec_count) break;
-      const AggSpec& spec = params.specs[a];
-      auto leaf = [&](int l) {
-        AggState s{};
-        if (l >= items) return s;
-        if constexpr (FOLD) {
-          const int64_t p = positions[begin + l];
-          Slot v{};
-          if (spec.kind != AggKind::CountStar) v = evaluate(spec.arg, columns, p, error);
-          agg_fold_value(spec.kind, spec.cls, s, v, error, p);
-        } else {
-          s = in_states[a * in_total + begin + l];
-        }
-        return s;
-      };
-      AggState stack[6];
-      small_tree_step<0>(spec.kind, spec.cls, stack, leaf, error);
-      out[a * tasks + t] = stack[0];
-    }
+    auto leaf = [&](int l) {
+      AggState s{};
+      if (l >= items) return s;
+      if constexpr (FOLD) fold_leaf(kind, cls, leaves, begin + l, s, error);
+      else s = in_states[begin + l];
+      return s;
+    };
+    AggState stack[6];
+    small_tree_step<0>(kind, cls, stack, leaf, error);
+    out[t] = stack[0];
   }
   if (error) atomicOr(error_word, error);
 }
 
 // One warp per task of more than 32 items (listed by
-// reduce_small_tasks_kernel): chunk `chunk` of group g's sequence, reduced as the
+// reduce_small_tasks_kernel): a chunk of a group's sequence, reduced as the
 // canonical 256-thread block would -- the warp plays the block's warps
 // 0..7 in turn (virtual thread w*32 + lane folds items k*256 + w*32 + lane
 // for k = 0..7), lane w keeps warp w's state, and the 8 states meet in the
-// same tree as block_tree_host(). FOLD: items are positions, folded;
-// otherwise items are the previous level's states, combined. AGGREGATES
-// bounds spec_count at compile time so the states stay in registers.
-template <bool FOLD, int AGGREGATES>
+// same tree as block_tree_host(). FOLD: items are leaves, folded; otherwise
+// the previous level's states, combined.
+template <bool FOLD>
 __global__ void __launch_bounds__(kThreads)
-    reduce_groups_kernel(const GroupParams* __restrict__ d_params, const ColumnSet* __restrict__ d_columns,
-                         const uint32_t* __restrict__ positions,
-                         const AggState* __restrict__ in_states, uint64_t in_total,
+    reduce_groups_kernel(AggKind kind, Cls cls, const Leaves leaves, const AggState* __restrict__ in_states,
                          const uint64_t* __restrict__ item_start, const uint64_t* __restrict__ task_start,
-                         const uint32_t* __restrict__ task_group, uint64_t tasks, AggState* __restrict__ out,
+                         const uint32_t* __restrict__ task_group, AggState* __restrict__ out,
                          const uint32_t* __restrict__ large, const unsigned* __restrict__ large_count,
                          uint32_t* __restrict__ error_word) {
-  const GroupParams& params = *d_params;
-  const ColumnSet& columns = *d_columns;
-  const int spec_count = params.spec_count;
   uint32_t error = 0;
   const int lane = threadIdx.x % 32;
   const uint64_t warps = static_cast<uint64_t>(gridDim.x) * (blockDim.x / 32);
   const uint64_t listed = *large_count;
   for (uint64_t i = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; i < listed; i += warps) {
     const uint64_t t = large[i];
-    const uint32_t g = task_group[t];
-    const uint64_t begin = item_start[g] + (t - task_start[g]) * kReduceChunk;
-    const uint64_t end = min(item_start[g + 1], begin + kReduceChunk);
-    const int items = static_cast<int>(end - begin);
-    AggState mine[AGGREGATES];
-#pragma unroll
-    for (int a = 0; a < AGGREGATES; ++a) mine[a] = AggState{};
+    uint64_t begin = 0;
+    int items = 0;
+    task_items(item_start, task_start, task_group, t, begin, items);
+    AggState mine{};
     for (int w = 0; w < kReduceThreads / kWarp; ++w) {
       if (w * kWarp >= items) break;  // the remaining virtual warps are empty
-      AggState s[AGGREGATES];
+      AggState s{};
 #pragma unroll
-      for (int a = 0; a < AGGREGATES; ++a) s[a] = AggState{};
       for (int k = 0; k < kReduceItems; ++k) {
         const int item = k * kReduceThreads + w * kWarp + lane;
         if (item >= items) break;
-        if constexpr (FOLD) {
-          const int64_t p = positions[begin + item];
-#pragma unroll
-          for (int a = 0; a < AGGREGATES; ++a) {
-            if (a >= spec_count) break;
-            const AggSpec& spec = params.specs[a];
-            Slot v{};
-            if (spec.kind != AggKind::CountStar) v = evaluate(spec.arg, columns, p, error);
-            agg_fold_value(spec.kind, spec.cls, s[a], v, error, p);
-          }
-        } else {
-#pragma unroll
-          for (int a = 0; a < AGGREGATES; ++a) {
-            if (a >= spec_count) break;
-            s[a] = agg_combine(params.specs[a].kind, params.specs[a].cls, s[a], in_states[a * in_total + begin + item],
-                               error);
-          }
-        }
+        if constexpr (FOLD) fold_leaf(kind, cls, leaves, begin + item, s, error);
+        else s = agg_combine(kind, cls, s, in_states[begin + item], error);
       }
-#pragma unroll
-      for (int a = 0; a < AGGREGATES; ++a) {
-        if (a >= spec_count) break;  // the same for the whole warp
-        AggState total = shuffle_state(warp_tree(params.specs[a].kind, params.specs[a].cls, s[a], error), 0, false);
-        if (lane == w) mine[a] = total;
-      }
+      const AggState total = shuffle_state(warp_tree(kind, cls, s, error), 0, false);
+      if (lane == w) mine = total;
     }
-#pragma unroll
-    for (int a = 0; a < AGGREGATES; ++a) {
-      if (a >= spec_count) break;
-      AggState total = warp_tree(params.specs[a].kind, params.specs[a].cls, mine[a], error);
-      if (lane == 0) out[a * tasks + t] = total;
-    }
+    const AggState total = warp_tree(kind, cls, mine, error);
+    if (lane == 0) out[t] = total;
   }
   if (error) atomicOr(error_word, error);
 }
 
-// The small tasks by a thread each, then the large ones by a warp each.
-// `large` has room for `tasks` entries; *large_count starts at 0.
+// One level of the reduction: the small tasks by a thread each, then the
+// large ones by a warp each. `large` has room for `tasks` entries.
 template <bool FOLD>
-void launch_reduce_groups(std::size_t spec_count, const GroupParams* params, const ColumnSet* columns,
-                          const uint32_t* positions, const AggState* in_states, uint64_t in_total,
+void launch_reduce_groups(AggKind kind, Cls cls, const Leaves& leaves, const AggState* in_states,
                           const uint64_t* item_start, const uint64_t* task_start, const uint32_t* task_group,
                           uint64_t tasks, AggState* out, uint32_t* large, unsigned* large_count, uint32_t* error,
                           DeviceContext& context) {
   const unsigned small_grid = grid_for((tasks + kThreads - 1) / kThreads, context, 8);
   const unsigned warp_grid = grid_for((tasks * kWarp + kThreads - 1) / kThreads, context, 8);
   cudaStream_t stream = context.stream();
-  auto launch = [&](auto small_kernel, auto warp_kernel) {
-    small_kernel<<<small_grid, kThreads, 0, stream>>>(params, columns, positions, in_states, in_total, item_start,
-                                                      task_start, task_group, tasks, out, large, large_count, error);
-    GPUSQL_CHECK_LAUNCH();
-    warp_kernel<<<warp_grid, kThreads, 0, stream>>>(params, columns, positions, in_states, in_total, item_start,
-                                                    task_start, task_group, tasks, out, large, large_count, error);
-  };
-  if (spec_count <= 1) launch(reduce_small_tasks_kernel<FOLD, 1>, reduce_groups_kernel<FOLD, 1>);
-  else if (spec_count <= 2) launch(reduce_small_tasks_kernel<FOLD, 2>, reduce_groups_kernel<FOLD, 2>);
-  else if (spec_count <= 4) launch(reduce_small_tasks_kernel<FOLD, 4>, reduce_groups_kernel<FOLD, 4>);
-  else launch(reduce_small_tasks_kernel<FOLD, kMaxAggregates>, reduce_groups_kernel<FOLD, kMaxAggregates>);
+  GPUSQL_CUDA_TRY(cudaMemsetAsync(large_count, 0, sizeof(unsigned), stream));
+  reduce_small_tasks_kernel<FOLD><<<small_grid, kThreads, 0, stream>>>(kind, cls, leaves, in_states, item_start,
+                                                                       task_start, task_group, tasks, out, large,
+                                                                       large_count, error);
+  GPUSQL_CHECK_LAUNCH();
+  reduce_groups_kernel<FOLD><<<warp_grid, kThreads, 0, stream>>>(kind, cls, leaves, in_states, item_start, task_start,
+                                                                 task_group, out, large, large_count, error);
+  GPUSQL_CHECK_LAUNCH();
+}
+
+// Two programs that compute the same value.
+bool same_program(const ExprProgram& a, const ExprProgram& b) {
+  if (a.length != b.length || a.result_cls != b.result_cls) return false;
+  for (int i = 0; i < a.length; ++i) {
+    const Instr &x = a.code[i], &y = b.code[i];
+    if (x.op != y.op || x.cls != y.cls || x.slot != y.slot || x.null_constant != y.null_constant ||
+        x.value.i != y.value.i)
+      return false;
+  }
+  return true;
+}
+
+// The column every aggregate with an argument reads, when that argument is
+// the plain column -- no NULLs, read at its own position, 4 or 8 bytes a
+// value -- and no aggregate needs positions (ARG_MIN/ARG_MAX): its values
+// can then be sorted along with the group ids, and no position is needed.
+const ColumnPointer* shared_plain_column(const std::vector<AggSpec>& specs, const ColumnSet& columns) {
+  const ColumnPointer* found = nullptr;
+  for (const AggSpec& spec : specs) {
+    if (spec.kind == AggKind::ArgMin || spec.kind == AggKind::ArgMax) return nullptr;
+    if (spec.kind == AggKind::CountStar) continue;
+    if (spec.arg.length != 1 || spec.arg.code[0].op != Op::Column) return nullptr;
+    const ColumnPointer& c = columns.columns[spec.arg.code[0].slot];
+    if (c.validity || c.rows || c.is_rowid || c.side != 0 || c.type == Type::Boolean) return nullptr;
+    if (found && found != &c) return nullptr;
+    found = &c;
+  }
+  return found;
+}
+
+int value_bytes(Type type) {
+  switch (type) {
+    case Type::Integer:
+    case Type::Date:
+    case Type::Varchar:
+    case Type::Real: return 4;
+    default: return 8;
+  }
 }
 
 // ---- COUNT(DISTINCT) ----
@@ -596,59 +626,117 @@ DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet
     throw Error(ErrorKind::NotSupported, "not supported yet: more than 8 aggregates in one operator");
   DeviceBuffer states(context, std::max<std::size_t>(1, n_specs * n_groups) * sizeof(AggState));
   if (n_specs == 0 || n_groups == 0 || count == 0) return states;
-  GroupParams params{};
-  params.spec_count = static_cast<int32_t>(n_specs);
-  for (std::size_t a = 0; a < n_specs; ++a) params.specs[a] = specs[a];
-  DeviceObjects objects;
-  const std::size_t p = objects.add(params), c = objects.add(columns);
-  objects.upload(context);
+  const int group_bits = bits_for(n_groups - 1);
+  const uint32_t* row_group = groups.row_group.as<uint32_t>();
 
-  // Positions sorted by group, ascending within each (a stable sort of the
-  // group ids of positions 0..count-1).
-  DeviceBuffer sorted_groups(context, count * sizeof(uint32_t)), positions(context, count * sizeof(uint32_t));
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(sorted_groups.data(), groups.row_group.data(), count * sizeof(uint32_t),
-                                  cudaMemcpyDeviceToDevice, context.stream()));
-  sequence(0, count, positions.as<uint32_t>(), context);
-  sort_pairs_u32(sorted_groups, positions, count, bits_for(n_groups - 1), context);
-  DeviceBuffer item_start(context, (n_groups + 1) * sizeof(uint64_t));
+  // Each aggregate's leaves in group order: positions ascending within each
+  // group (the sorts are stable). When the aggregates read one plain column,
+  // its values sort along with the group ids and the reduce reads them in
+  // order; otherwise the positions sort, and each distinct argument is
+  // evaluated at them once (scattered reads, at full occupancy).
+  DeviceBuffer sorted_groups(context, count * sizeof(uint32_t)), positions;
+  std::vector<DeviceBuffer> buffers;  // values and validity the leaves point into
+  buffers.reserve(2 * n_specs + 1);   // no reallocation: references into it are held
+  std::vector<Leaves> leaves(n_specs);
+  if (const ColumnPointer* plain = shared_plain_column(specs, columns)) {
+    const int width = value_bytes(plain->type);
+    buffers.emplace_back(context, count * width);
+    sort_pairs_copy(row_group, plain->data, width, sorted_groups.as<uint32_t>(), buffers.back().data(), count,
+                    group_bits, context);
+    for (std::size_t a = 0; a < n_specs; ++a)
+      if (specs[a].kind != AggKind::CountStar) leaves[a] = Leaves{buffers.back().data(), plain->type, nullptr, nullptr};
+  } else {
+    positions = DeviceBuffer(context, count * sizeof(uint32_t));
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(sorted_groups.data(), row_group, count * sizeof(uint32_t),
+                                    cudaMemcpyDeviceToDevice, context.stream()));
+    sequence(0, count, positions.as<uint32_t>(), context);
+    sort_pairs_u32(sorted_groups, positions, count, group_bits, context);
+    DeviceObjects objects;
+    std::vector<std::size_t> program_at(n_specs);
+    for (std::size_t a = 0; a < n_specs; ++a) program_at[a] = objects.add(specs[a].arg);
+    const std::size_t c = objects.add(columns);
+    objects.upload(context);
+    for (std::size_t a = 0; a < n_specs; ++a) {
+      const AggSpec& spec = specs[a];
+      const bool arg = spec.kind == AggKind::ArgMin || spec.kind == AggKind::ArgMax;
+      if (arg) leaves[a].positions = positions.as<uint32_t>();
+      if (spec.kind == AggKind::CountStar) continue;
+      std::size_t same = a;
+      for (std::size_t b = 0; b < a; ++b)
+        if (specs[b].kind != AggKind::CountStar && same_program(specs[b].arg, spec.arg)) same = b;
+      if (same != a) {
+        leaves[a].values = leaves[same].values;
+        leaves[a].type = leaves[same].type;
+        leaves[a].valid = leaves[same].valid;
+        continue;
+      }
+      buffers.emplace_back(context, count * sizeof(int64_t));
+      DeviceBuffer& values = buffers.back();
+      buffers.emplace_back(context, count);
+      DeviceBuffer& valid = buffers.back();
+      materialize_kernel<<<blocks_for(count, context), kThreads, 0, context.stream()>>>(
+          objects.at<ExprProgram>(program_at[a]), objects.at<ColumnSet>(c), positions.as<uint32_t>(), count,
+          values.as<int64_t>(), valid.as<uint8_t>(), d_error);
+      GPUSQL_CHECK_LAUNCH();
+      leaves[a].values = values.data();
+      leaves[a].type = spec.cls == Cls::Double ? Type::Double : Type::BigInt;
+      leaves[a].valid = valid.as<uint8_t>();
+    }
+  }
+  DeviceBuffer group_start(context, (n_groups + 1) * sizeof(uint64_t));
   group_starts_kernel<<<blocks_for(count, context), kThreads, 0, context.stream()>>>(
-      sorted_groups.as<uint32_t>(), count, n_groups, item_start.as<uint64_t>());
+      sorted_groups.as<uint32_t>(), count, n_groups, group_start.as<uint64_t>());
   GPUSQL_CHECK_LAUNCH();
 
-  // Level 1 folds each group's positions into chunk states; each further
-  // level combines a group's chunk states by the same scheme, until every
-  // group has one.
-  DeviceBuffer previous;
-  uint64_t previous_total = 0;
-  for (bool fold = true;; fold = false) {
-    DeviceBuffer task_start(context, (n_groups + 1) * sizeof(uint64_t));
+  // The levels, the same for every aggregate: level 1 folds each group's
+  // leaves into chunk states; each further level combines a group's chunk
+  // states by the same scheme, until every group has one.
+  struct Level {
+    const uint64_t* item_start;
+    DeviceBuffer task_start, task_group;
+    uint64_t tasks;
+  };
+  std::vector<Level> levels;
+  for (const uint64_t* item_start = group_start.as<uint64_t>();;) {
+    Level level{item_start, DeviceBuffer(context, (n_groups + 1) * sizeof(uint64_t)), DeviceBuffer(), 0};
     chunk_counts_kernel<<<blocks_for(n_groups + 1, context), kThreads, 0, context.stream()>>>(
-        item_start.as<uint64_t>(), n_groups, task_start.as<uint64_t>());
+        item_start, n_groups, level.task_start.as<uint64_t>());
     GPUSQL_CHECK_LAUNCH();
-    const uint64_t tasks = exclusive_scan(task_start.as<uint64_t>(), n_groups + 1, context);
-    DeviceBuffer task_group(context, tasks * sizeof(uint32_t));
+    level.tasks = exclusive_scan(level.task_start.as<uint64_t>(), n_groups + 1, context);
+    level.task_group = DeviceBuffer(context, level.tasks * sizeof(uint32_t));
     task_groups_kernel<<<blocks_for(n_groups, context), kThreads, 0, context.stream()>>>(
-        task_start.as<uint64_t>(), n_groups, task_group.as<uint32_t>());
+        level.task_start.as<uint64_t>(), n_groups, level.task_group.as<uint32_t>());
     GPUSQL_CHECK_LAUNCH();
-    DeviceBuffer out(context, n_specs * tasks * sizeof(AggState));
-    DeviceBuffer large(context, tasks * sizeof(uint32_t)), large_count(context, sizeof(unsigned));
-    GPUSQL_CUDA_TRY(cudaMemsetAsync(large_count.data(), 0, sizeof(unsigned), context.stream()));
-    if (fold)
-      launch_reduce_groups<true>(n_specs, objects.at<GroupParams>(p), objects.at<ColumnSet>(c),
-                                 positions.as<uint32_t>(), nullptr, 0, item_start.as<uint64_t>(),
-                                 task_start.as<uint64_t>(), task_group.as<uint32_t>(), tasks, out.as<AggState>(),
-                                 large.as<uint32_t>(), large_count.as<unsigned>(), d_error, context);
-    else
-      launch_reduce_groups<false>(n_specs, objects.at<GroupParams>(p), objects.at<ColumnSet>(c), nullptr,
-                                  previous.as<AggState>(), previous_total, item_start.as<uint64_t>(),
-                                  task_start.as<uint64_t>(), task_group.as<uint32_t>(), tasks, out.as<AggState>(),
-                                  large.as<uint32_t>(), large_count.as<unsigned>(), d_error, context);
-    GPUSQL_CHECK_LAUNCH();
-    if (tasks == n_groups) return out;
-    previous = std::move(out);
-    previous_total = tasks;
-    item_start = std::move(task_start);
+    levels.push_back(std::move(level));
+    if (levels.back().tasks == n_groups) break;
+    item_start = levels.back().task_start.as<uint64_t>();
   }
+
+  DeviceBuffer large(context, levels.front().tasks * sizeof(uint32_t)), large_count(context, sizeof(unsigned));
+  for (std::size_t a = 0; a < n_specs; ++a) {
+    const AggSpec& spec = specs[a];
+    DeviceBuffer previous;
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+      const Level& level = levels[l];
+      const bool last = l + 1 == levels.size();
+      DeviceBuffer out;
+      AggState* out_states = states.as<AggState>() + a * n_groups;  // the last level: one task per group
+      if (!last) {
+        out = DeviceBuffer(context, level.tasks * sizeof(AggState));
+        out_states = out.as<AggState>();
+      }
+      if (l == 0)
+        launch_reduce_groups<true>(spec.kind, spec.cls, leaves[a], nullptr, level.item_start,
+                                   level.task_start.as<uint64_t>(), level.task_group.as<uint32_t>(), level.tasks,
+                                   out_states, large.as<uint32_t>(), large_count.as<unsigned>(), d_error, context);
+      else
+        launch_reduce_groups<false>(spec.kind, spec.cls, Leaves{}, previous.as<AggState>(), level.item_start,
+                                    level.task_start.as<uint64_t>(), level.task_group.as<uint32_t>(), level.tasks,
+                                    out_states, large.as<uint32_t>(), large_count.as<unsigned>(), d_error, context);
+      previous = std::move(out);
+    }
+  }
+  return states;
 }
 
 void count_distinct(const ExprProgram& predicate, const ExprProgram& arg, Cls cls, const ColumnSet& columns,

@@ -32,9 +32,12 @@ Groups assign_groups(const KeyColumns& keys, DeviceContext& context, bool dense 
 // positions in ascending order reduced as their own sequence in the
 // canonical order -- chunks of kReduceChunk, "thread" t folding t, t+256,
 // ..., a warp tree, a tree over the 8 warps, then the same over the chunk
-// states until one is left. One warp runs one chunk of one group, playing
-// the 8 warps of the canonical block in turn. COUNT(DISTINCT) states hold the
-// non-NULL count; count_distinct() replaces it.
+// states until one is left. The values are first put in group order (the
+// argument column sorted along with the group ids, or each argument
+// evaluated at the group-sorted positions), so the reduce reads them
+// contiguously: a chunk of more than 32 values goes to a warp, which plays
+// the 8 warps of the canonical block in turn; a smaller one to a thread.
+// COUNT(DISTINCT) states hold the non-NULL count; count_distinct() replaces it.
 DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet& columns, const Groups& groups,
                               std::size_t count, uint32_t* d_error, DeviceContext& context);
 

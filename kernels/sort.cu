@@ -748,6 +748,39 @@ void small_sort(const std::vector<OrderKey>& keys, const ColumnSet& columns, std
 
 }  // namespace
 
+namespace {
+template <class V>
+void sort_pairs_copy_impl(const uint32_t* keys_in, const V* values_in, uint32_t* keys_out, V* values_out,
+                          std::size_t count, int end_bit, DeviceContext& context) {
+  const uint32_t n = static_cast<uint32_t>(count);
+  std::size_t temp_bytes = 0;
+  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_in, keys_out, values_in, values_out, n, 0,
+                                                  end_bit, context.stream()));
+  DeviceBuffer temp(context, std::max<std::size_t>(1, temp_bytes));
+  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, keys_in, keys_out, values_in, values_out,
+                                                  n, 0, end_bit, context.stream()));
+}
+}  // namespace
+
+void sort_pairs_copy(const uint32_t* keys_in, const void* values_in, int value_bytes, uint32_t* keys_out,
+                     void* values_out, std::size_t count, int end_bit, DeviceContext& context) {
+  if (count == 0) return;
+  check_count(count);
+  if (count < 2 || end_bit <= 0) {
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(keys_out, keys_in, count * sizeof(uint32_t), cudaMemcpyDeviceToDevice,
+                                    context.stream()));
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(values_out, values_in, count * value_bytes, cudaMemcpyDeviceToDevice,
+                                    context.stream()));
+    return;
+  }
+  if (value_bytes == 8)
+    sort_pairs_copy_impl(keys_in, static_cast<const uint64_t*>(values_in), keys_out, static_cast<uint64_t*>(values_out),
+                         count, end_bit, context);
+  else
+    sort_pairs_copy_impl(keys_in, static_cast<const uint32_t*>(values_in), keys_out, static_cast<uint32_t*>(values_out),
+                         count, end_bit, context);
+}
+
 void sort_pairs(DeviceBuffer& keys, DeviceBuffer& values, std::size_t count, int begin_bit, int end_bit,
                 bool keys_64bit, DeviceContext& context) {
   if (count < 2 || end_bit <= begin_bit) return;

@@ -35,6 +35,11 @@ inline void sort_pairs_u64(DeviceBuffer& keys, DeviceBuffer& values, std::size_t
                            DeviceContext& context) {
   sort_pairs(keys, values, count, 0, end_bit, true, context);
 }
+// The same over uint32_t keys and 4- or 8-byte values (`value_bytes`), read
+// from the inputs (left as they are) and written to the outputs, which hold
+// `count` items each: no copy of a column to sort its values along.
+void sort_pairs_copy(const uint32_t* keys_in, const void* values_in, int value_bytes, uint32_t* keys_out,
+                     void* values_out, std::size_t count, int end_bit, DeviceContext& context);
 // Keys only: uint32_t or uint64_t.
 void sort_keys(DeviceBuffer& keys, std::size_t count, int end_bit, bool keys_64bit, DeviceContext& context);
 
