@@ -538,9 +538,13 @@ int main(int argc, char** argv) {
         for (bool dense : {true, false}) {
           bench.report("GROUP BY " + std::to_string(groups) + " groups",
                        dense ? "dense array + canonical SUM" : "hash table + canonical SUM", rows, rows * 12.0, [&] {
-                         kernels::KeyColumns k =
-                             kernels::evaluate_keys({key}, {Cls::Int}, columns, rows, d_error, context);
-                         kernels::Groups g = kernels::assign_groups(k, context, dense);
+                         // The engine's path: keys from their programs (dense), or
+                         // evaluated into key words for the hash table.
+                         kernels::Groups g =
+                             dense ? kernels::assign_groups({key}, {Cls::Int}, columns, rows, d_error, context)
+                                   : kernels::assign_groups(
+                                         kernels::evaluate_keys({key}, {Cls::Int}, columns, rows, d_error, context),
+                                         context, false);
                          kernels::aggregate_groups({sum}, columns, g, rows, d_error, context);
                        });
         }

@@ -459,11 +459,7 @@ class CudaExecutor final : public Executor {
       key_classes.push_back(compute_class(k.type));
     }
     ColumnSet set = column_set(slots, input);
-    kernels::Groups groups;
-    {
-      kernels::KeyColumns keys = kernels::evaluate_keys(key_programs, key_classes, set, input.count, error_, context_);
-      groups = kernels::assign_groups(keys, context_);
-    }
+    kernels::Groups groups = kernels::assign_groups(key_programs, key_classes, set, input.count, error_, context_);
     const std::size_t group_count = groups.count;
     DeviceBuffer states = kernels::aggregate_groups(specs, set, groups, input.count, error_, context_);
     for (std::size_t a = 0; a < specs.size(); ++a)

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <type_traits>
 
 #include "kernels/gather.hpp"
 #include "kernels/group_by.hpp"
@@ -18,6 +19,54 @@ unsigned blocks_for(std::size_t items, const DeviceContext& context) {
 
 // ---- group numbering ----
 
+// A key's (or an argument's) value at position p: loaded as a T straight
+// from `column` (a copy in registers) when it is a plain column read at its
+// own position, or by the interpreter (T = void). Through evaluate() even a
+// plain column ran at a fifth of the bandwidth here: the descriptor loads
+// and the interpreter's stack frame stayed in the loop.
+template <class T>
+__device__ __forceinline__ Slot key_value(const ExprProgram& program, const ColumnPointer& column,
+                                          const ColumnSet& columns, uint64_t p, uint32_t& error) {
+  if constexpr (std::is_void_v<T>) {
+    return evaluate(program, columns, static_cast<int64_t>(p), error);
+  } else {
+    Slot s;
+    const T x = static_cast<const T*>(column.data)[p];
+    if constexpr (std::is_floating_point_v<T>) s.d = x;
+    else s.i = static_cast<int64_t>(x);
+    s.valid = row_is_valid(column.validity, static_cast<int64_t>(p));
+    return s;
+  }
+}
+
+// Calls launch(T*) with the type key_value() loads `program`'s value as:
+// the column's when it is a plain column at its own position, else void.
+template <class Launch>
+void with_value_type(const ExprProgram& program, const ColumnSet& columns, Launch&& launch) {
+  if (program.shape == Shape::Column) {
+    const ColumnPointer& c = columns.columns[program.terms[0].slot];
+    if (!c.rows && !c.is_rowid) switch (c.type) {
+        case Type::Boolean: return launch(static_cast<uint8_t*>(nullptr));
+        case Type::Integer:
+        case Type::Date: return launch(static_cast<int32_t*>(nullptr));
+        case Type::Varchar: return launch(static_cast<uint32_t*>(nullptr));
+        case Type::BigInt:
+        case Type::Decimal: return launch(static_cast<int64_t*>(nullptr));
+        case Type::Double: return launch(static_cast<double*>(nullptr));
+        case Type::Real: return launch(static_cast<float*>(nullptr));
+      }
+  }
+  launch(static_cast<void*>(nullptr));
+}
+
+// The plain column of `program` (for key_value), or none.
+ColumnPointer plain_column(const ExprProgram& program, const ColumnSet& columns) {
+  return program.shape == Shape::Column ? columns.columns[program.terms[0].slot] : ColumnPointer{};
+}
+
+// Positions a thread of the key kernels takes per iteration, loads first.
+constexpr int kKeyUnroll = 4;
+
 struct KeyRange {
   long long min;
   long long max;
@@ -25,22 +74,11 @@ struct KeyRange {
   unsigned int any_valid;
 };
 
-__global__ void __launch_bounds__(kThreads)
-    key_range_kernel(const KeyView keys, int k, KeyRange* __restrict__ range) {
-  long long lo = LLONG_MAX, hi = LLONG_MIN;
-  bool any_null = false, any_valid = false;
-  for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < keys.count;
-       p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
-    if ((keys.nulls[p] >> k) & 1u) {
-      any_null = true;
-      continue;
-    }
-    long long v = keys.bits[k * keys.count + p];
-    lo = min(lo, v);
-    hi = max(hi, v);
-    any_valid = true;
-  }
-  // Warp, then block, then one atomic of each per block.
+// One thread's (lo, hi, any_null, any_valid) merged over the block, then
+// into *range with one atomic of each per block. Every thread of the block
+// calls it.
+__device__ __forceinline__ void merge_range(long long lo, long long hi, bool any_null, bool any_valid,
+                                            KeyRange* __restrict__ range) {
   __shared__ long long warp_lo[kThreads / 32], warp_hi[kThreads / 32];
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) {
@@ -64,6 +102,63 @@ __global__ void __launch_bounds__(kThreads)
     }
     if (block_null) atomicOr(&range->any_null, 1u);
   }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    key_range_kernel(const KeyView keys, int k, KeyRange* __restrict__ range) {
+  long long lo = LLONG_MAX, hi = LLONG_MIN;
+  bool any_null = false, any_valid = false;
+  for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < keys.count;
+       p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
+    if ((keys.nulls[p] >> k) & 1u) {
+      any_null = true;
+      continue;
+    }
+    long long v = keys.bits[k * keys.count + p];
+    lo = min(lo, v);
+    hi = max(hi, v);
+    any_valid = true;
+  }
+  merge_range(lo, hi, any_null, any_valid, range);
+}
+
+// The range of an integer key computed by `program`, evaluated at each
+// position and not kept: for the dense path, no key words are written.
+template <class T>
+__global__ void __launch_bounds__(kThreads)
+    program_range_kernel(const ExprProgram* __restrict__ d_program, const ColumnPointer column,
+                         const ColumnSet* __restrict__ d_columns, uint64_t count, KeyRange* __restrict__ range,
+                         uint32_t* __restrict__ error_word) {
+  const ExprProgram& program = *d_program;
+  const ColumnSet& columns = *d_columns;
+  uint32_t error = 0;
+  long long lo = LLONG_MAX, hi = LLONG_MIN;
+  bool any_null = false, any_valid = false;
+  const uint64_t step = static_cast<uint64_t>(gridDim.x) * blockDim.x * kKeyUnroll;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x * kKeyUnroll + threadIdx.x; base < count;
+       base += step) {
+    Slot v[kKeyUnroll];
+    bool in[kKeyUnroll];
+#pragma unroll
+    for (int j = 0; j < kKeyUnroll; ++j) {
+      const uint64_t p = base + static_cast<uint64_t>(j) * blockDim.x;
+      in[j] = p < count;
+      if (in[j]) v[j] = key_value<T>(program, column, columns, p, error);
+    }
+#pragma unroll
+    for (int j = 0; j < kKeyUnroll; ++j) {
+      if (!in[j]) continue;
+      if (!v[j].valid) {
+        any_null = true;
+        continue;
+      }
+      lo = min(lo, static_cast<long long>(v[j].i));
+      hi = max(hi, static_cast<long long>(v[j].i));
+      any_valid = true;
+    }
+  }
+  if (error) atomicOr(error_word, error);
+  merge_range(lo, hi, any_null, any_valid, range);
 }
 
 struct DenseLayout {
@@ -94,6 +189,47 @@ __global__ void __launch_bounds__(kThreads)
     }
     warp_min_position(first, slot, static_cast<uint32_t>(p));
   }
+}
+
+// dense_slot_kernel() with the keys evaluated from their programs
+// (`key_count` consecutive ones) instead of read as key words. PLAIN: one
+// key, a plain column.
+template <class T>
+__global__ void __launch_bounds__(kThreads)
+    program_slot_kernel(const ExprProgram* __restrict__ programs, int key_count, const ColumnPointer column,
+                        const ColumnSet* __restrict__ d_columns, const DenseLayout layout, uint64_t count,
+                        uint32_t* __restrict__ row_slot, uint32_t* __restrict__ first,
+                        uint32_t* __restrict__ error_word) {
+  const ColumnSet& columns = *d_columns;
+  uint32_t error = 0;
+  constexpr bool kPlain = !std::is_void_v<T>;
+  const uint64_t step = static_cast<uint64_t>(gridDim.x) * blockDim.x * kKeyUnroll;
+  // Whole blocks run the loop (warp_min_position needs every lane).
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x * kKeyUnroll; base < count; base += step) {
+    uint64_t s[kKeyUnroll] = {};
+#pragma unroll
+    for (int j = 0; j < kKeyUnroll; ++j) {
+      const uint64_t p = base + static_cast<uint64_t>(j) * blockDim.x + threadIdx.x;
+      if (p >= count) continue;
+      for (int k = 0; k < (kPlain ? 1 : key_count); ++k) {
+        const Slot v = key_value<T>(programs[k], column, columns, p, error);
+        const uint64_t digit =
+            v.valid ? static_cast<uint64_t>(v.i) - static_cast<uint64_t>(layout.min[k]) : layout.span[k];
+        s[j] += digit * layout.stride[k];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < kKeyUnroll; ++j) {
+      const uint64_t p = base + static_cast<uint64_t>(j) * blockDim.x + threadIdx.x;
+      uint32_t slot = kEmptySlot;
+      if (p < count) {
+        slot = static_cast<uint32_t>(s[j]);
+        row_slot[p] = slot;
+      }
+      warp_min_position(first, slot, static_cast<uint32_t>(p));
+    }
+  }
+  if (error) atomicOr(error_word, error);
 }
 
 // Compacts the used slots as (lowest position, slot) pairs, in no
@@ -188,19 +324,49 @@ __device__ __forceinline__ void fold_leaf(AggKind kind, Cls cls, const Leaves& l
   agg_fold_value(kind, cls, s, v, error, leaves.positions ? static_cast<int64_t>(leaves.positions[i]) : -1);
 }
 
+// Items first, first + 256, ..., first + 7 * 256 (a canonical thread's
+// items of a full chunk), all loads issued before any is used.
+template <class T>
+__device__ __forceinline__ void load_strided(const void* values, uint64_t first, Slot (&v)[kReduceItems]) {
+  const T* p = static_cast<const T*>(values) + first;
+  T x[kReduceItems];
+#pragma unroll
+  for (int k = 0; k < kReduceItems; ++k) x[k] = p[k * kReduceThreads];
+#pragma unroll
+  for (int k = 0; k < kReduceItems; ++k) {
+    if constexpr (std::is_floating_point_v<T>) v[k].d = x[k];
+    else v[k].i = static_cast<int64_t>(x[k]);
+    v[k].valid = true;
+  }
+}
+
+__device__ __forceinline__ void load_chunk_values(const Leaves& leaves, uint64_t first, Slot (&v)[kReduceItems]) {
+  switch (leaves.type) {
+    case Type::Boolean: load_strided<uint8_t>(leaves.values, first, v); break;
+    case Type::Integer:
+    case Type::Date: load_strided<int32_t>(leaves.values, first, v); break;
+    case Type::Varchar: load_strided<uint32_t>(leaves.values, first, v); break;
+    case Type::BigInt:
+    case Type::Decimal: load_strided<int64_t>(leaves.values, first, v); break;
+    case Type::Double: load_strided<double>(leaves.values, first, v); break;
+    case Type::Real: load_strided<float>(leaves.values, first, v); break;
+  }
+}
+
 // The argument at each group-sorted position: its bits (int64, or a
 // double's) and whether it is valid. Nothing but loads and stores, at full
 // occupancy, so the scattered reads of the positions overlap.
+template <class T>
 __global__ void __launch_bounds__(kThreads)
-    materialize_kernel(const ExprProgram* __restrict__ d_program, const ColumnSet* __restrict__ d_columns,
-                       const uint32_t* __restrict__ positions, uint64_t count, int64_t* __restrict__ values,
-                       uint8_t* __restrict__ valid, uint32_t* __restrict__ error_word) {
+    materialize_kernel(const ExprProgram* __restrict__ d_program, const ColumnPointer column,
+                       const ColumnSet* __restrict__ d_columns, const uint32_t* __restrict__ positions, uint64_t count,
+                       int64_t* __restrict__ values, uint8_t* __restrict__ valid, uint32_t* __restrict__ error_word) {
   const ExprProgram& program = *d_program;
   const ColumnSet& columns = *d_columns;
   uint32_t error = 0;
   for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
-    const Slot v = evaluate(program, columns, static_cast<int64_t>(positions[i]), error);
+    const Slot v = key_value<T>(program, column, columns, positions[i], error);
     values[i] = v.valid ? v.i : 0;
     valid[i] = v.valid;
   }
@@ -347,12 +513,33 @@ __global__ void __launch_bounds__(kThreads)
     for (int w = 0; w < kReduceThreads / kWarp; ++w) {
       if (w * kWarp >= items) break;  // the remaining virtual warps are empty
       AggState s{};
+      if constexpr (FOLD) {
+        if (items == kReduceChunk && kind != AggKind::CountStar) {
+          // A full chunk: the lane's 8 values loaded at once, then folded in order.
+          Slot v[kReduceItems];
+          load_chunk_values(leaves, begin + w * kWarp + lane, v);
 #pragma unroll
-      for (int k = 0; k < kReduceItems; ++k) {
-        const int item = k * kReduceThreads + w * kWarp + lane;
-        if (item >= items) break;
-        if constexpr (FOLD) fold_leaf(kind, cls, leaves, begin + item, s, error);
-        else s = agg_combine(kind, cls, s, in_states[begin + item], error);
+          for (int k = 0; k < kReduceItems; ++k) {
+            const uint64_t i = begin + k * kReduceThreads + w * kWarp + lane;
+            if (leaves.valid) v[k].valid = leaves.valid[i] != 0;
+            agg_fold_value(kind, cls, s, v[k], error,
+                           leaves.positions ? static_cast<int64_t>(leaves.positions[i]) : -1);
+          }
+        } else {
+#pragma unroll
+          for (int k = 0; k < kReduceItems; ++k) {
+            const int item = k * kReduceThreads + w * kWarp + lane;
+            if (item >= items) break;
+            fold_leaf(kind, cls, leaves, begin + item, s, error);
+          }
+        }
+      } else {
+#pragma unroll
+        for (int k = 0; k < kReduceItems; ++k) {
+          const int item = k * kReduceThreads + w * kWarp + lane;
+          if (item >= items) break;
+          s = agg_combine(kind, cls, s, in_states[begin + item], error);
+        }
       }
       const AggState total = shuffle_state(warp_tree(kind, cls, s, error), 0, false);
       if (lane == w) mine = total;
@@ -554,48 +741,16 @@ bool dense_layout(const std::vector<KeyRange>& ranges, std::size_t rows, DenseLa
 
 }  // namespace
 
-Groups assign_groups(const KeyColumns& keys, DeviceContext& context, bool dense) {
+namespace {
+
+// The groups of positions whose slots are row_slot (of `slots`), given each
+// slot's lowest position in `first` (kEmptySlot where unused): the used
+// slots ordered by their lowest position are the groups, in order of first
+// appearance.
+Groups number_groups(DeviceBuffer& row_slot, DeviceBuffer& first, uint64_t slots, std::size_t count,
+                     DeviceContext& context) {
   Groups groups;
-  const std::size_t count = keys.count;
-  if (count >= kEmptySlot) throw Error(ErrorKind::NotSupported, "not supported yet: 2^32 or more rows");
   groups.row_group = DeviceBuffer(context, std::max<std::size_t>(1, count) * sizeof(uint32_t));
-  if (count == 0) return groups;
-  const KeyView view = keys.view();
-  const unsigned grid = blocks_for(count, context);
-
-  DeviceBuffer row_slot(context, count * sizeof(uint32_t));
-  DeviceBuffer first;  // per slot: lowest position, kEmptySlot where unused
-  uint64_t slots = 0;
-  DenseLayout layout{};
-  bool use_dense = false;
-  if (dense) {
-    std::vector<KeyRange> ranges(keys.key_count, KeyRange{LLONG_MAX, LLONG_MIN, 0, 0});
-    DeviceBuffer d_ranges(context, std::max<std::size_t>(1, ranges.size()) * sizeof(KeyRange));
-    if (!ranges.empty())
-      context.copy_to_device(d_ranges.data(), ranges.data(), ranges.size() * sizeof(KeyRange));
-    for (int k = 0; k < keys.key_count; ++k) {
-      key_range_kernel<<<grid, kThreads, 0, context.stream()>>>(view, k, d_ranges.as<KeyRange>() + k);
-      GPUSQL_CHECK_LAUNCH();
-    }
-    if (!ranges.empty())
-      GPUSQL_CUDA_TRY(cudaMemcpyAsync(ranges.data(), d_ranges.data(), ranges.size() * sizeof(KeyRange),
-                                      cudaMemcpyDeviceToHost, context.stream()));
-    context.synchronize();
-    use_dense = dense_layout(ranges, count, layout, slots);
-  }
-  if (use_dense) {
-    first = DeviceBuffer(context, slots * sizeof(uint32_t));
-    GPUSQL_CUDA_TRY(cudaMemsetAsync(first.data(), 0xff, slots * sizeof(uint32_t), context.stream()));
-    dense_slot_kernel<<<grid, kThreads, 0, context.stream()>>>(view, layout, row_slot.as<uint32_t>(),
-                                                                first.as<uint32_t>());
-    GPUSQL_CHECK_LAUNCH();
-  } else {
-    HashTable table = build_hash_table(view, false, row_slot.as<uint32_t>(), &first, context);
-    slots = table.capacity;
-  }
-
-  // The used slots, ordered by their lowest position: the groups in order
-  // of first appearance.
   DeviceBuffer group_first(context, count * sizeof(uint32_t)), group_slot(context, count * sizeof(uint32_t));
   DeviceBuffer counter(context, sizeof(unsigned int));
   GPUSQL_CUDA_TRY(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned int), context.stream()));
@@ -612,11 +767,110 @@ Groups assign_groups(const KeyColumns& keys, DeviceContext& context, bool dense)
   scatter_groups_kernel<<<blocks_for(group_count, context), kThreads, 0, context.stream()>>>(
       group_slot.as<uint32_t>(), group_count, first.as<uint32_t>());
   GPUSQL_CHECK_LAUNCH();
-  row_groups_kernel<<<grid, kThreads, 0, context.stream()>>>(row_slot.as<uint32_t>(), first.as<uint32_t>(), count,
-                                                             groups.row_group.as<uint32_t>());
+  row_groups_kernel<<<blocks_for(count, context), kThreads, 0, context.stream()>>>(
+      row_slot.as<uint32_t>(), first.as<uint32_t>(), count, groups.row_group.as<uint32_t>());
   GPUSQL_CHECK_LAUNCH();
   groups.first = std::move(group_first);
   return groups;
+}
+
+// Room for the dense array's slots, all unused.
+DeviceBuffer unused_slots(uint64_t slots, DeviceContext& context) {
+  DeviceBuffer first(context, slots * sizeof(uint32_t));
+  GPUSQL_CUDA_TRY(cudaMemsetAsync(first.data(), 0xff, slots * sizeof(uint32_t), context.stream()));
+  return first;
+}
+
+std::vector<KeyRange> read_ranges(const DeviceBuffer& d_ranges, std::size_t keys, DeviceContext& context) {
+  std::vector<KeyRange> ranges(keys);
+  if (keys)
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(ranges.data(), d_ranges.data(), keys * sizeof(KeyRange), cudaMemcpyDeviceToHost,
+                                    context.stream()));
+  context.synchronize();
+  return ranges;
+}
+
+DeviceBuffer empty_ranges(std::size_t keys, DeviceContext& context) {
+  const std::vector<KeyRange> ranges(keys, KeyRange{LLONG_MAX, LLONG_MIN, 0, 0});
+  DeviceBuffer d_ranges(context, std::max<std::size_t>(1, keys) * sizeof(KeyRange));
+  if (keys) context.copy_to_device(d_ranges.data(), ranges.data(), keys * sizeof(KeyRange));
+  return d_ranges;
+}
+
+}  // namespace
+
+Groups assign_groups(const KeyColumns& keys, DeviceContext& context, bool dense) {
+  const std::size_t count = keys.count;
+  if (count >= kEmptySlot) throw Error(ErrorKind::NotSupported, "not supported yet: 2^32 or more rows");
+  if (count == 0) {
+    Groups groups;
+    groups.row_group = DeviceBuffer(context, sizeof(uint32_t));
+    return groups;
+  }
+  const KeyView view = keys.view();
+  const unsigned grid = blocks_for(count, context);
+
+  DeviceBuffer row_slot(context, count * sizeof(uint32_t));
+  DeviceBuffer first;  // per slot: lowest position, kEmptySlot where unused
+  uint64_t slots = 0;
+  DenseLayout layout{};
+  bool use_dense = false;
+  if (dense) {
+    DeviceBuffer d_ranges = empty_ranges(keys.key_count, context);
+    for (int k = 0; k < keys.key_count; ++k) {
+      key_range_kernel<<<grid, kThreads, 0, context.stream()>>>(view, k, d_ranges.as<KeyRange>() + k);
+      GPUSQL_CHECK_LAUNCH();
+    }
+    use_dense = dense_layout(read_ranges(d_ranges, keys.key_count, context), count, layout, slots);
+  }
+  if (use_dense) {
+    first = unused_slots(slots, context);
+    dense_slot_kernel<<<grid, kThreads, 0, context.stream()>>>(view, layout, row_slot.as<uint32_t>(),
+                                                                first.as<uint32_t>());
+    GPUSQL_CHECK_LAUNCH();
+  } else {
+    HashTable table = build_hash_table(view, false, row_slot.as<uint32_t>(), &first, context);
+    slots = table.capacity;
+  }
+  return number_groups(row_slot, first, slots, count, context);
+}
+
+Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector<Cls>& classes,
+                     const ColumnSet& columns, std::size_t count, uint32_t* d_error, DeviceContext& context) {
+  if (count >= kEmptySlot) throw Error(ErrorKind::NotSupported, "not supported yet: 2^32 or more rows");
+  const bool integers = std::all_of(classes.begin(), classes.end(), [](Cls c) { return c == Cls::Int; });
+  if (count == 0 || !integers || programs.empty() || programs.size() > static_cast<std::size_t>(kMaxKeyColumns))
+    return assign_groups(evaluate_keys(programs, classes, columns, count, d_error, context), context);
+  DeviceObjects objects;
+  std::vector<std::size_t> at;
+  for (const auto& program : programs) at.push_back(objects.add(program));  // consecutive: an array
+  const std::size_t c = objects.add(columns);
+  objects.upload(context);
+  const unsigned grid = blocks_for(count, context);
+  DeviceBuffer d_ranges = empty_ranges(programs.size(), context);
+  for (std::size_t k = 0; k < programs.size(); ++k) {
+    with_value_type(programs[k], columns, [&](auto* tag) {
+      program_range_kernel<std::remove_pointer_t<decltype(tag)>><<<grid, kThreads, 0, context.stream()>>>(
+          objects.at<ExprProgram>(at[k]), plain_column(programs[k], columns), objects.at<ColumnSet>(c), count,
+          d_ranges.as<KeyRange>() + k, d_error);
+    });
+    GPUSQL_CHECK_LAUNCH();
+  }
+  DenseLayout layout{};
+  uint64_t slots = 0;
+  if (!dense_layout(read_ranges(d_ranges, programs.size(), context), count, layout, slots))
+    return assign_groups(evaluate_keys(programs, classes, columns, count, d_error, context), context, false);
+  DeviceBuffer row_slot(context, count * sizeof(uint32_t));
+  DeviceBuffer first = unused_slots(slots, context);
+  auto launch_slots = [&](auto* tag) {
+    program_slot_kernel<std::remove_pointer_t<decltype(tag)>><<<grid, kThreads, 0, context.stream()>>>(
+        objects.at<ExprProgram>(at[0]), static_cast<int>(programs.size()), plain_column(programs[0], columns),
+        objects.at<ColumnSet>(c), layout, count, row_slot.as<uint32_t>(), first.as<uint32_t>(), d_error);
+  };
+  if (programs.size() == 1) with_value_type(programs[0], columns, launch_slots);
+  else launch_slots(static_cast<void*>(nullptr));
+  GPUSQL_CHECK_LAUNCH();
+  return number_groups(row_slot, first, slots, count, context);
 }
 
 DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet& columns, const Groups& groups,
@@ -674,9 +928,12 @@ DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet
       DeviceBuffer& values = buffers.back();
       buffers.emplace_back(context, count);
       DeviceBuffer& valid = buffers.back();
-      materialize_kernel<<<blocks_for(count, context), kThreads, 0, context.stream()>>>(
-          objects.at<ExprProgram>(program_at[a]), objects.at<ColumnSet>(c), positions.as<uint32_t>(), count,
-          values.as<int64_t>(), valid.as<uint8_t>(), d_error);
+      with_value_type(spec.arg, columns, [&](auto* tag) {
+        using T = std::remove_pointer_t<decltype(tag)>;
+        materialize_kernel<T><<<blocks_for(count, context), kThreads, 0, context.stream()>>>(
+            objects.at<ExprProgram>(program_at[a]), plain_column(spec.arg, columns), objects.at<ColumnSet>(c),
+            positions.as<uint32_t>(), count, values.as<int64_t>(), valid.as<uint8_t>(), d_error);
+      });
       GPUSQL_CHECK_LAUNCH();
       leaves[a].values = values.data();
       leaves[a].type = spec.cls == Cls::Double ? Type::Double : Type::BigInt;

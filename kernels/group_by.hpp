@@ -28,6 +28,16 @@ struct Groups {
 // `dense` false forces the hash table (tests and benchmarks).
 Groups assign_groups(const KeyColumns& keys, DeviceContext& context, bool dense = true);
 
+// The same for the keys `programs` compute over `columns` (classes[k]: key
+// k's compute class) at each of `count` positions. Integer keys are first
+// evaluated only for their ranges; when the dense array fits, a second
+// evaluation gives each position's slot, and no key words are written (12
+// bytes a row per key, read twice more). Otherwise the keys are evaluated
+// into KeyColumns, which the hash table numbers. Run-time errors of the
+// programs go to *d_error.
+Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector<Cls>& classes,
+                     const ColumnSet& columns, std::size_t count, uint32_t* d_error, DeviceContext& context);
+
 // Each aggregate's state per group, at [a * groups.count + g]: the group's
 // positions in ascending order reduced as their own sequence in the
 // canonical order -- chunks of kReduceChunk, "thread" t folding t, t+256,

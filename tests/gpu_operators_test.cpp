@@ -58,7 +58,7 @@ std::string table_u() {
 // v random doubles with NULLs, s six strings, w small integers.
 std::string table_big(int rows) {
   const char* words[] = {"alpha", "beta", "gamma", "delta", "", "epsilon"};
-  std::string csv = "id,g10,gk,gm,v,s,w\n";
+  std::string csv = "id,g10,gk,gm,v,s,w,x\n";
   csv.reserve(static_cast<std::size_t>(rows) * 64);
   uint64_t state = 12345;
   char line[160];
@@ -70,8 +70,8 @@ std::string table_big(int rows) {
     int gm = static_cast<int>((q >> 3) % 1000000);
     char v[32] = "";
     if (i % 101 != 7) std::snprintf(v, sizeof v, "%.17g", static_cast<double>(q >> 11) / 9007199254740992.0 * 2000.0 - 1000.0);
-    std::snprintf(line, sizeof line, "%d,%s,%lld,%d,%s,%s,%d\n", i, g10, gk, gm, v, words[(r >> 20) % 6],
-                  static_cast<int>((q >> 40) % 2001) - 1000);
+    std::snprintf(line, sizeof line, "%d,%s,%lld,%d,%s,%s,%d,%.17g\n", i, g10, gk, gm, v, words[(r >> 20) % 6],
+                  static_cast<int>((q >> 40) % 2001) - 1000, static_cast<double>((r >> 30) % 100000) / 7.0 - 5000.0);
     csv += line;
   }
   return csv;
@@ -406,6 +406,13 @@ void run_large(Pair& db) {
     CHECK(db.rows("SELECT id, SUM(v), COUNT(*) FROM big GROUP BY id") == rows);
     CHECK(db.rows("SELECT id * 1000003 - 7 AS key, SUM(v), MIN(s) FROM big GROUP BY key") == rows);
     CHECK(db.rows("SELECT v, COUNT(*) FROM big GROUP BY v") > 2900000);
+    // Aggregates of one plain column without NULLs: its values sorted along
+    // with the group ids (4-byte INTEGER, 8-byte BIGINT and DOUBLE), groups
+    // of 300,000 rows (full chunks, three levels), of ~1,500 and of ~3.
+    db.check("SELECT g10, SUM(w), MIN(w), MAX(w), AVG(w), COUNT(w), COUNT(*) FROM big GROUP BY g10");
+    db.check("SELECT w, SUM(gk), MIN(gk), AVG(gk), COUNT(*) FROM big GROUP BY w");
+    db.check("SELECT g10, SUM(x), AVG(x), MIN(x), MAX(x) FROM big GROUP BY g10");
+    db.check("SELECT gm, SUM(x), COUNT(*) FROM big GROUP BY gm");
     // Several keys; COUNT(DISTINCT) per group.
     db.check("SELECT g10, s, COUNT(*), SUM(v), COUNT(DISTINCT w), COUNT(DISTINCT gm) FROM big GROUP BY g10, s");
     db.check("SELECT s, g10, w % 3 AS m, COUNT(*) AS n, SUM(v) FROM big WHERE w > 0 GROUP BY s, g10, m "
