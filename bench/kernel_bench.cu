@@ -172,9 +172,12 @@ struct Bench {
     return times[times.size() / 2];
   }
 
+  // Whether --only selects the benchmark `name` (its checks are skipped too).
+  bool wants(const std::string& name) const { return name.find(only) != std::string::npos; }
+
   void report(const std::string& name, const std::string& variant, double items, double bytes,
               const std::function<void()>& run) {
-    if (name.find(only) == std::string::npos) return;
+    if (!wants(name)) return;
     double ms = median_ms(run);
     double gbps = bytes / (ms * 1e-3) / 1e9;
     double fraction = bytes / (ms * 1e-3) / kPeakBytesPerSecond;
@@ -229,6 +232,7 @@ int main(int argc, char** argv) {
         const float threshold = static_cast<float>(selectivity);
         const double bytes = static_cast<double>(n4) * (4.0 + 4.0 * selectivity);
         const std::string name = "filter " + std::to_string(static_cast<int>(selectivity * 100)) + "%";
+        if (!bench.wants(name)) continue;
         std::size_t selected = 0;
         // The engine's filter path: ids in ascending order, by the bitmask
         // filter (flag pass, scan, write pass).
@@ -340,6 +344,7 @@ int main(int argc, char** argv) {
         // logical bytes are counted), the ids written.
         const double bytes = static_cast<double>(n4) * (8.0 + 4.0 * selectivity);
         const std::string name = "filter 2 terms " + std::to_string(static_cast<int>(selectivity * 100)) + "%";
+        if (!bench.wants(name)) continue;
         auto cub_if = [&](uint32_t* d_ids) {
           const BothLessAt holds{a.as<float>(), b.as<float>(), threshold, threshold};
           std::size_t bytes_needed = 0;
