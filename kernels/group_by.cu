@@ -311,17 +311,41 @@ struct Leaves {
   const uint32_t* positions = nullptr;  // the items' positions, for ARG_MIN/ARG_MAX; else null
 };
 
-// agg_fold_value() of item i into s.
+// agg_fold_value() of item i into s. T: the values' C++ type, so the load
+// is one instruction the compiler can issue early; void: by leaves.type.
+template <class T = void>
 __device__ __forceinline__ void fold_leaf(AggKind kind, Cls cls, const Leaves& leaves, uint64_t i, AggState& s,
                                           uint32_t& error) {
   Slot v;
   v.i = 0;
   v.valid = true;
   if (kind != AggKind::CountStar) {
-    v = load_raw(leaves.values, leaves.type, static_cast<int64_t>(i));
+    if constexpr (std::is_void_v<T>) {
+      v = load_raw(leaves.values, leaves.type, static_cast<int64_t>(i));
+    } else {
+      const T x = static_cast<const T*>(leaves.values)[i];
+      if constexpr (std::is_floating_point_v<T>) v.d = x;
+      else v.i = static_cast<int64_t>(x);
+    }
     if (leaves.valid) v.valid = leaves.valid[i] != 0;
   }
   agg_fold_value(kind, cls, s, v, error, leaves.positions ? static_cast<int64_t>(leaves.positions[i]) : -1);
+}
+
+// Calls launch(T*) with the C++ type of the leaves' values (void for none).
+template <class Launch>
+void with_leaf_type(const Leaves& leaves, Launch&& launch) {
+  if (leaves.values) switch (leaves.type) {
+      case Type::Boolean: return launch(static_cast<uint8_t*>(nullptr));
+      case Type::Integer:
+      case Type::Date: return launch(static_cast<int32_t*>(nullptr));
+      case Type::Varchar: return launch(static_cast<uint32_t*>(nullptr));
+      case Type::BigInt:
+      case Type::Decimal: return launch(static_cast<int64_t*>(nullptr));
+      case Type::Double: return launch(static_cast<double*>(nullptr));
+      case Type::Real: return launch(static_cast<float*>(nullptr));
+    }
+  launch(static_cast<void*>(nullptr));
 }
 
 // Items first, first + 256, ..., first + 7 * 256 (a canonical thread's
@@ -445,8 +469,9 @@ __device__ __forceinline__ void task_items(const uint64_t* item_start, const uin
 
 // Thread per task: tasks of at most 32 items are reduced here; the others
 // are listed in `large` (count in *large_count) for reduce_groups_kernel.
-// FOLD: items are leaves, folded; otherwise the previous level's states.
-template <bool FOLD>
+// FOLD: items are leaves (values of type T), folded; otherwise the previous
+// level's states.
+template <bool FOLD, class T>
 __global__ void __launch_bounds__(kThreads)
     reduce_small_tasks_kernel(AggKind kind, Cls cls, const Leaves leaves, const AggState* __restrict__ in_states,
                               const uint64_t* __restrict__ item_start, const uint64_t* __restrict__ task_start,
@@ -475,7 +500,7 @@ __global__ void __launch_bounds__(kThreads)
     auto leaf = [&](int l) {
       AggState s{};
       if (l >= items) return s;
-      if constexpr (FOLD) fold_leaf(kind, cls, leaves, begin + l, s, error);
+      if constexpr (FOLD) fold_leaf<T>(kind, cls, leaves, begin + l, s, error);
       else s = in_states[begin + l];
       return s;
     };
@@ -561,9 +586,12 @@ void launch_reduce_groups(AggKind kind, Cls cls, const Leaves& leaves, const Agg
   const unsigned warp_grid = grid_for((tasks * kWarp + kThreads - 1) / kThreads, context, 8);
   cudaStream_t stream = context.stream();
   GPUSQL_CUDA_TRY(cudaMemsetAsync(large_count, 0, sizeof(unsigned), stream));
-  reduce_small_tasks_kernel<FOLD><<<small_grid, kThreads, 0, stream>>>(kind, cls, leaves, in_states, item_start,
-                                                                       task_start, task_group, tasks, out, large,
-                                                                       large_count, error);
+  auto launch_small = [&](auto* tag) {
+    reduce_small_tasks_kernel<FOLD, std::remove_pointer_t<decltype(tag)>><<<small_grid, kThreads, 0, stream>>>(
+        kind, cls, leaves, in_states, item_start, task_start, task_group, tasks, out, large, large_count, error);
+  };
+  if constexpr (FOLD) with_leaf_type(leaves, launch_small);
+  else launch_small(static_cast<void*>(nullptr));
   GPUSQL_CHECK_LAUNCH();
   reduce_groups_kernel<FOLD><<<warp_grid, kThreads, 0, stream>>>(kind, cls, leaves, in_states, item_start, task_start,
                                                                  task_group, out, large, large_count, error);
