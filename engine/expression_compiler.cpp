@@ -17,6 +17,14 @@ int SlotMap::add(Source source) {
 int SlotMap::slot_of(int column) { return add({column, nullptr}); }
 int SlotMap::slot_of_lookup(const LookupTable* table) { return add({-1, table}); }
 
+ColumnPointer host_pointer(const LookupTable& table) {
+  ColumnPointer p;
+  p.data = table.bytes.data();
+  p.size = table.entries;
+  p.type = table.type;
+  return p;
+}
+
 Cls compute_class(DataType type) { return type.is_floating() ? Cls::Double : Cls::Int; }
 
 namespace {

@@ -25,6 +25,9 @@ class SlotMap {
   std::vector<Source> sources_;  // slot -> what it reads
 };
 
+// A lookup table (in host memory) as the ColumnSet entry of its slot.
+ColumnPointer host_pointer(const LookupTable& table);
+
 // Throws Error(NotSupported) when the expression is too long or too deep for
 // one program.
 ExprProgram compile_expression(const BoundExpr& expr, SlotMap& slots);

@@ -59,9 +59,7 @@ ColumnSet column_set(const SlotMap& slots, const Relation& input, const Relation
   for (const auto& source : slots.sources()) {
     ColumnPointer p;
     if (source.lookup) {
-      p.data = source.lookup->bytes.data();
-      p.size = source.lookup->entries;
-      p.type = source.lookup->type;
+      p = host_pointer(*source.lookup);
     } else if (right && source.column < static_cast<int>(right->columns.size()) &&
                right->columns[source.column].present()) {
       p = pointer_of(right->columns[source.column], 1);

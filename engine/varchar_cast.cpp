@@ -85,9 +85,7 @@ std::optional<BoundExpr> cast_to_varchar(const BoundExpr& arg) {
   for (const auto& s : slots.sources()) {
     ColumnPointer p;
     if (s.lookup) {
-      p.data = s.lookup->bytes.data();
-      p.size = s.lookup->entries;
-      p.type = s.lookup->type;
+      p = host_pointer(*s.lookup);
     } else {
       p.data = values.bytes.data();
       p.validity = values.validity.data();

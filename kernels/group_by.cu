@@ -39,22 +39,28 @@ __device__ __forceinline__ Slot key_value(const ExprProgram& program, const Colu
   }
 }
 
+// Calls launch(T*) with the C++ type a column of `type` stores.
+template <class Launch>
+void with_stored_type(Type type, Launch&& launch) {
+  switch (type) {
+    case Type::Boolean: return launch(static_cast<uint8_t*>(nullptr));
+    case Type::Integer:
+    case Type::Date: return launch(static_cast<int32_t*>(nullptr));
+    case Type::Varchar: return launch(static_cast<uint32_t*>(nullptr));
+    case Type::BigInt:
+    case Type::Decimal: return launch(static_cast<int64_t*>(nullptr));
+    case Type::Double: return launch(static_cast<double*>(nullptr));
+    case Type::Real: return launch(static_cast<float*>(nullptr));
+  }
+}
+
 // Calls launch(T*) with the type key_value() loads `program`'s value as:
 // the column's when it is a plain column at its own position, else void.
 template <class Launch>
 void with_value_type(const ExprProgram& program, const ColumnSet& columns, Launch&& launch) {
   if (program.shape == Shape::Column) {
     const ColumnPointer& c = columns.columns[program.terms[0].slot];
-    if (!c.rows && !c.is_rowid) switch (c.type) {
-        case Type::Boolean: return launch(static_cast<uint8_t*>(nullptr));
-        case Type::Integer:
-        case Type::Date: return launch(static_cast<int32_t*>(nullptr));
-        case Type::Varchar: return launch(static_cast<uint32_t*>(nullptr));
-        case Type::BigInt:
-        case Type::Decimal: return launch(static_cast<int64_t*>(nullptr));
-        case Type::Double: return launch(static_cast<double*>(nullptr));
-        case Type::Real: return launch(static_cast<float*>(nullptr));
-      }
+    if (!c.rows && !c.is_rowid) return with_stored_type(c.type, launch);
   }
   launch(static_cast<void*>(nullptr));
 }
@@ -335,16 +341,7 @@ __device__ __forceinline__ void fold_leaf(AggKind kind, Cls cls, const Leaves& l
 // Calls launch(T*) with the C++ type of the leaves' values (void for none).
 template <class Launch>
 void with_leaf_type(const Leaves& leaves, Launch&& launch) {
-  if (leaves.values) switch (leaves.type) {
-      case Type::Boolean: return launch(static_cast<uint8_t*>(nullptr));
-      case Type::Integer:
-      case Type::Date: return launch(static_cast<int32_t*>(nullptr));
-      case Type::Varchar: return launch(static_cast<uint32_t*>(nullptr));
-      case Type::BigInt:
-      case Type::Decimal: return launch(static_cast<int64_t*>(nullptr));
-      case Type::Double: return launch(static_cast<double*>(nullptr));
-      case Type::Real: return launch(static_cast<float*>(nullptr));
-    }
+  if (leaves.values) return with_stored_type(leaves.type, launch);
   launch(static_cast<void*>(nullptr));
 }
 

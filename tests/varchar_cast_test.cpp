@@ -47,9 +47,7 @@ std::vector<std::string> cast_rows(const BoundExpr& cast, const HostColumn& c) {
   for (const auto& s : slots.sources()) {
     ColumnPointer p;
     if (s.lookup) {
-      p.data = s.lookup->bytes.data();
-      p.size = s.lookup->entries;
-      p.type = s.lookup->type;
+      p = host_pointer(*s.lookup);
     } else {
       p.data = c.bytes.data();
       p.validity = c.has_nulls() ? c.validity.data() : nullptr;
