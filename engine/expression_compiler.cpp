@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "storage/host_column.hpp"
+
 namespace gpusql {
 
 int SlotMap::add(Source source) {
@@ -16,6 +18,22 @@ int SlotMap::add(Source source) {
 
 int SlotMap::slot_of(int column) { return add({column, nullptr}); }
 int SlotMap::slot_of_lookup(const LookupTable* table) { return add({-1, table}); }
+
+ColumnSet host_column_set(const SlotMap& slots, const HostColumn& column) {
+  ColumnSet set;
+  for (const auto& source : slots.sources()) {
+    ColumnPointer p;
+    if (source.lookup) {
+      p = host_pointer(*source.lookup);
+    } else {
+      p.data = column.bytes.data();
+      p.validity = column.has_nulls() ? column.validity.data() : nullptr;
+      p.type = column.type.id;
+    }
+    set.columns[set.count++] = p;
+  }
+  return set;
+}
 
 ColumnPointer host_pointer(const LookupTable& table) {
   ColumnPointer p;

@@ -28,6 +28,12 @@ class SlotMap {
 // A lookup table (in host memory) as the ColumnSet entry of its slot.
 ColumnPointer host_pointer(const LookupTable& table);
 
+struct HostColumn;
+// The ColumnSet for programs (compiled into `slots`) that read one input
+// column, held in host memory as `column`: every column slot reads it, every
+// lookup slot its table.
+ColumnSet host_column_set(const SlotMap& slots, const HostColumn& column);
+
 // Throws Error(NotSupported) when the expression is too long or too deep for
 // one program.
 ExprProgram compile_expression(const BoundExpr& expr, SlotMap& slots);

@@ -81,18 +81,7 @@ std::optional<BoundExpr> cast_to_varchar(const BoundExpr& arg) {
   // The argument at each of them.
   SlotMap slots;
   const ExprProgram program = compile_expression(arg, slots);
-  ColumnSet set;
-  for (const auto& s : slots.sources()) {
-    ColumnPointer p;
-    if (s.lookup) {
-      p = host_pointer(*s.lookup);
-    } else {
-      p.data = values.bytes.data();
-      p.validity = values.validity.data();
-      p.type = column_type.id;
-    }
-    set.columns[set.count++] = p;
-  }
+  const ColumnSet set = host_column_set(slots, values);
   uint32_t error = 0;
   if (evaluate(program, set, static_cast<int64_t>(n), error).valid)
     return std::nullopt;  // a NULL would become a string: not a rank's code

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/bound_expression_builders.hpp"
 #include "engine/expression_compiler.hpp"
 #include "engine/varchar_cast.hpp"
 #include "storage/host_column.hpp"
@@ -43,18 +44,7 @@ std::vector<std::string> cast_rows(const BoundExpr& cast, const HostColumn& c) {
   REQUIRE(cast.dictionary);
   SlotMap slots;
   const ExprProgram program = compile_expression(cast, slots);
-  ColumnSet set;
-  for (const auto& s : slots.sources()) {
-    ColumnPointer p;
-    if (s.lookup) {
-      p = host_pointer(*s.lookup);
-    } else {
-      p.data = c.bytes.data();
-      p.validity = c.has_nulls() ? c.validity.data() : nullptr;
-      p.type = c.type.id;
-    }
-    set.columns[set.count++] = p;
-  }
+  const ColumnSet set = host_column_set(slots, c);
   std::vector<std::string> out;
   uint32_t error = 0;
   for (std::size_t row = 0; row < c.size; ++row) {
@@ -83,16 +73,8 @@ TEST_CASE("CAST to VARCHAR: DOUBLE values, -0.0 apart from 0.0, NULL kept", "[va
 
 TEST_CASE("CAST to VARCHAR: an expression of one INTEGER column, string order", "[varchar_cast]") {
   const HostColumn c = column_of<int32_t>(DataType::integer(), {5, -3, 50, 5, std::nullopt, 0});
-  BoundExpr twice;
-  twice.op = Op::Mul;
-  twice.type = DataType::bigint();
-  twice.children.push_back(reference(c));
-  BoundExpr two;
-  two.op = Op::Constant;
-  two.type = DataType::bigint();
-  two.constant.value.i = 2;
-  twice.children.push_back(two);
-  const std::optional<BoundExpr> cast = cast_to_varchar(twice);
+  const std::optional<BoundExpr> cast =
+      cast_to_varchar(build::binary(Op::Mul, DataType::bigint(), reference(c), build::int_constant(2)));
   REQUIRE(cast);
   CHECK(cast->dictionary->values == std::vector<std::string>{"-6", "0", "10", "100"});
   CHECK(cast_rows(*cast, c) == std::vector<std::string>{"10", "-6", "100", "10", "NULL", "0"});
@@ -102,33 +84,16 @@ TEST_CASE("CAST to VARCHAR: what a rank's code cannot express is refused", "[var
   const HostColumn a = column_of<int32_t>(DataType::integer(), {1, 2});
   const HostColumn b = column_of<int32_t>(DataType::integer(), {3, 4});
   // Two columns.
-  BoundExpr sum;
-  sum.op = Op::Add;
-  sum.type = DataType::bigint();
-  sum.children.push_back(reference(a, 0));
-  sum.children.push_back(reference(b, 1));
-  CHECK_FALSE(cast_to_varchar(sum));
+  CHECK_FALSE(cast_to_varchar(build::binary(Op::Add, DataType::bigint(), reference(a, 0), reference(b, 1))));
   // A column with no base-table values behind it (an aggregate's result).
   BoundExpr computed = reference(a);
   computed.domain = nullptr;
   CHECK_FALSE(cast_to_varchar(computed));
   // NULL for a value that is not NULL: x = 1 ? NULL : x.
-  BoundExpr is_one;
-  is_one.op = Op::Eq;
-  is_one.type = DataType::boolean();
-  is_one.children.push_back(reference(a));
-  BoundExpr one;
-  one.op = Op::Constant;
-  one.type = DataType::integer();
-  one.constant.value.i = 1;
-  is_one.children.push_back(one);
-  BoundExpr null_value;
-  null_value.op = Op::Constant;
-  null_value.type = DataType::integer();
-  null_value.constant.null_constant = true;
   BoundExpr select;
   select.op = Op::Select;
   select.type = DataType::integer();
-  select.children = {is_one, null_value, reference(a)};
+  select.children = {build::binary(Op::Eq, DataType::boolean(), reference(a), build::int_constant(1)),
+                     build::null_constant(DataType::integer()), reference(a)};
   CHECK_FALSE(cast_to_varchar(select));
 }
