@@ -77,6 +77,15 @@ __global__ void flags_less(const float* values, float threshold, uint64_t n, uin
        i += static_cast<uint64_t>(gridDim.x) * blockDim.x)
     flags[i] = values[i] < threshold;
 }
+// Distinct 32-bit keys made distinct 64-bit words that need all 64 bits
+// to sort (an odd multiplier is a bijection): what the hash table's key
+// words are for keys without a small range.
+__global__ void to_wide_keys(const int32_t* in, uint64_t n, uint64_t* out) {
+  for (uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<uint64_t>(gridDim.x) * blockDim.x)
+    out[i] = static_cast<uint64_t>(static_cast<uint32_t>(in[i])) * 0x9e3779b97f4a7c15ull;
+}
+
 __global__ void to_unsigned_keys(const int32_t* in, uint64_t n, uint32_t* out) {
   for (uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<uint64_t>(gridDim.x) * blockDim.x)
@@ -531,18 +540,24 @@ int main(int argc, char** argv) {
     {
       const std::size_t rows = n8;  // 1 GiB of values + 0.5 GiB of keys
       DeviceBuffer keys(context, rows * sizeof(int32_t)), values(context, rows * sizeof(double));
+      DeviceBuffer wide_keys(context, rows * sizeof(uint64_t));
       fill_uniform_double<<<grid(rows), 256, 0, stream>>>(values.as<double>(), rows, 6);
       ColumnSet columns = set_of({pointer(keys.data(), Type::Integer), pointer(values.data(), Type::Double)});
-      ExprProgram key = compile(column(0, DataType::integer()));
+      // One slot map for both programs, so column 1 is slot 1 (with a map
+      // each, both read slot 0: until 2026-11-23 this benchmark summed the
+      // INTEGER keys, 4 bytes a row, while CUB sorted 8-byte doubles).
+      SlotMap slots;
+      ExprProgram key = compile_expression(column(0, DataType::integer()), slots);
       AggSpec sum;
       sum.kind = AggKind::Sum;
       sum.cls = Cls::Double;
-      sum.arg = compile(column(1, DataType::double_()));
-      for (uint64_t groups : {10ull, 10000ull, 10000000ull}) {
+      sum.arg = compile_expression(column(1, DataType::double_()), slots);
+      for (uint64_t groups : {10ull, 10000ull, 1000000ull, 10000000ull}) {
         fill_int<<<grid(rows), 256, 0, stream>>>(keys.as<int32_t>(), rows, groups, 7);
+        const std::string name = "GROUP BY " + std::to_string(groups) + " groups";
         for (bool dense : {true, false}) {
-          bench.report("GROUP BY " + std::to_string(groups) + " groups",
-                       dense ? "dense array + canonical SUM" : "hash table + canonical SUM", rows, rows * 12.0, [&] {
+          bench.report(name, dense ? "dense array + canonical SUM" : "hash table + canonical SUM", rows, rows * 12.0,
+                       [&] {
                          // The engine's path: keys from their programs (dense), or
                          // evaluated into key words for the hash table.
                          kernels::Groups g =
@@ -553,34 +568,43 @@ int main(int argc, char** argv) {
                          kernels::aggregate_groups({sum}, columns, g, rows, d_error, context);
                        });
         }
-        // The library counterpart: sort (key, value) pairs by key, then sum
-        // each run of equal keys. Its sums' order depends on the launch
+        // The library counterparts: sort (key, value) pairs by key, then sum
+        // each run of equal keys. Their sums' order depends on the launch
         // configuration (not the canonical order); groups come out by key.
-        bench.report("GROUP BY " + std::to_string(groups) + " groups",
-                     "cub::DeviceRadixSort::SortPairs (32-bit keys) + cub::DeviceReduce::ReduceByKey", rows,
-                     rows * 12.0, [&] {
-                       DeviceBuffer sorted_keys(context, rows * sizeof(uint32_t));
-                       DeviceBuffer sorted_values(context, rows * sizeof(double));
-                       std::size_t sort_bytes = 0, reduce_bytes = 0;
-                       const uint32_t* in_keys = reinterpret_cast<const uint32_t*>(keys.data());
-                       GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
-                           nullptr, sort_bytes, in_keys, sorted_keys.as<uint32_t>(), values.as<double>(),
-                           sorted_values.as<double>(), rows, 0, 32, stream));
-                       DeviceBuffer unique(context, groups * sizeof(uint32_t)), sums(context, groups * sizeof(double));
-                       DeviceBuffer runs(context, sizeof(uint32_t));
-                       GPUSQL_CUDA_TRY(cub::DeviceReduce::ReduceByKey(
-                           nullptr, reduce_bytes, sorted_keys.as<uint32_t>(), unique.as<uint32_t>(),
-                           sorted_values.as<double>(), sums.as<double>(), runs.as<uint32_t>(), ::cuda::std::plus<>{},
-                           rows, stream));
-                       DeviceBuffer temp(context, std::max(sort_bytes, reduce_bytes));
-                       GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
-                           temp.data(), sort_bytes, in_keys, sorted_keys.as<uint32_t>(), values.as<double>(),
-                           sorted_values.as<double>(), rows, 0, 32, stream));
-                       GPUSQL_CUDA_TRY(cub::DeviceReduce::ReduceByKey(
-                           temp.data(), reduce_bytes, sorted_keys.as<uint32_t>(), unique.as<uint32_t>(),
-                           sorted_values.as<double>(), sums.as<double>(), runs.as<uint32_t>(), ::cuda::std::plus<>{},
-                           rows, stream));
-                     });
+        // 32-bit keys for the dense array's; 64-bit words for the hash
+        // table's, which serves keys without a small range.
+        to_wide_keys<<<grid(rows), 256, 0, stream>>>(keys.as<int32_t>(), rows, wide_keys.as<uint64_t>());
+        for (bool wide : {false, true}) {
+          bench.report(name,
+                       wide ? "cub::DeviceRadixSort::SortPairs (64-bit keys) + cub::DeviceReduce::ReduceByKey"
+                            : "cub::DeviceRadixSort::SortPairs (32-bit keys) + cub::DeviceReduce::ReduceByKey",
+                       rows, rows * 12.0, [&] {
+                         auto run = [&](auto* in_keys) {
+                           using K = std::remove_const_t<std::remove_pointer_t<decltype(in_keys)>>;
+                           DeviceBuffer sorted_keys(context, rows * sizeof(K));
+                           DeviceBuffer sorted_values(context, rows * sizeof(double));
+                           std::size_t sort_bytes = 0, reduce_bytes = 0;
+                           GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
+                               nullptr, sort_bytes, in_keys, sorted_keys.as<K>(), values.as<double>(),
+                               sorted_values.as<double>(), rows, 0, static_cast<int>(8 * sizeof(K)), stream));
+                           DeviceBuffer unique(context, groups * sizeof(K)), sums(context, groups * sizeof(double));
+                           DeviceBuffer runs(context, sizeof(uint32_t));
+                           GPUSQL_CUDA_TRY(cub::DeviceReduce::ReduceByKey(
+                               nullptr, reduce_bytes, sorted_keys.as<K>(), unique.as<K>(), sorted_values.as<double>(),
+                               sums.as<double>(), runs.as<uint32_t>(), ::cuda::std::plus<>{}, rows, stream));
+                           DeviceBuffer temp(context, std::max(sort_bytes, reduce_bytes));
+                           GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
+                               temp.data(), sort_bytes, in_keys, sorted_keys.as<K>(), values.as<double>(),
+                               sorted_values.as<double>(), rows, 0, static_cast<int>(8 * sizeof(K)), stream));
+                           GPUSQL_CUDA_TRY(cub::DeviceReduce::ReduceByKey(
+                               temp.data(), reduce_bytes, sorted_keys.as<K>(), unique.as<K>(),
+                               sorted_values.as<double>(), sums.as<double>(), runs.as<uint32_t>(),
+                               ::cuda::std::plus<>{}, rows, stream));
+                         };
+                         if (wide) run(static_cast<const uint64_t*>(wide_keys.as<uint64_t>()));
+                         else run(reinterpret_cast<const uint32_t*>(keys.data()));
+                       });
+        }
       }
     }
 
