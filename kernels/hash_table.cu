@@ -26,23 +26,38 @@ __global__ void __launch_bounds__(kKeyThreads)
   if (error) atomicOr(error_word, error);
 }
 
+// Inserts every position's key (filled counts the slots taken, one atomic
+// per warp) and, with `first`, keeps each slot's lowest position. Once more
+// than `limit` are filled, warps stop at their next step: the caller sees it
+// in *filled and starts again in a larger table.
+// Each thread inserts at most one key after the counter last said
+// otherwise, so a table with room for limit + the grid's threads keys
+// never fills and every probe ends.
 __global__ void __launch_bounds__(kKeyThreads)
     insert_kernel(uint32_t* __restrict__ table, uint64_t mask, const KeyView keys, bool skip_nulls,
-                  uint32_t* __restrict__ row_slot, uint32_t* __restrict__ first) {
+                  uint32_t* __restrict__ row_slot, uint32_t* __restrict__ first, unsigned long long* filled,
+                  unsigned long long limit) {
   // Whole warps per iteration (the block size is a multiple of 32), for the
-  // warp-wide minimum below.
+  // warp-wide count and minimum below.
   const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  const int lane = threadIdx.x % 32;
   for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < keys.count; base += stride) {
+    unsigned long long seen = 0;
+    if (lane == 0) seen = *static_cast<volatile unsigned long long*>(filled);
+    if (__shfl_sync(0xffffffffu, seen, 0) > limit) return;  // the whole warp
     const uint64_t p = base + threadIdx.x;
     uint32_t slot = kEmptySlot;
+    bool inserted = false;
     if (p < keys.count) {
       if (skip_nulls && keys.nulls[p] != 0) {
         row_slot[p] = static_cast<uint32_t>(mask + 1);
       } else {
-        slot = static_cast<uint32_t>(insert_or_find(table, mask, keys, static_cast<uint32_t>(p)));
+        slot = static_cast<uint32_t>(insert_or_find(table, mask, keys, static_cast<uint32_t>(p), inserted));
         row_slot[p] = slot;
       }
     }
+    const unsigned new_keys = __ballot_sync(0xffffffffu, inserted);
+    if (new_keys && lane == 0) atomicAdd(filled, static_cast<unsigned long long>(__popc(new_keys)));
     if (first) warp_min_position(first, slot, static_cast<uint32_t>(p));
   }
 }
@@ -89,20 +104,40 @@ HashTable build_hash_table(const KeyView& keys, bool skip_nulls, uint32_t* d_row
                            DeviceContext& context) {
   if (keys.count > (uint64_t{1} << 30))
     throw Error(ErrorKind::NotSupported, "not supported yet: hashing more than 2^30 rows in one operator");
+  const uint64_t largest = table_capacity(keys.count);
+  const unsigned grid = grid_for((keys.count + kKeyThreads - 1) / kKeyThreads, context, 16);
+  const uint64_t threads = static_cast<uint64_t>(grid) * kKeyThreads;
+  DeviceBuffer filled(context, sizeof(unsigned long long));
   HashTable table;
-  table.capacity = table_capacity(keys.count);
-  table.slots = DeviceBuffer(context, table.capacity * sizeof(uint32_t));
-  GPUSQL_CUDA_TRY(cudaMemsetAsync(table.slots.data(), 0xff, table.capacity * sizeof(uint32_t), context.stream()));
-  if (first) {
-    *first = DeviceBuffer(context, table.capacity * sizeof(uint32_t));
-    GPUSQL_CUDA_TRY(cudaMemsetAsync(first->data(), 0xff, table.capacity * sizeof(uint32_t), context.stream()));
+  // A smaller table must leave room for its limit (a quarter of it) plus a
+  // key from every thread; the largest has no limit.
+  table.capacity = std::min(largest, kFirstTableCapacity);
+  while (table.capacity < largest && table.capacity / 4 + threads > table.capacity / 2) table.capacity *= 16;
+  table.capacity = std::min(table.capacity, largest);
+  for (;;) {
+    const bool last = table.capacity == largest;
+    const unsigned long long limit = last ? ~0ull : table.capacity / 4;
+    table.slots = DeviceBuffer(context, table.capacity * sizeof(uint32_t));
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(table.slots.data(), 0xff, table.capacity * sizeof(uint32_t), context.stream()));
+    if (first) {
+      *first = DeviceBuffer(context, table.capacity * sizeof(uint32_t));
+      GPUSQL_CUDA_TRY(cudaMemsetAsync(first->data(), 0xff, table.capacity * sizeof(uint32_t), context.stream()));
+    }
+    if (keys.count == 0) return table;
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(filled.data(), 0, sizeof(unsigned long long), context.stream()));
+    insert_kernel<<<grid, kKeyThreads, 0, context.stream()>>>(table.slots.as<uint32_t>(), table.capacity - 1, keys,
+                                                              skip_nulls, d_row_slot,
+                                                              first ? first->as<uint32_t>() : nullptr,
+                                                              filled.as<unsigned long long>(), limit);
+    GPUSQL_CHECK_LAUNCH();
+    if (last) return table;
+    unsigned long long taken = 0;
+    GPUSQL_CUDA_TRY(
+        cudaMemcpyAsync(&taken, filled.data(), sizeof taken, cudaMemcpyDeviceToHost, context.stream()));
+    context.synchronize();
+    if (taken <= limit) return table;
+    table.capacity = std::min(largest, table.capacity * 16);
   }
-  if (keys.count == 0) return table;
-  insert_kernel<<<grid_for((keys.count + kKeyThreads - 1) / kKeyThreads, context, 16), kKeyThreads, 0,
-                  context.stream()>>>(table.slots.as<uint32_t>(), table.capacity - 1, keys, skip_nulls, d_row_slot,
-                                      first ? first->as<uint32_t>() : nullptr);
-  GPUSQL_CHECK_LAUNCH();
-  return table;
 }
 
 }  // namespace gpusql::kernels

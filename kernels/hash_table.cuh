@@ -32,16 +32,21 @@ __device__ __forceinline__ bool keys_equal(const KeyView& a, uint64_t pa, const 
   return true;
 }
 
-// The slot of position p's key, inserting p when the key is new. Slots only
-// ever go from empty to a position of their key, so a stale read of an empty
-// slot is settled by the CAS and a non-empty one is final.
-__device__ __forceinline__ uint64_t insert_or_find(uint32_t* table, uint64_t mask, const KeyView& keys, uint32_t p) {
+// The slot of position p's key, inserting p when the key is new (then
+// `inserted` is set). Slots only ever go from empty to a position of their
+// key, so a stale read of an empty slot is settled by the CAS and a
+// non-empty one is final.
+__device__ __forceinline__ uint64_t insert_or_find(uint32_t* table, uint64_t mask, const KeyView& keys, uint32_t p,
+                                                   bool& inserted) {
   uint64_t slot = hash_key(keys, p) & mask;
   while (true) {
     uint32_t current = table[slot];
     if (current == kEmptySlot) {
       current = atomicCAS(&table[slot], kEmptySlot, p);
-      if (current == kEmptySlot) return slot;
+      if (current == kEmptySlot) {
+        inserted = true;
+        return slot;
+      }
     }
     if (keys_equal(keys, current, keys, p)) return slot;
     slot = (slot + 1) & mask;

@@ -7,7 +7,8 @@
 // positions' NULL keys. The hash table is open addressing with linear
 // probing over uint32 slots, each holding the position of one row of its key
 // (the first to win the atomicCAS that filled it); equal keys find the same
-// slot. It is sized to at least twice the rows inserted, so probing ends.
+// slot. It is sized by the distinct keys it ends up holding (see
+// build_hash_table), at most a quarter full, so probes stay short.
 #pragma once
 
 #include <cstddef>
@@ -54,12 +55,24 @@ struct HashTable {
 // With skip_nulls, positions with any NULL key are left out (their slot is
 // `capacity`, past the last); otherwise NULL is a value like any other
 // (GROUP BY). Throws Error(NotSupported) beyond 2^30 positions. With
-// d_first (room for the capacity, see table_capacity), d_first[slot] becomes
-// the lowest position of the slot's key and kEmptySlot for unused slots.
+// d_first (room for the capacity), d_first[slot] becomes the lowest
+// position of the slot's key and kEmptySlot for unused slots.
+//
+// The table first gets kFirstTableCapacity slots (or fewer for few rows),
+// which hold a quarter as many distinct keys: a join's or GROUP BY's few
+// thousand keys then sit in a table of megabytes that the L2 cache and the
+// TLB cover, not in one of 8 bytes a row scattered over gigabytes (GROUP BY
+// of 2^27 rows into 10^4 groups: 14.5 -> 10.1 ms on an H100). When more
+// keys arrive the insert stops early (every warp checks a counter of filled
+// slots) and starts again in a table 16 times larger, up to one of at least
+// twice the rows, which always holds every key. Each smaller table costs a
+// read-back of its counter.
 HashTable build_hash_table(const KeyView& keys, bool skip_nulls, uint32_t* d_row_slot, DeviceBuffer* first,
                            DeviceContext& context);
 
-// The table size build_hash_table uses for `rows` rows.
+// The size of the last, largest table build_hash_table may use for `rows` rows.
 uint64_t table_capacity(std::size_t rows);
+
+constexpr uint64_t kFirstTableCapacity = uint64_t{1} << 22;
 
 }  // namespace gpusql::kernels

@@ -425,6 +425,15 @@ void run_large(Pair& db) {
     // millions of one-row groups (a thread each) in the same launches.
     db.check("SELECT CASE WHEN id < 100000 THEN id % 7 ELSE id END AS k, SUM(v), COUNT(*), MAX(s) FROM big "
              "GROUP BY k HAVING COUNT(*) > 1 OR k % 100000 = 3");
+    // 3M groups, exact and not only counted as above: dense, and in a hash
+    // table that first gets 2^22 slots, stops past a million keys and
+    // starts again in 2^23 (kernels/hash_table.hpp); 10^4 keys stay in the
+    // first table (gk above).
+    db.check("SELECT id, SUM(v), COUNT(*), COUNT(DISTINCT s) FROM big GROUP BY id ORDER BY id LIMIT 1000 OFFSET 5000");
+    db.check("SELECT id * 1000003 - 7 AS key, SUM(x), MIN(s), ARG_MAX(w, v) FROM big GROUP BY key "
+             "ORDER BY key DESC LIMIT 1000");
+    db.check("SELECT v, COUNT(*), SUM(w) FROM big GROUP BY v ORDER BY COUNT(*) DESC, v LIMIT 100");
+    db.check("SELECT DISTINCT id % 2000000 AS m FROM big ORDER BY m DESC LIMIT 100");
   }
   {  // aggregates without GROUP BY
     db.check("SELECT SUM(v), AVG(v), COUNT(DISTINCT gm), COUNT(DISTINCT s), COUNT(DISTINCT v), COUNT(DISTINCT gk) "
