@@ -586,11 +586,10 @@ __device__ __forceinline__ void dense_chunk(const FastPredicate& fast, const Lea
 // WHERE spilled 88 bytes and SUM of a 1 GiB DOUBLE column took 0.443 ms; at
 // 4 (64 registers, 240 bytes spilled) 0.482; at 2, 0.406 (H100, medians of
 // 20 runs in one process, 2026-11-23).
-template <bool PREDICATE>
 constexpr int kDenseBlocksPerSm = 2;
 
 template <bool PREDICATE>
-__global__ void __launch_bounds__(kReduceThreads, kDenseBlocksPerSm<PREDICATE>)
+__global__ void __launch_bounds__(kReduceThreads, kDenseBlocksPerSm)
     dense_fold_kernel(FastPredicate fast, LeanAggregates aggregates, uint64_t count, uint64_t chunks,
                       AggState* __restrict__ partials, uint32_t* __restrict__ error_word) {
   extern __shared__ LeanState dense_warp_states[];

@@ -29,10 +29,9 @@ __global__ void __launch_bounds__(kKeyThreads)
 // Inserts every position's key (filled counts the slots taken, one atomic
 // per warp) and, with `first`, keeps each slot's lowest position. Once more
 // than `limit` are filled, warps stop at their next step: the caller sees it
-// in *filled and starts again in a larger table.
-// Each thread inserts at most one key after the counter last said
-// otherwise, so a table with room for limit + the grid's threads keys
-// never fills and every probe ends.
+// in *filled and starts again in a larger table. Each thread inserts at most
+// one key after the counter last said otherwise, so a table with room for
+// limit + the grid's threads keys never fills and every probe ends.
 __global__ void __launch_bounds__(kKeyThreads)
     insert_kernel(uint32_t* __restrict__ table, uint64_t mask, const KeyView keys, bool skip_nulls,
                   uint32_t* __restrict__ row_slot, uint32_t* __restrict__ first, unsigned long long* filled,
@@ -109,10 +108,11 @@ HashTable build_hash_table(const KeyView& keys, bool skip_nulls, uint32_t* d_row
   const uint64_t threads = static_cast<uint64_t>(grid) * kKeyThreads;
   DeviceBuffer filled(context, sizeof(unsigned long long));
   HashTable table;
-  // A smaller table must leave room for its limit (a quarter of it) plus a
-  // key from every thread; the largest has no limit.
+  // A table smaller than the largest stops a quarter full, plus a key from
+  // every thread at most: no more than half full when the threads are no
+  // more than a quarter of it. The largest has no limit.
   table.capacity = std::min(largest, kFirstTableCapacity);
-  while (table.capacity < largest && table.capacity / 4 + threads > table.capacity / 2) table.capacity *= 16;
+  while (table.capacity < largest && threads > table.capacity / 4) table.capacity *= 16;
   table.capacity = std::min(table.capacity, largest);
   for (;;) {
     const bool last = table.capacity == largest;
