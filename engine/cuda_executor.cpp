@@ -177,7 +177,7 @@ class CudaExecutor final : public Executor {
       case PlanKind::Distinct: return distinct(run(*node.child));
       case PlanKind::Sort: {
         const std::optional<std::size_t> limit = std::exchange(sort_limit_, std::nullopt);
-        return sort(node, run(*node.child), limit);
+        return sort(node.sort_keys, run(*node.child), limit);
       }
     }
     throw Error(ErrorKind::Invalid, "internal: unknown operator");
@@ -413,11 +413,12 @@ class CudaExecutor final : public Executor {
   // ORDER BY: a stable sort of the positions, then a compose.
   // With `limit` (a Limit above): only the first `limit` rows, selected
   // without sorting the others where that is cheaper (kernels::top_positions).
-  DeviceRelation sort(const PlanNode& node, const DeviceRelation& input, std::optional<std::size_t> limit) {
+  DeviceRelation sort(const std::vector<SortKey>& sort_keys, const DeviceRelation& input,
+                      std::optional<std::size_t> limit) {
     trace::mark("sort-start");
     SlotMap slots;
     std::vector<kernels::OrderKey> keys;
-    for (const auto& k : node.sort_keys) {
+    for (const auto& k : sort_keys) {
       BoundExpr ref = column_ref(input, k.column);
       kernels::OrderKey key;
       key.program = compile_expression(ref, slots);
@@ -445,9 +446,19 @@ class CudaExecutor final : public Executor {
     return out;
   }
 
-  // GROUP BY: groups numbered by first appearance, each aggregate reduced
-  // per group in the canonical order, final values made on the device. The
-  // output is [keys..., aggregates...], one row per group.
+  // An Aggregate's groups in key order (PlanNode::key_order), when they
+  // did not come out in it: a sort of the result by its key columns.
+  DeviceRelation in_key_order(const PlanNode& node, DeviceRelation grouped) {
+    if (!node.key_order || node.group_keys.empty()) return grouped;
+    return sort(group_order(node.group_keys.size()), grouped, std::nullopt);
+  }
+
+  // GROUP BY: each aggregate reduced per group in the canonical order, final
+  // values made on the device. Groups of the dense array come numbered in
+  // key order, their keys decoded from their slots; hash-table groups come
+  // in order of first appearance, their keys read at their first
+  // positions, and are sorted when the plan asks for key order. The output
+  // is [keys..., aggregates...], one row per group.
   DeviceRelation grouped_aggregate(const PlanNode& node) {
     DeviceRelation input = run(*node.child);  // a Filter below runs as its own operator
     SlotMap slots;
@@ -460,17 +471,38 @@ class CudaExecutor final : public Executor {
     }
     ColumnSet set = column_set(slots, input);
     kernels::Groups groups = kernels::assign_groups(key_programs, key_classes, set, input.count, error_, context_);
-    const std::size_t group_count = groups.count;
     DeviceBuffer states = kernels::aggregate_groups(specs, set, groups, input.count, error_, context_);
+    const std::size_t group_count = groups.count;  // by_slot groups: numbered by aggregate_groups
     for (std::size_t a = 0; a < specs.size(); ++a)
       if (specs[a].kind == AggKind::CountDistinct)
-        kernels::count_distinct(ExprProgram{}, specs[a].arg, specs[a].cls, set, groups.row_group.as<uint32_t>(),
+        kernels::count_distinct(ExprProgram{}, specs[a].arg, specs[a].cls, set, kernels::row_groups(groups, context_),
                                 input.count, group_count, states.as<AggState>() + a * group_count, error_, context_);
 
-    // Key columns: each key's value at its group's first position.
-    auto first = std::make_shared<DeviceBuffer>(std::move(groups.first));
-    DeviceRelation out = project(node.group_keys, compose(input, first, group_count));
+    DeviceRelation out;
     const std::size_t words = validity_words(group_count);
+    if (groups.key_ordered) {
+      // Key columns decoded from the groups' slots.
+      for (std::size_t k = 0; k < node.group_keys.size(); ++k) {
+        const BoundExpr& key = node.group_keys[k];
+        auto values = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, group_count * key.type.width()));
+        auto validity = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, words) * sizeof(uint32_t));
+        kernels::group_keys(groups, static_cast<int>(k), key.type.id, values->data(), validity->as<uint32_t>(),
+                            context_);
+        DeviceColumnRef ref;
+        ref.type = key.type;
+        ref.present = true;
+        ref.dictionary = key.dictionary;
+        ref.data = values->data();
+        ref.validity = validity->as<uint32_t>();
+        out.owned.push_back(std::move(values));
+        out.owned.push_back(std::move(validity));
+        out.columns.push_back(std::move(ref));
+      }
+    } else {
+      // Key columns: each key's value at its group's first position.
+      auto first = std::make_shared<DeviceBuffer>(std::move(groups.first));
+      out = project(node.group_keys, compose(input, first, group_count));
+    }
     for (std::size_t a = 0; a < specs.size(); ++a) {
       const BoundAggregate& bound = node.aggregates[a];
       const AggState* d_states = states.as<AggState>() + a * group_count;
@@ -502,7 +534,7 @@ class CudaExecutor final : public Executor {
       out.columns.push_back(std::move(ref));
     }
     out.count = group_count;
-    return out;
+    return groups.key_ordered ? std::move(out) : in_key_order(node, std::move(out));
   }
 
   // Aggregates: with GROUP BY, grouped_aggregate(); without, one fused
@@ -510,7 +542,7 @@ class CudaExecutor final : public Executor {
   // ARG_MAX over 32-bit orderings, and the hash table for COUNT(DISTINCT).
   DeviceRelation aggregate(const PlanNode& node) {
     if (auto star = match_star_join(node))
-      if (auto fused = star_join_aggregate(node, *star)) return std::move(*fused);
+      if (auto fused = star_join_aggregate(node, *star)) return in_key_order(node, std::move(*fused));
     if (!node.group_keys.empty()) return grouped_aggregate(node);
     const PlanNode* source = node.child.get();
     const BoundExpr* predicate = nullptr;

@@ -196,7 +196,7 @@ class HostExecutor final : public Executor {
         return from_columns(std::move(columns), input.count);
       }
       case PlanKind::Distinct: return distinct(run(*node.child));
-      case PlanKind::Sort: return sort(node, run(*node.child));
+      case PlanKind::Sort: return sort(node.sort_keys, run(*node.child));
       case PlanKind::Limit: {
         Relation input = run(*node.child);
         std::size_t begin = std::min<std::size_t>(input.count, static_cast<std::size_t>(node.offset));
@@ -344,7 +344,8 @@ class HostExecutor final : public Executor {
     ColumnSet set = column_set(slots, input);
     uint32_t error = 0;
 
-    // Groups in order of first appearance, each with its ascending positions.
+    // Groups in order of first appearance, each with its ascending positions
+    // (put in key order at the end when the plan asks for it).
     std::vector<RowIds> groups;
     if (node.group_keys.empty()) {
       groups.emplace_back();  // one group of every position, the filter inline
@@ -421,7 +422,9 @@ class HostExecutor final : public Executor {
       columns.push_back(std::move(column));
     }
     throw_if_eval_error(error);
-    return from_columns(std::move(columns), group_count);
+    Relation grouped = from_columns(std::move(columns), group_count);
+    // Numbered by first appearance here; the plan may want key order.
+    return node.key_order ? sort(group_order(node.group_keys.size()), grouped) : grouped;
   }
 
   // One group's aggregate in the canonical order: positions of the whole
@@ -471,7 +474,7 @@ class HostExecutor final : public Executor {
     return compose(input, keep);
   }
 
-  static Relation sort(const PlanNode& node, const Relation& input) {
+  static Relation sort(const std::vector<SortKey>& sort_keys, const Relation& input) {
     struct Key {
       std::vector<Slot> values;
       Cls cls;
@@ -479,7 +482,7 @@ class HostExecutor final : public Executor {
     };
     std::vector<Key> keys;
     uint32_t error = 0;
-    for (const auto& k : node.sort_keys) {
+    for (const auto& k : sort_keys) {
       const ColumnRef& col = input.columns[k.column];
       DataType type = col.rowid ? DataType::bigint() : col.column->type;
       BoundExpr ref;

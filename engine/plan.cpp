@@ -81,6 +81,7 @@ class Planner {
     std::unique_ptr<PlanNode> top = join_tables();
     if (q_.aggregated) {
       auto aggregate = make(PlanKind::Aggregate, std::move(top));
+      aggregate->key_order = !q_.group_keys.empty() && !ordered_by_every_key();
       aggregate->group_keys = std::move(q_.group_keys);
       aggregate->aggregates = std::move(q_.aggregates);
       aggregate->estimated_rows = aggregate->group_keys.empty() ? 1 : std::max(1.0, aggregate->estimated_rows * 0.1);
@@ -113,6 +114,20 @@ class Planner {
   }
 
  private:
+  // Whether ORDER BY names every group key (as an output that reads it):
+  // distinct groups then come out in an order of their own.
+  bool ordered_by_every_key() const {
+    for (std::size_t k = 0; k < q_.group_keys.size(); ++k) {
+      bool found = false;
+      for (const auto& o : q_.order_by) {
+        const BoundExpr& e = q_.outputs.at(static_cast<std::size_t>(o.output));
+        found |= e.op == Op::Column && e.column == static_cast<int>(k);
+      }
+      if (!found) return false;
+    }
+    return true;
+  }
+
   BoundQuery& q_;
 
   struct Conjunct {
@@ -256,6 +271,12 @@ std::string join_list(const std::vector<std::string>& items) {
 }
 
 }  // namespace
+
+std::vector<SortKey> group_order(std::size_t keys) {
+  std::vector<SortKey> order;
+  for (std::size_t k = 0; k < keys; ++k) order.push_back({static_cast<int>(k), false, false});
+  return order;
+}
 
 Plan plan_query(BoundQuery query) {
   Plan plan;

@@ -48,6 +48,10 @@ struct PlanNode {
   // Aggregate
   std::vector<BoundExpr> group_keys;
   std::vector<BoundAggregate> aggregates;
+  // The groups come out in key order -- as ORDER BY key1, key2, ... (ASC,
+  // NULLs last) would give them -- on both executors. False when an ORDER
+  // BY above orders by every group key, so no order of the groups shows.
+  bool key_order = false;
   // Project
   std::vector<BoundExpr> expressions;
   std::vector<std::string> names;
@@ -86,5 +90,9 @@ struct Plan {
 };
 
 Plan plan_query(BoundQuery query);
+
+// The sort keys of an Aggregate's key order: its first `keys` output
+// columns, ascending, NULLs last.
+std::vector<SortKey> group_order(std::size_t keys);
 
 }  // namespace gpusql

@@ -167,12 +167,6 @@ __global__ void __launch_bounds__(kThreads)
   merge_range(lo, hi, any_null, any_valid, range);
 }
 
-struct DenseLayout {
-  int64_t min[kMaxKeyColumns];
-  uint64_t span[kMaxKeyColumns];    // valid values' range; the NULL digit is span
-  uint64_t stride[kMaxKeyColumns];  // mixed radix
-};
-
 // Slot of each position in the dense array; the lowest position per slot.
 __global__ void __launch_bounds__(kThreads)
     dense_slot_kernel(const KeyView keys, const DenseLayout layout, uint32_t* __restrict__ row_slot,
@@ -197,20 +191,20 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// dense_slot_kernel() with the keys evaluated from their programs
-// (`key_count` consecutive ones) instead of read as key words. PLAIN: one
-// key, a plain column.
+// The slot of each position, its keys evaluated from their programs
+// (`key_count` consecutive ones). PLAIN: one key, a plain column. `used`
+// (when not null) gets 1 at every used slot: read first, so a slot many
+// rows share is written about once a cache line's life.
 template <class T>
 __global__ void __launch_bounds__(kThreads)
     program_slot_kernel(const ExprProgram* __restrict__ programs, int key_count, const ColumnPointer column,
                         const ColumnSet* __restrict__ d_columns, const DenseLayout layout, uint64_t count,
-                        uint32_t* __restrict__ row_slot, uint32_t* __restrict__ first,
+                        uint32_t* __restrict__ row_slot, uint32_t* __restrict__ used,
                         uint32_t* __restrict__ error_word) {
   const ColumnSet& columns = *d_columns;
   uint32_t error = 0;
   constexpr bool kPlain = !std::is_void_v<T>;
   const uint64_t step = static_cast<uint64_t>(gridDim.x) * blockDim.x * kKeyUnroll;
-  // Whole blocks run the loop (warp_min_position needs every lane).
   for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x * kKeyUnroll; base < count; base += step) {
     uint64_t s[kKeyUnroll] = {};
 #pragma unroll
@@ -227,15 +221,53 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int j = 0; j < kKeyUnroll; ++j) {
       const uint64_t p = base + static_cast<uint64_t>(j) * blockDim.x + threadIdx.x;
-      uint32_t slot = kEmptySlot;
-      if (p < count) {
-        slot = static_cast<uint32_t>(s[j]);
-        row_slot[p] = slot;
-      }
-      warp_min_position(first, slot, static_cast<uint32_t>(p));
+      if (p >= count) continue;
+      const uint32_t slot = static_cast<uint32_t>(s[j]);
+      row_slot[p] = slot;
+      if (used && !used[slot]) used[slot] = 1;
     }
   }
   if (error) atomicOr(error_word, error);
+}
+
+// After an exclusive scan of the used marks (slots + 1 entries), rank[s] is
+// the number of used slots below s; slot s is used when rank[s + 1] > rank[s].
+__global__ void __launch_bounds__(kThreads)
+    ranked_group_slots_kernel(const uint32_t* __restrict__ rank, uint64_t slots, uint32_t* __restrict__ group_slot) {
+  for (uint64_t s = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < slots;
+       s += static_cast<uint64_t>(gridDim.x) * blockDim.x)
+    if (rank[s + 1] > rank[s]) group_slot[rank[s]] = static_cast<uint32_t>(s);
+}
+
+// group_slot[g] = the slot of the g-th run of the sorted slots.
+__global__ void __launch_bounds__(kThreads)
+    run_slots_kernel(const uint32_t* __restrict__ sorted_slots, const uint64_t* __restrict__ start, uint64_t groups,
+                     uint32_t* __restrict__ group_slot) {
+  for (uint64_t g = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; g < groups;
+       g += static_cast<uint64_t>(gridDim.x) * blockDim.x)
+    group_slot[g] = sorted_slots[start[g]];
+}
+
+// Key `key` of each group, decoded from its slot, stored as `type`; the
+// validity by warp ballot (grid and block sizes are multiples of 32).
+__global__ void __launch_bounds__(kThreads)
+    group_keys_kernel(const uint32_t* __restrict__ group_slot, uint64_t groups, const DenseLayout layout, int key,
+                      Type type, void* __restrict__ out, uint32_t* __restrict__ validity) {
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < groups; base += stride) {
+    const uint64_t g = base + threadIdx.x;
+    bool valid = false;
+    if (g < groups) {
+      const uint64_t digit = (group_slot[g] / layout.stride[key]) % layout.digits[key];
+      Slot v{};
+      valid = digit != layout.span[key];
+      v.valid = valid;
+      v.i = valid ? static_cast<int64_t>(static_cast<uint64_t>(layout.min[key]) + digit) : 0;
+      store_value(out, type, static_cast<int64_t>(g), v);
+    }
+    const uint32_t bits = __ballot_sync(kFullMask, valid);
+    if (threadIdx.x % 32 == 0 && g < groups) validity[g / 32] = bits;
+  }
 }
 
 // Compacts the used slots as (lowest position, slot) pairs, in no
@@ -754,12 +786,19 @@ bool dense_layout(const std::vector<KeyRange>& ranges, std::size_t rows, DenseLa
     const KeyRange& r = ranges[k];
     unsigned __int128 span = r.any_valid ? static_cast<unsigned __int128>(static_cast<__int128>(r.max) - r.min + 1) : 0;
     unsigned __int128 digits = span + (r.any_null ? 1 : 0);
-    layout.min[k] = r.any_valid ? r.min : 0;
-    layout.span[k] = static_cast<uint64_t>(span > limit ? limit : span);
-    layout.stride[k] = static_cast<uint64_t>(product);
     product *= digits;
     if (product > limit) return false;
+    layout.min[k] = r.any_valid ? r.min : 0;
+    layout.span[k] = static_cast<uint64_t>(span);
+    layout.digits[k] = static_cast<uint64_t>(digits);
   }
+  // Key 0 the most significant digit: slot order is key order.
+  uint64_t stride = 1;
+  for (std::size_t k = ranges.size(); k-- > 0;) {
+    layout.stride[k] = stride;
+    stride *= layout.digits[k];
+  }
+  layout.key_count = static_cast<int>(ranges.size());
   slots = static_cast<uint64_t>(product);
   return true;
 }
@@ -775,6 +814,7 @@ namespace {
 Groups number_groups(DeviceBuffer& row_slot, DeviceBuffer& first, uint64_t slots, std::size_t count,
                      DeviceContext& context) {
   Groups groups;
+  groups.rows = count;
   groups.row_group = DeviceBuffer(context, std::max<std::size_t>(1, count) * sizeof(uint32_t));
   DeviceBuffer group_first(context, count * sizeof(uint32_t)), group_slot(context, count * sizeof(uint32_t));
   DeviceBuffer counter(context, sizeof(unsigned int));
@@ -885,27 +925,105 @@ Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector
   uint64_t slots = 0;
   if (!dense_layout(read_ranges(d_ranges, programs.size(), context), count, layout, slots))
     return assign_groups(evaluate_keys(programs, classes, columns, count, d_error, context), context, false);
+  Groups groups;
+  groups.rows = count;
+  groups.key_ordered = true;
+  groups.layout = layout;
+  groups.slots = slots;
   DeviceBuffer row_slot(context, count * sizeof(uint32_t));
-  DeviceBuffer first = unused_slots(slots, context);
+  // Few slots: marks, then ranks (slots + 1 entries, the last for the total).
+  const bool ranked = slots <= kRankedSlots;
+  DeviceBuffer rank;
+  if (ranked) {
+    rank = DeviceBuffer(context, (slots + 1) * sizeof(uint32_t));
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(rank.data(), 0, (slots + 1) * sizeof(uint32_t), context.stream()));
+  }
   auto launch_slots = [&](auto* tag) {
     program_slot_kernel<std::remove_pointer_t<decltype(tag)>><<<grid, kThreads, 0, context.stream()>>>(
         objects.at<ExprProgram>(at[0]), static_cast<int>(programs.size()), plain_column(programs[0], columns),
-        objects.at<ColumnSet>(c), layout, count, row_slot.as<uint32_t>(), first.as<uint32_t>(), d_error);
+        objects.at<ColumnSet>(c), layout, count, row_slot.as<uint32_t>(), ranked ? rank.as<uint32_t>() : nullptr,
+        d_error);
   };
   if (programs.size() == 1) with_value_type(programs[0], columns, launch_slots);
   else launch_slots(static_cast<void*>(nullptr));
   GPUSQL_CHECK_LAUNCH();
-  return number_groups(row_slot, first, slots, count, context);
+  if (!ranked) {
+    groups.by_slot = true;
+    groups.slot_bits = bits_for(slots - 1);
+    groups.row_group = std::move(row_slot);
+    return groups;
+  }
+  groups.count = exclusive_scan(rank.as<uint32_t>(), slots + 1, context);
+  groups.group_slot = DeviceBuffer(context, std::max<std::size_t>(1, groups.count) * sizeof(uint32_t));
+  ranked_group_slots_kernel<<<blocks_for(slots, context), kThreads, 0, context.stream()>>>(
+      rank.as<uint32_t>(), slots, groups.group_slot.as<uint32_t>());
+  GPUSQL_CHECK_LAUNCH();
+  // The ranks are each slot's group.
+  groups.row_group = DeviceBuffer(context, count * sizeof(uint32_t));
+  row_groups_kernel<<<blocks_for(count, context), kThreads, 0, context.stream()>>>(
+      row_slot.as<uint32_t>(), rank.as<uint32_t>(), count, groups.row_group.as<uint32_t>());
+  GPUSQL_CHECK_LAUNCH();
+  return groups;
 }
 
-DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet& columns, const Groups& groups,
+void group_keys(const Groups& groups, int key, Type type, void* d_out, uint32_t* d_validity, DeviceContext& context) {
+  if (groups.count == 0) return;
+  group_keys_kernel<<<blocks_for(groups.count, context), kThreads, 0, context.stream()>>>(
+      groups.group_slot.as<uint32_t>(), groups.count, groups.layout, key, type, d_out, d_validity);
+  GPUSQL_CHECK_LAUNCH();
+}
+
+const uint32_t* row_groups(Groups& groups, DeviceContext& context) {
+  if (groups.by_slot) {
+    const std::size_t count = groups.rows;
+    DeviceBuffer slot_group(context, std::max<uint64_t>(1, groups.slots) * sizeof(uint32_t));
+    scatter_groups_kernel<<<blocks_for(groups.count, context), kThreads, 0, context.stream()>>>(
+        groups.group_slot.as<uint32_t>(), groups.count, slot_group.as<uint32_t>());
+    GPUSQL_CHECK_LAUNCH();
+    DeviceBuffer row_group(context, std::max<std::size_t>(1, count) * sizeof(uint32_t));
+    row_groups_kernel<<<blocks_for(count, context), kThreads, 0, context.stream()>>>(
+        groups.row_group.as<uint32_t>(), slot_group.as<uint32_t>(), count, row_group.as<uint32_t>());
+    GPUSQL_CHECK_LAUNCH();
+    groups.row_group = std::move(row_group);
+    groups.by_slot = false;
+  }
+  return groups.row_group.as<uint32_t>();
+}
+
+namespace {
+
+// Numbers by_slot groups from their sorted slots: the runs are the groups,
+// in slot order. Returns each group's first index in the sorted order
+// (groups.count + 1 entries, the last `count`).
+DeviceBuffer number_runs(Groups& groups, const uint32_t* sorted_slots, std::size_t count, DeviceContext& context) {
+  DeviceBuffer start(context, (std::min<uint64_t>(count, groups.slots) + 1) * sizeof(uint64_t));
+  groups.count = run_starts(sorted_slots, count, start.as<uint64_t>(), context);
+  groups.group_slot = DeviceBuffer(context, std::max<std::size_t>(1, groups.count) * sizeof(uint32_t));
+  run_slots_kernel<<<blocks_for(groups.count, context), kThreads, 0, context.stream()>>>(
+      sorted_slots, start.as<uint64_t>(), groups.count, groups.group_slot.as<uint32_t>());
+  GPUSQL_CHECK_LAUNCH();
+  return start;
+}
+
+}  // namespace
+
+DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet& columns, Groups& groups,
                               std::size_t count, uint32_t* d_error, DeviceContext& context) {
-  const std::size_t n_specs = specs.size(), n_groups = groups.count;
+  const std::size_t n_specs = specs.size();
   if (n_specs > static_cast<std::size_t>(kMaxAggregates))
     throw Error(ErrorKind::NotSupported, "not supported yet: more than 8 aggregates in one operator");
-  DeviceBuffer states(context, std::max<std::size_t>(1, n_specs * n_groups) * sizeof(AggState));
-  if (n_specs == 0 || n_groups == 0 || count == 0) return states;
-  const int group_bits = bits_for(n_groups - 1);
+  const bool by_slot = groups.by_slot && count > 0;
+  if (by_slot && n_specs == 0) {
+    // No aggregates: only the groups are wanted.
+    DeviceBuffer sorted(context, count * sizeof(uint32_t));
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(sorted.data(), groups.row_group.data(), count * sizeof(uint32_t),
+                                    cudaMemcpyDeviceToDevice, context.stream()));
+    sort_keys(sorted, count, groups.slot_bits, false, context);
+    number_runs(groups, sorted.as<uint32_t>(), count, context);
+  }
+  if (n_specs == 0 || (!by_slot && (groups.count == 0 || count == 0)))
+    return DeviceBuffer(context, std::max<std::size_t>(1, n_specs * groups.count) * sizeof(AggState));
+  const int group_bits = by_slot ? groups.slot_bits : bits_for(groups.count - 1);
   const uint32_t* row_group = groups.row_group.as<uint32_t>();
 
   // Each aggregate's leaves in group order: positions ascending within each
@@ -965,10 +1083,17 @@ DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet
       leaves[a].valid = valid.as<uint8_t>();
     }
   }
-  DeviceBuffer group_start(context, (n_groups + 1) * sizeof(uint64_t));
-  group_starts_kernel<<<blocks_for(count, context), kThreads, 0, context.stream()>>>(
-      sorted_groups.as<uint32_t>(), count, n_groups, group_start.as<uint64_t>());
-  GPUSQL_CHECK_LAUNCH();
+  DeviceBuffer group_start;
+  if (by_slot) {
+    group_start = number_runs(groups, sorted_groups.as<uint32_t>(), count, context);
+  } else {
+    group_start = DeviceBuffer(context, (groups.count + 1) * sizeof(uint64_t));
+    group_starts_kernel<<<blocks_for(count, context), kThreads, 0, context.stream()>>>(
+        sorted_groups.as<uint32_t>(), count, groups.count, group_start.as<uint64_t>());
+    GPUSQL_CHECK_LAUNCH();
+  }
+  const std::size_t n_groups = groups.count;
+  DeviceBuffer states(context, std::max<std::size_t>(1, n_specs * n_groups) * sizeof(AggState));
 
   // The levels, the same for every aggregate: level 1 folds each group's
   // leaves into chunk states; each further level combines a group's chunk

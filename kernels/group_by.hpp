@@ -13,10 +13,38 @@
 
 namespace gpusql::kernels {
 
+// Where each key sits in a dense array's slot: slot = sum over keys of
+// digit * stride, key 0 the most significant digit, the digit of a valid
+// value its value minus `min`, that of NULL `span` (one past the largest).
+// Slot order is thus key order: ORDER BY k0, k1, ... ASC NULLS LAST.
+struct DenseLayout {
+  int64_t min[kMaxKeyColumns];
+  uint64_t span[kMaxKeyColumns];    // valid values' range; the NULL digit is span
+  uint64_t stride[kMaxKeyColumns];  // mixed radix
+  uint64_t digits[kMaxKeyColumns];  // span, plus one where there is a NULL
+  int key_count = 0;
+};
+
 struct Groups {
-  std::size_t count = 0;   // groups
-  DeviceBuffer row_group;  // per position: its group
-  DeviceBuffer first;      // per group: its lowest position; ascending, so groups are in order of first appearance
+  std::size_t count = 0;   // groups (for by_slot groups, known only once aggregate_groups() numbered them)
+  std::size_t rows = 0;    // positions
+  DeviceBuffer row_group;  // per position: its group; by_slot: its slot
+  // First-appearance numbering (hash table, and every KeyColumns grouping):
+  // per group its lowest position; ascending, so groups are in order of
+  // first appearance.
+  DeviceBuffer first;
+  // Key-order numbering (the dense array of the program overload): group g
+  // is the g-th used slot; group_slot[g] is that slot, from which
+  // group_keys() decodes the keys.
+  bool key_ordered = false;
+  DeviceBuffer group_slot;
+  DenseLayout layout{};
+  uint64_t slots = 0;
+  // Many slots: row_group holds each position's slot (slot_bits of it), and
+  // the groups are the runs of the slots once aggregate_groups() has sorted
+  // them -- no per-row lookup of a slot's group.
+  bool by_slot = false;
+  int slot_bits = 0;
 };
 
 // Numbers the distinct keys (a NULL key is a value: one NULL group). When
@@ -24,19 +52,38 @@ struct Groups {
 // codes, dates) the slot of a key is computed directly -- key minus minimum,
 // mixed radix over several keys, one extra digit value for NULL -- into a
 // dense array (the histogram technique); otherwise keys go into the hash
-// table. The lowest position of each slot (atomicMin) orders the groups.
-// `dense` false forces the hash table (tests and benchmarks).
+// table. The lowest position of each slot (atomicMin) orders the groups:
+// first appearance, as DISTINCT keeps rows. `dense` false forces the hash
+// table (tests and benchmarks).
 Groups assign_groups(const KeyColumns& keys, DeviceContext& context, bool dense = true);
 
 // The same for the keys `programs` compute over `columns` (classes[k]: key
-// k's compute class) at each of `count` positions. Integer keys are first
-// evaluated only for their ranges; when the dense array fits, a second
-// evaluation gives each position's slot, and no key words are written (12
-// bytes a row per key, read twice more). Otherwise the keys are evaluated
-// into KeyColumns, which the hash table numbers. Run-time errors of the
-// programs go to *d_error.
+// k's compute class) at each of `count` positions, for GROUP BY. Integer
+// keys are first evaluated only for their ranges; when the dense array fits,
+// a second evaluation gives each position's slot (no key words are written,
+// 12 bytes a row per key, read twice more), and groups are numbered in key
+// order (DenseLayout), with no first positions: up to kRankedSlots slots,
+// the used ones are marked and ranked and each position's group looked up;
+// past that the groups are left by_slot. Otherwise the keys are evaluated
+// into KeyColumns, which the hash table numbers by first appearance.
+// Run-time errors of the programs go to *d_error.
 Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector<Cls>& classes,
                      const ColumnSet& columns, std::size_t count, uint32_t* d_error, DeviceContext& context);
+
+// Up to this many dense slots a GROUP BY marks its used slots and ranks
+// them (the marks and ranks stay in cache); with more, a per-row lookup of
+// the rank costs a random read a row, and sorting by the slot itself costs
+// less than that lookup.
+constexpr uint64_t kRankedSlots = uint64_t{1} << 16;
+
+// Writes key `key` of every group of key_ordered `groups` (decoded from its
+// slot) as a column of `type`: `groups.count` values to d_out, validity to
+// d_validity ((count+31)/32 words). Does not synchronize.
+void group_keys(const Groups& groups, int key, Type type, void* d_out, uint32_t* d_validity, DeviceContext& context);
+
+// Each position's group number in `groups` (by_slot groups are converted
+// first: a lookup per position), e.g. for count_distinct().
+const uint32_t* row_groups(Groups& groups, DeviceContext& context);
 
 // Each aggregate's state per group, at [a * groups.count + g]: the group's
 // positions in ascending order reduced as their own sequence in the
@@ -48,7 +95,9 @@ Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector
 // contiguously: a chunk of more than 32 values goes to a warp, which plays
 // the 8 warps of the canonical block in turn; a smaller one to a thread.
 // COUNT(DISTINCT) states hold the non-NULL count; count_distinct() replaces it.
-DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet& columns, const Groups& groups,
+// by_slot groups are numbered here, from the runs of the sorted slots
+// (groups.count and group_slot set), even without aggregates.
+DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet& columns, Groups& groups,
                               std::size_t count, uint32_t* d_error, DeviceContext& context);
 
 // Sets d_states[g].count to the number of distinct non-NULL values of `arg`

@@ -73,3 +73,21 @@ TEST_CASE("EXPLAIN ANALYZE's profile has every operator's rows", "[plan]") {
   CHECK(text.find("\n      SCAN records  (~100 rows)  [100 rows, ") != std::string::npos);
   REQUIRE(result->rows == 1);
 }
+
+TEST_CASE("groups keep key order unless an ORDER BY names every key", "[plan]") {
+  Database db(Options{ExecutorKind::Host});
+  db.load_csv("pairs", sample("pairs"));
+  auto key_order = [&](const std::string& sql) {
+    Plan plan = plan_of(db, sql);
+    const PlanNode* node = plan.root.get();
+    while (node->kind != PlanKind::Aggregate) node = node->child.get();
+    return node->key_order;
+  };
+  CHECK(key_order("SELECT x, COUNT(*) FROM pairs GROUP BY x"));
+  CHECK(key_order("SELECT x, y, COUNT(*) FROM pairs GROUP BY x, y ORDER BY x"));
+  CHECK(key_order("SELECT x, COUNT(*) AS n FROM pairs GROUP BY x ORDER BY n"));
+  CHECK(key_order("SELECT x + 1, COUNT(*) FROM pairs GROUP BY x ORDER BY 1"));  // an expression of the key
+  CHECK_FALSE(key_order("SELECT x, y, COUNT(*) FROM pairs GROUP BY x, y ORDER BY y DESC, x"));
+  CHECK_FALSE(key_order("SELECT COUNT(*), x FROM pairs GROUP BY x ORDER BY x NULLS FIRST"));
+  CHECK_FALSE(key_order("SELECT COUNT(*) FROM pairs"));
+}
