@@ -413,6 +413,10 @@ void run_large(Pair& db) {
     db.check("SELECT w, SUM(gk), MIN(gk), AVG(gk), COUNT(*) FROM big GROUP BY w");
     db.check("SELECT g10, SUM(x), AVG(x), MIN(x), MAX(x) FROM big GROUP BY g10");
     db.check("SELECT gm, SUM(x), COUNT(*) FROM big GROUP BY gm");
+    // Past 2^16 dense slots the groups are the runs of the sorted slots:
+    // without aggregates, and with COUNT(DISTINCT) (slots -> group numbers).
+    db.check("SELECT gm FROM big GROUP BY gm");
+    db.check("SELECT gm, COUNT(DISTINCT g10), COUNT(*) FROM big GROUP BY gm");
     // Several keys; COUNT(DISTINCT) per group.
     db.check("SELECT g10, s, COUNT(*), SUM(v), COUNT(DISTINCT w), COUNT(DISTINCT gm) FROM big GROUP BY g10, s");
     db.check("SELECT s, g10, w % 3 AS m, COUNT(*) AS n, SUM(v) FROM big WHERE w > 0 GROUP BY s, g10, m "
