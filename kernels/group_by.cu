@@ -949,7 +949,6 @@ Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector
   GPUSQL_CHECK_LAUNCH();
   if (!ranked) {
     groups.by_slot = true;
-    groups.slot_bits = bits_for(slots - 1);
     groups.row_group = std::move(row_slot);
     return groups;
   }
@@ -1018,12 +1017,12 @@ DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet
     DeviceBuffer sorted(context, count * sizeof(uint32_t));
     GPUSQL_CUDA_TRY(cudaMemcpyAsync(sorted.data(), groups.row_group.data(), count * sizeof(uint32_t),
                                     cudaMemcpyDeviceToDevice, context.stream()));
-    sort_keys(sorted, count, groups.slot_bits, false, context);
+    sort_keys(sorted, count, bits_for(groups.slots - 1), false, context);
     number_runs(groups, sorted.as<uint32_t>(), count, context);
   }
   if (n_specs == 0 || (!by_slot && (groups.count == 0 || count == 0)))
     return DeviceBuffer(context, std::max<std::size_t>(1, n_specs * groups.count) * sizeof(AggState));
-  const int group_bits = by_slot ? groups.slot_bits : bits_for(groups.count - 1);
+  const int group_bits = bits_for((by_slot ? groups.slots : groups.count) - 1);
   const uint32_t* row_group = groups.row_group.as<uint32_t>();
 
   // Each aggregate's leaves in group order: positions ascending within each

@@ -40,11 +40,10 @@ struct Groups {
   DeviceBuffer group_slot;
   DenseLayout layout{};
   uint64_t slots = 0;
-  // Many slots: row_group holds each position's slot (slot_bits of it), and
+  // Many slots: row_group holds each position's slot (of `slots`), and
   // the groups are the runs of the slots once aggregate_groups() has sorted
   // them -- no per-row lookup of a slot's group.
   bool by_slot = false;
-  int slot_bits = 0;
 };
 
 // Numbers the distinct keys (a NULL key is a value: one NULL group). When
