@@ -455,17 +455,25 @@ __device__ __forceinline__ AggState warp_tree(AggKind kind, Cls cls, AggState s,
   return s;
 }
 
-// ---- tasks of at most 32 items: one thread each ----
+// ---- tasks of at most 256 items: one thread each ----
 //
-// Such a task's items are virtual warp 0's lanes (item l is thread l's only
-// one), so the block tree adds only empty states to that warp's, and the
-// result is warp_tree()'s: F(0, 1), where F(l, 32) is leaf l (item l folded
-// into an empty state, or the previous level's state l; empty past the
-// items) and F(l, m) = combine(F(l, 2m), F(l + m, 2m)). Depth first, that
-// tree meets its leaves in bit-reversed order, so one thread computes it
-// with a stack of six states merged as a binary counter; unrolled, every
-// stack index is a constant and the stack stays in registers. Many small
-// groups (10^7 groups of ~13 rows) were a warp each, mostly idle lanes.
+// Such a task's items are one per virtual thread of the canonical block
+// (item l is thread l's only one; past the items, threads are empty), so
+// its result is block_tree_host()'s: each virtual warp w's tree over its 32
+// leaves, then the tree over the 8 warp states. A warp's tree is F(0, 1),
+// where F(l, 32) is leaf l (item w*32 + l folded into an empty state, or
+// the previous level's state; empty past the items) and F(l, m) =
+// combine(F(l, 2m), F(l + m, 2m)). Depth first, that tree meets its leaves
+// in bit-reversed order, so one thread computes it with a stack of six
+// states merged as a binary counter; unrolled, every stack index is a
+// constant and the stack stays in registers. The tree over the warp states
+// has the same shape, 8 leaves deep; it is walked the same way with the
+// virtual warps in bit-reversed order (0, 4, 2, 6, 1, 5, 3, 7), a loop
+// rather than unrolled so the 32-leaf body is compiled once. An empty state
+// is combine()'s identity, so warps past the items are skipped.
+//
+// Tasks of 10^7 groups (~13 rows each) and 10^6 groups (~134) were a warp
+// each: mostly idle lanes, or five trees of shuffles a task.
 
 constexpr int bit_reversed5(int j) {
   return ((j & 1) << 4) | ((j & 2) << 2) | (j & 4) | ((j & 8) >> 2) | ((j & 16) >> 4);
@@ -496,52 +504,136 @@ __device__ __forceinline__ void task_items(const uint64_t* item_start, const uin
   items = static_cast<int>(end - begin);
 }
 
-// Thread per task: tasks of at most 32 items are reduced here; the others
-// are listed in `large` (count in *large_count) for reduce_groups_kernel.
-// FOLD: items are leaves (values of type T), folded; otherwise the previous
-// level's states.
+// The canonical block's tree over leaf(0..items), items <= 256 (see above).
+template <class Leaf>
+__device__ __forceinline__ AggState block_tree_of_leaves(AggKind kind, Cls cls, int items, const Leaf& leaf,
+                                                         uint32_t& error) {
+  constexpr int kWarps = kReduceThreads / kWarp;
+  static_assert(kWarps == 8, "the walk over warp states below is 3 levels deep");
+  AggState level1{}, level2{}, level3{};  // the outer tree's stack
+#pragma unroll 1
+  for (int j = 0; j < kWarps; ++j) {
+    const int w = ((j & 1) << 2) | (j & 2) | ((j & 4) >> 2);  // j bit-reversed
+    AggState warp{};
+    if (w * kWarp < items) {
+      AggState stack[6];
+      small_tree_step<0>(kind, cls, stack, [&](int l) { return leaf(w * kWarp + l); }, error);
+      warp = stack[0];
+    }
+    // Binary counter over j: push, then merge each completed pair.
+    if ((j & 1) == 0) {
+      (j == 0 ? level1 : j == 6 ? level3 : level2) = warp;
+    } else if (j == 1) {
+      level1 = agg_combine(kind, cls, level1, warp, error);
+    } else if (j == 3 || j == 5) {
+      level2 = agg_combine(kind, cls, level2, warp, error);
+      if (j == 3) level1 = agg_combine(kind, cls, level1, level2, error);
+    } else {  // j == 7
+      level3 = agg_combine(kind, cls, level3, warp, error);
+      level2 = agg_combine(kind, cls, level2, level3, error);
+      level1 = agg_combine(kind, cls, level1, level2, error);
+    }
+  }
+  return level1;
+}
+
+// Lists task t (when `listed`) in list/*count, one atomic per warp; every
+// lane of the warp calls it.
+__device__ __forceinline__ void list_tasks(bool listed, uint64_t t, uint32_t* list, unsigned* count) {
+  const int lane = threadIdx.x % kWarp;
+  const unsigned lanes = __ballot_sync(kFullMask, listed);
+  if (!lanes) return;
+  unsigned first = 0;
+  if (lane == 0) first = atomicAdd(count, static_cast<unsigned>(__popc(lanes)));
+  first = __shfl_sync(kFullMask, first, 0);
+  if (listed) list[first + __popc(lanes & ((1u << lane) - 1))] = static_cast<uint32_t>(t);
+}
+
+// Task t's leaf l: item l folded into an empty state (FOLD, values of type
+// T), or the previous level's state; empty past the items.
+template <bool FOLD, class T>
+struct TaskLeaf {
+  AggKind kind;
+  Cls cls;
+  const Leaves& leaves;
+  const AggState* in_states;
+  uint64_t begin;
+  int items;
+  uint32_t& error;
+  __device__ __forceinline__ AggState operator()(int l) const {
+    AggState s{};
+    if (l >= items) return s;
+    if constexpr (FOLD) fold_leaf<T>(kind, cls, leaves, begin + l, s, error);
+    else s = in_states[begin + l];
+    return s;
+  }
+};
+
+// Thread per task: tasks of at most 32 items are reduced here, by their one
+// virtual warp's tree; the others are listed in `listed` (count in
+// *listed_count) for reduce_medium_tasks_kernel. Kept apart from that
+// kernel: without the outer tree's states it needs 76 registers, not 116,
+// and with one kernel for both, 10^7 groups of ~13 rows went 7.8 -> 8.3 ms.
 template <bool FOLD, class T>
 __global__ void __launch_bounds__(kThreads)
     reduce_small_tasks_kernel(AggKind kind, Cls cls, const Leaves leaves, const AggState* __restrict__ in_states,
                               const uint64_t* __restrict__ item_start, const uint64_t* __restrict__ task_start,
                               const uint32_t* __restrict__ task_group, uint64_t tasks, AggState* __restrict__ out,
-                              uint32_t* __restrict__ large, unsigned* __restrict__ large_count,
+                              uint32_t* __restrict__ listed, unsigned* __restrict__ listed_count,
                               uint32_t* __restrict__ error_word) {
   uint32_t error = 0;
   const int lane = threadIdx.x % kWarp;
   const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  // Whole warps run the loop (the ballot below needs every lane).
+  // Whole warps run the loop (list_tasks needs every lane).
   for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane; base < tasks;
        base += stride) {
     const uint64_t t = base + lane;
     uint64_t begin = 0;
     int items = 0;
     if (t < tasks) task_items(item_start, task_start, task_group, t, begin, items);
-    const bool is_large = t < tasks && items > kWarp;
-    const unsigned large_lanes = __ballot_sync(kFullMask, is_large);
-    if (large_lanes) {  // one atomic per warp
-      unsigned first = 0;
-      if (lane == 0) first = atomicAdd(large_count, static_cast<unsigned>(__popc(large_lanes)));
-      first = __shfl_sync(kFullMask, first, 0);
-      if (is_large) large[first + __popc(large_lanes & ((1u << lane) - 1))] = static_cast<uint32_t>(t);
-    }
-    if (t >= tasks || is_large) continue;
-    auto leaf = [&](int l) {
-      AggState s{};
-      if (l >= items) return s;
-      if constexpr (FOLD) fold_leaf<T>(kind, cls, leaves, begin + l, s, error);
-      else s = in_states[begin + l];
-      return s;
-    };
+    const bool larger = t < tasks && items > kWarp;
+    list_tasks(larger, t, listed, listed_count);
+    if (t >= tasks || larger) continue;
     AggState stack[6];
-    small_tree_step<0>(kind, cls, stack, leaf, error);
+    small_tree_step<0>(kind, cls, stack, TaskLeaf<FOLD, T>{kind, cls, leaves, in_states, begin, items, error}, error);
     out[t] = stack[0];
   }
   if (error) atomicOr(error_word, error);
 }
 
-// One warp per task of more than 32 items (listed by
-// reduce_small_tasks_kernel): a chunk of a group's sequence, reduced as the
+// Thread per task again, for the tasks reduce_small_tasks_kernel listed:
+// those of at most 256 items, by block_tree_of_leaves(); the others are
+// listed in `large` (count in *large_count) for reduce_groups_kernel.
+template <bool FOLD, class T>
+__global__ void __launch_bounds__(kThreads)
+    reduce_medium_tasks_kernel(AggKind kind, Cls cls, const Leaves leaves, const AggState* __restrict__ in_states,
+                               const uint64_t* __restrict__ item_start, const uint64_t* __restrict__ task_start,
+                               const uint32_t* __restrict__ task_group, AggState* __restrict__ out,
+                               const uint32_t* __restrict__ listed, const unsigned* __restrict__ listed_count,
+                               uint32_t* __restrict__ large, unsigned* __restrict__ large_count,
+                               uint32_t* __restrict__ error_word) {
+  uint32_t error = 0;
+  const int lane = threadIdx.x % kWarp;
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  const uint64_t tasks = *listed_count;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane; base < tasks;
+       base += stride) {
+    const uint64_t i = base + lane;
+    const uint64_t t = i < tasks ? listed[i] : 0;
+    uint64_t begin = 0;
+    int items = 0;
+    if (i < tasks) task_items(item_start, task_start, task_group, t, begin, items);
+    const bool larger = i < tasks && items > kReduceThreads;
+    list_tasks(larger, t, large, large_count);
+    if (i >= tasks || larger) continue;
+    out[t] = block_tree_of_leaves(kind, cls, items, TaskLeaf<FOLD, T>{kind, cls, leaves, in_states, begin, items, error},
+                                  error);
+  }
+  if (error) atomicOr(error_word, error);
+}
+
+// One warp per task of more than 256 items (listed by
+// reduce_medium_tasks_kernel): a chunk of a group's sequence, reduced as the
 // canonical 256-thread block would -- the warp plays the block's warps
 // 0..7 in turn (virtual thread w*32 + lane folds items k*256 + w*32 + lane
 // for k = 0..7), lane w keeps warp w's state, and the 8 states meet in the
@@ -604,24 +696,33 @@ __global__ void __launch_bounds__(kThreads)
   if (error) atomicOr(error_word, error);
 }
 
-// One level of the reduction: the small tasks by a thread each, then the
-// large ones by a warp each. `large` has room for `tasks` entries.
+// One level of the reduction: the tasks of up to 256 items by a thread
+// each (two kernels, by size), then the larger ones by a warp each. `lists`
+// has room for 2 * tasks entries, `counts` for 2.
 template <bool FOLD>
 void launch_reduce_groups(AggKind kind, Cls cls, const Leaves& leaves, const AggState* in_states,
                           const uint64_t* item_start, const uint64_t* task_start, const uint32_t* task_group,
-                          uint64_t tasks, AggState* out, uint32_t* large, unsigned* large_count, uint32_t* error,
+                          uint64_t tasks, AggState* out, uint32_t* lists, unsigned* counts, uint32_t* error,
                           DeviceContext& context) {
   const unsigned small_grid = grid_for((tasks + kThreads - 1) / kThreads, context, 8);
   const unsigned warp_grid = grid_for((tasks * kWarp + kThreads - 1) / kThreads, context, 8);
   cudaStream_t stream = context.stream();
-  GPUSQL_CUDA_TRY(cudaMemsetAsync(large_count, 0, sizeof(unsigned), stream));
-  auto launch_small = [&](auto* tag) {
-    reduce_small_tasks_kernel<FOLD, std::remove_pointer_t<decltype(tag)>><<<small_grid, kThreads, 0, stream>>>(
-        kind, cls, leaves, in_states, item_start, task_start, task_group, tasks, out, large, large_count, error);
+  uint32_t *listed = lists, *large = lists + tasks;
+  unsigned *listed_count = counts, *large_count = counts + 1;
+  GPUSQL_CUDA_TRY(cudaMemsetAsync(counts, 0, 2 * sizeof(unsigned), stream));
+  auto launch_threads = [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    reduce_small_tasks_kernel<FOLD, T><<<small_grid, kThreads, 0, stream>>>(
+        kind, cls, leaves, in_states, item_start, task_start, task_group, tasks, out, listed, listed_count, error);
+    GPUSQL_CHECK_LAUNCH();
+    reduce_medium_tasks_kernel<FOLD, T><<<small_grid, kThreads, 0, stream>>>(kind, cls, leaves, in_states,
+                                                                             item_start, task_start, task_group, out,
+                                                                             listed, listed_count, large, large_count,
+                                                                             error);
+    GPUSQL_CHECK_LAUNCH();
   };
-  if constexpr (FOLD) with_leaf_type(leaves, launch_small);
-  else launch_small(static_cast<void*>(nullptr));
-  GPUSQL_CHECK_LAUNCH();
+  if constexpr (FOLD) with_leaf_type(leaves, launch_threads);
+  else launch_threads(static_cast<void*>(nullptr));
   reduce_groups_kernel<FOLD><<<warp_grid, kThreads, 0, stream>>>(kind, cls, leaves, in_states, item_start, task_start,
                                                                  task_group, out, large, large_count, error);
   GPUSQL_CHECK_LAUNCH();
@@ -1118,7 +1219,7 @@ DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet
     item_start = levels.back().task_start.as<uint64_t>();
   }
 
-  DeviceBuffer large(context, levels.front().tasks * sizeof(uint32_t)), large_count(context, sizeof(unsigned));
+  DeviceBuffer large(context, 2 * levels.front().tasks * sizeof(uint32_t)), large_count(context, 2 * sizeof(unsigned));
   for (std::size_t a = 0; a < n_specs; ++a) {
     const AggSpec& spec = specs[a];
     DeviceBuffer previous;

@@ -91,7 +91,7 @@ const uint32_t* row_groups(Groups& groups, DeviceContext& context);
 // states until one is left. The values are first put in group order (the
 // argument column sorted along with the group ids, or each argument
 // evaluated at the group-sorted positions), so the reduce reads them
-// contiguously: a chunk of more than 32 values goes to a warp, which plays
+// contiguously: a chunk of more than 256 values goes to a warp, which plays
 // the 8 warps of the canonical block in turn; a smaller one to a thread.
 // COUNT(DISTINCT) states hold the non-NULL count; count_distinct() replaces it.
 // by_slot groups are numbered here, from the runs of the sorted slots
