@@ -996,7 +996,7 @@ Groups assign_groups(const KeyColumns& keys, DeviceContext& context, bool dense)
     GPUSQL_CHECK_LAUNCH();
   } else {
     HashTable table = build_hash_table(view, false, row_slot.as<uint32_t>(), &first, context);
-    slots = table.capacity;
+    slots = table.slot_count();
   }
   return number_groups(row_slot, first, slots, count, context);
 }
@@ -1267,6 +1267,7 @@ void count_distinct(const ExprProgram& predicate, const ExprProgram& arg, Cls cl
         keys.bits.as<int64_t>(), keys.nulls.as<uint32_t>(), d_error);
     GPUSQL_CHECK_LAUNCH();
     DeviceBuffer row_slot(context, count * sizeof(uint32_t));
+    // Two keys: slots hold positions (not keyed), which count_owners_kernel reads.
     HashTable table = build_hash_table(keys.view(), true, row_slot.as<uint32_t>(), nullptr, context);
     count_owners_kernel<<<grid, kThreads, 0, context.stream()>>>(table.slots.as<uint32_t>(), table.capacity,
                                                                   row_slot.as<uint32_t>(),

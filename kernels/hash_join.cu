@@ -14,29 +14,40 @@ unsigned blocks_for(std::size_t items, const DeviceContext& context) {
 }
 
 // The run [begin, end) of each used slot in the slot-sorted build positions.
-// Positions left out of the table (slot == capacity) sort last and are skipped.
+// Positions left out of the table (slot == left_out) sort last and are skipped.
 __global__ void __launch_bounds__(kThreads)
-    slot_runs_kernel(const uint32_t* __restrict__ sorted_slots, uint64_t count, uint64_t capacity,
+    slot_runs_kernel(const uint32_t* __restrict__ sorted_slots, uint64_t count, uint64_t left_out,
                      uint32_t* __restrict__ run_begin, uint32_t* __restrict__ run_end) {
   for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
     const uint32_t s = sorted_slots[i];
-    if (s >= capacity) continue;
+    if (s >= left_out) continue;
     if (i == 0 || sorted_slots[i - 1] != s) run_begin[s] = static_cast<uint32_t>(i);
     if (i == count - 1 || sorted_slots[i + 1] != s) run_end[s] = static_cast<uint32_t>(i + 1);
   }
 }
 
 // Count pass: each probe position's matching slot (kEmptySlot: none) and
-// number of matches.
+// number of matches. KEYED: the table holds key words (see hash_table.hpp);
+// the word kKeySentinel matches the reserved slot `capacity`, whose run is
+// empty when no build row has it.
+template <bool KEYED>
 __global__ void __launch_bounds__(kThreads)
-    probe_count_kernel(const uint32_t* __restrict__ table, uint64_t mask, const KeyView build, const KeyView probe,
+    probe_count_kernel(const void* __restrict__ table, uint64_t mask, const KeyView build, const KeyView probe,
                        const uint32_t* __restrict__ run_begin, const uint32_t* __restrict__ run_end,
                        uint32_t* __restrict__ match_slot, uint64_t* __restrict__ counts) {
   for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < probe.count;
        p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
     int64_t slot = -1;
-    if (probe.nulls[p] == 0) slot = find_slot(table, mask, build, probe, p);
+    if (probe.nulls[p] == 0) {
+      if constexpr (KEYED) {
+        const int64_t word = probe.bits[p];
+        slot = word == kKeySentinel ? static_cast<int64_t>(mask + 1)
+                                    : find_word(static_cast<const unsigned long long*>(table), mask, word);
+      } else {
+        slot = find_slot(static_cast<const uint32_t*>(table), mask, build, probe, p);
+      }
+    }
     match_slot[p] = slot < 0 ? kEmptySlot : static_cast<uint32_t>(slot);
     counts[p] = slot < 0 ? 0 : run_end[slot] - run_begin[slot];
   }
@@ -79,19 +90,24 @@ JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_
   HashTable table = build_hash_table(build.view(), true, slots.as<uint32_t>(), nullptr, context);
   DeviceBuffer build_positions(context, build.count * sizeof(uint32_t));
   sequence(0, build.count, build_positions.as<uint32_t>(), context);
-  sort_pairs_u32(slots, build_positions, build.count, bits_for(table.capacity), context);
-  DeviceBuffer run_begin(context, table.capacity * sizeof(uint32_t)), run_end(context, table.capacity * sizeof(uint32_t));
+  const uint64_t left_out = table.left_out();  // slots below it have runs (keyed: `capacity` too)
+  sort_pairs_u32(slots, build_positions, build.count, bits_for(left_out), context);
+  DeviceBuffer run_begin(context, left_out * sizeof(uint32_t)), run_end(context, left_out * sizeof(uint32_t));
+  if (table.keyed) {  // the reserved slot's run: empty unless a build row has it
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(run_begin.as<uint32_t>() + table.capacity, 0, sizeof(uint32_t), context.stream()));
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(run_end.as<uint32_t>() + table.capacity, 0, sizeof(uint32_t), context.stream()));
+  }
   slot_runs_kernel<<<blocks_for(build.count, context), kThreads, 0, context.stream()>>>(
-      slots.as<uint32_t>(), build.count, table.capacity, run_begin.as<uint32_t>(), run_end.as<uint32_t>());
+      slots.as<uint32_t>(), build.count, left_out, run_begin.as<uint32_t>(), run_end.as<uint32_t>());
   GPUSQL_CHECK_LAUNCH();
 
   // Probe: count, scan, write.
   DeviceBuffer match_slot(context, probe.count * sizeof(uint32_t)), offsets(context, probe.count * sizeof(uint64_t));
   const unsigned grid = blocks_for(probe.count, context);
-  probe_count_kernel<<<grid, kThreads, 0, context.stream()>>>(table.slots.as<uint32_t>(), table.capacity - 1,
-                                                              build.view(), probe.view(), run_begin.as<uint32_t>(),
-                                                              run_end.as<uint32_t>(), match_slot.as<uint32_t>(),
-                                                              offsets.as<uint64_t>());
+  auto probe_count = table.keyed ? probe_count_kernel<true> : probe_count_kernel<false>;
+  probe_count<<<grid, kThreads, 0, context.stream()>>>(table.slots.data(), table.capacity - 1, build.view(),
+                                                       probe.view(), run_begin.as<uint32_t>(), run_end.as<uint32_t>(),
+                                                       match_slot.as<uint32_t>(), offsets.as<uint64_t>());
   GPUSQL_CHECK_LAUNCH();
   const uint64_t total = exclusive_scan(offsets.as<uint64_t>(), probe.count, context);
   if (total > kMaxJoinPairs)

@@ -32,14 +32,18 @@ __global__ void __launch_bounds__(kKeyThreads)
 // in *filled and starts again in a larger table. Each thread inserts at most
 // one key after the counter last said otherwise, so a table with room for
 // limit + the grid's threads keys never fills and every probe ends.
+// KEYED: one key, its words kept in the slots (see hash_table.hpp).
+template <bool KEYED>
 __global__ void __launch_bounds__(kKeyThreads)
-    insert_kernel(uint32_t* __restrict__ table, uint64_t mask, const KeyView keys, bool skip_nulls,
+    insert_kernel(void* __restrict__ table, uint64_t mask, const KeyView keys, bool skip_nulls,
                   uint32_t* __restrict__ row_slot, uint32_t* __restrict__ first, unsigned long long* filled,
                   unsigned long long limit) {
   // Whole warps per iteration (the block size is a multiple of 32), for the
   // warp-wide count and minimum below.
   const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
   const int lane = threadIdx.x % 32;
+  const uint32_t sentinel_slot = static_cast<uint32_t>(mask + 1), null_slot = sentinel_slot + 1;
+  const uint32_t left_out = KEYED ? null_slot : sentinel_slot;
   for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < keys.count; base += stride) {
     unsigned long long seen = 0;
     if (lane == 0) seen = *static_cast<volatile unsigned long long*>(filled);
@@ -49,9 +53,19 @@ __global__ void __launch_bounds__(kKeyThreads)
     bool inserted = false;
     if (p < keys.count) {
       if (skip_nulls && keys.nulls[p] != 0) {
-        row_slot[p] = static_cast<uint32_t>(mask + 1);
+        row_slot[p] = left_out;
       } else {
-        slot = static_cast<uint32_t>(insert_or_find(table, mask, keys, static_cast<uint32_t>(p), inserted));
+        if constexpr (KEYED) {
+          const int64_t word = keys.bits[p];
+          if (keys.nulls[p] != 0) slot = null_slot;
+          else if (word == kKeySentinel) slot = sentinel_slot;
+          else
+            slot = static_cast<uint32_t>(
+                insert_or_find_word(static_cast<unsigned long long*>(table), mask, word, inserted));
+        } else {
+          slot = static_cast<uint32_t>(
+              insert_or_find(static_cast<uint32_t*>(table), mask, keys, static_cast<uint32_t>(p), inserted));
+        }
         row_slot[p] = slot;
       }
     }
@@ -114,21 +128,26 @@ HashTable build_hash_table(const KeyView& keys, bool skip_nulls, uint32_t* d_row
   table.capacity = std::min(largest, kFirstTableCapacity);
   while (table.capacity < largest && threads > table.capacity / 4) table.capacity *= 16;
   table.capacity = std::min(table.capacity, largest);
+  table.keyed = keys.key_count == 1;
+  const std::size_t slot_bytes = table.keyed ? sizeof(int64_t) : sizeof(uint32_t);
   for (;;) {
     const bool last = table.capacity == largest;
     const unsigned long long limit = last ? ~0ull : table.capacity / 4;
-    table.slots = DeviceBuffer(context, table.capacity * sizeof(uint32_t));
-    GPUSQL_CUDA_TRY(cudaMemsetAsync(table.slots.data(), 0xff, table.capacity * sizeof(uint32_t), context.stream()));
+    table.slots = DeviceBuffer(context, table.capacity * slot_bytes);
+    // Empty: a zero word (keyed), or kEmptySlot.
+    GPUSQL_CUDA_TRY(
+        cudaMemsetAsync(table.slots.data(), table.keyed ? 0 : 0xff, table.capacity * slot_bytes, context.stream()));
     if (first) {
-      *first = DeviceBuffer(context, table.capacity * sizeof(uint32_t));
-      GPUSQL_CUDA_TRY(cudaMemsetAsync(first->data(), 0xff, table.capacity * sizeof(uint32_t), context.stream()));
+      const uint64_t slots = table.slot_count();
+      *first = DeviceBuffer(context, slots * sizeof(uint32_t));
+      GPUSQL_CUDA_TRY(cudaMemsetAsync(first->data(), 0xff, slots * sizeof(uint32_t), context.stream()));
     }
     if (keys.count == 0) return table;
     GPUSQL_CUDA_TRY(cudaMemsetAsync(filled.data(), 0, sizeof(unsigned long long), context.stream()));
-    insert_kernel<<<grid, kKeyThreads, 0, context.stream()>>>(table.slots.as<uint32_t>(), table.capacity - 1, keys,
-                                                              skip_nulls, d_row_slot,
-                                                              first ? first->as<uint32_t>() : nullptr,
-                                                              filled.as<unsigned long long>(), limit);
+    auto insert = table.keyed ? insert_kernel<true> : insert_kernel<false>;
+    insert<<<grid, kKeyThreads, 0, context.stream()>>>(table.slots.data(), table.capacity - 1, keys, skip_nulls,
+                                                        d_row_slot, first ? first->as<uint32_t>() : nullptr,
+                                                        filled.as<unsigned long long>(), limit);
     GPUSQL_CHECK_LAUNCH();
     if (last) return table;
     unsigned long long taken = 0;

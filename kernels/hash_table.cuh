@@ -53,6 +53,52 @@ __device__ __forceinline__ uint64_t insert_or_find(uint32_t* table, uint64_t mas
   }
 }
 
+// A keyed table's hash of a key word (not hash_key()'s: the two kinds of
+// table never meet).
+__device__ __forceinline__ uint64_t hash_word(int64_t word) {
+  return mix64(0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(word));
+}
+
+// A keyed table's slot holds its word with the top bit flipped, so the
+// zeroed table is empty and only the word kKeySentinel has no slot.
+__device__ __forceinline__ unsigned long long stored_word(int64_t word) {
+  return static_cast<unsigned long long>(word) ^ static_cast<unsigned long long>(kKeySentinel);
+}
+
+// insert_or_find() for a keyed table and a word other than kKeySentinel.
+// Slots only ever go from empty to a word, so a stale read of an empty slot
+// is settled by the CAS and a filled one is final.
+__device__ __forceinline__ uint64_t insert_or_find_word(unsigned long long* table, uint64_t mask, int64_t word,
+                                                        bool& inserted) {
+  const unsigned long long stored = stored_word(word);
+  uint64_t slot = hash_word(word) & mask;
+  while (true) {
+    unsigned long long current = table[slot];
+    if (current == 0) {
+      current = atomicCAS(&table[slot], 0ull, stored);
+      if (current == 0) {
+        inserted = true;
+        return slot;
+      }
+    }
+    if (current == stored) return slot;
+    slot = (slot + 1) & mask;
+  }
+}
+
+// The slot of a keyed table holding `word` (which is not kKeySentinel), or
+// -1 when it is not in the table.
+__device__ __forceinline__ int64_t find_word(const unsigned long long* table, uint64_t mask, int64_t word) {
+  const unsigned long long stored = stored_word(word);
+  uint64_t slot = hash_word(word) & mask;
+  while (true) {
+    const unsigned long long current = table[slot];
+    if (current == stored) return static_cast<int64_t>(slot);
+    if (current == 0) return -1;
+    slot = (slot + 1) & mask;
+  }
+}
+
 // The slot holding probe position p's key (keys of `probe`, table built over
 // `build`), or -1 when the key is not in the table.
 __device__ __forceinline__ int64_t find_slot(const uint32_t* table, uint64_t mask, const KeyView& build,
