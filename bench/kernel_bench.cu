@@ -559,12 +559,13 @@ int main(int argc, char** argv) {
           bench.report(name, dense ? "dense array + canonical SUM" : "hash table + canonical SUM", rows, rows * 12.0,
                        [&] {
                          // The engine's path: keys from their programs (dense), or
-                         // evaluated into key words for the hash table.
+                         // evaluated into key words for the hash table (one
+                         // integer key: groups by the keyed table's slots).
                          kernels::Groups g =
                              dense ? kernels::assign_groups({key}, {Cls::Int}, columns, rows, d_error, context)
-                                   : kernels::assign_groups(
+                                   : kernels::hash_groups(
                                          kernels::evaluate_keys({key}, {Cls::Int}, columns, rows, d_error, context),
-                                         context, false);
+                                         context);
                          kernels::aggregate_groups({sum}, columns, g, rows, d_error, context);
                        });
         }

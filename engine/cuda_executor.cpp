@@ -455,9 +455,10 @@ class CudaExecutor final : public Executor {
 
   // GROUP BY: each aggregate reduced per group in the canonical order, final
   // values made on the device. Groups of the dense array come numbered in
-  // key order, their keys decoded from their slots; hash-table groups come
-  // in order of first appearance, their keys read at their first
-  // positions, and are sorted when the plan asks for key order. The output
+  // key order, their keys decoded from their slots. Hash-table groups are
+  // sorted when the plan asks for key order: those of one integer key come
+  // in slot order, their keys read from the table; the others in order of
+  // first appearance, their keys read at their first positions. The output
   // is [keys..., aggregates...], one row per group.
   DeviceRelation grouped_aggregate(const PlanNode& node) {
     DeviceRelation input = run(*node.child);  // a Filter below runs as its own operator
@@ -480,7 +481,7 @@ class CudaExecutor final : public Executor {
 
     DeviceRelation out;
     const std::size_t words = validity_words(group_count);
-    if (groups.key_ordered) {
+    if (groups.key_ordered || groups.hashed) {
       // Key columns decoded from the groups' slots.
       for (std::size_t k = 0; k < node.group_keys.size(); ++k) {
         const BoundExpr& key = node.group_keys[k];

@@ -270,6 +270,40 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// 1 for each used slot of a keyed table (capacity words) and for its two
+// reserved slots, then a 0: `capacity + 3` marks to rank by a scan.
+__global__ void __launch_bounds__(kThreads)
+    table_marks_kernel(const unsigned long long* __restrict__ table, uint64_t capacity, uint32_t* __restrict__ marks) {
+  for (uint64_t s = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < capacity + 3;
+       s += static_cast<uint64_t>(gridDim.x) * blockDim.x)
+    marks[s] = s < capacity ? table[s] != 0 : s < capacity + 2;
+}
+
+// group_keys_kernel() for hashed groups: the key word read from the keyed
+// table (stored with its top bit flipped), or a reserved slot's. rank_slot:
+// the groups' "slots" are ranks of table slots (Groups::rank_slot).
+__global__ void __launch_bounds__(kThreads)
+    hashed_keys_kernel(const uint32_t* __restrict__ group_slot, const uint32_t* __restrict__ rank_slot,
+                       uint64_t groups, const unsigned long long* __restrict__ table, uint64_t capacity, Type type,
+                       void* __restrict__ out, uint32_t* __restrict__ validity) {
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < groups; base += stride) {
+    const uint64_t g = base + threadIdx.x;
+    bool valid = false;
+    if (g < groups) {
+      const uint64_t slot = rank_slot ? rank_slot[group_slot[g]] : group_slot[g];
+      Slot v{};
+      valid = slot <= capacity;  // capacity: kKeySentinel's slot; capacity + 1: NULL's
+      v.valid = valid;
+      if (slot < capacity) v.i = static_cast<int64_t>(table[slot] ^ static_cast<unsigned long long>(kKeySentinel));
+      else if (slot == capacity) v.i = kKeySentinel;
+      store_value(out, type, static_cast<int64_t>(g), v);
+    }
+    const uint32_t bits = __ballot_sync(kFullMask, valid);
+    if (threadIdx.x % 32 == 0 && g < groups) validity[g / 32] = bits;
+  }
+}
+
 // Compacts the used slots as (lowest position, slot) pairs, in no
 // particular order (a sort by position follows): one atomic per warp.
 __global__ void __launch_bounds__(kThreads)
@@ -1024,8 +1058,10 @@ Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector
   }
   DenseLayout layout{};
   uint64_t slots = 0;
-  if (!dense_layout(read_ranges(d_ranges, programs.size(), context), count, layout, slots))
-    return assign_groups(evaluate_keys(programs, classes, columns, count, d_error, context), context, false);
+  if (!dense_layout(read_ranges(d_ranges, programs.size(), context), count, layout, slots)) {
+    KeyColumns keys = evaluate_keys(programs, classes, columns, count, d_error, context);
+    return programs.size() == 1 ? hash_groups(keys, context) : assign_groups(keys, context, false);
+  }
   Groups groups;
   groups.rows = count;
   groups.key_ordered = true;
@@ -1066,8 +1102,55 @@ Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector
   return groups;
 }
 
+Groups hash_groups(const KeyColumns& keys, DeviceContext& context) {
+  const std::size_t count = keys.count;
+  if (count >= kEmptySlot) throw Error(ErrorKind::NotSupported, "not supported yet: 2^32 or more rows");
+  if (keys.key_count != 1) throw Error(ErrorKind::Execution, "internal: hash_groups() of several keys");
+  if (count == 0) return assign_groups(keys, context);  // no groups
+  Groups groups;
+  groups.rows = count;
+  groups.by_slot = true;
+  groups.hashed = true;
+  groups.row_group = DeviceBuffer(context, std::max<std::size_t>(1, count) * sizeof(uint32_t));
+  HashTable table = build_hash_table(keys.view(), false, groups.row_group.as<uint32_t>(), nullptr, context);
+  groups.slots = table.slot_count();
+  groups.table_capacity = table.capacity;
+  // Few keys in the first table: its slots ranked (the ranks stay in
+  // cache), so aggregate_groups() sorts fewer bits. Worth it when that
+  // saves a radix pass of 8 bits.
+  if (table.capacity <= kFirstTableCapacity) {
+    DeviceBuffer rank(context, (groups.slots + 1) * sizeof(uint32_t));
+    table_marks_kernel<<<blocks_for(groups.slots + 1, context), kThreads, 0, context.stream()>>>(
+        table.slots.as<unsigned long long>(), table.capacity, rank.as<uint32_t>());
+    GPUSQL_CHECK_LAUNCH();
+    const uint32_t ranks = exclusive_scan(rank.as<uint32_t>(), groups.slots + 1, context);
+    auto passes = [](uint64_t values) { return (bits_for(values - 1) + 7) / 8; };
+    if (passes(ranks) < passes(groups.slots)) {
+      groups.rank_slot = DeviceBuffer(context, ranks * sizeof(uint32_t));
+      ranked_group_slots_kernel<<<blocks_for(groups.slots, context), kThreads, 0, context.stream()>>>(
+          rank.as<uint32_t>(), groups.slots, groups.rank_slot.as<uint32_t>());
+      GPUSQL_CHECK_LAUNCH();
+      DeviceBuffer row_rank(context, count * sizeof(uint32_t));
+      row_groups_kernel<<<blocks_for(count, context), kThreads, 0, context.stream()>>>(
+          groups.row_group.as<uint32_t>(), rank.as<uint32_t>(), count, row_rank.as<uint32_t>());
+      GPUSQL_CHECK_LAUNCH();
+      groups.row_group = std::move(row_rank);
+      groups.slots = ranks;
+    }
+  }
+  groups.table = std::move(table.slots);
+  return groups;
+}
+
 void group_keys(const Groups& groups, int key, Type type, void* d_out, uint32_t* d_validity, DeviceContext& context) {
   if (groups.count == 0) return;
+  if (groups.hashed) {
+    hashed_keys_kernel<<<blocks_for(groups.count, context), kThreads, 0, context.stream()>>>(
+        groups.group_slot.as<uint32_t>(), groups.rank_slot.data() ? groups.rank_slot.as<uint32_t>() : nullptr, groups.count,
+        groups.table.as<unsigned long long>(), groups.table_capacity, type, d_out, d_validity);
+    GPUSQL_CHECK_LAUNCH();
+    return;
+  }
   group_keys_kernel<<<blocks_for(groups.count, context), kThreads, 0, context.stream()>>>(
       groups.group_slot.as<uint32_t>(), groups.count, groups.layout, key, type, d_out, d_validity);
   GPUSQL_CHECK_LAUNCH();

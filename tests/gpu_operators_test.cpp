@@ -438,6 +438,13 @@ void run_large(Pair& db) {
              "ORDER BY key DESC LIMIT 1000");
     db.check("SELECT v, COUNT(*), SUM(w) FROM big GROUP BY v ORDER BY COUNT(*) DESC, v LIMIT 100");
     db.check("SELECT DISTINCT id % 2000000 AS m FROM big ORDER BY m DESC LIMIT 100");
+    // One integer key in the hash table: groups in the keyed table's slot
+    // order (kernels::hash_groups), their keys read back from the table,
+    // sorted into key order for the comparison row by row; with
+    // COUNT(DISTINCT) (slots -> group numbers) and without aggregates.
+    db.check("SELECT gk, COUNT(*), SUM(v), AVG(w), ARG_MIN(id, v), COUNT(DISTINCT g10) FROM big GROUP BY gk");
+    db.check("SELECT id * 1000003 - 7 AS key, COUNT(*), MAX(s) FROM big GROUP BY key");
+    db.check("SELECT gk FROM big GROUP BY gk");
   }
   {  // aggregates without GROUP BY
     db.check("SELECT SUM(v), AVG(v), COUNT(DISTINCT gm), COUNT(DISTINCT s), COUNT(DISTINCT v), COUNT(DISTINCT gk) "
