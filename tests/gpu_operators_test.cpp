@@ -422,6 +422,11 @@ void run_large(Pair& db) {
     db.check("SELECT s, g10, w % 3 AS m, COUNT(*) AS n, SUM(v) FROM big WHERE w > 0 GROUP BY s, g10, m "
              "ORDER BY n DESC, s, g10, m");
     db.check("SELECT gk, g10, SUM(v) FROM big GROUP BY gk, g10 HAVING COUNT(*) > 40");
+    // Groups of 100 rows: tasks of 33-256 values, a thread each walking
+    // the canonical block's tree (reduce_medium_tasks_kernel); dense, and
+    // one integer key in the hash table with its 30,000 slots ranked.
+    db.check("SELECT id % 30000 AS m, SUM(v), AVG(w), MIN(x), MAX(s), COUNT(*), ARG_MIN(id, v) FROM big GROUP BY m");
+    db.check("SELECT CAST(id % 30000 AS BIGINT) * 1000003 AS m, SUM(x), AVG(v), COUNT(w) FROM big GROUP BY m");
     // Groups of 30,000 rows: 15 chunks each, whose states a second level
     // combines as tasks of at most 32 items (a thread each).
     db.check("SELECT id % 100 AS m, COUNT(*), SUM(v), AVG(w), MIN(v), ARG_MAX(id, v) FROM big GROUP BY m");
