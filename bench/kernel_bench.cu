@@ -558,14 +558,13 @@ int main(int argc, char** argv) {
         for (bool dense : {true, false}) {
           bench.report(name, dense ? "dense array + canonical SUM" : "hash table + canonical SUM", rows, rows * 12.0,
                        [&] {
-                         // The engine's path: keys from their programs (dense), or
-                         // evaluated into key words for the hash table (one
-                         // integer key: groups by the keyed table's slots).
+                         // The engine's paths: keys from their programs into the
+                         // dense array, or (one integer key too widely spread
+                         // for it) into the keyed hash table, whose slots are
+                         // the groups.
                          kernels::Groups g =
                              dense ? kernels::assign_groups({key}, {Cls::Int}, columns, rows, d_error, context)
-                                   : kernels::hash_groups(
-                                         kernels::evaluate_keys({key}, {Cls::Int}, columns, rows, d_error, context),
-                                         context);
+                                   : kernels::hash_groups(key, columns, rows, d_error, context);
                          kernels::aggregate_groups({sum}, columns, g, rows, d_error, context);
                        });
         }

@@ -70,6 +70,21 @@ ColumnPointer plain_column(const ExprProgram& program, const ColumnSet& columns)
   return program.shape == Shape::Column ? columns.columns[program.terms[0].slot] : ColumnPointer{};
 }
 
+// A key program's value as an insert's key word (kernels/hash_table.cuh):
+// one integer key hashed straight from its column or its program, with no
+// key words written first (12 bytes a row, read again by the insert).
+template <class T>
+struct ProgramKey {
+  const ExprProgram* program;
+  ColumnPointer column;
+  const ColumnSet* columns;
+  __device__ __forceinline__ bool key(uint64_t p, int64_t& word, uint32_t& error) const {
+    const Slot v = key_value<T>(*program, column, *columns, p, error);
+    word = v.valid ? v.i : 0;
+    return v.valid;
+  }
+};
+
 // Positions a thread of the key kernels takes per iteration, loads first.
 constexpr int kKeyUnroll = 4;
 
@@ -1059,8 +1074,8 @@ Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector
   DenseLayout layout{};
   uint64_t slots = 0;
   if (!dense_layout(read_ranges(d_ranges, programs.size(), context), count, layout, slots)) {
-    KeyColumns keys = evaluate_keys(programs, classes, columns, count, d_error, context);
-    return programs.size() == 1 ? hash_groups(keys, context) : assign_groups(keys, context, false);
+    if (programs.size() == 1) return hash_groups(programs[0], columns, count, d_error, context);
+    return assign_groups(evaluate_keys(programs, classes, columns, count, d_error, context), context, false);
   }
   Groups groups;
   groups.rows = count;
@@ -1102,17 +1117,33 @@ Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector
   return groups;
 }
 
-Groups hash_groups(const KeyColumns& keys, DeviceContext& context) {
-  const std::size_t count = keys.count;
+Groups hash_groups(const ExprProgram& program, const ColumnSet& columns, std::size_t count, uint32_t* d_error,
+                   DeviceContext& context) {
   if (count >= kEmptySlot) throw Error(ErrorKind::NotSupported, "not supported yet: 2^32 or more rows");
-  if (keys.key_count != 1) throw Error(ErrorKind::Execution, "internal: hash_groups() of several keys");
-  if (count == 0) return assign_groups(keys, context);  // no groups
+  if (program.result_cls != Cls::Int) throw Error(ErrorKind::Execution, "internal: hash_groups() of a non-integer key");
   Groups groups;
+  if (count == 0) {  // no groups
+    groups.row_group = DeviceBuffer(context, sizeof(uint32_t));
+    return groups;
+  }
   groups.rows = count;
   groups.by_slot = true;
   groups.hashed = true;
   groups.row_group = DeviceBuffer(context, std::max<std::size_t>(1, count) * sizeof(uint32_t));
-  HashTable table = build_hash_table(keys.view(), false, groups.row_group.as<uint32_t>(), nullptr, context);
+  DeviceObjects objects;
+  const std::size_t p = objects.add(program), c = objects.add(columns);
+  objects.upload(context);
+  HashTable table = grow_hash_table(
+      count, true, nullptr,
+      [&](const InsertLaunch& at) {
+        with_value_type(program, columns, [&](auto* tag) {
+          using Key = ProgramKey<std::remove_pointer_t<decltype(tag)>>;
+          insert_kernel<true, Key><<<at.grid, kInsertThreads, 0, context.stream()>>>(
+              at.table, at.mask, Key{objects.at<ExprProgram>(p), plain_column(program, columns), objects.at<ColumnSet>(c)},
+              count, false, groups.row_group.as<uint32_t>(), at.first, at.filled, at.limit, d_error);
+        });
+      },
+      context);
   groups.slots = table.slot_count();
   groups.table_capacity = table.capacity;
   // Few keys in the first table: its slots ranked (the ranks stay in

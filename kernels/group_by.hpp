@@ -74,14 +74,15 @@ Groups assign_groups(const KeyColumns& keys, DeviceContext& context, bool dense 
 // order (DenseLayout), with no first positions: up to kRankedSlots slots,
 // the used ones are marked and ranked and each position's group looked up;
 // past that the groups are left by_slot. Otherwise the keys are evaluated
-// into KeyColumns: one integer key goes to hash_groups(), other keys to the
-// hash table numbering by first appearance.
+// by hash_groups() (one key), or into KeyColumns for the hash table
+// numbering by first appearance (several keys).
 // Run-time errors of the programs go to *d_error.
 Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector<Cls>& classes,
                      const ColumnSet& columns, std::size_t count, uint32_t* d_error, DeviceContext& context);
 
-// Groups of one integer key (keys.key_count == 1, integer words) by the
-// slots of a keyed hash table: `hashed` and by_slot, numbered by
+// Groups of one integer key, computed by `program` over `columns` at each
+// of `count` positions and hashed as it is computed (no key words written
+// first), by the slots of a keyed hash table: `hashed` and by_slot, numbered by
 // aggregate_groups() in slot order -- no first positions (an atomicMin a
 // row) and no per-row lookup of a group number (a random read a row into
 // an array of the table's size): 2^27 rows into 10^7 groups 30.1 -> 18.9 ms
@@ -91,7 +92,9 @@ Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector
 // then equal values, so the key read back from the table is every row's;
 // a DOUBLE key's -0.0 and 0.0 share a word, and its groups keep first
 // positions (assign_groups()).
-Groups hash_groups(const KeyColumns& keys, DeviceContext& context);
+// Run-time errors of the program go to *d_error.
+Groups hash_groups(const ExprProgram& program, const ColumnSet& columns, std::size_t count, uint32_t* d_error,
+                   DeviceContext& context);
 
 // Up to this many dense slots a GROUP BY marks its used slots and ranks
 // them (the marks and ranks stay in cache); with more, a per-row lookup of

@@ -26,55 +26,6 @@ __global__ void __launch_bounds__(kKeyThreads)
   if (error) atomicOr(error_word, error);
 }
 
-// Inserts every position's key (filled counts the slots taken, one atomic
-// per warp) and, with `first`, keeps each slot's lowest position. Once more
-// than `limit` are filled, warps stop at their next step: the caller sees it
-// in *filled and starts again in a larger table. Each thread inserts at most
-// one key after the counter last said otherwise, so a table with room for
-// limit + the grid's threads keys never fills and every probe ends.
-// KEYED: one key, its words kept in the slots (see hash_table.hpp).
-template <bool KEYED>
-__global__ void __launch_bounds__(kKeyThreads)
-    insert_kernel(void* __restrict__ table, uint64_t mask, const KeyView keys, bool skip_nulls,
-                  uint32_t* __restrict__ row_slot, uint32_t* __restrict__ first, unsigned long long* filled,
-                  unsigned long long limit) {
-  // Whole warps per iteration (the block size is a multiple of 32), for the
-  // warp-wide count and minimum below.
-  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  const int lane = threadIdx.x % 32;
-  const uint32_t sentinel_slot = static_cast<uint32_t>(mask + 1), null_slot = sentinel_slot + 1;
-  const uint32_t left_out = KEYED ? null_slot : sentinel_slot;
-  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < keys.count; base += stride) {
-    unsigned long long seen = 0;
-    if (lane == 0) seen = *static_cast<volatile unsigned long long*>(filled);
-    if (__shfl_sync(0xffffffffu, seen, 0) > limit) return;  // the whole warp
-    const uint64_t p = base + threadIdx.x;
-    uint32_t slot = kEmptySlot;
-    bool inserted = false;
-    if (p < keys.count) {
-      if (skip_nulls && keys.nulls[p] != 0) {
-        row_slot[p] = left_out;
-      } else {
-        if constexpr (KEYED) {
-          const int64_t word = keys.bits[p];
-          if (keys.nulls[p] != 0) slot = null_slot;
-          else if (word == kKeySentinel) slot = sentinel_slot;
-          else
-            slot = static_cast<uint32_t>(
-                insert_or_find_word(static_cast<unsigned long long*>(table), mask, word, inserted));
-        } else {
-          slot = static_cast<uint32_t>(
-              insert_or_find(static_cast<uint32_t*>(table), mask, keys, static_cast<uint32_t>(p), inserted));
-        }
-        row_slot[p] = slot;
-      }
-    }
-    const unsigned new_keys = __ballot_sync(0xffffffffu, inserted);
-    if (new_keys && lane == 0) atomicAdd(filled, static_cast<unsigned long long>(__popc(new_keys)));
-    if (first) warp_min_position(first, slot, static_cast<uint32_t>(p));
-  }
-}
-
 }  // namespace
 
 KeyColumns evaluate_keys(const std::vector<ExprProgram>& programs, const std::vector<Cls>& classes,
@@ -113,13 +64,13 @@ uint64_t table_capacity(std::size_t rows) {
   return capacity;
 }
 
-HashTable build_hash_table(const KeyView& keys, bool skip_nulls, uint32_t* d_row_slot, DeviceBuffer* first,
-                           DeviceContext& context) {
-  if (keys.count > (uint64_t{1} << 30))
+HashTable grow_hash_table(std::size_t count, bool keyed, DeviceBuffer* first,
+                          const std::function<void(const InsertLaunch&)>& insert, DeviceContext& context) {
+  if (count > (uint64_t{1} << 30))
     throw Error(ErrorKind::NotSupported, "not supported yet: hashing more than 2^30 rows in one operator");
-  const uint64_t largest = table_capacity(keys.count);
-  const unsigned grid = grid_for((keys.count + kKeyThreads - 1) / kKeyThreads, context, 16);
-  const uint64_t threads = static_cast<uint64_t>(grid) * kKeyThreads;
+  const uint64_t largest = table_capacity(count);
+  const unsigned grid = grid_for((count + kInsertThreads - 1) / kInsertThreads, context, 16);
+  const uint64_t threads = static_cast<uint64_t>(grid) * kInsertThreads;
   DeviceBuffer filled(context, sizeof(unsigned long long));
   HashTable table;
   // A table smaller than the largest stops a quarter full, plus a key from
@@ -128,7 +79,7 @@ HashTable build_hash_table(const KeyView& keys, bool skip_nulls, uint32_t* d_row
   table.capacity = std::min(largest, kFirstTableCapacity);
   while (table.capacity < largest && threads > table.capacity / 4) table.capacity *= 16;
   table.capacity = std::min(table.capacity, largest);
-  table.keyed = keys.key_count == 1;
+  table.keyed = keyed;
   const std::size_t slot_bytes = table.keyed ? sizeof(int64_t) : sizeof(uint32_t);
   for (;;) {
     const bool last = table.capacity == largest;
@@ -142,12 +93,10 @@ HashTable build_hash_table(const KeyView& keys, bool skip_nulls, uint32_t* d_row
       *first = DeviceBuffer(context, slots * sizeof(uint32_t));
       GPUSQL_CUDA_TRY(cudaMemsetAsync(first->data(), 0xff, slots * sizeof(uint32_t), context.stream()));
     }
-    if (keys.count == 0) return table;
+    if (count == 0) return table;
     GPUSQL_CUDA_TRY(cudaMemsetAsync(filled.data(), 0, sizeof(unsigned long long), context.stream()));
-    auto insert = table.keyed ? insert_kernel<true> : insert_kernel<false>;
-    insert<<<grid, kKeyThreads, 0, context.stream()>>>(table.slots.data(), table.capacity - 1, keys, skip_nulls,
-                                                        d_row_slot, first ? first->as<uint32_t>() : nullptr,
-                                                        filled.as<unsigned long long>(), limit);
+    insert(InsertLaunch{table.slots.data(), table.capacity - 1, first ? first->as<uint32_t>() : nullptr,
+                        filled.as<unsigned long long>(), limit, grid});
     GPUSQL_CHECK_LAUNCH();
     if (last) return table;
     unsigned long long taken = 0;
@@ -157,6 +106,20 @@ HashTable build_hash_table(const KeyView& keys, bool skip_nulls, uint32_t* d_row
     if (taken <= limit) return table;
     table.capacity = std::min(largest, table.capacity * 16);
   }
+}
+
+HashTable build_hash_table(const KeyView& keys, bool skip_nulls, uint32_t* d_row_slot, DeviceBuffer* first,
+                           DeviceContext& context) {
+  const bool keyed = keys.key_count == 1;
+  return grow_hash_table(
+      keys.count, keyed, first,
+      [&](const InsertLaunch& at) {
+        auto insert = keyed ? insert_kernel<true, KeyWords> : insert_kernel<false, KeyWords>;
+        insert<<<at.grid, kInsertThreads, 0, context.stream()>>>(at.table, at.mask, KeyWords{keys}, keys.count,
+                                                                 skip_nulls, d_row_slot, at.first, at.filled,
+                                                                 at.limit, nullptr);
+      },
+      context);
 }
 
 }  // namespace gpusql::kernels

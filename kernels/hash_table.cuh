@@ -123,4 +123,72 @@ __device__ __forceinline__ void warp_min_position(uint32_t* first, uint32_t slot
     atomicMin(&first[slot], p);
 }
 
+// Where an insert reads position p's key: its word (the first key's, for
+// a table of several keys) and whether it is valid (no key NULL). A source
+// evaluating a key program can stand in for the key columns (GROUP BY of
+// one integer key: kernels/group_by.cu), so no key words are written.
+struct KeyWords {
+  KeyView keys;
+  __device__ __forceinline__ bool key(uint64_t p, int64_t& word, uint32_t&) const {
+    word = keys.bits[p];
+    return keys.nulls[p] == 0;
+  }
+};
+
+constexpr int kInsertThreads = 256;
+
+// Inserts every position's key (filled counts the slots taken, one atomic
+// per warp) and, with `first`, keeps each slot's lowest position. Once more
+// than `limit` are filled, warps stop at their next step: the caller sees it
+// in *filled and starts again in a larger table. Each thread inserts at most
+// one key after the counter last said otherwise, so a table with room for
+// limit + the grid's threads keys never fills and every probe ends.
+// KEYED: one key, its words kept in the slots (hash_table.hpp); otherwise
+// Source is KeyWords, whose key columns the slots' positions index.
+// Errors of a key program go to *error_word.
+template <bool KEYED, class Source>
+__global__ void __launch_bounds__(kInsertThreads)
+    insert_kernel(void* __restrict__ table, uint64_t mask, const Source source, uint64_t count, bool skip_nulls,
+                  uint32_t* __restrict__ row_slot, uint32_t* __restrict__ first, unsigned long long* filled,
+                  unsigned long long limit, uint32_t* __restrict__ error_word) {
+  // Whole warps per iteration (the block size is a multiple of 32), for the
+  // warp-wide count and minimum below.
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  const int lane = threadIdx.x % 32;
+  const uint32_t sentinel_slot = static_cast<uint32_t>(mask + 1), null_slot = sentinel_slot + 1;
+  const uint32_t left_out = KEYED ? null_slot : sentinel_slot;
+  uint32_t error = 0;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < count; base += stride) {
+    unsigned long long seen = 0;
+    if (lane == 0) seen = *static_cast<volatile unsigned long long*>(filled);
+    if (__shfl_sync(0xffffffffu, seen, 0) > limit) break;  // the whole warp
+    const uint64_t p = base + threadIdx.x;
+    uint32_t slot = kEmptySlot;
+    bool inserted = false;
+    if (p < count) {
+      int64_t word = 0;
+      const bool valid = source.key(p, word, error);
+      if (skip_nulls && !valid) {
+        row_slot[p] = left_out;
+      } else {
+        if constexpr (KEYED) {
+          if (!valid) slot = null_slot;
+          else if (word == kKeySentinel) slot = sentinel_slot;
+          else
+            slot = static_cast<uint32_t>(
+                insert_or_find_word(static_cast<unsigned long long*>(table), mask, word, inserted));
+        } else {
+          slot = static_cast<uint32_t>(
+              insert_or_find(static_cast<uint32_t*>(table), mask, source.keys, static_cast<uint32_t>(p), inserted));
+        }
+        row_slot[p] = slot;
+      }
+    }
+    const unsigned new_keys = __ballot_sync(0xffffffffu, inserted);
+    if (new_keys && lane == 0) atomicAdd(filled, static_cast<unsigned long long>(__popc(new_keys)));
+    if (first) warp_min_position(first, slot, static_cast<uint32_t>(p));
+  }
+  if (error) atomicOr(error_word, error);
+}
+
 }  // namespace gpusql::kernels

@@ -22,6 +22,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "engine/expr_program.hpp"
@@ -84,6 +85,24 @@ struct HashTable {
 // read-back of its counter.
 HashTable build_hash_table(const KeyView& keys, bool skip_nulls, uint32_t* d_row_slot, DeviceBuffer* first,
                            DeviceContext& context);
+
+// What an insert kernel gets from grow_hash_table(): the table (`mask` =
+// capacity - 1), `first` (or null), the fill counter and its limit, and the
+// grid to launch (of kInsertThreads-thread blocks).
+struct InsertLaunch {
+  void* table;
+  uint64_t mask;
+  uint32_t* first;
+  unsigned long long* filled;
+  unsigned long long limit;
+  unsigned grid;
+};
+
+// build_hash_table()'s tables, growing, for `count` positions whose insert
+// kernel `insert` launches (keyed: one key, words in the slots): the same
+// sizing, restarts and `first`, for callers whose keys are not KeyColumns.
+HashTable grow_hash_table(std::size_t count, bool keyed, DeviceBuffer* first,
+                          const std::function<void(const InsertLaunch&)>& insert, DeviceContext& context);
 
 // The size of the last, largest table build_hash_table may use for `rows` rows.
 uint64_t table_capacity(std::size_t rows);
