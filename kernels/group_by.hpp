@@ -29,9 +29,9 @@ struct Groups {
   std::size_t count = 0;   // groups (for by_slot groups, known only once aggregate_groups() numbered them)
   std::size_t rows = 0;    // positions
   DeviceBuffer row_group;  // per position: its group; by_slot: its slot
-  // First-appearance numbering (hash table, and every KeyColumns grouping):
-  // per group its lowest position; ascending, so groups are in order of
-  // first appearance.
+  // First-appearance numbering (every KeyColumns grouping: DISTINCT, and
+  // GROUP BY of several keys or of a DOUBLE key): per group its lowest
+  // position; ascending, so groups are in order of first appearance.
   DeviceBuffer first;
   // Key-order numbering (the dense array of the program overload): group g
   // is the g-th used slot; group_slot[g] is that slot, from which

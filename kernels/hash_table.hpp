@@ -9,9 +9,10 @@
 // ends up holding (see build_hash_table), at most a quarter full, so probes
 // stay short. Its slots are either
 //   - (one key) the key's word itself (top bit flipped, so a zeroed slot is
-//     empty): inserts and probes compare the word in the slot. Two reserved slot numbers past
-//     the hashed ones stand for the keys no slot can hold: `capacity` for
-//     the word kKeySentinel (BIGINT -2^63), `capacity + 1` for NULL. Until
+//     empty): inserts and probes compare the word in the slot. Two reserved
+//     slot numbers past the hashed ones stand for the keys no slot can hold:
+//     `capacity` for the word kKeySentinel (BIGINT -2^63), `capacity + 1`
+//     for NULL. Until
 //     2026-11-23 one-key tables were the kind below, whose compare reads the
 //     key columns at the slot's position: two dependent random reads a row,
 //     11.8 of GROUP BY's 21.6 ms for 2^27 rows into 10^6 groups (H100);
