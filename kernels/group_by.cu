@@ -310,7 +310,7 @@ __global__ void __launch_bounds__(kThreads)
       Slot v{};
       valid = slot <= capacity;  // capacity: kKeySentinel's slot; capacity + 1: NULL's
       v.valid = valid;
-      if (slot < capacity) v.i = static_cast<int64_t>(table[slot] ^ static_cast<unsigned long long>(kKeySentinel));
+      if (slot < capacity) v.i = slot_word(table[slot]);
       else if (slot == capacity) v.i = kKeySentinel;
       store_value(out, type, static_cast<int64_t>(g), v);
     }
@@ -1148,14 +1148,15 @@ Groups hash_groups(const ExprProgram& program, const ColumnSet& columns, std::si
   groups.table_capacity = table.capacity;
   // Few keys in the first table: its slots ranked (the ranks stay in
   // cache), so aggregate_groups() sorts fewer bits. Worth it when that
-  // saves a radix pass of 8 bits.
-  if (table.capacity <= kFirstTableCapacity) {
+  // saves a radix pass of 8 bits; a table small enough for one pass (few
+  // rows) is not ranked, and costs no scan or read-back.
+  auto passes = [](uint64_t values) { return (bits_for(values - 1) + 7) / 8; };
+  if (table.capacity <= kFirstTableCapacity && passes(groups.slots) > 1) {
     DeviceBuffer rank(context, (groups.slots + 1) * sizeof(uint32_t));
     table_marks_kernel<<<blocks_for(groups.slots + 1, context), kThreads, 0, context.stream()>>>(
         table.slots.as<unsigned long long>(), table.capacity, rank.as<uint32_t>());
     GPUSQL_CHECK_LAUNCH();
     const uint32_t ranks = exclusive_scan(rank.as<uint32_t>(), groups.slots + 1, context);
-    auto passes = [](uint64_t values) { return (bits_for(values - 1) + 7) / 8; };
     if (passes(ranks) < passes(groups.slots)) {
       groups.rank_slot = DeviceBuffer(context, ranks * sizeof(uint32_t));
       ranked_group_slots_kernel<<<blocks_for(groups.slots, context), kThreads, 0, context.stream()>>>(

@@ -65,6 +65,11 @@ __device__ __forceinline__ unsigned long long stored_word(int64_t word) {
   return static_cast<unsigned long long>(word) ^ static_cast<unsigned long long>(kKeySentinel);
 }
 
+// The key word a filled slot of a keyed table holds.
+__device__ __forceinline__ int64_t slot_word(unsigned long long stored) {
+  return static_cast<int64_t>(stored ^ static_cast<unsigned long long>(kKeySentinel));
+}
+
 // insert_or_find() for a keyed table and a word other than kKeySentinel.
 // Slots only ever go from empty to a word, so a stale read of an empty slot
 // is settled by the CAS and a filled one is final.
