@@ -767,9 +767,7 @@ std::vector<AggState> aggregate_rows(const ExprProgram& predicate, const std::ve
     partials = std::move(next);
     chunks = next_chunks;
   }
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(result.data(), partials.data(), n_specs * sizeof(AggState), cudaMemcpyDeviceToHost,
-                                  context.stream()));
-  context.synchronize();
+  context.copy_to_host(result.data(), partials.data(), n_specs * sizeof(AggState));
   return result;
 }
 

@@ -121,6 +121,26 @@ void DeviceContext::copy_to_device(void* destination, const void* source, std::s
   ring_head_ += need;
 }
 
+void DeviceContext::copy_to_host(void* destination, const void* source, std::size_t bytes) {
+  if (bytes == 0) return;
+  constexpr std::size_t kReadbackBytes = 4096;
+  if (!readback_tried_) {
+    readback_tried_ = true;
+    try {
+      readback_ = PinnedBuffer(kReadbackBytes);
+    } catch (const Error&) {  // no pinned memory: pageable copies
+    }
+  }
+  if (!readback_.data() || bytes > kReadbackBytes) {
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToHost, stream_));
+    synchronize();
+    return;
+  }
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(readback_.data(), source, bytes, cudaMemcpyDeviceToHost, stream_));
+  synchronize();
+  std::memcpy(destination, readback_.data(), bytes);
+}
+
 PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
   if (bytes == 0) return;
   GPUSQL_CUDA_TRY(cudaMallocHost(&data_, bytes));

@@ -84,11 +84,19 @@ class DeviceContext {
   // Large copies, or GPUSQL_PINNED_UPLOADS=0, take a pageable copy instead.
   void copy_to_device(void* destination, const void* source, std::size_t bytes);
 
+  // Copies `bytes` of device memory to the host in stream order and waits
+  // for them (a count or a result an operator must see before it goes on).
+  // Small copies land in a pinned slot and are copied out of it: a DMA into
+  // pageable memory costs more than one into page-locked memory.
+  void copy_to_host(void* destination, const void* source, std::size_t bytes);
+
  private:
   friend class DeviceBuffer;
   std::vector<StagingSlot> staging_;
   bool staging_tried_ = false;
   PinnedBuffer ring_;
+  PinnedBuffer readback_;
+  bool readback_tried_ = false;
   std::size_t ring_head_ = 0;
   bool ring_tried_ = false;
   cudaStream_t stream_ = nullptr;
