@@ -215,7 +215,8 @@ bool selects_nothing(const FastPredicate& p) {
 }
 
 // GPUSQL_FILTER_KERNEL picks the path of fast predicates: unset (or any
-// other value): the default routing of filter_rows(); `cub`: that routing
+// other value): the default routing of filter_rows() (`bitmask`: the same,
+// the bitmask filter then taking its three launches); `cub`: that routing
 // without the bitmask filter (cub::DeviceSelect for every fast predicate);
 // `ordered`: the ordered kernel; `select`: cub::DeviceSelect with the
 // generic PredicateHolds (the routing before the unrolled path). Read at
@@ -233,8 +234,7 @@ FilterKernel requested_filter_kernel() {
 
 uint32_t read_count(const uint32_t* d_count, DeviceContext& context) {
   uint32_t selected = 0;
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(&selected, d_count, sizeof selected, cudaMemcpyDeviceToHost, context.stream()));
-  context.synchronize();
+  context.copy_to_host(&selected, d_count, sizeof selected);
   return selected;
 }
 

@@ -15,7 +15,8 @@ namespace gpusql::kernels {
 // selects to d_out (room for `count`), in ascending position order. Fast
 // predicates (ANDed clauses of column-vs-constant comparisons, BOOLEAN
 // columns) over plain columns of one width without NULLs take the bitmask
-// filter (kernels/filter_bitmask.hpp: a flag pass, a scan, a write pass);
+// filter (kernels/filter_bitmask.hpp: one pass over 16-byte vectors, tile
+// offsets by look-back overlapped with the next tile's loads);
 // other fast predicates cub::DeviceSelect, and the rest the ordered kernel
 // with the interpreter -- both one pass, each block compacting its tile with
 // a block-wide scan and finding the tile's output offset by decoupled

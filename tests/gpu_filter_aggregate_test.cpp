@@ -468,8 +468,9 @@ TEST_CASE("filter_rows selects the host's rows in ascending order", "[gpu][filte
   }
 }
 
-// Fast predicates run through the bitmask filter by default where it
-// applies (positions are rows, no NULLs, one width) and through
+// Fast predicates run through the one-pass bitmask filter by default where
+// it applies (positions are rows, no NULLs, one width; its three-launch
+// form under GPUSQL_FILTER_KERNEL=bitmask) and through
 // cub::DeviceSelect otherwise (FlaggedIf for one plain comparison, If with
 // the unrolled TermsHold otherwise), through cub::DeviceSelect only under
 // GPUSQL_FILTER_KERNEL=cub, through
@@ -494,7 +495,8 @@ TEST_CASE("filter_rows selects the host's rows with either fast kernel", "[gpu][
   std::vector<Case> filters = {{"no WHERE", BoundExpr{}, true}};
   for (auto& p : predicates())
     if (p.fast) filters.push_back(std::move(p));
-  for (const Kernel kernel : {Kernel{"default (bitmask filter, cub::DeviceSelect, TermsHold)", nullptr},
+  for (const Kernel kernel : {Kernel{"default (one-pass bitmask filter, cub::DeviceSelect, TermsHold)", nullptr},
+                              Kernel{"GPUSQL_FILTER_KERNEL=bitmask (three-launch bitmask filter)", "bitmask"},
                               Kernel{"GPUSQL_FILTER_KERNEL=cub (cub::DeviceSelect, TermsHold)", "cub"},
                               Kernel{"GPUSQL_FILTER_KERNEL=select (PredicateHolds)", "select"},
                               Kernel{"GPUSQL_FILTER_KERNEL=ordered (ordered kernel)", "ordered"}}) {
