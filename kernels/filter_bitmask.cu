@@ -86,6 +86,32 @@ __global__ void __launch_bounds__(kThreads, kFlagBlocksPerSm<W>) flag_spans_kern
   }
 }
 
+// A span's ids, ascending, at out[0...]: lane l holds the span's word l
+// (bit b: position first_id + 32*l + b); the lanes' popcounts scanned with
+// shuffles place each lane's ids in the warp's `staged` slice of shared
+// memory (kSpan ids), which is then copied out coalesced. `selected`: the
+// span's count (uniform).
+__device__ __forceinline__ void write_word_ids(uint32_t word, uint32_t first_id, uint32_t selected,
+                                               uint32_t* __restrict__ staged, uint32_t* __restrict__ out) {
+  const int lane = threadIdx.x % kWarp;
+  const uint32_t mine = __popc(word);
+  uint32_t inclusive = mine;
+#pragma unroll
+  for (int offset = 1; offset < kWarp; offset *= 2) {
+    const uint32_t other = __shfl_up_sync(0xffffffffu, inclusive, offset);
+    if (lane >= offset) inclusive += other;
+  }
+  uint32_t at = inclusive - mine;
+  const uint32_t position = first_id + static_cast<uint32_t>(lane) * 32;
+  while (word) {
+    staged[at++] = position + static_cast<uint32_t>(__ffs(word) - 1);
+    word &= word - 1;
+  }
+  __syncwarp();
+  for (uint32_t i = lane; i < selected; i += kWarp) out[i] = staged[i];
+  __syncwarp();  // staged is rewritten for the next span
+}
+
 // Pass 3: each span's ids at its offset (`offsets`: the exclusive scan of
 // the span counts, the total after the last). A warp takes kWriteSpans
 // consecutive spans at a time and issues all their loads (a word per lane
@@ -112,22 +138,7 @@ __global__ void __launch_bounds__(kThreads) write_ids_kernel(const uint32_t* __r
     for (int k = 0; k < kWriteSpans; ++k) {
       const uint32_t total = base[k + 1] - base[k];
       if (total == 0) continue;  // uniform across the warp
-      const uint32_t mine = __popc(word[k]);
-      uint32_t inclusive = mine;
-#pragma unroll
-      for (int offset = 1; offset < kWarp; offset *= 2) {
-        const uint32_t other = __shfl_up_sync(0xffffffffu, inclusive, offset);
-        if (lane >= offset) inclusive += other;
-      }
-      uint32_t at = inclusive - mine, w = word[k];
-      const uint32_t position = static_cast<uint32_t>((first_span + k) * kSpan) + static_cast<uint32_t>(lane) * 32;
-      while (w) {
-        staged[warp][at++] = position + static_cast<uint32_t>(__ffs(w) - 1);
-        w &= w - 1;
-      }
-      __syncwarp();
-      for (uint32_t i = lane; i < total; i += kWarp) out[base[k] + i] = staged[warp][i];
-      __syncwarp();  // staged is rewritten for the next span
+      write_word_ids(word[k], static_cast<uint32_t>((first_span + k) * kSpan), total, staged[warp], out + base[k]);
     }
   }
 }
@@ -177,10 +188,9 @@ __device__ __forceinline__ uint32_t look_back(uint64_t* status, int tile) {
   }
 }
 
-// The span's ids, ascending, at out[0...]: bits as predicate_bits() gives
-// them (bit s*V + j of lane l: position first_id + s*32*V + V*l + j),
-// regrouped into word w in lane w; `staged` is the warp's kSpan ids of
-// shared memory, `selected` the span's count (uniform).
+// The span's ids, ascending, at out[0...], from the bits as predicate_bits()
+// gives them (bit s*V + j of lane l: position first_id + s*32*V + V*l + j),
+// regrouped into word w in lane w for write_word_ids().
 template <int W>
 __device__ __forceinline__ void write_span_ids(uint32_t bits, uint32_t first_id, uint32_t selected,
                                                uint32_t* __restrict__ staged, uint32_t* __restrict__ out) {
@@ -198,22 +208,7 @@ __device__ __forceinline__ void write_span_ids(uint32_t bits, uint32_t first_id,
     const uint32_t mine = __shfl_sync(0xffffffffu, part, (lane % V) * GROUP);  // word s*V + lane % V
     if (lane / V == s) word = mine;
   }
-  const uint32_t count = __popc(word);
-  uint32_t inclusive = count;
-#pragma unroll
-  for (int offset = 1; offset < kWarp; offset *= 2) {
-    const uint32_t other = __shfl_up_sync(0xffffffffu, inclusive, offset);
-    if (lane >= offset) inclusive += other;
-  }
-  uint32_t at = inclusive - count;
-  const uint32_t position = first_id + static_cast<uint32_t>(lane) * 32;
-  while (word) {
-    staged[at++] = position + static_cast<uint32_t>(__ffs(word) - 1);
-    word &= word - 1;
-  }
-  __syncwarp();
-  for (uint32_t i = lane; i < selected; i += kWarp) out[i] = staged[i];
-  __syncwarp();  // staged is rewritten for the next tile
+  write_word_ids(word, first_id, selected, staged, out);
 }
 
 // The warp's bits of `tile` (0 past the last span).
