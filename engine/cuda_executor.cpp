@@ -116,9 +116,7 @@ class CudaExecutor final : public Executor {
 
   void check_errors() {
     std::vector<uint32_t> words(stage_ + 1);
-    GPUSQL_CUDA_TRY(cudaMemcpyAsync(words.data(), error_words_, words.size() * sizeof(uint32_t),
-                                    cudaMemcpyDeviceToHost, context_.stream()));
-    context_.synchronize();
+    context_.copy_to_host(words.data(), error_words_, words.size() * sizeof(uint32_t));
     throw_if_eval_error(first_error(words.data(), words.size()));
   }
 
@@ -601,9 +599,7 @@ class CudaExecutor final : public Executor {
       DeviceBuffer state(context_, sizeof(AggState));
       kernels::count_distinct(filter_program, specs[a].arg, specs[a].cls, set, nullptr, input.count, 1,
                               state.as<AggState>(), error_, context_);
-      GPUSQL_CUDA_TRY(cudaMemcpyAsync(&states[a], state.data(), sizeof(AggState), cudaMemcpyDeviceToHost,
-                                      context_.stream()));
-      context_.synchronize();
+      context_.copy_to_host(&states[a], state.data(), sizeof(AggState));
     }
     check_errors();
     // One row of results, built on the host and uploaded: the select list

@@ -234,14 +234,8 @@ const ColumnPointer* direct_column(const ExprProgram& program, const ColumnSet& 
 // multiprocessor), no more than the 16-byte vectors need.
 template <class T, AggKind KIND, bool VALIDITY, bool CAS>
 unsigned direct_grid(std::size_t count, const DeviceContext& context) {
-  static const int per_sm = [] {
-    int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, direct_arg_kernel<T, KIND, VALIDITY, CAS>, kThreads,
-                                                      0) != cudaSuccess)
-      (void)cudaGetLastError();
-    return blocks < 1 ? 1 : blocks;
-  }();
-  return grid_for((count / kDirectVector + kThreads - 1) / kThreads + 1, context, per_sm);
+  return grid_for((count / kDirectVector + kThreads - 1) / kThreads + 1, context,
+                  resident_blocks_per_sm<direct_arg_kernel<T, KIND, VALIDITY, CAS>, kThreads>());
 }
 
 template <class T, AggKind KIND, bool VALIDITY, bool CAS>
@@ -307,9 +301,7 @@ std::vector<PackedArgResult> packed_arg_extreme(const ExprProgram& predicate, co
         d_error);
   }
   GPUSQL_CHECK_LAUNCH();
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(words.data(), d_words.data(), words.size() * sizeof(unsigned long long),
-                                  cudaMemcpyDeviceToHost, context.stream()));
-  context.synchronize();
+  context.copy_to_host(words.data(), d_words.data(), words.size() * sizeof(unsigned long long));
   const bool fits = (words[args.size()] & 0xffffffffull) == 0xffffffffull;
   for (std::size_t a = 0; a < args.size(); ++a) {
     results[a].fits = fits;

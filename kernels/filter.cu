@@ -160,14 +160,8 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
 // more than there are tiles.
 template <bool GENERAL>
 unsigned resident_blocks(int tiles, const DeviceContext& context) {
-  static const int per_sm = [] {
-    int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, ordered_filter_kernel<kFilterThreads, kFilterItems, GENERAL>,
-                                                      kFilterThreads, 0) != cudaSuccess)
-      (void)cudaGetLastError();
-    return blocks < 1 ? 1 : blocks;
-  }();
-  return grid_for(static_cast<std::size_t>(tiles), context, per_sm);
+  return grid_for(static_cast<std::size_t>(tiles), context,
+                  resident_blocks_per_sm<ordered_filter_kernel<kFilterThreads, kFilterItems, GENERAL>, kFilterThreads>());
 }
 
 // One comparison on its column's raw storage (Bits: the unsigned integer of

@@ -973,9 +973,7 @@ Groups number_groups(DeviceBuffer& row_slot, DeviceBuffer& first, uint64_t slots
       first.as<uint32_t>(), slots, group_first.as<uint32_t>(), group_slot.as<uint32_t>(), counter.as<unsigned int>());
   GPUSQL_CHECK_LAUNCH();
   unsigned int group_count = 0;
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(&group_count, counter.data(), sizeof group_count, cudaMemcpyDeviceToHost,
-                                  context.stream()));
-  context.synchronize();
+  context.copy_to_host(&group_count, counter.data(), sizeof group_count);
   groups.count = group_count;
   sort_pairs_u32(group_first, group_slot, group_count, bits_for(count - 1), context);
   // `first` is no longer needed: it becomes slot -> group.
@@ -998,10 +996,7 @@ DeviceBuffer unused_slots(uint64_t slots, DeviceContext& context) {
 
 std::vector<KeyRange> read_ranges(const DeviceBuffer& d_ranges, std::size_t keys, DeviceContext& context) {
   std::vector<KeyRange> ranges(keys);
-  if (keys)
-    GPUSQL_CUDA_TRY(cudaMemcpyAsync(ranges.data(), d_ranges.data(), keys * sizeof(KeyRange), cudaMemcpyDeviceToHost,
-                                    context.stream()));
-  context.synchronize();
+  context.copy_to_host(ranges.data(), d_ranges.data(), keys * sizeof(KeyRange));
   return ranges;
 }
 

@@ -100,9 +100,7 @@ HashTable grow_hash_table(std::size_t count, bool keyed, DeviceBuffer* first,
     GPUSQL_CHECK_LAUNCH();
     if (last) return table;
     unsigned long long taken = 0;
-    GPUSQL_CUDA_TRY(
-        cudaMemcpyAsync(&taken, filled.data(), sizeof taken, cudaMemcpyDeviceToHost, context.stream()));
-    context.synchronize();
+    context.copy_to_host(&taken, filled.data(), sizeof taken);
     if (taken <= limit) return table;
     table.capacity = std::min(largest, table.capacity * 16);
   }

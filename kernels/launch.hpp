@@ -25,9 +25,26 @@ template <class Kernel>
 unsigned resident_grid(Kernel kernel, int threads, std::size_t dynamic_shared_bytes, std::size_t tiles,
                        const DeviceContext& context) {
   int per_sm = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dynamic_shared_bytes) != cudaSuccess)
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dynamic_shared_bytes) != cudaSuccess) {
+    (void)cudaGetLastError();  // no device: the launch reports it
     per_sm = 1;
+  }
   return grid_for(tiles, context, std::max(1, per_sm));
+}
+
+// resident_grid()'s occupancy for a kernel known at compile time, asked of
+// the runtime once and kept (the query costs microseconds, more than a small
+// kernel's launch): blocks of KERNEL that fit on one multiprocessor at
+// THREADS threads and SHARED bytes of dynamic shared memory, at least 1.
+template <auto KERNEL, int THREADS, std::size_t SHARED = 0>
+int resident_blocks_per_sm() {
+  static const int per_sm = [] {
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, KERNEL, THREADS, SHARED) != cudaSuccess)
+      (void)cudaGetLastError();  // no device: the launch reports it
+    return std::max(1, blocks);
+  }();
+  return per_sm;
 }
 
 #define GPUSQL_CHECK_LAUNCH() GPUSQL_CUDA_TRY(cudaGetLastError())

@@ -93,8 +93,7 @@ T exclusive_scan_impl(T* d_values, std::size_t count, DeviceContext& context) {
   GPUSQL_CUDA_TRY(cudaMemcpyAsync(last.as<T>() + 1, d_values + count - 1, sizeof(T), cudaMemcpyDeviceToDevice,
                                   context.stream()));
   T host[2] = {0, 0};
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(host, last.data(), sizeof host, cudaMemcpyDeviceToHost, context.stream()));
-  context.synchronize();
+  context.copy_to_host(host, last.data(), sizeof host);
   return host[0] + host[1];
 }
 
@@ -533,8 +532,7 @@ unsigned order_grid(std::size_t count, DeviceContext& context) {
 
 KeyStats read_stats(const DeviceBuffer& buffer, DeviceContext& context) {
   KeyStats stats;
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(&stats, buffer.data(), sizeof stats, cudaMemcpyDeviceToHost, context.stream()));
-  context.synchronize();
+  context.copy_to_host(&stats, buffer.data(), sizeof stats);
   return stats;
 }
 
@@ -821,9 +819,7 @@ uint64_t run_starts(const uint32_t* d_sorted, std::size_t count, uint64_t* d_sta
     DeviceBuffer temp(context, std::max<std::size_t>(1, temp_bytes));
     GPUSQL_CUDA_TRY(cub::DeviceSelect::If(temp.data(), temp_bytes, indices, d_starts, d_runs.as<uint64_t>(),
                                           static_cast<int64_t>(count), RunStart{d_sorted}, context.stream()));
-    GPUSQL_CUDA_TRY(
-        cudaMemcpyAsync(&runs, d_runs.data(), sizeof runs, cudaMemcpyDeviceToHost, context.stream()));
-    context.synchronize();
+    context.copy_to_host(&runs, d_runs.data(), sizeof runs);
   }
   const uint64_t end = count;
   context.copy_to_device(d_starts + runs, &end, sizeof end);

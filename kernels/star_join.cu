@@ -1074,9 +1074,7 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
     GPUSQL_CHECK_LAUNCH();
   }
   trace::mark("sj-ranges-enqueue");
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(host_ranges.data(), ranges.data(), host_ranges.size() * sizeof(long long),
-                                  cudaMemcpyDeviceToHost, context.stream()));
-  context.synchronize();
+  context.copy_to_host(host_ranges.data(), ranges.data(), host_ranges.size() * sizeof(long long));
   trace::mark("sj-ranges-wait");
   auto low = [&](std::size_t d, int v) { return host_ranges[d * kRangeValues + v]; };
   auto high = [&](std::size_t d, int v) { return host_ranges[range_words + d * kRangeValues + v]; };
@@ -1228,9 +1226,7 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
         packed.as<unsigned long long>());
     GPUSQL_CHECK_LAUNCH();
     trace::mark("sj-probe-enqueue");
-    GPUSQL_CUDA_TRY(cudaMemcpyAsync(words.data(), packed.data(), words.size() * sizeof(unsigned long long),
-                                    cudaMemcpyDeviceToHost, context.stream()));
-    context.synchronize();
+    context.copy_to_host(words.data(), packed.data(), words.size() * sizeof(unsigned long long));
     trace::mark("sj-probe-wait");
     return words;
   };
