@@ -156,21 +156,31 @@ __global__ void __launch_bounds__(kThreads) write_ids_kernel(const uint32_t* __r
 // write pass does. The columns are read once; the bits never leave the
 // block.
 //
+// The status words persist across calls (DeviceContext::scan_status()):
+// each word carries the call's epoch, and one of an older epoch reads as
+// unpublished, so no memset precedes the launch. The ticket counter after
+// the words is put back to zero by the last block to finish.
+//
 // No deadlock: a block publishes the count of every tile it holds before it
 // waits, except a ticket taken for the tile after its next, which is larger
 // than the tile it waits on. So the smallest tile any block waits on
 // depends only on tiles whose counts are published or whose blocks are
 // running.
-constexpr uint64_t kAggregate = 1ull << 62;  // status word: flag | value (the count, 32 bits)
+constexpr uint64_t kAggregate = 1ull << 62;  // status word: flag (2 bits) | epoch (30) | value (32, a count)
 constexpr uint64_t kPrefix = 2ull << 62;     //   kPrefix: the count of this tile and all before it
+static_assert(DeviceContext::kScanEpochs == 1u << 30, "the epoch fills bits 32..61 of a status word");
 
 __device__ __forceinline__ void publish_status(uint64_t* status, int tile, uint64_t word) {
   ::cuda::atomic_ref<uint64_t, ::cuda::thread_scope_device>(status[tile]).store(word, ::cuda::memory_order_relaxed);
 }
 
+__device__ __forceinline__ uint32_t status_epoch(uint64_t word) {
+  return static_cast<uint32_t>(word >> 32) & (DeviceContext::kScanEpochs - 1);
+}
+
 // The ids selected in the tiles before `tile` (tile > 0), by warp 0: lane l
 // reads tile window - l, windows of 32 going back until one holds a prefix.
-__device__ __forceinline__ uint32_t look_back(uint64_t* status, int tile) {
+__device__ __forceinline__ uint32_t look_back(uint64_t* status, int tile, uint32_t epoch) {
   const int lane = threadIdx.x % kWarp;
   uint32_t before = 0;
   for (int window = tile - 1;; window -= kWarp) {
@@ -178,7 +188,7 @@ __device__ __forceinline__ uint32_t look_back(uint64_t* status, int tile) {
     uint64_t word = kPrefix;  // before tile 0: a prefix of 0
     if (t >= 0) {
       ::cuda::atomic_ref<uint64_t, ::cuda::thread_scope_device> ref(status[t]);
-      while ((word = ref.load(::cuda::memory_order_relaxed)) == 0) __nanosleep(64);
+      while (status_epoch(word = ref.load(::cuda::memory_order_relaxed)) != epoch) __nanosleep(64);
     }
     const uint32_t prefixes = __ballot_sync(0xffffffffu, (word & kPrefix) != 0);
     const int nearest = prefixes ? __ffs(prefixes) - 1 : kWarp - 1;  // lowest lane: the nearest tile
@@ -223,17 +233,32 @@ __device__ __forceinline__ uint32_t tile_bits(const PlainTerms<N>& predicate, in
                               : predicate_bits<W, N, false>(predicate, first, count);
 }
 
-// status: a zeroed word per tile, then the ticket counter (zeroed too).
+// status: a word per tile (none of this epoch yet); counters: the ticket
+// counter and the count of blocks done (both zero). `total` may be host memory.
 template <int W, int N>
 __global__ void __launch_bounds__(kThreads, kFlagBlocksPerSm<W>)
     select_spans_kernel(PlainTerms<N> predicate, uint64_t count, uint64_t spans, int tiles,
-                        uint64_t* __restrict__ status, uint32_t* __restrict__ out, uint32_t* __restrict__ total) {
+                        uint64_t* __restrict__ status, uint64_t* __restrict__ counters, uint32_t epoch,
+                        uint32_t* __restrict__ out, uint32_t* __restrict__ total) {
   __shared__ uint32_t warp_counts[2][kWarps];  // per tile held (by parity): counts, then offsets
   __shared__ uint32_t tile_counts[2];
   __shared__ int tickets[2];
   __shared__ uint32_t staged[kWarps][kSpan];
-  unsigned int* ticket_counter = reinterpret_cast<unsigned int*>(status + tiles);
+  unsigned int* ticket_counter = reinterpret_cast<unsigned int*>(counters);
+  unsigned int* blocks_done = ticket_counter + 1;
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+  const uint64_t stamp = static_cast<uint64_t>(epoch) << 32;
+
+  // Thread 0, once its block takes no more tickets: the last block to get
+  // here zeroes the counters for the next call (every ticket is taken by then).
+  auto finish = [&] {
+    if (threadIdx.x != 0) return;
+    __threadfence();
+    if (atomicAdd(blocks_done, 1u) == gridDim.x - 1) {
+      *ticket_counter = 0;
+      *blocks_done = 0;
+    }
+  };
 
   // Warp 0: the counts of the tile in slot `p` scanned into offsets within
   // it, its total kept, and its status published.
@@ -249,7 +274,7 @@ __global__ void __launch_bounds__(kThreads, kFlagBlocksPerSm<W>)
     if (lane < kWarps) warp_counts[p][lane] = inclusive - mine;
     if (lane == 0) {
       tile_counts[p] = tile_total;
-      publish_status(status, tile, (tile == 0 ? kPrefix : kAggregate) | tile_total);
+      publish_status(status, tile, (tile == 0 ? kPrefix : kAggregate) | stamp | tile_total);
     }
   };
 
@@ -259,7 +284,7 @@ __global__ void __launch_bounds__(kThreads, kFlagBlocksPerSm<W>)
   }
   __syncthreads();
   int tile = tickets[0], next = tickets[1];
-  if (tile >= tiles) return;  // uniform across the block
+  if (tile >= tiles) return finish();  // uniform across the block
   uint32_t bits = tile_bits<W, N>(predicate, tile, count, spans);
   const uint32_t first_count = __reduce_add_sync(0xffffffffu, static_cast<uint32_t>(__popc(bits)));
   if (lane == 0) warp_counts[0][warp] = first_count;
@@ -279,8 +304,8 @@ __global__ void __launch_bounds__(kThreads, kFlagBlocksPerSm<W>)
       if (lane == 0) tickets[p ^ 1] = has_next ? static_cast<int>(atomicAdd(ticket_counter, 1u)) : tiles;
       uint32_t before = 0;
       if (tile > 0) {
-        before = look_back(status, tile);
-        if (lane == 0) publish_status(status, tile, kPrefix | (before + tile_counts[p]));
+        before = look_back(status, tile, epoch);
+        if (lane == 0) publish_status(status, tile, kPrefix | stamp | (before + tile_counts[p]));
       }
       if (lane < kWarps) warp_counts[p][lane] += before;
       if (lane == 0 && tile == tiles - 1) *total = before + tile_counts[p];
@@ -296,27 +321,23 @@ __global__ void __launch_bounds__(kThreads, kFlagBlocksPerSm<W>)
     bits = next_bits;
     p ^= 1;
   }
+  finish();
 }
 
 template <int W, int N>
-void launch_select(const FastPredicate& p, uint64_t count, uint64_t spans, int tiles, uint64_t* status,
-                   uint32_t* out, uint32_t* total, DeviceContext& context) {
-  static const int per_sm = [] {  // asked once: the query costs microseconds a call
-    int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, select_spans_kernel<W, N>, kThreads, 0) != cudaSuccess)
-      (void)cudaGetLastError();
-    return blocks < 1 ? 1 : blocks;
-  }();
+void launch_select(const FastPredicate& p, uint64_t count, uint64_t spans, int tiles,
+                   DeviceContext::ScanStatus status, uint32_t* out, uint32_t* total, DeviceContext& context) {
   // Every block resident (a block waits only on tiles that running blocks hold).
-  const unsigned blocks = grid_for(static_cast<std::size_t>(tiles), context, per_sm);
-  select_spans_kernel<W, N><<<blocks, kThreads, 0, context.stream()>>>(plain_terms<N>(p), count, spans, tiles,
-                                                                      status, out, total);
+  const unsigned blocks = grid_for(static_cast<std::size_t>(tiles), context,
+                                   resident_blocks_per_sm<select_spans_kernel<W, N>, kThreads>());
+  select_spans_kernel<W, N><<<blocks, kThreads, 0, context.stream()>>>(
+      plain_terms<N>(p), count, spans, tiles, status.words, status.counters, status.epoch, out, total);
   GPUSQL_CHECK_LAUNCH();
 }
 
 template <int W>
-void launch_select_width(const FastPredicate& p, uint64_t count, uint64_t spans, int tiles, uint64_t* status,
-                         uint32_t* out, uint32_t* total, DeviceContext& context) {
+void launch_select_width(const FastPredicate& p, uint64_t count, uint64_t spans, int tiles,
+                         DeviceContext::ScanStatus status, uint32_t* out, uint32_t* total, DeviceContext& context) {
   if (p.count <= 1) return launch_select<W, 1>(p, count, spans, tiles, status, out, total, context);
   if (p.count <= 2) return launch_select<W, 2>(p, count, spans, tiles, status, out, total, context);
   if (p.count <= 4) return launch_select<W, 4>(p, count, spans, tiles, status, out, total, context);
@@ -327,19 +348,24 @@ std::size_t one_pass_filter(const FastPredicate& p, int width, std::size_t count
                             DeviceContext& context) {
   const uint64_t spans = (count + kSpan - 1) / kSpan;
   const int tiles = static_cast<int>((spans + kWarps - 1) / kWarps);
-  // A status word per tile, the ticket counter (both zeroed), the total.
-  const std::size_t zeroed = static_cast<std::size_t>(tiles) * sizeof(uint64_t) + sizeof(uint64_t);
-  DeviceBuffer scratch(context, zeroed + sizeof(uint64_t));
-  uint64_t* status = scratch.as<uint64_t>();
-  uint32_t* total = reinterpret_cast<uint32_t*>(status + tiles + 1);
-  GPUSQL_CUDA_TRY(cudaMemsetAsync(status, 0, zeroed, context.stream()));
+  // The count goes straight to pinned host memory when there is some: no
+  // memset before the kernel and no copy after it, only the synchronize.
+  const DeviceContext::ScanStatus status = context.scan_status(static_cast<std::size_t>(tiles));
+  uint32_t* mapped = static_cast<uint32_t*>(context.mapped_result(sizeof(uint32_t)));
+  DeviceBuffer fallback(context, mapped ? 0 : sizeof(uint32_t));
+  uint32_t* total = mapped ? mapped : fallback.as<uint32_t>();
   switch (width) {
     case 1: launch_select_width<1>(p, count, spans, tiles, status, d_out, total, context); break;
     case 4: launch_select_width<4>(p, count, spans, tiles, status, d_out, total, context); break;
     default: launch_select_width<8>(p, count, spans, tiles, status, d_out, total, context); break;
   }
   uint32_t selected = 0;
-  context.copy_to_host(&selected, total, sizeof selected);
+  if (mapped) {
+    context.synchronize();
+    selected = *static_cast<volatile uint32_t*>(mapped);
+  } else {
+    context.copy_to_host(&selected, total, sizeof selected);
+  }
   return selected;
 }
 
@@ -354,13 +380,8 @@ template <int W, int N>
 void launch_flags(const FastPredicate& p, uint64_t count, uint64_t spans, uint32_t* words, uint32_t* span_counts,
                   DeviceContext& context) {
   const PlainTerms<N> terms = plain_terms<N>(p);
-  static const int per_sm = [] {
-    int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, flag_spans_kernel<W, N>, kThreads, 0) != cudaSuccess)
-      (void)cudaGetLastError();
-    return blocks < 1 ? 1 : blocks;
-  }();
-  const unsigned blocks = grid_for((spans + kWarps - 1) / kWarps, context, per_sm);
+  const unsigned blocks =
+      grid_for((spans + kWarps - 1) / kWarps, context, resident_blocks_per_sm<flag_spans_kernel<W, N>, kThreads>());
   flag_spans_kernel<W, N><<<blocks, kThreads, 0, context.stream()>>>(terms, count, spans, words, span_counts);
   GPUSQL_CHECK_LAUNCH();
 }
@@ -409,14 +430,10 @@ std::size_t bitmask_filter(const FastPredicate& predicate, std::size_t count, ui
   }
   GPUSQL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(base + scan_at, scan_bytes, span_counts, span_counts,
                                                 static_cast<int64_t>(spans + 1), context.stream()));
-  static const int per_sm = [] {
-    int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, write_ids_kernel, kThreads, 0) != cudaSuccess)
-      (void)cudaGetLastError();
-    return blocks < 1 ? 1 : blocks;
-  }();
   const uint64_t groups = (spans + kWriteSpans - 1) / kWriteSpans;
-  write_ids_kernel<<<grid_for((groups + kWarps - 1) / kWarps, context, per_sm), kThreads, 0, context.stream()>>>(
+  const unsigned blocks =
+      grid_for((groups + kWarps - 1) / kWarps, context, resident_blocks_per_sm<write_ids_kernel, kThreads>());
+  write_ids_kernel<<<blocks, kThreads, 0, context.stream()>>>(
       words, span_counts, spans, d_out);
   GPUSQL_CHECK_LAUNCH();
   uint32_t selected = 0;

@@ -64,6 +64,7 @@ DeviceContext::DeviceContext() {
 }
 
 DeviceContext::~DeviceContext() {
+  scan_words_.reset();  // its free goes into the stream, before the stream goes
   if (stream_) {
     cudaStreamSynchronize(stream_);
     cudaStreamDestroy(stream_);
@@ -121,9 +122,11 @@ void DeviceContext::copy_to_device(void* destination, const void* source, std::s
   ring_head_ += need;
 }
 
-void DeviceContext::copy_to_host(void* destination, const void* source, std::size_t bytes) {
-  if (bytes == 0) return;
-  constexpr std::size_t kReadbackBytes = 4096;
+namespace {
+constexpr std::size_t kReadbackBytes = 4096;
+}
+
+void* DeviceContext::readback_slot() {
   if (!readback_tried_) {
     readback_tried_ = true;
     try {
@@ -131,14 +134,42 @@ void DeviceContext::copy_to_host(void* destination, const void* source, std::siz
     } catch (const Error&) {  // no pinned memory: pageable copies
     }
   }
-  if (!readback_.data() || bytes > kReadbackBytes) {
+  return readback_.data();
+}
+
+void DeviceContext::copy_to_host(void* destination, const void* source, std::size_t bytes) {
+  if (bytes == 0) return;
+  void* slot = readback_slot();
+  if (!slot || bytes > kReadbackBytes) {
     GPUSQL_CUDA_TRY(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToHost, stream_));
     synchronize();
     return;
   }
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(readback_.data(), source, bytes, cudaMemcpyDeviceToHost, stream_));
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(slot, source, bytes, cudaMemcpyDeviceToHost, stream_));
   synchronize();
-  std::memcpy(destination, readback_.data(), bytes);
+  std::memcpy(destination, slot, bytes);
+}
+
+void* DeviceContext::mapped_result(std::size_t bytes) {
+  // cudaMallocHost memory is mapped for the device, at the same address
+  // under unified addressing (every 64-bit platform CUDA 13 runs on).
+  return bytes <= kReadbackBytes ? readback_slot() : nullptr;
+}
+
+DeviceContext::ScanStatus DeviceContext::scan_status(std::size_t words) {
+  const bool grow = words > scan_capacity_;
+  if (grow) {
+    const std::size_t capacity = std::max(words, 2 * scan_capacity_);
+    scan_words_.reset();  // freed in stream order, after the calls that used it
+    scan_capacity_ = 0;   // until the new buffer is had (it may throw OutOfMemory)
+    scan_words_ = std::make_unique<DeviceBuffer>(*this, (capacity + 1) * sizeof(uint64_t));
+    scan_capacity_ = capacity;
+  }
+  if (grow || ++scan_epoch_ == kScanEpochs) {
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(scan_words_->data(), 0, (scan_capacity_ + 1) * sizeof(uint64_t), stream_));
+    scan_epoch_ = 1;
+  }
+  return ScanStatus{scan_words_->as<uint64_t>(), scan_words_->as<uint64_t>() + scan_capacity_, scan_epoch_};
 }
 
 PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {

@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -50,6 +51,8 @@ struct StagingSlot {
   bool in_flight = false;
 };
 
+class DeviceBuffer;
+
 class DeviceContext {
  public:
   // Selects device 0 and creates the stream; throws Error(Device) when no
@@ -90,6 +93,27 @@ class DeviceContext {
   // pageable memory costs more than one into page-locked memory.
   void copy_to_host(void* destination, const void* source, std::size_t bytes);
 
+  // A few bytes of page-locked host memory that a kernel may write directly
+  // (a count it finishes with): after synchronize() the host reads them with
+  // no copy launched. Null when no pinned memory could be had, or `bytes` is
+  // more than the slot holds; the caller then writes device memory and uses
+  // copy_to_host(). Shares the slot copy_to_host() uses: stream order keeps
+  // them apart.
+  void* mapped_result(std::size_t bytes);
+
+  // Status words for one-pass scans with decoupled look-back: `words` of
+  // them and a word of counters, zeroed when made or grown and then kept.
+  // Each call gets a new epoch; a kernel reads a word stamped with another
+  // epoch as "not published yet", so a call pays no memset. The counters
+  // lie past every word any call uses, and the kernel leaves them zero.
+  struct ScanStatus {
+    uint64_t* words;
+    uint64_t* counters;
+    uint32_t epoch;  // 1 .. kScanEpochs - 1
+  };
+  static constexpr uint32_t kScanEpochs = 1u << 30;
+  ScanStatus scan_status(std::size_t words);
+
  private:
   friend class DeviceBuffer;
   std::vector<StagingSlot> staging_;
@@ -97,6 +121,10 @@ class DeviceContext {
   PinnedBuffer ring_;
   PinnedBuffer readback_;
   bool readback_tried_ = false;
+  void* readback_slot();
+  std::unique_ptr<DeviceBuffer> scan_words_;
+  std::size_t scan_capacity_ = 0;  // words, the counter word not counted
+  uint32_t scan_epoch_ = 0;
   std::size_t ring_head_ = 0;
   bool ring_tried_ = false;
   cudaStream_t stream_ = nullptr;

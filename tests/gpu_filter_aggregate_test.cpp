@@ -540,6 +540,28 @@ TEST_CASE("filter_rows selects the host's rows with either fast kernel", "[gpu][
   }
 }
 
+// The one-pass filter keeps its status words across calls (stamped with
+// each call's epoch) and its ticket counter past all of them: a call after
+// one with more tiles, or fewer, finds no word of its own epoch and a zero
+// counter.
+TEST_CASE("the one-pass filter's status words serve calls of any size in turn", "[gpu][filter]") {
+  DeviceContext context;
+  const std::vector<Case> cases = predicates();
+  const std::size_t sizes[] = {1048583, 5000, 300007, 1, 8193, 8192, 1048583, 70001};
+  for (std::size_t n : sizes) {
+    Columns c(n, 500 + n);
+    DeviceColumns direct(context, c, false);
+    for (std::size_t i : {std::size_t{0}, std::size_t{10}}) {  // d < 0.01 (8-byte values), r < 0.9 (4-byte)
+      INFO("rows " << n << ", predicate " << cases[i].name);
+      ExprProgram program = compile(cases[i].predicate);
+      std::vector<uint32_t> expected = host_filter(program, without_nulls(c.host(false)), nullptr, n);
+      std::vector<uint32_t> actual = device_filter(context, program, without_nulls(direct.set), nullptr, n);
+      REQUIRE(actual.size() == expected.size());
+      CHECK(actual == expected);
+    }
+  }
+}
+
 TEST_CASE("aggregate_rows gives the canonical reduction's bits", "[gpu][aggregate]") {
   DeviceContext context;
   DeviceBuffer error(context, sizeof(uint32_t));
