@@ -590,7 +590,11 @@ TEST_CASE("aggregate_rows gives the canonical reduction's bits", "[gpu][aggregat
           const std::vector<uint32_t>* selection;
           std::size_t count;
         };
+        // Without the NULL bitmaps every column reaches the dense kernel's
+        // all-live fold (full chunks, no WHERE), INTEGER and BOOLEAN too.
         const Input inputs[] = {{"identity rows", c.host(false), direct.set, nullptr, n},
+                                {"identity rows, bitmaps dropped", without_nulls(c.host(false)),
+                                 without_nulls(direct.set), nullptr, n},
                                 {"row-id vector", c.host(true), indirect.set, nullptr, c.indirection.size()},
                                 {"selection vector", c.host(false), direct.set, &selection, selection.size()}};
         for (const Input& in : inputs) {
@@ -650,21 +654,28 @@ TEST_CASE("filter_rows and aggregate_rows past one block's tile and one pass of 
 
 TEST_CASE("integer SUM overflow is reported by the lean path", "[gpu][aggregate]") {
   DeviceContext context;
-  std::vector<int64_t> values(5000, 0);
-  values[4999] = std::numeric_limits<int64_t>::max();
-  values[17] = 1;
-  DeviceBuffer data(context, values.size() * sizeof(int64_t)), error(context, sizeof(uint32_t));
-  GPUSQL_CUDA_TRY(cudaMemcpy(data.data(), values.data(), values.size() * sizeof(int64_t), cudaMemcpyHostToDevice));
-  GPUSQL_CUDA_TRY(cudaMemset(error.data(), 0, sizeof(uint32_t)));
-  ColumnSet set;
-  set.columns[0].data = data.data();
-  set.columns[0].type = Type::BigInt;
-  set.count = 1;
-  AggSpec sum = spec(AggKind::Sum, 0, DataType::bigint());
-  kernels::aggregate_rows(ExprProgram{}, {sum}, set, nullptr, values.size(), error.as<uint32_t>(), context);
-  uint32_t bits = 0;
-  GPUSQL_CUDA_TRY(cudaMemcpy(&bits, error.data(), sizeof bits, cudaMemcpyDeviceToHost));
-  CHECK((bits & kEvalSumOverflow) != 0);
+  // The two addends in different chunks (the overflow is in the combine of
+  // chunk states), in one thread's items, and in one canonical warp's tree
+  // (both in the dense kernel's all-live fold).
+  const std::size_t apart[][2] = {{17, 4999}, {3, 3 + 256}, {64, 65}};
+  for (const auto& at : apart) {
+    INFO("addends at rows " << at[0] << " and " << at[1]);
+    std::vector<int64_t> values(5000, 0);
+    values[at[1]] = std::numeric_limits<int64_t>::max();
+    values[at[0]] = 1;
+    DeviceBuffer data(context, values.size() * sizeof(int64_t)), error(context, sizeof(uint32_t));
+    GPUSQL_CUDA_TRY(cudaMemcpy(data.data(), values.data(), values.size() * sizeof(int64_t), cudaMemcpyHostToDevice));
+    GPUSQL_CUDA_TRY(cudaMemset(error.data(), 0, sizeof(uint32_t)));
+    ColumnSet set;
+    set.columns[0].data = data.data();
+    set.columns[0].type = Type::BigInt;
+    set.count = 1;
+    AggSpec sum = spec(AggKind::Sum, 0, DataType::bigint());
+    kernels::aggregate_rows(ExprProgram{}, {sum}, set, nullptr, values.size(), error.as<uint32_t>(), context);
+    uint32_t bits = 0;
+    GPUSQL_CUDA_TRY(cudaMemcpy(&bits, error.data(), sizeof bits, cudaMemcpyDeviceToHost));
+    CHECK((bits & kEvalSumOverflow) != 0);
+  }
 }
 
 TEST_CASE("integer AVG past the int64 range: the host's state, no error", "[gpu][aggregate]") {
