@@ -159,7 +159,9 @@ __global__ void __launch_bounds__(kThreads) write_ids_kernel(const uint32_t* __r
 // The status words persist across calls (DeviceContext::scan_status()):
 // each word carries the call's epoch, and one of an older epoch reads as
 // unpublished, so no memset precedes the launch. The ticket counter after
-// the words is put back to zero by the last block to finish.
+// the words is put back to zero by the last block to finish. (A kernel that
+// faults leaves it as it was; a fault is a sticky error that ends the
+// context, so no later call would read it.)
 //
 // No deadlock: a block publishes the count of every tile it holds before it
 // waits, except a ticket taken for the tile after its next, which is larger
