@@ -435,8 +435,7 @@ std::size_t bitmask_filter(const FastPredicate& predicate, std::size_t count, ui
   const uint64_t groups = (spans + kWriteSpans - 1) / kWriteSpans;
   const unsigned blocks =
       grid_for((groups + kWarps - 1) / kWarps, context, resident_blocks_per_sm<write_ids_kernel, kThreads>());
-  write_ids_kernel<<<blocks, kThreads, 0, context.stream()>>>(
-      words, span_counts, spans, d_out);
+  write_ids_kernel<<<blocks, kThreads, 0, context.stream()>>>(words, span_counts, spans, d_out);
   GPUSQL_CHECK_LAUNCH();
   uint32_t selected = 0;
   context.copy_to_host(&selected, span_counts + spans, sizeof selected);
