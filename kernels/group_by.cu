@@ -618,18 +618,35 @@ struct TaskLeaf {
   }
 };
 
+// The aggregate's kind and class fixed at compile time (OP = op_code(...)),
+// or taken from the kernel's arguments (OP = kRuntimeOp). Fixed, the
+// switches of agg_fold_value() and agg_combine() fold away and the state's
+// unused fields stay constants through the unrolled trees.
+constexpr int kRuntimeOp = -1;
+constexpr int op_code(AggKind kind, Cls cls) { return static_cast<int>(kind) * 2 + (cls == Cls::Double ? 1 : 0); }
+template <int OP>
+__device__ __forceinline__ AggKind op_kind(AggKind runtime) {
+  return OP == kRuntimeOp ? runtime : static_cast<AggKind>(OP / 2);
+}
+template <int OP>
+__device__ __forceinline__ Cls op_cls(Cls runtime) {
+  return OP == kRuntimeOp ? runtime : (OP % 2 ? Cls::Double : Cls::Int);
+}
+
 // Thread per task: tasks of at most 32 items are reduced here, by their one
 // virtual warp's tree; the others are listed in `listed` (count in
 // *listed_count) for reduce_medium_tasks_kernel. Kept apart from that
 // kernel: without the outer tree's states it needs 76 registers, not 116,
 // and with one kernel for both, 10^7 groups of ~13 rows went 7.8 -> 8.3 ms.
-template <bool FOLD, class T>
+template <bool FOLD, class T, int OP>
 __global__ void __launch_bounds__(kThreads)
-    reduce_small_tasks_kernel(AggKind kind, Cls cls, const Leaves leaves, const AggState* __restrict__ in_states,
+    reduce_small_tasks_kernel(AggKind runtime_kind, Cls runtime_cls, const Leaves leaves, const AggState* __restrict__ in_states,
                               const uint64_t* __restrict__ item_start, const uint64_t* __restrict__ task_start,
                               const uint32_t* __restrict__ task_group, uint64_t tasks, AggState* __restrict__ out,
                               uint32_t* __restrict__ listed, unsigned* __restrict__ listed_count,
                               uint32_t* __restrict__ error_word) {
+  const AggKind kind = op_kind<OP>(runtime_kind);
+  const Cls cls = op_cls<OP>(runtime_cls);
   uint32_t error = 0;
   const int lane = threadIdx.x % kWarp;
   const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
@@ -653,14 +670,16 @@ __global__ void __launch_bounds__(kThreads)
 // Thread per task again, for the tasks reduce_small_tasks_kernel listed:
 // those of at most 256 items, by block_tree_of_leaves(); the others are
 // listed in `large` (count in *large_count) for reduce_groups_kernel.
-template <bool FOLD, class T>
+template <bool FOLD, class T, int OP>
 __global__ void __launch_bounds__(kThreads)
-    reduce_medium_tasks_kernel(AggKind kind, Cls cls, const Leaves leaves, const AggState* __restrict__ in_states,
+    reduce_medium_tasks_kernel(AggKind runtime_kind, Cls runtime_cls, const Leaves leaves, const AggState* __restrict__ in_states,
                                const uint64_t* __restrict__ item_start, const uint64_t* __restrict__ task_start,
                                const uint32_t* __restrict__ task_group, AggState* __restrict__ out,
                                const uint32_t* __restrict__ listed, const unsigned* __restrict__ listed_count,
                                uint32_t* __restrict__ large, unsigned* __restrict__ large_count,
                                uint32_t* __restrict__ error_word) {
+  const AggKind kind = op_kind<OP>(runtime_kind);
+  const Cls cls = op_cls<OP>(runtime_cls);
   uint32_t error = 0;
   const int lane = threadIdx.x % kWarp;
   const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
@@ -759,16 +778,33 @@ void launch_reduce_groups(AggKind kind, Cls cls, const Leaves& leaves, const Agg
   uint32_t *listed = lists, *large = lists + tasks;
   unsigned *listed_count = counts, *large_count = counts + 1;
   GPUSQL_CUDA_TRY(cudaMemsetAsync(counts, 0, 2 * sizeof(unsigned), stream));
-  auto launch_threads = [&](auto* tag) {
+  auto launch_op = [&](auto* tag, auto op) {
     using T = std::remove_pointer_t<decltype(tag)>;
-    reduce_small_tasks_kernel<FOLD, T><<<small_grid, kThreads, 0, stream>>>(
+    constexpr int OP = decltype(op)::value;
+    reduce_small_tasks_kernel<FOLD, T, OP><<<small_grid, kThreads, 0, stream>>>(
         kind, cls, leaves, in_states, item_start, task_start, task_group, tasks, out, listed, listed_count, error);
     GPUSQL_CHECK_LAUNCH();
-    reduce_medium_tasks_kernel<FOLD, T><<<small_grid, kThreads, 0, stream>>>(kind, cls, leaves, in_states,
-                                                                             item_start, task_start, task_group, out,
-                                                                             listed, listed_count, large, large_count,
-                                                                             error);
+    reduce_medium_tasks_kernel<FOLD, T, OP><<<small_grid, kThreads, 0, stream>>>(
+        kind, cls, leaves, in_states, item_start, task_start, task_group, out, listed, listed_count, large,
+        large_count, error);
     GPUSQL_CHECK_LAUNCH();
+  };
+  // SUM, MIN, MAX and AVG of DOUBLE values get kernels of their own (the
+  // switches cost the runtime form most of its time); the rest share one.
+  auto launch_threads = [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    if constexpr (FOLD && std::is_same_v<T, double>) {
+      if (cls == Cls::Double) {
+        switch (kind) {
+          case AggKind::Sum: return launch_op(tag, std::integral_constant<int, op_code(AggKind::Sum, Cls::Double)>{});
+          case AggKind::Min: return launch_op(tag, std::integral_constant<int, op_code(AggKind::Min, Cls::Double)>{});
+          case AggKind::Max: return launch_op(tag, std::integral_constant<int, op_code(AggKind::Max, Cls::Double)>{});
+          case AggKind::Avg: return launch_op(tag, std::integral_constant<int, op_code(AggKind::Avg, Cls::Double)>{});
+          default: break;
+        }
+      }
+    }
+    launch_op(tag, std::integral_constant<int, kRuntimeOp>{});
   };
   if constexpr (FOLD) with_leaf_type(leaves, launch_threads);
   else launch_threads(static_cast<void*>(nullptr));
