@@ -396,41 +396,34 @@ int main(int argc, char** argv) {
             mismatches++;
           }
         };
-        std::size_t selected = 0;
-        bench.report(name, "gpusql filter_rows (one-pass bitmask filter, engine path)", n4, bytes, [&] {
-          selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
-        });
-        check("filter_rows", static_cast<int64_t>(selected));
-        bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=bitmask (flag pass, scan, write pass)", n4, bytes,
-                     [&] {
-                       with_filter_kernel("bitmask", [&] {
-                         selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error,
-                                                         context);
-                       });
-                     });
-        check("filter_rows (bitmask: three launches)", static_cast<int64_t>(selected));
-        bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=cub (cub::DeviceSelect::If + TermsHold<2>)", n4,
-                     bytes, [&] {
-                       with_filter_kernel("cub", [&] {
-                         selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error,
-                                                         context);
-                       });
-                     });
-        check("filter_rows (cub: TermsHold)", static_cast<int64_t>(selected));
-        bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=select (If + generic PredicateHolds)", n4, bytes,
-                     [&] {
-                       with_filter_kernel("select", [&] {
-                         selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error,
-                                                         context);
-                       });
-                     });
-        check("filter_rows (select: PredicateHolds)", static_cast<int64_t>(selected));
-        bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=ordered (old ordered kernel)", n4, bytes, [&] {
-          with_filter_kernel("ordered", [&] {
+        // filter_rows down each of its paths (GPUSQL_FILTER_KERNEL; null:
+        // the default), every result checked against CUB's ids.
+        struct Path {
+          const char* variant;
+          const char* kernel;
+          const char* checked_as;
+        };
+        const Path paths[] = {
+            {"gpusql filter_rows (one-pass bitmask filter, engine path)", nullptr, "filter_rows"},
+            {"gpusql filter_rows, GPUSQL_FILTER_KERNEL=bitmask (flag pass, scan, write pass)", "bitmask",
+             "filter_rows (bitmask: three launches)"},
+            {"gpusql filter_rows, GPUSQL_FILTER_KERNEL=cub (cub::DeviceSelect::If + TermsHold<2>)", "cub",
+             "filter_rows (cub: TermsHold)"},
+            {"gpusql filter_rows, GPUSQL_FILTER_KERNEL=select (If + generic PredicateHolds)", "select",
+             "filter_rows (select: PredicateHolds)"},
+            {"gpusql filter_rows, GPUSQL_FILTER_KERNEL=ordered (old ordered kernel)", "ordered",
+             "filter_rows (ordered kernel)"}};
+        for (const Path& path : paths) {
+          std::size_t selected = 0;
+          auto run = [&] {
             selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
+          };
+          bench.report(name, path.variant, n4, bytes, [&] {
+            if (path.kernel) with_filter_kernel(path.kernel, run);
+            else run();
           });
-        });
-        check("filter_rows (ordered kernel)", static_cast<int64_t>(selected));
+          check(path.checked_as, static_cast<int64_t>(selected));
+        }
         bench.report(name, "cub::DeviceSelect::If (positions, functor loads a[i], b[i])", n4, bytes,
                      [&] { cub_if(out.as<uint32_t>()); });
         check("cub::DeviceSelect::If (positions)", -1);
