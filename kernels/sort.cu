@@ -801,31 +801,6 @@ uint32_t exclusive_scan(uint32_t* d_values, std::size_t count, DeviceContext& co
   return exclusive_scan_impl(d_values, count, context);
 }
 
-namespace {
-struct RunStart {
-  const uint32_t* sorted;
-  __device__ bool operator()(uint64_t i) const { return i == 0 || sorted[i] != sorted[i - 1]; }
-};
-}  // namespace
-
-uint64_t run_starts(const uint32_t* d_sorted, std::size_t count, uint64_t* d_starts, DeviceContext& context) {
-  DeviceBuffer d_runs(context, sizeof(uint64_t));
-  uint64_t runs = 0;
-  if (count > 0) {
-    thrust::counting_iterator<uint64_t> indices(0);
-    std::size_t temp_bytes = 0;
-    GPUSQL_CUDA_TRY(cub::DeviceSelect::If(nullptr, temp_bytes, indices, d_starts, d_runs.as<uint64_t>(),
-                                          static_cast<int64_t>(count), RunStart{d_sorted}, context.stream()));
-    DeviceBuffer temp(context, std::max<std::size_t>(1, temp_bytes));
-    GPUSQL_CUDA_TRY(cub::DeviceSelect::If(temp.data(), temp_bytes, indices, d_starts, d_runs.as<uint64_t>(),
-                                          static_cast<int64_t>(count), RunStart{d_sorted}, context.stream()));
-    context.copy_to_host(&runs, d_runs.data(), sizeof runs);
-  }
-  const uint64_t end = count;
-  context.copy_to_device(d_starts + runs, &end, sizeof end);
-  return runs;
-}
-
 void cub_select_flagged(const uint8_t* d_flags, std::size_t count, uint32_t* d_out, uint32_t* d_count,
                         DeviceBuffer& temp, DeviceContext& context) {
   thrust::counting_iterator<uint32_t> positions(0);

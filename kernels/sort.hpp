@@ -48,12 +48,6 @@ void sort_keys(DeviceBuffer& keys, std::size_t count, int end_bit, bool keys_64b
 uint64_t exclusive_scan(uint64_t* d_values, std::size_t count, DeviceContext& context);
 uint32_t exclusive_scan(uint32_t* d_values, std::size_t count, DeviceContext& context);
 
-// The starts of the runs of equal values in the sorted d_sorted[0, count):
-// the indices i with i == 0 or d_sorted[i] != d_sorted[i - 1], ascending,
-// to d_starts (room for count + 1), and d_starts[runs] = count. Returns the
-// number of runs (one synchronization).
-uint64_t run_starts(const uint32_t* d_sorted, std::size_t count, uint64_t* d_starts, DeviceContext& context);
-
 // The CUB reference compactions the benchmark compares the filter against:
 // the positions i < count with d_flags[i] != 0 (Flagged), or with
 // d_values[i] < threshold (If), written in order to d_out; the number

@@ -389,6 +389,54 @@ TEST_CASE("device operators give the host executor's answers", "[gpu][operators]
 
 namespace {
 
+// Dense GROUP BY past 2^16 slots numbers its groups as the runs of the
+// sorted slots, in one pass over them (kernels/one_pass_select.cuh): warp
+// spans of 1024 positions, tiles of 8192. Sizes one short of a whole span,
+// exactly 9 tiles, and one past them; runs of 1, 3, 1000 and 1024 (across
+// lanes, spans and tiles: when every span holds a run start, each group is
+// one task of the reduce, without a task table) and of 3000 (several
+// chunks a group, through the table), shuffled keys, NULL keys, and no
+// aggregates.
+void run_numbering(Pair& db) {
+  for (int rows : {66559, 73728, 81921}) {
+    INFO("rows " << rows);
+    std::string csv = "id,v,d\n";
+    for (int i = 0; i < rows; ++i) {
+      const int v = (i * 37) % 1001 - 500;
+      csv += std::to_string(i) + "," + std::to_string(v) + "," + fmt("%.17g", v / 7.0) + "\n";
+    }
+    const std::string t = "runs" + std::to_string(rows);
+    db.load(t, csv);
+    const std::string n = std::to_string(rows);
+    auto groups = [&](int run) { return static_cast<std::size_t>((rows + run - 1) / run); };
+    CHECK(db.rows("SELECT id, COUNT(*), SUM(v), SUM(d) FROM " + t + " GROUP BY id") == groups(1));
+    CHECK(db.rows("SELECT id / 3 * 3 AS k, COUNT(*), SUM(v), MAX(v), AVG(d) FROM " + t + " GROUP BY k") == groups(3));
+    for (int run : {1000, 1024, 3000}) {
+      const std::string k = "id / " + std::to_string(run) + " * " + std::to_string(run);
+      CHECK(db.rows("SELECT " + k + " AS k, COUNT(*), MIN(v), SUM(v), SUM(d), MIN(d), MAX(d), AVG(d) FROM " + t +
+                    " GROUP BY k") == groups(run));
+    }
+    CHECK(db.rows("SELECT (id * 7919) % " + n + " AS k, COUNT(*), SUM(v) FROM " + t + " GROUP BY k") == groups(1));
+    db.check("SELECT CASE WHEN id % 10 = 0 THEN NULL ELSE id / 2 * 2 END AS k, COUNT(*), SUM(v) FROM " + t +
+             " GROUP BY k");
+    CHECK(db.rows("SELECT id / 5 * 5 AS k FROM " + t + " GROUP BY k") == groups(5));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("dense GROUP BY numbers runs of sorted slots: sizes around spans and tiles", "[gpu][operators]") {
+  Pair db(true);
+  run_numbering(db);
+}
+
+TEST_CASE("dense GROUP BY's run numbering queries on the host executor", "[operators]") {
+  Pair db(false);
+  run_numbering(db);
+}
+
+namespace {
+
 void run_large(Pair& db) {
   const int rows = 3000000;
   db.load("big", table_big(rows));
