@@ -704,7 +704,14 @@ __device__ __forceinline__ void dense_chunk(const FastPredicate& fast, const Lea
 // 4 (64 registers, 240 bytes spilled) 0.482; at 2, 0.406 (H100, medians of
 // 20 runs in one process, 2026-11-23). With dense_live() a kernel of its own
 // for the all-live chunks fitted 4 blocks (56 registers) and took the same
-// 360 us as this one at 2 (ncu), so the two stay one kernel.
+// 360 us as this one at 2 (ncu), so the two stay one kernel. Also measured
+// on the all-live SUM and not kept (kernel 356-362 us each, CUB's reduce
+// 337-345 us, 2026-11-23): loads as ld.global.cs or .nc with an L2::256B
+// prefetch hint; two steps' loads in flight before either folds; a
+// cp.async.bulk L2 prefetch of the warp's next chunk (600 us: it evicted
+// itself) or of the current chunk's second half (366 us); lanes holding 8
+// adjacent canonical threads so each load reads 2 KB contiguous (the same
+// bits, the same time).
 constexpr int kDenseBlocksPerSm = 2;
 
 template <bool PREDICATE>
@@ -749,8 +756,8 @@ unsigned dense_grid(uint64_t chunks, const DeviceContext& context) {
   // Occupancy with the most shared memory (8 aggregates).
   constexpr std::size_t kMostShared =
       sizeof(LeanState) * kMaxAggregates * kReduceThreads / kWarp * (kReduceThreads / kWarp);
-  const uint64_t blocks = (chunks + kReduceThreads / kWarp - 1) / (kReduceThreads / kWarp);
-  return grid_for(blocks, context, resident_blocks_per_sm<dense_fold_kernel<PREDICATE>, kReduceThreads, kMostShared>());
+  return balanced_grid(chunks, kReduceThreads / kWarp, context,
+                       resident_blocks_per_sm<dense_fold_kernel<PREDICATE>, kReduceThreads, kMostShared>());
 }
 
 // The lean description of `specs`, or false when one needs the general path.
@@ -786,11 +793,11 @@ bool make_lean(const std::vector<AggSpec>& specs, const ColumnSet& columns, Lean
   return true;
 }
 
-// Resident blocks of the lean kernel (its occupancy on every
-// multiprocessor), no more than there are chunks.
+// Blocks of the lean kernel: at most its occupancy on every multiprocessor,
+// balanced (balanced_grid()), no more than there are chunks.
 template <bool GENERAL_PREDICATE>
 unsigned lean_grid(uint64_t chunks, const DeviceContext& context) {
-  return grid_for(chunks, context, resident_blocks_per_sm<lean_fold_kernel<GENERAL_PREDICATE>, kReduceThreads>());
+  return balanced_grid(chunks, 1, context, resident_blocks_per_sm<lean_fold_kernel<GENERAL_PREDICATE>, kReduceThreads>());
 }
 
 }  // namespace
