@@ -97,13 +97,13 @@ __device__ __forceinline__ uint32_t term_bits(const PlainTerm& t, uint64_t first
 #pragma unroll
       for (int j = 0; j < V; ++j) bits |= static_cast<uint32_t>(value_holds<W>(t, vector_item<W>(raw[s], j))) << (s * V + j);
   } else {
-    // The last span, partly past `count`: one value at a time (unrolled, its
-    // guarded loads were hoisted together and made the kernels spill).
-#pragma unroll 1
-    for (int b = 0; b < 32; ++b) {
-      const uint64_t p = first + (b / V) * kVectorLanes * V + b % V;
-      if (p < count && value_holds<W>(t, __ldg(data + p))) bits |= 1u << b;
-    }
+#pragma unroll
+    for (int s = 0; s < STEPS; ++s)
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        const uint64_t p = first + s * kVectorLanes * V + j;
+        if (p < count && value_holds<W>(t, __ldg(data + p))) bits |= 1u << (s * V + j);
+      }
   }
   return bits;
 }
