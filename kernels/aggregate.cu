@@ -707,7 +707,7 @@ __device__ __forceinline__ void dense_chunk(const FastPredicate& fast, const Lea
 // cp.async.bulk L2 prefetch of the warp's next chunk (600 us: it evicted
 // itself) or of the current chunk's second half (366 us); lanes holding 8
 // adjacent canonical threads so each load reads 2 KB contiguous (the same
-// bits, the same time).
+// bits, the same time); a grid whose last round of chunks is full.
 constexpr int kDenseBlocksPerSm = 2;
 
 template <bool PREDICATE>
@@ -752,8 +752,8 @@ unsigned dense_grid(uint64_t chunks, const DeviceContext& context) {
   // Occupancy with the most shared memory (8 aggregates).
   constexpr std::size_t kMostShared =
       sizeof(LeanState) * kMaxAggregates * kReduceThreads / kWarp * (kReduceThreads / kWarp);
-  return balanced_grid(chunks, kReduceThreads / kWarp, context,
-                       resident_blocks_per_sm<dense_fold_kernel<PREDICATE>, kReduceThreads, kMostShared>());
+  const uint64_t blocks = (chunks + kReduceThreads / kWarp - 1) / (kReduceThreads / kWarp);
+  return grid_for(blocks, context, resident_blocks_per_sm<dense_fold_kernel<PREDICATE>, kReduceThreads, kMostShared>());
 }
 
 // The lean description of `specs`, or false when one needs the general path.
@@ -789,11 +789,11 @@ bool make_lean(const std::vector<AggSpec>& specs, const ColumnSet& columns, Lean
   return true;
 }
 
-// Blocks of the lean kernel: at most its occupancy on every multiprocessor,
-// balanced (balanced_grid()), no more than there are chunks.
+// Resident blocks of the lean kernel (its occupancy on every
+// multiprocessor), no more than there are chunks.
 template <bool GENERAL_PREDICATE>
 unsigned lean_grid(uint64_t chunks, const DeviceContext& context) {
-  return balanced_grid(chunks, 1, context, resident_blocks_per_sm<lean_fold_kernel<GENERAL_PREDICATE>, kReduceThreads>());
+  return grid_for(chunks, context, resident_blocks_per_sm<lean_fold_kernel<GENERAL_PREDICATE>, kReduceThreads>());
 }
 
 }  // namespace

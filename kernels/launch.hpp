@@ -18,29 +18,6 @@ inline unsigned grid_for(std::size_t tiles, const DeviceContext& context, int bl
   return static_cast<unsigned>(std::max<std::size_t>(1, std::min(tiles, cap)));
 }
 
-// Blocks for a grid-stride loop over `tiles` tiles, `tiles_per_block` taken
-// by a block at a time (a warp each, say), at most `blocks_per_sm` blocks a
-// multiprocessor: the fewest blocks that finish in as many rounds as the
-// most would. Every block then gets the same number of rounds; with the
-// most, the last round may be a few blocks' work while the rest wait (2^27
-// DOUBLEs in chunks of 2048 a warp: 65536 chunks over 2112 warps leave 64 of
-// them a 32nd round; over 2048 warps each takes 32).
-inline std::size_t balanced_blocks(std::size_t tiles, std::size_t tiles_per_block, std::size_t most_blocks) {
-  const std::size_t per_block = std::max<std::size_t>(1, tiles_per_block), cap = std::max<std::size_t>(1, most_blocks);
-  const std::size_t needed = (tiles + per_block - 1) / per_block;
-  if (needed <= cap) return std::max<std::size_t>(1, needed);
-  const std::size_t rounds = (tiles + cap * per_block - 1) / (cap * per_block);
-  const std::size_t per_round = (tiles + rounds - 1) / rounds;
-  return (per_round + per_block - 1) / per_block;
-}
-
-inline unsigned balanced_grid(std::size_t tiles, int tiles_per_block, const DeviceContext& context,
-                              int blocks_per_sm) {
-  const std::size_t most = static_cast<std::size_t>(std::max(1, context.multiprocessors())) *
-                           static_cast<std::size_t>(std::max(1, blocks_per_sm));
-  return static_cast<unsigned>(balanced_blocks(tiles, static_cast<std::size_t>(std::max(1, tiles_per_block)), most));
-}
-
 // Blocks for a grid-stride loop that keeps every block resident: as many as
 // fit on the multiprocessors at once with `kernel`'s registers and shared
 // memory (one wave, no tail of a partial one), never more than `tiles`.

@@ -20,7 +20,6 @@
 #include "kernels/aggregate.hpp"
 #include "kernels/fast_predicate.cuh"
 #include "kernels/filter.hpp"
-#include "kernels/launch.hpp"
 #include "engine/bound_expression_builders.hpp"
 #include "tests/test_support.hpp"
 
@@ -561,33 +560,6 @@ TEST_CASE("the one-pass filter's status words serve calls of any size in turn", 
       CHECK(actual == expected);
     }
   }
-}
-
-TEST_CASE("balanced_blocks gives every block the same number of rounds", "[aggregate]") {
-  using kernels::balanced_blocks;
-  // 2^27 DOUBLEs in chunks of 2048, a warp each, 8 warps a block, at most
-  // 264 blocks (132 multiprocessors, 2 each): 32 rounds of 2048 warps, not
-  // 31 of 2112 and a 32nd of 64.
-  CHECK(balanced_blocks(65536, 8, 264) == 256);
-  // Fewer tiles than the most blocks take: one round, a block per share.
-  CHECK(balanced_blocks(1000, 8, 264) == 125);
-  CHECK(balanced_blocks(1001, 8, 264) == 126);
-  CHECK(balanced_blocks(0, 8, 264) == 1);
-  CHECK(balanced_blocks(2112, 8, 264) == 264);
-  // One past the most: two rounds, half the blocks (rounded up).
-  CHECK(balanced_blocks(2113, 8, 264) == 133);
-  // Whatever the sizes, the rounds are those of the most blocks, and no
-  // fewer blocks would do.
-  for (std::size_t tiles : {1u, 7u, 100u, 5000u, 65536u, 123457u, 1u << 20})
-    for (std::size_t per : {1u, 8u})
-      for (std::size_t most : {1u, 7u, 264u}) {
-        const std::size_t blocks = balanced_blocks(tiles, per, most);
-        auto rounds = [&](std::size_t b) { return (tiles + b * per - 1) / (b * per); };
-        INFO(tiles << " tiles, " << per << " a block, at most " << most);
-        CHECK(blocks <= most);
-        CHECK(rounds(blocks) == rounds(most));
-        if (blocks > 1) CHECK(rounds(blocks - 1) > rounds(most));
-      }
 }
 
 TEST_CASE("aggregate_rows gives the canonical reduction's bits", "[gpu][aggregate]") {
