@@ -1245,7 +1245,7 @@ struct RunStartSource {
   const uint32_t* sorted;
   uint64_t* start;        // groups + 1 entries: start[groups] = count
   uint32_t* group_slot;
-  uint64_t count;
+  uint64_t rows;          // sorted slots
 
   template <bool FULL>
   __device__ __forceinline__ uint32_t bits(uint64_t first, uint64_t count) const {
@@ -1287,7 +1287,7 @@ struct RunStartSource {
     start[index] = position;
     group_slot[index] = __ldg(sorted + position);
   }
-  __device__ __forceinline__ void finish(uint32_t runs) const { start[runs] = count; }
+  __device__ __forceinline__ void finish(uint32_t runs) const { start[runs] = rows; }
 };
 
 // Numbers by_slot groups from their sorted slots: the runs are the groups,
@@ -1415,7 +1415,7 @@ DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet
   };
   std::vector<Level> levels;
   if (short_runs) levels.push_back(Level{group_start.as<uint64_t>(), DeviceBuffer(), DeviceBuffer(), n_groups});
-  for (const uint64_t* item_start = group_start.as<uint64_t>(); !short_runs;) {
+  else for (const uint64_t* item_start = group_start.as<uint64_t>();;) {
     Level level{item_start, DeviceBuffer(context, (n_groups + 1) * sizeof(uint64_t)), DeviceBuffer(), 0};
     chunk_counts_kernel<<<blocks_for(n_groups + 1, context), kThreads, 0, context.stream()>>>(
         item_start, n_groups, level.task_start.as<uint64_t>());
