@@ -1,5 +1,6 @@
 #include "kernels/aggregate.hpp"
 #include "kernels/fast_predicate.cuh"
+#include "kernels/lean_ops.cuh"
 #include "kernels/launch.hpp"
 
 namespace gpusql::kernels {
@@ -133,8 +134,6 @@ __global__ void __launch_bounds__(kReduceThreads)
 // all at once, and there is no interpreter. AggState appears only per chunk.
 // AVG of a BIGINT or DECIMAL column takes the general path (make_lean()).
 
-enum class LeanOp : uint8_t { CountStar, Count, SumInt, SumDouble, MinInt, MinDouble, MaxInt, MaxDouble };
-
 struct LeanAggregate {
   const void* data = nullptr;
   const uint32_t* validity = nullptr;
@@ -153,32 +152,6 @@ struct LeanState {
   int64_t bits;
   uint32_t count;
 };
-
-__device__ __forceinline__ double as_double(int64_t bits) { return __longlong_as_double(bits); }
-__device__ __forceinline__ int64_t as_bits(double d) { return __double_as_longlong(d); }
-
-// The bits of a op b for two states that both hold items (lean_combine()'s
-// case, and the all-live fold's every combine).
-template <LeanOp OP>
-__device__ __forceinline__ int64_t live_combine(int64_t a, int64_t b, uint32_t& error) {
-  if constexpr (OP == LeanOp::SumInt) {
-    uint32_t e = 0;
-    const int64_t r = checked_add(a, b, e);
-    if (e) error |= kEvalSumOverflow;
-    return r;
-  } else if constexpr (OP == LeanOp::SumDouble) {
-    return as_bits(as_double(a) + as_double(b));
-  } else if constexpr (OP == LeanOp::MinInt) {
-    return b < a ? b : a;
-  } else if constexpr (OP == LeanOp::MinDouble) {
-    return as_double(b) < as_double(a) ? b : a;
-  } else if constexpr (OP == LeanOp::MaxInt) {
-    return b > a ? b : a;
-  } else {
-    static_assert(OP == LeanOp::MaxDouble);
-    return as_double(b) > as_double(a) ? b : a;
-  }
-}
 
 // agg_combine() for the lean ops.
 __device__ __forceinline__ LeanState lean_combine(LeanOp op, LeanState a, LeanState b, uint32_t& error) {
