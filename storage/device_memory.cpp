@@ -65,6 +65,7 @@ DeviceContext::DeviceContext() {
 
 DeviceContext::~DeviceContext() {
   scan_words_.reset();  // its free goes into the stream, before the stream goes
+  arrival_words_.reset();
   if (stream_) {
     cudaStreamSynchronize(stream_);
     cudaStreamDestroy(stream_);
@@ -170,6 +171,18 @@ DeviceContext::ScanStatus DeviceContext::scan_status(std::size_t words) {
     scan_epoch_ = 1;
   }
   return ScanStatus{scan_words_->as<uint64_t>(), scan_words_->as<uint64_t>() + scan_capacity_, scan_epoch_};
+}
+
+uint32_t* DeviceContext::arrival_counters(std::size_t words) {
+  if (words > arrival_capacity_) {
+    const std::size_t capacity = std::max(words, 2 * arrival_capacity_);
+    arrival_words_.reset();  // freed in stream order, after the calls that used it
+    arrival_capacity_ = 0;   // until the new buffer is had (it may throw OutOfMemory)
+    arrival_words_ = std::make_unique<DeviceBuffer>(*this, capacity * sizeof(uint32_t));
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(arrival_words_->data(), 0, capacity * sizeof(uint32_t), stream_));
+    arrival_capacity_ = capacity;
+  }
+  return arrival_words_->as<uint32_t>();
 }
 
 PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {

@@ -114,6 +114,12 @@ class DeviceContext {
   static constexpr uint32_t kScanEpochs = 1u << 30;
   ScanStatus scan_status(std::size_t words);
 
+  // `words` counters for the last-block pattern (each block adds what it
+  // finished; the one whose add completes a count goes on with the next
+  // level), zeroed when made or grown and then kept: a kernel that uses them
+  // must leave every one it touched zero again, so a call pays no memset.
+  uint32_t* arrival_counters(std::size_t words);
+
  private:
   friend class DeviceBuffer;
   std::vector<StagingSlot> staging_;
@@ -125,6 +131,8 @@ class DeviceContext {
   std::unique_ptr<DeviceBuffer> scan_words_;
   std::size_t scan_capacity_ = 0;  // words, the counter word not counted
   uint32_t scan_epoch_ = 0;
+  std::unique_ptr<DeviceBuffer> arrival_words_;
+  std::size_t arrival_capacity_ = 0;
   std::size_t ring_head_ = 0;
   bool ring_tried_ = false;
   cudaStream_t stream_ = nullptr;
