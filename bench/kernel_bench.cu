@@ -28,6 +28,7 @@
 #include "engine/bound_expression_builders.hpp"
 #include "engine/expression_compiler.hpp"
 #include "kernels/aggregate.hpp"
+#include "kernels/column_reduce.hpp"
 #include "kernels/arg_extreme.hpp"
 #include "kernels/fast_predicate.cuh"
 #include "kernels/filter.hpp"
@@ -453,6 +454,12 @@ int main(int argc, char** argv) {
       // The engine's path for SUM(v) without GROUP BY: the lean fold kernel.
       bench.report("SUM double", "gpusql aggregate_rows (canonical order)", n8, n8 * 8.0, [&] {
         kernels::aggregate_rows(ExprProgram{}, {sum}, columns, nullptr, n8, d_error, context);
+      });
+      // The one-kernel shape for an aggregate over a whole column, not yet
+      // on the query path (kernels/column_reduce.hpp; the tests check its bits).
+      bench.report("SUM double", "gpusql reduce_column (one kernel; not yet the query path)", n8, n8 * 8.0, [&] {
+        AggState state;
+        kernels::reduce_column(sum, columns.columns[0], n8, d_error, context, state);
       });
       // COUNT(*), SUM(v) WHERE v < 0.5: the filter fused into the same pass.
       AggSpec count_star;

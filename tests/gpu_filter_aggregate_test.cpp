@@ -18,6 +18,7 @@
 #include "engine/bound_expression.hpp"
 #include "engine/expression_compiler.hpp"
 #include "kernels/aggregate.hpp"
+#include "kernels/column_reduce.hpp"
 #include "kernels/fast_predicate.cuh"
 #include "kernels/filter.hpp"
 #include "engine/bound_expression_builders.hpp"
@@ -649,6 +650,92 @@ TEST_CASE("filter_rows and aggregate_rows past one block's tile and one pass of 
         CHECK(same_state(want, states[a]));
       }
     }
+  }
+}
+
+TEST_CASE("one aggregate over a whole column: the canonical bits at chunk and group edges", "[gpu][aggregate]") {
+  // kernels/column_reduce.cu: a chunk is 2048 rows, a group 2048 chunk
+  // states; the sizes put the last chunk and the last group part full or
+  // exactly full, and reach two groups (a final tree over group states).
+  // One context throughout: the arrival counters it keeps must be left zero
+  // by every call, whatever its size, or a later call's groups never close.
+  DeviceContext context;
+  DeviceBuffer error(context, sizeof(uint32_t));
+  const std::size_t group = std::size_t{2048} * 2048;
+  const std::size_t sizes[] = {group + 1, 1, 2, 2047, 2048, 2049, 3 * 4096 + 5, group - 1, 100003, group, 255};
+  struct Taken {
+    AggSpec spec;
+    bool whole_column;  // whether reduce_column() takes it
+  };
+  std::vector<Taken> specs;
+  for (AggKind kind : {AggKind::Sum, AggKind::Min, AggKind::Max}) {
+    specs.push_back({spec(kind, 0, DataType::integer()), true});
+    specs.push_back({spec(kind, 1, DataType::bigint()), true});
+    specs.push_back({spec(kind, 2, DataType::double_()), true});  // NaN, -0.0 and 0.0 among the values
+    specs.push_back({spec(kind, 3, DataType::real()), true});
+  }
+  specs.push_back({spec(AggKind::Avg, 5, DataType::double_()), true});
+  specs.push_back({spec(AggKind::Avg, 3, DataType::real()), true});
+  specs.push_back({spec(AggKind::Avg, 0, DataType::integer()), false});  // wide sums: aggregate_rows()' own path
+  specs.push_back({spec(AggKind::Count, 2, DataType::double_()), false});
+  for (std::size_t n : sizes) {
+    Columns c(n, 4000 + n);
+    for (auto& b : c.b) b >>= 24;  // BIGINT sums that stay inside the int64 range
+    DeviceColumns direct(context, c, false);
+    const ColumnSet host = without_nulls(c.host(false)), device = without_nulls(direct.set);
+    for (std::size_t a = 0; a < specs.size(); ++a) {
+      // Past a group, every fourth aggregate (the host reference is slow).
+      if (n > group / 2 && a % 4 != 1) continue;
+      const AggSpec& s = specs[a].spec;
+      uint32_t host_error = 0;
+      const AggState expected = host_aggregate(ExprProgram{}, s, host, nullptr, n, host_error);
+      const ColumnPointer& column = device.columns[s.arg.terms[0].slot];
+      GPUSQL_CUDA_TRY(cudaMemset(error.data(), 0, sizeof(uint32_t)));
+      AggState direct_state;
+      const bool taken = kernels::reduce_column(s, column, n, error.as<uint32_t>(), context, direct_state);
+      const std::vector<AggState> through =
+          kernels::aggregate_rows(ExprProgram{}, {s}, device, nullptr, n, error.as<uint32_t>(), context);
+      uint32_t device_error = 0;
+      GPUSQL_CUDA_TRY(cudaMemcpy(&device_error, error.data(), sizeof device_error, cudaMemcpyDeviceToHost));
+      INFO("rows " << n << ", aggregate " << a << ": host " << describe_state(expected) << ", reduce_column "
+                   << describe_state(direct_state) << ", aggregate_rows " << describe_state(through[0]));
+      CHECK(taken == specs[a].whole_column);
+      if (taken) CHECK(same_state(expected, direct_state));
+      CHECK(same_state(expected, through[0]));
+      CHECK(device_error == host_error);
+      CHECK(host_error == 0);
+    }
+    // A column with a NULL bitmap is not the whole-column path's.
+    AggState unused;
+    CHECK_FALSE(kernels::reduce_column(specs[2].spec, direct.set.columns[2], n, error.as<uint32_t>(), context, unused));
+  }
+}
+
+TEST_CASE("integer SUM overflow in the whole-column path's final tree", "[gpu][aggregate][large]") {
+  // Two groups of chunk states (2048 * 2048 rows each) and a third of two
+  // chunks: INT64_MAX in the first group and 1 in the third meet only in the
+  // tree over the group states. With 0 instead of 1, no error.
+  DeviceContext context;
+  const std::size_t n = std::size_t{2} * 2048 * 2048 + 3000;
+  for (int64_t second : {int64_t{1}, int64_t{0}}) {
+    std::vector<int64_t> values(n, 0);
+    values[5] = std::numeric_limits<int64_t>::max();
+    values[n - 10] = second;
+    DeviceBuffer data(context, n * sizeof(int64_t)), error(context, sizeof(uint32_t));
+    GPUSQL_CUDA_TRY(cudaMemcpy(data.data(), values.data(), n * sizeof(int64_t), cudaMemcpyHostToDevice));
+    GPUSQL_CUDA_TRY(cudaMemset(error.data(), 0, sizeof(uint32_t)));
+    ColumnPointer column;
+    column.data = data.data();
+    column.type = Type::BigInt;
+    AggState state;
+    REQUIRE(kernels::reduce_column(spec(AggKind::Sum, 0, DataType::bigint()), column, n, error.as<uint32_t>(),
+                                   context, state));
+    uint32_t bits = 0;
+    GPUSQL_CUDA_TRY(cudaMemcpy(&bits, error.data(), sizeof bits, cudaMemcpyDeviceToHost));
+    INFO("second addend " << second);
+    CHECK(((bits & kEvalSumOverflow) != 0) == (second == 1));
+    if (second == 0) CHECK(state.i == std::numeric_limits<int64_t>::max());
+    CHECK(state.count == n);
   }
 }
 
