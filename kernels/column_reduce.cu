@@ -10,26 +10,29 @@ namespace gpusql::kernels {
 namespace {
 
 // The shape: a block is the canonical block of aggregate_state.hpp's order
-// and takes one chunk of kReduceChunk rows at a time, grid-stride, with the
-// next chunk's loads issued before this chunk's tree, so loads stay in
-// flight through the barrier. The passes over the chunk states run at the
-// kernel's end (the last-block pattern): a group is kReduceChunk chunk
-// states, which each block counts off once it has written all of its own;
-// the block whose count completes a group combines it, and the one that
-// completes the groups combines those.
+// and takes one chunk of kReduceChunk rows at a time from its own run of
+// consecutive chunks (an even share), with the next chunk's loads issued
+// before this chunk's tree, so loads stay in flight through the barrier.
+// The passes over the chunk states run at the kernel's end (the last-block
+// pattern): a group is kReduceChunk chunk states, which each block counts
+// off once it has written all of its own; the block whose count completes a
+// group combines it, and the one that completes the groups combines those.
 //
-// Measured on SUM of 2^27 DOUBLEs (H100, 2026-11-23):
-// - a stand-alone copy of this shape (bench/experiments/sum_shapes.cu):
-//   the fold 349-353 us, with the two passes as kernels 355-356; CUB's
-//   reduce 353.6-359.4 in the same runs; a warp a chunk (aggregate_rows()'
-//   dense fold) 355-361. Counting off each chunk as it is written, instead
-//   of once at the end, took 429 us: the fence before each count held back
-//   the block's next loads.
-// - this file's first form, which loaded the next chunk as int64 bits into
-//   a second array: 408-420 us (ncu), 77 % of DRAM peak. Its SASS loaded
-//   into other registers and copied them back at the loop's end, which
-//   waited for the loads. The form here keeps the column's own type in the
-//   loop, as the stand-alone copy does; it has not run on a GPU yet.
+// Measured on SUM of 2^27 DOUBLEs (H100, 2026-11-23; stand-alone copies in
+// bench/experiments/sum_shapes.cu and column_shapes.cu; CUB 353.6-359.4 us):
+// - the fold alone, grid-stride or even share, 3 or 4 blocks a
+//   multiprocessor: 348-353 us. A warp a chunk (aggregate_rows()' dense
+//   fold): 355-361.
+// - counting off each chunk as it is written, instead of once at the end:
+//   429 us; the fence before each count held back the block's next loads.
+// - grid-stride with the count at the end: 415 us. Every block held chunks
+//   of every group, so the last block to finish completed all 32 groups and
+//   combined them one after another (the count itself cost 2 us). With an
+//   even share a group's chunks belong to a dozen blocks, and the groups are
+//   combined by different blocks at once.
+// - one register set loaded and folded in the same step: ptxas loaded into
+//   other registers and copied them back at the loop's end; two sets,
+//   unrolled twice, need no copies.
 constexpr int kColumnBlocksPerSm = 3;  // stand-alone: 3 and 4 a multiprocessor best (349-353 us), 8: 368
 constexpr uint64_t kMaxGroups = 1024;  // 2^32 rows: 2^21 chunks, 1024 groups
 constexpr unsigned kFullMask = 0xffffffffu;
@@ -38,6 +41,8 @@ struct ColumnReduce {
   uint64_t count;          // rows
   uint64_t chunks;         // of kReduceChunk rows
   uint64_t groups;         // of kReduceChunk chunk states
+  uint64_t per_block;      // chunks each block takes; the first `extra` take one more
+  uint64_t extra;
   int64_t* chunk_states;   // [chunks]
   int64_t* group_states;   // [groups]
   uint32_t* arrivals;      // [groups + 1]: zero before, left zero
@@ -107,10 +112,17 @@ __device__ __forceinline__ void load_chunk(const T* __restrict__ data, uint64_t 
   for (int k = 0; k < kReduceItems; ++k) v[k] = __ldg(data + chunk * kReduceChunk + k * kReduceThreads + threadIdx.x);
 }
 
-// How many of the chunks below x block b takes under the grid-stride loop
-// (those that are b mod grid).
-__device__ __forceinline__ uint64_t owned_below(uint64_t x, uint64_t b, uint64_t grid) {
-  return x > b ? (x - 1 - b) / grid + 1 : 0;
+// One chunk of the main loop: fold `v`, issue the loads of the next chunk
+// (if it is below `stop`) into `next`, then the tree, while they are in
+// flight.
+template <LeanOp OP, class T>
+__device__ __forceinline__ void full_chunk(const T* __restrict__ data, uint64_t chunk, uint64_t stop,
+                                           const T (&v)[kReduceItems], T (&next)[kReduceItems], int64_t* ws,
+                                           int64_t* chunk_states, uint32_t& error) {
+  int64_t s = thread_fold<OP, true>(v, kReduceChunk, error);
+  if (chunk + 1 < stop) load_chunk(data, chunk + 1, next);
+  s = block_tree<OP, true>(s, kReduceChunk, ws, error);
+  if (threadIdx.x == 0) chunk_states[chunk] = s;
 }
 
 template <LeanOp OP, class T>
@@ -120,39 +132,48 @@ __global__ void __launch_bounds__(kReduceThreads, kColumnBlocksPerSm)
   __shared__ uint32_t completed[kMaxGroups / 32];
   __shared__ uint32_t last_flag;
   uint32_t error = 0;
-  int p = 0;
-  const uint64_t full_chunks = r.count / kReduceChunk;
-  T v[kReduceItems];
-  uint64_t chunk = blockIdx.x;
-  if (chunk < full_chunks) load_chunk(data, chunk, v);
-  for (; chunk < full_chunks; chunk += gridDim.x, p ^= 1) {
-    int64_t s = thread_fold<OP, true>(v, kReduceChunk, error);
-    if (chunk + gridDim.x < full_chunks) load_chunk(data, chunk + gridDim.x, v);
-    s = block_tree<OP, true>(s, kReduceChunk, ws[p], error);
-    if (threadIdx.x == 0) r.chunk_states[chunk] = s;
+  int p = 0;  // which half of ws the next tree uses
+  // This block's chunks: [begin, end), never empty (the grid is at most the
+  // chunks); those below full_end hold kReduceChunk rows.
+  const uint64_t begin = blockIdx.x * r.per_block + min(static_cast<uint64_t>(blockIdx.x), r.extra);
+  const uint64_t end = begin + r.per_block + (blockIdx.x < r.extra ? 1 : 0);
+  const uint64_t full_end = min(end, r.count / kReduceChunk);
+  // Two register sets, unrolled twice, so each step loads into the set the
+  // other step folds (see above).
+  T a[kReduceItems], b[kReduceItems];
+  uint64_t chunk = begin;
+  if (chunk < full_end) load_chunk(data, chunk, a);
+  while (chunk < full_end) {
+    full_chunk<OP>(data, chunk, full_end, a, b, ws[0], r.chunk_states, error);
+    if (++chunk >= full_end) {
+      p = 1;
+      break;
+    }
+    full_chunk<OP>(data, chunk, full_end, b, a, ws[1], r.chunk_states, error);
+    ++chunk;
   }
-  if (chunk < r.chunks) {  // the last chunk, part full: its block is the next in turn
+  if (chunk < end) {  // the last chunk, part full: the last block's
     const uint64_t base = chunk * kReduceChunk;
     const uint32_t present = static_cast<uint32_t>(r.count - base);
 #pragma unroll
     for (int k = 0; k < kReduceItems; ++k) {
       const uint32_t i = static_cast<uint32_t>(k * kReduceThreads) + threadIdx.x;
-      v[k] = i < present ? data[base + i] : T{};
+      a[k] = i < present ? data[base + i] : T{};
     }
-    const int64_t s = chunk_tree<OP>(v, present, ws[p], error);
+    const int64_t s = chunk_tree<OP>(a, present, ws[p], error);
     if (threadIdx.x == 0) r.chunk_states[chunk] = s;
     p ^= 1;
   }
 
-  // Count off this block's chunks in each group; a completed group's bit.
+  // Count off this block's chunks in each group they fall in (one or a few:
+  // a block's chunks are consecutive); a completed group's bit.
   for (uint32_t i = threadIdx.x; i < kMaxGroups / 32; i += kReduceThreads) completed[i] = 0;
   __syncthreads();
   __threadfence();  // thread 0's chunk states before any count of them
-  for (uint64_t g = threadIdx.x; g < r.groups; g += kReduceThreads) {
+  const uint64_t first_group = begin / kReduceChunk, last_group = (end - 1) / kReduceChunk;
+  for (uint64_t g = first_group + threadIdx.x; g <= last_group; g += kReduceThreads) {
     const uint64_t lo = g * kReduceChunk, hi = min(r.chunks, lo + kReduceChunk);
-    const uint32_t mine = static_cast<uint32_t>(owned_below(hi, blockIdx.x, gridDim.x) -
-                                                owned_below(lo, blockIdx.x, gridDim.x));
-    if (mine == 0) continue;
+    const uint32_t mine = static_cast<uint32_t>(min(end, hi) - max(begin, lo));
     const uint32_t before = atomicAdd(&r.arrivals[g], mine);
     if (before + mine == hi - lo) {
       r.arrivals[g] = 0;  // no other block counts this group again
@@ -161,7 +182,7 @@ __global__ void __launch_bounds__(kReduceThreads, kColumnBlocksPerSm)
   }
   __syncthreads();
   int64_t states[kReduceItems];  // state bits: widen() leaves them as they are
-  for (uint64_t g = 0; g < r.groups; ++g) {
+  for (uint64_t g = first_group; g <= last_group; ++g) {
     if (!((completed[g / 32] >> (g % 32)) & 1u)) continue;  // the same for every thread
     __threadfence();  // the other blocks' chunk states, after their counts
     const uint64_t lo = g * kReduceChunk;
@@ -200,8 +221,10 @@ __global__ void __launch_bounds__(kReduceThreads, kColumnBlocksPerSm)
 }
 
 template <LeanOp OP, class T>
-void launch(const void* data, const ColumnReduce& r, DeviceContext& context) {
+void launch(const void* data, ColumnReduce r, DeviceContext& context) {
   const unsigned grid = grid_for(r.chunks, context, kColumnBlocksPerSm);
+  r.per_block = r.chunks / grid;
+  r.extra = r.chunks % grid;
   column_reduce_kernel<OP, T><<<grid, kReduceThreads, 0, context.stream()>>>(static_cast<const T*>(data), r);
   GPUSQL_CHECK_LAUNCH();
 }
