@@ -28,7 +28,6 @@
 #include "engine/bound_expression_builders.hpp"
 #include "engine/expression_compiler.hpp"
 #include "kernels/aggregate.hpp"
-#include "kernels/column_reduce.hpp"
 #include "kernels/arg_extreme.hpp"
 #include "kernels/fast_predicate.cuh"
 #include "kernels/filter.hpp"
@@ -451,15 +450,17 @@ int main(int argc, char** argv) {
       sum.kind = AggKind::Sum;
       sum.cls = Cls::Double;
       sum.arg = compile(column(0, DataType::double_()));
-      // The engine's path for SUM(v) without GROUP BY: the lean fold kernel.
-      bench.report("SUM double", "gpusql aggregate_rows (canonical order)", n8, n8 * 8.0, [&] {
+      // The engine's path for SUM(v) without WHERE or GROUP BY: one kernel,
+      // the passes over the chunk states at its end (kernels/column_reduce.cu).
+      bench.report("SUM double", "gpusql aggregate_rows (canonical order; one kernel)", n8, n8 * 8.0, [&] {
         kernels::aggregate_rows(ExprProgram{}, {sum}, columns, nullptr, n8, d_error, context);
       });
-      // The one-kernel shape for an aggregate over a whole column, not yet
-      // on the query path (kernels/column_reduce.hpp; the tests check its bits).
-      bench.report("SUM double", "gpusql reduce_column (one kernel; not yet the query path)", n8, n8 * 8.0, [&] {
-        AggState state;
-        kernels::reduce_column(sum, columns.columns[0], n8, d_error, context, state);
+      // SUM(v), MAX(v): two aggregates take the lean fold and its passes as
+      // kernels, as a WHERE does; 8 bytes read a row, as above.
+      AggSpec max = sum;
+      max.kind = AggKind::Max;
+      bench.report("SUM double", "gpusql aggregate_rows SUM, MAX (lean fold + passes)", n8, n8 * 8.0, [&] {
+        kernels::aggregate_rows(ExprProgram{}, {sum, max}, columns, nullptr, n8, d_error, context);
       });
       // COUNT(*), SUM(v) WHERE v < 0.5: the filter fused into the same pass.
       AggSpec count_star;

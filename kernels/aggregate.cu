@@ -1,4 +1,5 @@
 #include "kernels/aggregate.hpp"
+#include "kernels/column_reduce.hpp"
 #include "kernels/fast_predicate.cuh"
 #include "kernels/lean_ops.cuh"
 #include "kernels/launch.hpp"
@@ -779,6 +780,11 @@ std::vector<AggState> aggregate_rows(const ExprProgram& predicate, const std::ve
     throw Error(ErrorKind::NotSupported, "not supported yet: more than 8 aggregates in one operator");
   std::vector<AggState> result(n_specs);
   if (count == 0 || n_specs == 0) return result;
+  // One SUM, MIN, MAX or AVG over a whole column with no WHERE: one kernel
+  // that also does the passes over the chunk states (column_reduce.cu).
+  if (n_specs == 1 && !d_selection && predicate.shape == Shape::Empty && specs[0].arg.shape == Shape::Column &&
+      reduce_column(specs[0], columns.columns[specs[0].arg.terms[0].slot], count, d_error, context, result[0]))
+    return result;
   AggKinds kinds{};
   kinds.count = static_cast<int32_t>(n_specs);
   for (std::size_t a = 0; a < n_specs; ++a) {
