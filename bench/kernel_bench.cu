@@ -653,7 +653,7 @@ int main(int argc, char** argv) {
         const std::string name = range == 1000000ull ? "sort int32 in [0, 10^6)" : "sort int32";
         // Bytes: the radix passes' traffic is CUB's business; count the keys
         // read and the positions written once, for both.
-        bench.report(name, "gpusql order_positions (encode + CUB pairs)", n4, n4 * 8.0, [&] {
+        bench.report(name, "gpusql order_positions (a column without NULLs: stats pass + CUB pairs over its values)", n4, n4 * 8.0, [&] {
           kernels::order_positions({key}, columns, n4, d_error, context);
         });
         bench.report(name, "cub::DeviceRadixSort::SortPairs (keys, positions; int64_t count)", n4, n4 * 8.0,
@@ -688,7 +688,7 @@ int main(int argc, char** argv) {
       key.type = Type::Double;
       key.descending = true;
       ColumnSet columns = set_of({pointer(doubles.data(), Type::Double)});
-      bench.report("sort double DESC", "gpusql order_positions (encode + CUB pairs)", n8, n8 * 12.0, [&] {
+      bench.report("sort double DESC", "gpusql order_positions (a column without NULLs: stats pass + CUB pairs over its values)", n8, n8 * 12.0, [&] {
         kernels::order_positions({key}, columns, n8, d_error, context);
       });
       auto cub_descending = [&](auto items) {

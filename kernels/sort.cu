@@ -15,6 +15,7 @@
 #include "kernels/gather.hpp"
 #include "kernels/launch.hpp"
 #include "kernels/sort.hpp"
+#include "kernels/sort_column.hpp"
 
 namespace gpusql::kernels {
 
@@ -202,14 +203,15 @@ struct KeyStats {
   unsigned long long any_or;   // OR of the codes
   unsigned int any_null;
   unsigned int any_valid;
+  unsigned int any_nan;  // counted by the stats pass for CUB's own order only
 };
 
-constexpr KeyStats kEmptyStats{~0ull, 0ull, ~0ull, 0ull, 0u, 0u};
+constexpr KeyStats kEmptyStats{~0ull, 0ull, ~0ull, 0ull, 0u, 0u, 0u};
 
 // Per-thread partial stats of valid codes.
 struct StatsAccumulator {
   uint64_t lo = ~0ull, hi = 0, all = ~0ull, any = 0;
-  bool any_null = false, any_valid = false;
+  bool any_null = false, any_valid = false, any_nan = false;
   __device__ __forceinline__ void add(uint64_t code) {
     lo = min(lo, code);
     hi = max(hi, code);
@@ -220,9 +222,15 @@ struct StatsAccumulator {
 };
 
 // Block-wide reduction of the accumulators, one atomic of each per block.
-// Every thread of the block must call it.
+// Every thread of the block must call it. The flags go through the same
+// shared partials as the values, behind one plain barrier. With one
+// __syncthreads_or() a flag (a third for the NaN flag), the top-k select's
+// histogram kernel stopped on an illegal instruction at one of them, which
+// nvcc 13 had placed after thread 0's first atomics (seen in its SASS).
 __device__ __forceinline__ void publish_stats(StatsAccumulator a, KeyStats* __restrict__ stats) {
-  __shared__ uint64_t partial[4][kOrderThreads / 32];
+  __shared__ uint64_t partial[5][kOrderThreads / 32];
+  enum : unsigned { kAnyNull = 1, kAnyValid = 2, kAnyNan = 4 };
+  unsigned flags = (a.any_null ? kAnyNull : 0u) | (a.any_valid ? kAnyValid : 0u) | (a.any_nan ? kAnyNan : 0u);
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) {
     a.lo = min(a.lo, __shfl_xor_sync(kFullMask, a.lo, offset));
@@ -230,31 +238,84 @@ __device__ __forceinline__ void publish_stats(StatsAccumulator a, KeyStats* __re
     a.all &= __shfl_xor_sync(kFullMask, a.all, offset);
     a.any |= __shfl_xor_sync(kFullMask, a.any, offset);
   }
+  flags = __reduce_or_sync(kFullMask, flags);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   if (lane == 0) {
     partial[0][warp] = a.lo;
     partial[1][warp] = a.hi;
     partial[2][warp] = a.all;
     partial[3][warp] = a.any;
+    partial[4][warp] = flags;
   }
-  const int nulls = __syncthreads_or(a.any_null);
-  const int valids = __syncthreads_or(a.any_valid);
+  __syncthreads();
   if (threadIdx.x == 0) {
     for (int w = 1; w < kOrderThreads / 32; ++w) {
       a.lo = min(a.lo, partial[0][w]);
       a.hi = max(a.hi, partial[1][w]);
       a.all &= partial[2][w];
       a.any |= partial[3][w];
+      flags |= static_cast<unsigned>(partial[4][w]);
     }
-    if (valids) {
+    if (flags & kAnyValid) {
       atomicMin(&stats->min, static_cast<unsigned long long>(a.lo));
       atomicMax(&stats->max, static_cast<unsigned long long>(a.hi));
       atomicAnd(&stats->all_and, static_cast<unsigned long long>(a.all));
       atomicOr(&stats->any_or, static_cast<unsigned long long>(a.any));
       atomicOr(&stats->any_valid, 1u);
     }
-    if (nulls) atomicOr(&stats->any_null, 1u);
+    if (flags & kAnyNull) atomicOr(&stats->any_null, 1u);
+    if (flags & kAnyNan) atomicOr(&stats->any_nan, 1u);
   }
+}
+
+// The key CUB's radix sort ranks a column's value by when it sorts the
+// column's own values (kernels/sort_column.cu), up to an inversion of all
+// bits -- which leaves the bits in which keys differ and max - min as they
+// are, all the stats the sort needs: the sign flipped (integers), or the
+// IEEE flip (floats) with both zeros given one key. CUB gives them the
+// flipped +0.0 ascending; descending it inverts the flipped bits and then
+// gives the inverted +0.0 the flipped bits of +0.0 -- the inverted -0.0 --
+// so here, before the inversion, the flipped -0.0. NaNs are ranked by their
+// bits; is_nan says there is one (that path is then not taken).
+template <class T>
+__device__ __forceinline__ uint64_t cub_rank_key(T value, bool descending, bool& is_nan) {
+  if constexpr (std::is_same_v<T, int32_t>) {
+    return static_cast<uint32_t>(value) ^ 0x80000000u;
+  } else if constexpr (std::is_same_v<T, float>) {
+    const uint32_t b = __float_as_uint(value);
+    is_nan |= (b & 0x7fffffffu) > 0x7f800000u;
+    if ((b << 1) == 0) return descending ? 0x7fffffffu : 0x80000000u;
+    return (b >> 31) ? ~b : (b | 0x80000000u);
+  } else {
+    static_assert(std::is_same_v<T, double>);
+    const uint64_t b = static_cast<uint64_t>(__double_as_longlong(value));
+    is_nan |= (b & ~(1ull << 63)) > 0x7ff0000000000000ull;
+    if ((b << 1) == 0) return descending ? ~(1ull << 63) : 1ull << 63;
+    return (b >> 63) ? ~b : (b | (1ull << 63));
+  }
+}
+
+// The stats of cub_rank_key() over a whole column without NULLs, and
+// whether any value is NaN: a read of the column, four loads in flight a
+// thread.
+template <class T>
+__global__ void __launch_bounds__(kOrderThreads)
+    column_rank_stats_kernel(const T* __restrict__ values, uint64_t count, bool descending,
+                             KeyStats* __restrict__ stats) {
+  StatsAccumulator a;
+  bool nan = false;
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (; i + 3 * stride < count; i += 4 * stride) {
+    T v[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) v[j] = values[i + j * stride];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) a.add(cub_rank_key(v[j], descending, nan));
+  }
+  for (; i < count; i += stride) a.add(cub_rank_key(values[i], descending, nan));
+  a.any_nan = nan;
+  publish_stats(a, stats);
 }
 
 // The stats of the codes (fold.base = 0) of the valid values, and whether
@@ -592,6 +653,44 @@ bool fold_of(const OrderKey& key, const KeyStats& stats, Fold& fold, uint64_t& t
   return true;
 }
 
+// The first key sorted (perm not written yet) when it is a plain column of
+// a base table, without NULLs, of a type CUB sorts in SQL's order: CUB's
+// radix sort ranks the column's own values and no codes are written -- one
+// read of the column for the bits to sort, where the encode pass reads it
+// and writes codes as wide. Not when CUB's order is not SQL's (a NaN, which
+// it ranks by its bits) or when codes minus their minimum would take fewer
+// passes (-5..5), or fit 32 bits: then it returns false, perm written as
+// the identity, and the encode pass does the sort.
+bool sort_column_values(const OrderKey& key, const ColumnSet& columns, DeviceBuffer& perm, std::size_t count,
+                        DeviceBuffer& stats_buffer, DeviceContext& context) {
+  if (key.program.shape != Shape::Column) return false;
+  const ColumnPointer& c = columns.columns[key.program.terms[0].slot];
+  if (c.rows || c.is_rowid || c.validity || c.type != key.type || !column_sort_type(c.type)) return false;
+  reset_stats(stats_buffer, context);
+  const unsigned grid = grid_for((count + kOrderThreads - 1) / kOrderThreads, context, 8);
+  auto launch = [&](auto* values) {
+    column_rank_stats_kernel<<<grid, kOrderThreads, 0, context.stream()>>>(values, count, key.descending,
+                                                                          stats_buffer.as<KeyStats>());
+    GPUSQL_CHECK_LAUNCH();
+  };
+  if (c.type == Type::Double) launch(static_cast<const double*>(c.data));
+  else if (c.type == Type::Real) launch(static_cast<const float*>(c.data));
+  else launch(static_cast<const int32_t*>(c.data));  // INTEGER, DATE
+  // The positions are written while the stats come back.
+  KeyStats stats;
+  context.copy_to_host_meanwhile(&stats, stats_buffer.data(), sizeof stats,
+                                 [&] { sequence(0, count, perm.as<uint32_t>(), context); });
+  if (stats.any_nan) return false;
+  const uint64_t varying = stats.all_and ^ stats.any_or;
+  if (varying == 0) return true;  // one value: the order stays
+  const int begin_bit = __builtin_ctzll(varying), end_bit = 64 - __builtin_clzll(varying);
+  const int range_bits = bits_for(stats.max - stats.min);
+  if (!narrow_type(key.type) && range_bits <= 32) return false;  // 32-bit codes: half the bytes a pass
+  if (radix_passes(range_bits) < radix_passes(end_bit - begin_bit)) return false;
+  sort_column_pairs(c.data, c.type, key.descending, perm, count, begin_bit, end_bit, context);
+  return true;
+}
+
 // Sorts `perm` (`count` positions) stably by one key. identity: perm is not
 // written yet and stands for 0, 1, ..., count - 1 (the encode pass writes
 // it, so the first key costs no separate pass for the positions).
@@ -599,6 +698,9 @@ void sort_by_key(const OrderKey& key, const ColumnSet& columns, const ExprProgra
                  const ColumnSet* d_columns, DeviceBuffer& perm, std::size_t count, bool identity,
                  DeviceBuffer& stats_buffer, uint32_t* d_error, DeviceContext& context) {
   const bool narrow = narrow_type(key.type);
+  if (identity && !may_be_null(key, columns) &&
+      sort_column_values(key, columns, perm, count, stats_buffer, context))
+    return;
   if (!may_be_null(key, columns)) {
     // One pass: raw codes, the positions and the codes' stats together; the
     // range decides afterwards which bits to sort.

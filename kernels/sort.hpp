@@ -1,6 +1,7 @@
 // Device-wide primitives the operators share -- stable radix sorts, prefix
 // sums, compaction of ids -- and ORDER BY. The CUB device-wide templates
-// behind them are instantiated in kernels/sort.cu only, so no other
+// behind them are instantiated in kernels/sort.cu (and, for sorts of a
+// column's own values, kernels/sort_column.cu) only, so no other
 // translation unit pays for compiling them.
 #pragma once
 
@@ -93,6 +94,14 @@ constexpr std::size_t kSmallSortKeys = 8;
 // order-preserving unsigned codes (sign flip for integers, the IEEE flip for
 // floats, inverted for DESC) and sorted as (code, position) pairs by CUB's
 // radix sort, stable, over only the bits the codes need:
+//  - the first key sorted (the last named), when it is an INTEGER, DATE,
+//    DOUBLE or REAL column of a base table without a validity bitmap, is
+//    not encoded: a stats pass reads it (the bits in which CUB's
+//    transformed keys differ, and whether there is a NaN) while the
+//    positions are written, and CUB sorts the column's own values with the
+//    positions (kernels/sort_column.cu) -- unless there is a NaN (CUB ranks
+//    NaNs by their bits) or codes would sort in fewer passes or bytes (as
+//    below), when the encode pass follows;
 //  - a key that cannot be NULL (a column without a validity bitmap) takes
 //    one pass that writes the codes -- 32-bit for types that fit -- with
 //    their min/max/AND/OR (and, for the first key, the positions): then the

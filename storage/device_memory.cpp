@@ -72,6 +72,7 @@ DeviceContext::~DeviceContext() {
   }
   for (auto& slot : staging_)
     if (slot.copied) cudaEventDestroy(slot.copied);
+  if (readback_done_) cudaEventDestroy(readback_done_);
 }
 
 std::vector<StagingSlot>& DeviceContext::staging() {
@@ -149,6 +150,20 @@ void DeviceContext::copy_to_host(void* destination, const void* source, std::siz
   GPUSQL_CUDA_TRY(cudaMemcpyAsync(slot, source, bytes, cudaMemcpyDeviceToHost, stream_));
   synchronize();
   std::memcpy(destination, slot, bytes);
+}
+
+void* DeviceContext::queue_readback(void* destination, const void* source, std::size_t bytes) {
+  if (!readback_done_) GPUSQL_CUDA_TRY(cudaEventCreateWithFlags(&readback_done_, cudaEventDisableTiming));
+  void* slot = readback_slot();
+  void* staged = slot && bytes <= kReadbackBytes ? slot : destination;
+  if (bytes) GPUSQL_CUDA_TRY(cudaMemcpyAsync(staged, source, bytes, cudaMemcpyDeviceToHost, stream_));
+  GPUSQL_CUDA_TRY(cudaEventRecord(readback_done_, stream_));
+  return staged;
+}
+
+void DeviceContext::finish_readback(void* destination, const void* staged, std::size_t bytes) {
+  GPUSQL_CUDA_TRY(cudaEventSynchronize(readback_done_));
+  if (staged != destination) std::memcpy(destination, staged, bytes);
 }
 
 void* DeviceContext::mapped_result(std::size_t bytes) {

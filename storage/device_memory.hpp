@@ -93,6 +93,18 @@ class DeviceContext {
   // pageable memory costs more than one into page-locked memory.
   void copy_to_host(void* destination, const void* source, std::size_t bytes);
 
+  // copy_to_host() that keeps the device busy while the host waits: the copy
+  // is queued, then `meanwhile` queues more work (which must not need what is
+  // read back, nor read anything back itself: the pinned slot is shared),
+  // and the host waits for the copy alone -- the queued work covers the
+  // host's wake-up and the launches that follow.
+  template <class F>
+  void copy_to_host_meanwhile(void* destination, const void* source, std::size_t bytes, F&& meanwhile) {
+    void* staged = queue_readback(destination, source, bytes);
+    meanwhile();
+    finish_readback(destination, staged, bytes);
+  }
+
   // A few bytes of page-locked host memory that a kernel may write directly
   // (a count it finishes with): after synchronize() the host reads them with
   // no copy launched. Null when no pinned memory could be had, or `bytes` is
@@ -128,6 +140,11 @@ class DeviceContext {
   PinnedBuffer readback_;
   bool readback_tried_ = false;
   void* readback_slot();
+  cudaEvent_t readback_done_ = nullptr;  // made on first use
+  // The halves of copy_to_host_meanwhile(): the copy and an event after it;
+  // the wait for that event and the copy out of the pinned slot.
+  void* queue_readback(void* destination, const void* source, std::size_t bytes);
+  void finish_readback(void* destination, const void* staged, std::size_t bytes);
   std::unique_ptr<DeviceBuffer> scan_words_;
   std::size_t scan_capacity_ = 0;  // words, the counter word not counted
   uint32_t scan_epoch_ = 0;

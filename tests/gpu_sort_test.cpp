@@ -193,6 +193,64 @@ void sorts(Pair& db) {
   db.check("SELECT id, i FROM s WHERE id < 2 ORDER BY i DESC, id");
 }
 
+// `z`: `rows` rows of NOT NULL columns, which the device sorts as the first
+// key by CUB's radix sort over the column's own values (no codes written;
+// kernels/sort_column.cu) -- or, where that would not give SQL's order or
+// would take more passes, by codes. zd DOUBLE and zr REAL with -0.0 next to
+// 0.0, the smallest subnormals, the largest finite values, ties; zi INTEGER
+// with its extremes; zt DATE before and after 1970; zs INTEGER in -5..5
+// (fewer passes as codes minus their minimum: not sorted as values); zk
+// DOUBLE whole numbers (their low bits all zero: fewer bits to sort); zf
+// DOUBLE within 2^32 codes of each other (sorted as 32-bit codes); zc a
+// constant DOUBLE.
+void load_z(Pair& db, int rows) {
+  const char* doubles[] = {"-0.0", "0.0", "4.9406564584124654e-324", "-4.9406564584124654e-324",
+                           "1.7976931348623157e+308", "-1.7976931348623157e+308", "1.5", "-1.5", "2.5e-310"};
+  const char* reals[] = {"-0.0", "0.0", "1.40129846e-45", "-1.40129846e-45", "3.40282347e+38", "-3.40282347e+38",
+                         "1.5", "-1.5", "0.25"};
+  std::string csv;
+  uint64_t state = 5;
+  for (int i = 0; i < rows; ++i) {
+    const uint64_t a = next_random(state), b = next_random(state);
+    const std::string zd = a % 3 == 0 ? doubles[(a >> 8) % 9]
+                                      : fmt("%.17g", static_cast<double>(static_cast<int64_t>(b)) * 1e-10);
+    const std::string zr = (a >> 4) % 3 == 0 ? reals[(a >> 12) % 9]
+                                             : fmt("%.9g", static_cast<double>(static_cast<int32_t>(b >> 32)) / 64.0);
+    const int extremes[] = {INT32_MIN, INT32_MAX, 0, -1};
+    const int zi = (a >> 16) % 5 == 0 ? extremes[(a >> 20) % 4] : static_cast<int32_t>(b);
+    csv += fmt("%d,%s,%s,%d,19%02d-%02d-%02d,%d,%d,%.17g,%.17g,2.5\n", i, zd.c_str(), zr.c_str(), zi,
+               static_cast<int>((b >> 5) % 100), static_cast<int>((b >> 12) % 12) + 1,
+               static_cast<int>((b >> 17) % 28) + 1, static_cast<int>((a >> 24) % 11) - 5,
+               static_cast<int>((a >> 28) % 1000), static_cast<double>((a >> 32) % 1000),
+               1.0 + static_cast<double>((b >> 40) % 1000) / 1073741824.0);
+  }
+  db.execute("CREATE TABLE z (id INTEGER NOT NULL, zd DOUBLE NOT NULL, zr REAL NOT NULL, zi INTEGER NOT NULL, "
+             "zt DATE NOT NULL, zs INTEGER NOT NULL, zm INTEGER NOT NULL, zk DOUBLE NOT NULL, zf DOUBLE NOT NULL, "
+             "zc DOUBLE NOT NULL)");
+  db.execute("COPY z FROM '" + db.write("z.csv", csv) + "' (HEADER false)");
+}
+
+void column_sorts(Pair& db) {
+  // rowid shows that ties keep input order.
+  for (const char* column : {"zd", "zr", "zi", "zt", "zs", "zm", "zk", "zf", "zc"})
+    for (const char* order : {"", " DESC"}) {
+      db.check(fmt("SELECT rowid, %s FROM z ORDER BY %s%s", column, column, order));
+      // As the first key sorted of two (the last one named); over filtered rows
+      // (positions through row ids: codes).
+      db.check(fmt("SELECT rowid, zm, %s FROM z ORDER BY zm DESC, %s%s", column, column, order));
+      db.check(fmt("SELECT rowid, %s FROM z WHERE id %% 3 = 0 ORDER BY %s%s", column, column, order));
+    }
+  // Infinities (no NULL: still the column's own values), and NaN (inf - inf:
+  // by codes, after every other value). NaN's bits differ between the
+  // executors, so only the order is compared.
+  db.execute("CREATE TABLE zn AS SELECT id, zd * 1e308 * 10 AS zinf, zd * 1e308 * 10 - zd * 1e308 * 10 AS x FROM z");
+  for (const char* order : {"", " DESC"}) {
+    db.check(fmt("SELECT rowid, zinf FROM zn ORDER BY zinf%s", order));
+    db.check(fmt("SELECT rowid FROM zn ORDER BY x%s", order));
+    db.check(fmt("SELECT rowid FROM zn WHERE x <> 0 OR x IS NULL ORDER BY x%s", order));
+  }
+}
+
 void top_ks(Pair& db, int rows) {
   // k = 0, 1, small, at the limit of the top-k path, and past the rows.
   for (const char* column : {"i", "ni", "b", "nb", "d", "nd", "r", "v", "dt", "dc"})
@@ -333,8 +391,10 @@ TEST_CASE("device ORDER BY, top-k and NLJ: the queries run on the host executor"
   Pair db(false);
   const int rows = 20000;
   load_s(db, rows);
+  load_z(db, rows);
   load_join_tables(db);
   sorts(db);
+  column_sorts(db);
   top_ks(db, rows);
   nested_loop_joins(db);
 }
@@ -367,7 +427,9 @@ TEST_CASE("device ORDER BY of 700 rows: the small path over 3 x 3 blocks", "[gpu
 TEST_CASE("device ORDER BY gives the host executor's stable order", "[gpu][sort]") {
   Pair db(true);
   load_s(db, 20000);
+  load_z(db, 20000);
   sorts(db);
+  column_sorts(db);
 }
 
 TEST_CASE("device ORDER BY ... LIMIT (top-k) gives the host executor's rows", "[gpu][topk]") {
