@@ -687,6 +687,7 @@ bool sort_column_values(const OrderKey& key, const ColumnSet& columns, DeviceBuf
   const int range_bits = bits_for(stats.max - stats.min);
   if (!narrow_type(key.type) && range_bits <= 32) return false;  // 32-bit codes: half the bytes a pass
   if (radix_passes(range_bits) < radix_passes(end_bit - begin_bit)) return false;
+  check_count(count);
   sort_column_pairs(c.data, c.type, key.descending, perm, count, begin_bit, end_bit, context);
   return true;
 }

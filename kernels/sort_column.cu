@@ -45,7 +45,6 @@ bool column_sort_type(Type type) {
 
 void sort_column_pairs(const void* column, Type type, bool descending, DeviceBuffer& positions, std::size_t count,
                        int begin_bit, int end_bit, DeviceContext& context) {
-  if (count > UINT32_MAX) throw Error(ErrorKind::Execution, "internal: a sort of over 2^32 items");
   switch (type) {
     case Type::Integer:
     case Type::Date: return sort_column_impl<int32_t>(column, descending, positions, count, begin_bit, end_bit, context);
