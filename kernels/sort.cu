@@ -660,7 +660,11 @@ bool fold_of(const OrderKey& key, const KeyStats& stats, Fold& fold, uint64_t& t
 // and writes codes as wide. Not when CUB's order is not SQL's (a NaN, which
 // it ranks by its bits) or when codes minus their minimum would take fewer
 // passes (-5..5), or fit 32 bits: then it returns false, perm written as
-// the identity, and the encode pass does the sort.
+// the identity, and the encode pass does the sort. Also when its buffers do
+// not fit: it holds 28 bytes a row of doubles (CUB's sorted keys, which go
+// unused, and the two buffers its passes alternate between, besides the
+// positions in and out) where the encode path holds 24, so a sort that
+// fits the one may still fit the other.
 bool sort_column_values(const OrderKey& key, const ColumnSet& columns, DeviceBuffer& perm, std::size_t count,
                         DeviceBuffer& stats_buffer, DeviceContext& context) {
   if (key.program.shape != Shape::Column) return false;
@@ -688,7 +692,13 @@ bool sort_column_values(const OrderKey& key, const ColumnSet& columns, DeviceBuf
   if (!narrow_type(key.type) && range_bits <= 32) return false;  // 32-bit codes: half the bytes a pass
   if (radix_passes(range_bits) < radix_passes(end_bit - begin_bit)) return false;
   check_count(count);
-  sort_column_pairs(c.data, c.type, key.descending, perm, count, begin_bit, end_bit, context);
+  try {
+    sort_column_pairs(c.data, c.type, key.descending, perm, count, begin_bit, end_bit, context);
+  } catch (const Error& e) {
+    // Thrown by an allocation, before CUB ran: perm is as it was.
+    if (e.kind() != ErrorKind::OutOfMemory) throw;
+    return false;
+  }
   return true;
 }
 

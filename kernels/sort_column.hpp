@@ -22,7 +22,8 @@ bool column_sort_type(Type type);
 // The sorted positions replace `positions` (a new buffer). CUB's order is
 // SQL's for these types but for NaNs, which it ranks by their bits: the
 // caller keeps them away. count < 2^32 (the caller checks). Does not
-// synchronize.
+// synchronize. Out of memory: Error(OutOfMemory) from an allocation made
+// before anything is sorted, `positions` unchanged.
 void sort_column_pairs(const void* column, Type type, bool descending, DeviceBuffer& positions, std::size_t count,
                        int begin_bit, int end_bit, DeviceContext& context);
 

@@ -283,6 +283,7 @@ DeviceBuffer::DeviceBuffer(DeviceContext& context, std::size_t bytes) : context_
   }
   GPUSQL_CUDA_TRY(status);
   context.in_use_ += bytes;
+  context.peak_ = std::max(context.peak_, context.in_use_);
 }
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {

@@ -73,6 +73,10 @@ class DeviceContext {
   // would take the bytes in use past it fail as the device would.
   void set_memory_cap(std::size_t bytes) { cap_ = bytes; }
   std::size_t bytes_in_use() const { return in_use_; }
+  // The most bytes in use at once since the last reset_peak() (tests: what
+  // an operator needs, to set a cap just below it).
+  std::size_t peak_bytes_in_use() const { return peak_; }
+  void reset_peak() { peak_ = in_use_; }
 
   // The staging buffers uploads go through: made on first use and kept, so
   // loads after the first pay nothing for them. Empty when no pinned memory
@@ -157,6 +161,7 @@ class DeviceContext {
   int multiprocessors_ = 0;
   std::size_t cap_ = 0;  // 0: none
   std::size_t in_use_ = 0;
+  std::size_t peak_ = 0;
 };
 
 // An owned allocation from the pool, freed in stream order.

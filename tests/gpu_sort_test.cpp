@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/database_impl.hpp"
 #include "tests/test_support.hpp"
 
 using namespace gpusql;
@@ -78,6 +79,7 @@ class Pair {
   }
 
   std::string write(const std::string& name, const std::string& contents) { return dir_.write(name, contents); }
+  DeviceContext& device() { return *gpu_->impl().device; }  // with a GPU only
   void execute(const std::string& sql) {
     host_.query(sql);
     if (gpu_) gpu_->query(sql);
@@ -430,6 +432,38 @@ TEST_CASE("device ORDER BY gives the host executor's stable order", "[gpu][sort]
   load_z(db, 20000);
   sorts(db);
   column_sorts(db);
+}
+
+// ORDER BY a DOUBLE column without NULLs sorts the column's own values
+// (kernels/sort_column.cu), which needs 28 bytes a row of device memory
+// where the encode path needs 24. Capped just below what the column path
+// took, the query must still give the host's rows: the encode path's.
+TEST_CASE("device ORDER BY of a column without NULLs: out of memory for its buffers, the encode path sorts",
+          "[gpu][sort]") {
+  Pair db(true);
+  const std::size_t rows = std::size_t{1} << 18;
+  std::string csv;
+  uint64_t state = 11;
+  for (std::size_t i = 0; i < rows; ++i)
+    csv += fmt("%zu,%.17g\n", i, static_cast<double>(static_cast<int64_t>(next_random(state))) * 1e-10);
+  db.execute("CREATE TABLE w (id INTEGER NOT NULL, v DOUBLE NOT NULL)");
+  db.execute("COPY w FROM '" + db.write("w.csv", csv) + "' (HEADER false)");
+  const std::string query = "SELECT id, v FROM w ORDER BY v DESC";
+  DeviceContext& device = db.device();
+  device.synchronize();
+  const std::size_t before = device.bytes_in_use();
+  device.reset_peak();
+  CHECK(db.check(query) == rows);
+  const std::size_t needed = device.peak_bytes_in_use() - before;
+  INFO("the uncapped query held " << needed << " bytes at most");
+  CHECK(needed >= 28 * rows);
+  device.set_memory_cap(before + needed - 2 * rows);  // 2 bytes a row short of the column path
+  CHECK(db.check(query) == rows);
+  // Well below the encode path's 24 bytes a row: the out-of-memory error.
+  device.set_memory_cap(before + 16 * rows);
+  CHECK_THROWS_WITH(db.check(query), Catch::Contains("out of GPU memory"));
+  device.set_memory_cap(0);
+  CHECK(db.check(query) == rows);
 }
 
 TEST_CASE("device ORDER BY ... LIMIT (top-k) gives the host executor's rows", "[gpu][topk]") {
