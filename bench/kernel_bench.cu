@@ -1,11 +1,15 @@
 // Kernel microbenchmarks: each device operator on its own, on columns of
 // about 1 GiB, against its CUB counterpart in the same run where there is
-// one. Times are medians of --reps runs (CUDA events, after a warm-up);
-// effective bandwidth = bytes the operation must move / median time, also as
-// a fraction of the H100's measured 3.0 TB/s.
+// one, and against a CPU reference on every core (bench/cpu_reference.cpp:
+// the same operator as a plain OpenMP loop over host copies of the same
+// inputs; its results are checked against the GPU's). Times are medians of
+// --reps runs (CUDA events, after a warm-up; the CPU's: steady_clock over
+// --cpu-reps runs); effective bandwidth = bytes the operation must move /
+// median time, also as a fraction of the H100's measured 3.0 TB/s.
 //
-//   kernel_bench [--reps K] [--scale F] [--out DIR] [--only TEXT]
-//   (--scale 0.25: quarter-size inputs; --only: times only the benchmarks whose name contains TEXT)
+//   kernel_bench [--reps K] [--cpu-reps K] [--scale F] [--out DIR] [--only TEXT]
+//   (--cpu-reps 0: no CPU reference; --scale 0.25: quarter-size inputs;
+//    --only: times only the benchmarks whose name contains TEXT)
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
@@ -15,6 +19,7 @@
 #include <thrust/iterator/zip_iterator.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/cpu_reference.hpp"
 #include "engine/aggregate_state.hpp"
 #include "engine/bound_expression_builders.hpp"
 #include "engine/expression_compiler.hpp"
@@ -156,6 +162,7 @@ ColumnSet set_of(std::initializer_list<ColumnPointer> columns) {
 struct Bench {
   DeviceContext& context;
   int reps;
+  int cpu_reps;      // runs of each CPU reference (0: none)
   std::string only;  // times only the benchmarks whose name contains it
   std::string csv = "benchmark,variant,items,median_ms,bytes,gbps,fraction,items_per_s\n";
 
@@ -181,13 +188,39 @@ struct Bench {
     return times[times.size() / 2];
   }
 
+  // The CPU reference's median over cpu_reps runs (after a warm-up run:
+  // first touch of its buffers).
+  double median_cpu_ms(const std::function<void()>& run) {
+    run();
+    std::vector<double> times;
+    for (int r = 0; r < cpu_reps; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      run();
+      times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+  }
+
   // Whether --only selects the benchmark `name` (its checks are skipped too).
   bool wants(const std::string& name) const { return name.find(only) != std::string::npos; }
+  bool wants_cpu(const std::string& name) const { return cpu_reps > 0 && wants(name); }
 
   void report(const std::string& name, const std::string& variant, double items, double bytes,
               const std::function<void()>& run) {
     if (!wants(name)) return;
-    double ms = median_ms(run);
+    line(name, variant, items, bytes, median_ms(run));
+  }
+
+  // The CPU reference of benchmark `name`, labelled with its thread count.
+  void report_cpu(const std::string& name, const std::string& variant, double items, double bytes,
+                  const std::function<void()>& run) {
+    if (!wants_cpu(name)) return;
+    line(name, "CPU reference, " + std::to_string(bench::cpu::threads()) + " threads: " + variant, items, bytes,
+         median_cpu_ms(run));
+  }
+
+  void line(const std::string& name, const std::string& variant, double items, double bytes, double ms) {
     double gbps = bytes / (ms * 1e-3) / 1e9;
     double fraction = bytes / (ms * 1e-3) / kPeakBytesPerSecond;
     double rate = items / (ms * 1e-3);
@@ -203,26 +236,43 @@ struct Bench {
 
 unsigned grid(std::size_t n) { return static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 65535)); }
 
+// n values of a device buffer, copied to the host (synchronizes).
+template <class T>
+std::vector<T> to_host(const void* device, std::size_t n, DeviceContext& context) {
+  std::vector<T> host(n);
+  context.copy_to_host(host.data(), device, n * sizeof(T));
+  return host;
+}
+
+// Counts `mismatches` when the CPU reference's result differs from the GPU's.
+void expect_same(bool same, const std::string& what, int& mismatches) {
+  if (same) return;
+  std::fprintf(stderr, "%s: the CPU reference and the GPU differ\n", what.c_str());
+  mismatches++;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  int reps = 10;
+  int reps = 10, cpu_reps = 3;
   double scale = 1.0;
   std::string out_dir, only;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
     if (!std::strcmp(argv[i], "--reps")) reps = std::stoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--cpu-reps")) cpu_reps = std::stoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--scale")) scale = std::stod(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--out")) out_dir = argv[i + 1];
   }
   try {
     DeviceContext context;
-    Bench bench{context, reps, only};
+    Bench bench{context, reps, cpu_reps, only};
     cudaStream_t stream = context.stream();
     const std::size_t gib = static_cast<std::size_t>(scale * static_cast<double>(std::size_t{1} << 30));
     const std::size_t n4 = gib / 4, n8 = gib / 8;  // rows of a 1 GiB 4-byte / 8-byte column
-    std::printf("gpusql kernel benchmark on %s: medians of %d runs; 1 GiB = %zu 4-byte or %zu 8-byte values\n\n",
-                context.name().c_str(), reps, n4, n8);
+    std::printf("gpusql kernel benchmark on %s: medians of %d runs (CPU reference: %d runs, %d threads); "
+                "1 GiB = %zu 4-byte or %zu 8-byte values\n\n",
+                context.name().c_str(), reps, cpu_reps, bench::cpu::threads(), n4, n8);
     std::printf("| benchmark | variant | items | median ms | GB/s | of 3.0 TB/s | items/s |\n|---|---|---|---|---|---|---|\n");
     DeviceBuffer error(context, sizeof(uint32_t));
     GPUSQL_CUDA_TRY(cudaMemsetAsync(error.data(), 0, sizeof(uint32_t), stream));
@@ -235,6 +285,8 @@ int main(int argc, char** argv) {
       DeviceBuffer count(context, sizeof(uint32_t)), temp;
       fill_uniform_float<<<grid(n4), 256, 0, stream>>>(values.as<float>(), n4, 1);
       ColumnSet columns = set_of({pointer(values.data(), Type::Real)});
+      std::vector<float> host_values;
+      std::vector<uint32_t> host_out;
       for (double selectivity : {0.01, 0.10, 0.50, 0.90}) {
         ExprProgram predicate =
             compile(binary(Op::Lt, DataType::boolean(), column(0, DataType::real()), constant(selectivity)));
@@ -332,6 +384,22 @@ int main(int argc, char** argv) {
                                                                   count.as<uint32_t>(), static_cast<int64_t>(n4),
                                                                   stream));
                      });
+        if (bench.wants_cpu(name)) {
+          if (host_values.empty()) {
+            host_values = to_host<float>(values.data(), n4, context);
+            host_out.resize(n4);
+          }
+          std::size_t cpu_selected = 0;
+          bench.report_cpu(name, "positions where (double) v < t, count pass + write pass", n4, bytes, [&] {
+            cpu_selected = bench::cpu::filter_less(host_values.data(), n4, selectivity, host_out.data());
+          });
+          // filter_rows' ids (the first variant's run, checked against CUB's above) against the CPU's.
+          selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
+          expect_same(cpu_selected == selected &&
+                          to_host<uint32_t>(out.data(), selected, context) ==
+                              std::vector<uint32_t>(host_out.begin(), host_out.begin() + cpu_selected),
+                      name, mismatches);
+        }
       }
     }
 
@@ -344,6 +412,8 @@ int main(int argc, char** argv) {
       fill_uniform_float<<<grid(n4), 256, 0, stream>>>(b.as<float>(), n4, 12);
       ColumnSet columns = set_of({pointer(a.data(), Type::Real), pointer(b.data(), Type::Real)});
       thrust::counting_iterator<uint32_t> positions(0);
+      std::vector<float> host_a, host_b;
+      std::vector<uint32_t> host_out;
       for (double selectivity : {0.01, 0.10, 0.50}) {
         // A float threshold, so the engine's widened comparison and the plain
         // float one select the same rows.
@@ -438,6 +508,21 @@ int main(int argc, char** argv) {
                                                        count.as<uint32_t>(), static_cast<int64_t>(n4), holds, stream));
         });
         check("cub::DeviceSelect::FlaggedIf (zip)", -1);
+        if (bench.wants_cpu(name)) {
+          if (host_a.empty()) {
+            host_a = to_host<float>(a.data(), n4, context);
+            host_b = to_host<float>(b.data(), n4, context);
+            host_out.resize(n4);
+          }
+          std::size_t cpu_selected = 0;
+          bench.report_cpu(name, "positions where a < t AND b < t, count pass + write pass", n4, bytes, [&] {
+            cpu_selected = bench::cpu::filter_both_less(host_a.data(), host_b.data(), n4, threshold, host_out.data());
+          });
+          expect_same(cpu_selected == expected_count &&
+                          to_host<uint32_t>(expected.data(), expected_count, context) ==
+                              std::vector<uint32_t>(host_out.begin(), host_out.begin() + cpu_selected),
+                      name, mismatches);
+        }
       }
     }
 
@@ -487,6 +572,16 @@ int main(int argc, char** argv) {
         double host_sum = 0;
         context.copy_to_host(&host_sum, result.data(), sizeof host_sum);  // as aggregate_rows reads its result
       });
+      if (bench.wants_cpu("SUM double")) {
+        const std::vector<double> host_values = to_host<double>(values.data(), n8, context);
+        double cpu_sum = 0;
+        bench.report_cpu("SUM double", "OpenMP sum reduction", n8, n8 * 8.0,
+                         [&] { cpu_sum = bench::cpu::sum(host_values.data(), n8); });
+        double gpu_sum = 0;
+        context.copy_to_host(&gpu_sum, result.data(), sizeof gpu_sum);  // CUB's, from the last run above
+        // Different orders of addition: equal to 1e-9 relative.
+        expect_same(std::fabs(cpu_sum - gpu_sum) <= 1e-9 * std::fabs(gpu_sum), "SUM double", mismatches);
+      }
     }
 
     // ---- ARG_MIN over a 1 GiB INTEGER column ----
@@ -514,6 +609,20 @@ int main(int argc, char** argv) {
       bench.report("ARG_MIN int32", "generic AggState tree (aggregate_rows)", n4, n4 * 4.0, [&] {
         kernels::aggregate_rows(ExprProgram{}, {arg_min}, columns, nullptr, n4, d_error, context);
       });
+      if (bench.wants_cpu("ARG_MIN int32")) {
+        const std::vector<int32_t> host_values = to_host<int32_t>(values.data(), n4, context);
+        bench::cpu::ArgMin cpu{};
+        bench.report_cpu("ARG_MIN int32", "minimum and its lowest index per thread, then across threads", n4,
+                         n4 * 4.0, [&] { cpu = bench::cpu::arg_min(host_values.data(), n4); });
+        // The packed word: the order-preserving value in the high half, the row in the low.
+        reset();
+        kernels::packed_arg_min_int32(values.as<int32_t>(), n4, word.as<unsigned long long>(), context);
+        unsigned long long packed = 0;
+        context.copy_to_host(&packed, word.data(), sizeof packed);
+        expect_same(static_cast<int32_t>(static_cast<uint32_t>(packed >> 32) ^ 0x80000000u) == cpu.value &&
+                        (packed & 0xffffffffull) == cpu.index,
+                    "ARG_MIN int32", mismatches);
+      }
     }
 
     // ---- hash join: build 16M unique keys, probe with 1 GiB of keys ----
@@ -526,11 +635,25 @@ int main(int argc, char** argv) {
       ColumnSet build_columns = set_of({pointer(build.data(), Type::Integer)});
       ColumnSet probe_columns = set_of({pointer(probe.data(), Type::Integer)});
       const double bytes = (build_rows + probe_rows) * 4.0;
+      std::size_t gpu_pairs = 0;
       bench.report("hash join", "keys + build + probe + pairs (build right)", build_rows + probe_rows, bytes, [&] {
         kernels::KeyColumns b = kernels::evaluate_keys({key}, {Cls::Int}, build_columns, build_rows, d_error, context);
         kernels::KeyColumns p = kernels::evaluate_keys({key}, {Cls::Int}, probe_columns, probe_rows, d_error, context);
         kernels::JoinPairs pairs = kernels::hash_join(p, b, true, context);
+        gpu_pairs = pairs.count;
       });
+      if (bench.wants_cpu("hash join")) {
+        const std::vector<int32_t> host_build = to_host<int32_t>(build.data(), build_rows, context);
+        const std::vector<int32_t> host_probe = to_host<int32_t>(probe.data(), probe_rows, context);
+        std::vector<uint32_t> probe_out(probe_rows), build_out(probe_rows);
+        std::size_t cpu_pairs = 0;
+        bench.report_cpu("hash join", "open addressing (CAS build), count pass + write pass", build_rows + probe_rows,
+                         bytes, [&] {
+                           cpu_pairs = bench::cpu::hash_join(host_build.data(), build_rows, host_probe.data(),
+                                                             probe_rows, probe_out.data(), build_out.data());
+                         });
+        expect_same(cpu_pairs == gpu_pairs, "hash join (pair count)", mismatches);
+      }
     }
 
     // ---- nested-loop join: 16K x 16K pair tests of a distance predicate ----
@@ -548,8 +671,20 @@ int main(int argc, char** argv) {
       const double pairs = static_cast<double>(side) * static_cast<double>(side);
       bench.report("nested-loop join", "pair tests, right tiles staged in shared memory (items/s = pairs/s)", pairs,
                    side * 16.0, [&] { kernels::nested_loop_join(program, columns, side, side, d_error, context); });
+      std::size_t gpu_pairs = 0;
       bench.report("nested-loop join", "pair tests, warp per (left, tile), unstaged (items/s = pairs/s)", pairs,
-                   side * 16.0, [&] { kernels::nested_loop_join(program, columns, side, side, d_error, context, false); });
+                   side * 16.0, [&] {
+                     gpu_pairs = kernels::nested_loop_join(program, columns, side, side, d_error, context, false).count;
+                   });
+      if (bench.wants_cpu("nested-loop join")) {
+        const std::vector<double> host_x = to_host<double>(x.data(), side, context);
+        std::vector<uint32_t> left, right;
+        std::size_t cpu_pairs = 0;
+        bench.report_cpu("nested-loop join", "pair tests, rows of the left side per thread (items/s = pairs/s)",
+                         pairs, side * 16.0,
+                         [&] { cpu_pairs = bench::cpu::distance_pairs(host_x.data(), side, 1e-6, left, right); });
+        expect_same(cpu_pairs == gpu_pairs, "nested-loop join (pair count)", mismatches);
+      }
     }
 
     // ---- GROUP BY: SUM(double) by an int key, 10 / 10^4 / 10^7 groups ----
@@ -568,9 +703,35 @@ int main(int argc, char** argv) {
       sum.kind = AggKind::Sum;
       sum.cls = Cls::Double;
       sum.arg = compile_expression(column(1, DataType::double_()), slots);
+      std::vector<double> host_values;
       for (uint64_t groups : {10ull, 10000ull, 1000000ull, 10000000ull}) {
         fill_int<<<grid(rows), 256, 0, stream>>>(keys.as<int32_t>(), rows, groups, 7);
         const std::string name = "GROUP BY " + std::to_string(groups) + " groups";
+        if (bench.wants_cpu(name)) {
+          if (host_values.empty()) host_values = to_host<double>(values.data(), rows, context);
+          const std::vector<int32_t> host_keys = to_host<int32_t>(keys.data(), rows, context);
+          std::vector<double> sums;
+          bench.report_cpu(name, "a partial array of sums per thread, then merged", rows, rows * 12.0,
+                           [&] { sums = bench::cpu::group_sum(host_keys.data(), host_values.data(), rows, groups); });
+          // The engine's groups (the dense array's, in key order): each
+          // group's key and sum against the CPU's sum of that key (to 1e-9
+          // relative: other orders of addition), and as many groups as keys
+          // with a sum.
+          kernels::Groups g = kernels::assign_groups({key}, {Cls::Int}, columns, rows, d_error, context);
+          DeviceBuffer states = kernels::aggregate_groups({sum}, columns, g, rows, d_error, context);
+          DeviceBuffer group_key(context, g.count * sizeof(int32_t)), validity(context, (g.count + 31) / 32 * 4 + 4);
+          kernels::group_keys(g, 0, Type::Integer, group_key.data(), validity.as<uint32_t>(), context);
+          const std::vector<AggState> gpu_states = to_host<AggState>(states.data(), g.count, context);
+          const std::vector<int32_t> gpu_keys = to_host<int32_t>(group_key.data(), g.count, context);
+          bool same = static_cast<std::size_t>(std::count_if(sums.begin(), sums.end(), [](double v) { return v != 0; })) ==
+                      g.count;
+          for (std::size_t i = 0; same && i < g.count; ++i) {
+            const int32_t k = gpu_keys[i];
+            same = k >= 0 && static_cast<uint64_t>(k) < groups && (i == 0 || k > gpu_keys[i - 1]) &&
+                   std::fabs(gpu_states[i].d - sums[k]) <= 1e-9 * std::fabs(sums[k]);
+          }
+          expect_same(same, name, mismatches);
+        }
         for (bool dense : {true, false}) {
           bench.report(name, dense ? "dense array + canonical SUM" : "hash table + canonical SUM", rows, rows * 12.0,
                        [&] {
@@ -656,6 +817,14 @@ int main(int argc, char** argv) {
         bench.report(name, "gpusql order_positions (a column without NULLs: stats pass + CUB pairs over its values)", n4, n4 * 8.0, [&] {
           kernels::order_positions({key}, columns, n4, d_error, context);
         });
+        if (bench.wants_cpu(name)) {
+          const std::vector<int32_t> host_keys = to_host<int32_t>(ints.data(), n4, context);
+          std::vector<uint32_t> positions;
+          bench.report_cpu(name, "parallel sort of (key, position) words (libstdc++ parallel mode)", n4, n4 * 8.0,
+                           [&] { bench::cpu::sort_positions(host_keys.data(), n4, positions); });
+          const DeviceBuffer perm = kernels::order_positions({key}, columns, n4, d_error, context);
+          expect_same(to_host<uint32_t>(perm.data(), n4, context) == positions, name, mismatches);
+        }
         bench.report(name, "cub::DeviceRadixSort::SortPairs (keys, positions; int64_t count)", n4, n4 * 8.0,
                      [&] { cub_pairs(static_cast<int64_t>(n4)); });
         bench.report(name, "cub::DeviceRadixSort::SortPairs (keys, positions; uint32_t count)", n4, n4 * 8.0,
@@ -678,6 +847,14 @@ int main(int argc, char** argv) {
         bench.report(name, "gpusql order_positions (full sort)", n4, n4 * 4.0, [&] {
           kernels::order_positions({key}, columns, n4, d_error, context);
         });
+        if (bench.wants_cpu(name)) {
+          const std::vector<int32_t> host_keys = to_host<int32_t>(ints.data(), n4, context);
+          std::vector<uint32_t> positions;
+          bench.report_cpu(name, "the k smallest (key, position) words per thread (a heap), then of those", n4,
+                           n4 * 4.0, [&] { bench::cpu::top_positions(host_keys.data(), n4, k, positions); });
+          const DeviceBuffer top = kernels::top_positions({key}, columns, n4, k, d_error, context);
+          expect_same(to_host<uint32_t>(top.data(), k, context) == positions, name, mismatches);
+        }
       }
     }
     {
@@ -708,6 +885,14 @@ int main(int argc, char** argv) {
                    n8, n8 * 12.0, [&] { cub_descending(static_cast<int64_t>(n8)); });
       bench.report("sort double DESC", "cub::DeviceRadixSort::SortPairsDescending (double keys, positions; uint32_t count)",
                    n8, n8 * 12.0, [&] { cub_descending(static_cast<uint32_t>(n8)); });
+      if (bench.wants_cpu("sort double DESC")) {
+        const std::vector<double> host_keys = to_host<double>(doubles.data(), n8, context);
+        std::vector<uint32_t> positions;
+        bench.report_cpu("sort double DESC", "parallel sort of (key, position) pairs (libstdc++ parallel mode)", n8,
+                         n8 * 12.0, [&] { bench::cpu::sort_positions_descending(host_keys.data(), n8, positions); });
+        const DeviceBuffer perm = kernels::order_positions({key}, columns, n8, d_error, context);
+        expect_same(to_host<uint32_t>(perm.data(), n8, context) == positions, "sort double DESC", mismatches);
+      }
     }
 
     uint32_t host_error = 0;
