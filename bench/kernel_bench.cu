@@ -98,6 +98,8 @@ __global__ void to_unsigned_keys(const int32_t* in, uint64_t n, uint32_t* out) {
     out[i] = static_cast<uint32_t>(in[i]) ^ 0x80000000u;
 }
 
+__global__ void empty_kernel() {}
+
 struct LessThan {
   float threshold;
   __host__ __device__ bool operator()(float v) const { return v < threshold; }
@@ -893,6 +895,36 @@ int main(int argc, char** argv) {
         const DeviceBuffer perm = kernels::order_positions({key}, columns, n8, d_error, context);
         expect_same(to_host<uint32_t>(perm.data(), n8, context) == positions, "sort double DESC", mismatches);
       }
+    }
+
+    // ---- call overhead: what a call costs beyond its kernel's run ----
+    // The engine's operators hand a count or a result to the host, so each
+    // call pays a launch after the start event, the synchronize's wake-up and
+    // the stop event. An empty kernel and a filter over one tile show that
+    // fixed part, which the 1 GiB rows above include.
+    {
+      DeviceBuffer values(context, 8192 * sizeof(float)), out(context, 8192 * sizeof(uint32_t));
+      fill_uniform_float<<<grid(8192), 256, 0, stream>>>(values.as<float>(), 8192, 1);
+      ColumnSet columns = set_of({pointer(values.data(), Type::Real)});
+      ExprProgram predicate = compile(binary(Op::Lt, DataType::boolean(), column(0, DataType::real()), constant(0.5)));
+      bench.report("call overhead", "empty kernel", 1, 0, [&] {
+        empty_kernel<<<1, 32, 0, stream>>>();
+        GPUSQL_CHECK_LAUNCH();
+      });
+      bench.report("call overhead", "empty kernel + cudaStreamSynchronize", 1, 0, [&] {
+        empty_kernel<<<1, 32, 0, stream>>>();
+        GPUSQL_CHECK_LAUNCH();
+        context.synchronize();
+      });
+      bench.report("call overhead", "empty kernel + 4 bytes to host (pinned slot, synchronize)", 1, 0, [&] {
+        empty_kernel<<<1, 32, 0, stream>>>();
+        GPUSQL_CHECK_LAUNCH();
+        uint32_t word = 0;
+        context.copy_to_host(&word, values.data(), sizeof word);
+      });
+      bench.report("call overhead", "gpusql filter_rows over 8192 rows (one tile, engine path)", 8192, 8192 * 6.0, [&] {
+        kernels::filter_rows(predicate, columns, nullptr, 8192, out.as<uint32_t>(), d_error, context);
+      });
     }
 
     uint32_t host_error = 0;
