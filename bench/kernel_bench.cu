@@ -671,13 +671,25 @@ int main(int argc, char** argv) {
       ExprProgram program = compile_expression(predicate, slots);
       ColumnSet columns = set_of({pointer(x.data(), Type::Double, 0), pointer(x.data(), Type::Double, 1)});
       const double pairs = static_cast<double>(side) * static_cast<double>(side);
-      bench.report("nested-loop join", "pair tests, right tiles staged in shared memory (items/s = pairs/s)", pairs,
-                   side * 16.0, [&] { kernels::nested_loop_join(program, columns, side, side, d_error, context); });
+      // The pair test as a register program (kernels/pair_program.hpp: the
+      // columns have no NULLs), and through the general interpreter.
       std::size_t gpu_pairs = 0;
-      bench.report("nested-loop join", "pair tests, warp per (left, tile), unstaged (items/s = pairs/s)", pairs,
-                   side * 16.0, [&] {
-                     gpu_pairs = kernels::nested_loop_join(program, columns, side, side, d_error, context, false).count;
-                   });
+      std::vector<std::size_t> variant_pairs;  // each variant's pair count
+      for (const bool interpreted : {false, true}) {
+        if (interpreted) setenv("GPUSQL_PAIR_PROGRAM", "0", 1);
+        const std::string how = interpreted ? ", interpreter (GPUSQL_PAIR_PROGRAM=0)" : ", register pair program";
+        bench.report("nested-loop join", "pair tests, right tiles staged in shared memory" + how + " (items/s = pairs/s)",
+                     pairs, side * 16.0, [&] {
+                       gpu_pairs = kernels::nested_loop_join(program, columns, side, side, d_error, context).count;
+                     });
+        variant_pairs.push_back(gpu_pairs);
+        bench.report("nested-loop join", "pair tests, warp per (left, tile), unstaged" + how + " (items/s = pairs/s)",
+                     pairs, side * 16.0, [&] {
+                       gpu_pairs = kernels::nested_loop_join(program, columns, side, side, d_error, context, false).count;
+                     });
+        variant_pairs.push_back(gpu_pairs);
+        unsetenv("GPUSQL_PAIR_PROGRAM");
+      }
       if (bench.wants_cpu("nested-loop join")) {
         const std::vector<double> host_x = to_host<double>(x.data(), side, context);
         std::vector<uint32_t> left, right;
@@ -685,7 +697,8 @@ int main(int argc, char** argv) {
         bench.report_cpu("nested-loop join", "pair tests, rows of the left side per thread (items/s = pairs/s)",
                          pairs, side * 16.0,
                          [&] { cpu_pairs = bench::cpu::distance_pairs(host_x.data(), side, 1e-6, left, right); });
-        expect_same(cpu_pairs == gpu_pairs, "nested-loop join (pair count)", mismatches);
+        for (const std::size_t count : variant_pairs)
+          expect_same(count == cpu_pairs, "nested-loop join (pair count)", mismatches);
       }
     }
 

@@ -1,5 +1,9 @@
+#include <cstdlib>
+#include <cstring>
+
 #include "kernels/launch.hpp"
 #include "kernels/nested_loop_join.hpp"
+#include "kernels/pair_program.hpp"
 #include "kernels/sort.hpp"
 
 namespace gpusql::kernels {
@@ -13,11 +17,21 @@ constexpr unsigned kFullMask = 0xffffffffu;
 // wider right sides take the unstaged kernel.
 constexpr std::size_t kMaxStagedShared = 48 * 1024;
 
+// The pair test: the PairProgram when LEAN (kernels/pair_program.hpp), else
+// the general interpreter.
+template <bool LEAN>
+__device__ __forceinline__ bool pair_holds(const ExprProgram& predicate, const PairProgram& pair,
+                                           const ColumnSet& columns, const Position& where, uint32_t& error) {
+  if constexpr (LEAN) return pair_program_holds(pair, columns, where);
+  else return evaluate_predicate(predicate, columns, where, error);
+}
+
 // One warp per task (left position i, right tile): COUNT stores the task's
 // matches in counts[task]; otherwise they are written from offsets[task] on.
-template <bool WRITE>
+template <bool WRITE, bool LEAN>
 __global__ void __launch_bounds__(kThreads)
-    nested_loop_kernel(const ExprProgram* __restrict__ d_predicate, const ColumnSet* __restrict__ d_columns,
+    nested_loop_kernel(const ExprProgram* __restrict__ d_predicate, const PairProgram* __restrict__ d_pair,
+                       const ColumnSet* __restrict__ d_columns,
                        uint64_t right_count, uint64_t tiles, uint64_t tasks, uint32_t* __restrict__ counts,
                        uint32_t* __restrict__ out_left, uint32_t* __restrict__ out_right,
                        uint32_t* __restrict__ error_word) {
@@ -38,8 +52,8 @@ __global__ void __launch_bounds__(kThreads)
       if (tile + k * 32 >= right_count) break;  // the same for the whole warp
       const uint64_t right = tile + k * 32 + lane;
       const bool match = right < right_count &&
-                         evaluate_predicate(predicate, columns, at(static_cast<int64_t>(left), static_cast<int64_t>(right)),
-                                            error);
+                         pair_holds<LEAN>(predicate, *d_pair, columns,
+                                          at(static_cast<int64_t>(left), static_cast<int64_t>(right)), error);
       const unsigned ballot = __ballot_sync(kFullMask, match);
       if (WRITE && match) {
         const uint32_t o = base + found + __popc(ballot & lower_lanes);
@@ -83,10 +97,11 @@ __host__ __device__ inline std::size_t staged_bytes(const ColumnPointer& c) {
   return (kStageTile * width + 7) / 8 * 8 + kStageTile / 8;  // values, then the validity bitmap
 }
 
-constexpr std::size_t kStagedHeader = (sizeof(ColumnSet) + sizeof(ExprProgram) + 15) / 16 * 16;
+constexpr std::size_t kStagedHeader =
+    (sizeof(ColumnSet) + sizeof(ExprProgram) + sizeof(PairProgram) + 15) / 16 * 16;
 
-// The dynamic shared memory a block needs: the column set and predicate,
-// then each right-side column's values and validity.
+// The dynamic shared memory a block needs: the column set, the predicate
+// and its PairProgram, then each right-side column's values and validity.
 std::size_t staged_shared_bytes(const ColumnSet& columns) {
   std::size_t bytes = kStagedHeader;
   for (int c = 0; c < columns.count; ++c)
@@ -94,15 +109,17 @@ std::size_t staged_shared_bytes(const ColumnSet& columns) {
   return bytes;
 }
 
-template <bool WRITE>
+template <bool WRITE, bool LEAN>
 __global__ void __launch_bounds__(kThreads)
-    nested_loop_tiled_kernel(const ExprProgram* __restrict__ d_predicate, const ColumnSet* __restrict__ d_columns,
+    nested_loop_tiled_kernel(const ExprProgram* __restrict__ d_predicate, const PairProgram* __restrict__ d_pair,
+                             const ColumnSet* __restrict__ d_columns,
                              uint64_t left_count, uint64_t right_count, uint64_t tiles, uint64_t chunks,
                              uint32_t* __restrict__ counts, uint32_t* __restrict__ out_left,
                              uint32_t* __restrict__ out_right, uint32_t* __restrict__ error_word) {
   extern __shared__ __align__(16) unsigned char shared[];
   ColumnSet& tile_columns = *reinterpret_cast<ColumnSet*>(shared);
   ExprProgram& predicate = *reinterpret_cast<ExprProgram*>(shared + sizeof(ColumnSet));
+  PairProgram& pair = *reinterpret_cast<PairProgram*>(shared + sizeof(ColumnSet) + sizeof(ExprProgram));
   const ColumnSet& columns = *d_columns;
   // The block's copies: 4-byte words, all threads.
   {
@@ -112,6 +129,11 @@ __global__ void __launch_bounds__(kThreads)
     from = reinterpret_cast<const uint32_t*>(d_predicate);
     to = reinterpret_cast<uint32_t*>(shared + sizeof(ColumnSet));
     for (unsigned w = threadIdx.x; w < sizeof(ExprProgram) / 4; w += blockDim.x) to[w] = from[w];
+    if (LEAN) {
+      from = reinterpret_cast<const uint32_t*>(d_pair);
+      to = reinterpret_cast<uint32_t*>(&pair);
+      for (unsigned w = threadIdx.x; w < sizeof(PairProgram) / 4; w += blockDim.x) to[w] = from[w];
+    }
   }
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -157,7 +179,8 @@ __global__ void __launch_bounds__(kThreads)
     uint32_t found = 0;
     const uint32_t base = WRITE ? counts[slot] : 0;
     for (uint64_t j = 0; j < tile_rows; ++j) {
-      if (!evaluate_predicate(predicate, tile_columns, at(static_cast<int64_t>(left), static_cast<int64_t>(j)), error))
+      if (!pair_holds<LEAN>(predicate, pair, tile_columns, at(static_cast<int64_t>(left), static_cast<int64_t>(j)),
+                            error))
         continue;
       if (WRITE) {
         out_left[base + found] = static_cast<uint32_t>(left);
@@ -170,10 +193,17 @@ __global__ void __launch_bounds__(kThreads)
   if (!WRITE && error) atomicOr(error_word, error);
 }
 
-}  // namespace
+// GPUSQL_PAIR_PROGRAM=0: every predicate through the general interpreter
+// (read at each call, so the benchmark can compare both in one process).
+bool pair_program_allowed() {
+  const char* setting = std::getenv("GPUSQL_PAIR_PROGRAM");
+  return !setting || std::strcmp(setting, "0") != 0;
+}
 
-JoinPairs nested_loop_join(const ExprProgram& predicate, const ColumnSet& columns, std::size_t left_count,
-                           std::size_t right_count, uint32_t* d_error, DeviceContext& context, bool staged) {
+template <bool LEAN>
+JoinPairs join_pairs(const ExprProgram& predicate, const PairProgram& pair, const ColumnSet& columns,
+                     std::size_t left_count, std::size_t right_count, uint32_t* d_error, DeviceContext& context,
+                     bool staged) {
   JoinPairs pairs;
   if (left_count == 0 || right_count == 0) {
     pairs.left = DeviceBuffer(context, sizeof(uint32_t));
@@ -183,7 +213,7 @@ JoinPairs nested_loop_join(const ExprProgram& predicate, const ColumnSet& column
   if (static_cast<double>(left_count) * static_cast<double>(right_count) > static_cast<double>(kMaxJoinPairs))
     throw Error(ErrorKind::Execution, "a join without an equality would produce over 4 billion pairs");
   DeviceObjects objects;
-  const std::size_t p = objects.add(predicate), c = objects.add(columns);
+  const std::size_t p = objects.add(predicate), c = objects.add(columns), q = objects.add(pair);
   objects.upload(context);
   const std::size_t shared_bytes = staged_shared_bytes(columns);
   if (staged && shared_bytes <= kMaxStagedShared) {
@@ -192,9 +222,9 @@ JoinPairs nested_loop_join(const ExprProgram& predicate, const ColumnSet& column
     const uint64_t slots = left_count * tiles;
     const unsigned grid = grid_for(chunks * tiles, context, 8);
     DeviceBuffer counts(context, slots * sizeof(uint32_t));
-    nested_loop_tiled_kernel<false><<<grid, kThreads, shared_bytes, context.stream()>>>(
-        objects.at<ExprProgram>(p), objects.at<ColumnSet>(c), left_count, right_count, tiles, chunks,
-        counts.as<uint32_t>(), nullptr, nullptr, d_error);
+    nested_loop_tiled_kernel<false, LEAN><<<grid, kThreads, shared_bytes, context.stream()>>>(
+        objects.at<ExprProgram>(p), objects.at<PairProgram>(q), objects.at<ColumnSet>(c), left_count, right_count,
+        tiles, chunks, counts.as<uint32_t>(), nullptr, nullptr, d_error);
     GPUSQL_CHECK_LAUNCH();
     // Counts laid out (left, tile): the scan places the pairs in (left, right) order.
     const uint64_t total = exclusive_scan(counts.as<uint32_t>(), slots, context);
@@ -202,9 +232,9 @@ JoinPairs nested_loop_join(const ExprProgram& predicate, const ColumnSet& column
     pairs.left = DeviceBuffer(context, std::max<uint64_t>(1, total) * sizeof(uint32_t));
     pairs.right = DeviceBuffer(context, std::max<uint64_t>(1, total) * sizeof(uint32_t));
     if (total == 0) return pairs;
-    nested_loop_tiled_kernel<true><<<grid, kThreads, shared_bytes, context.stream()>>>(
-        objects.at<ExprProgram>(p), objects.at<ColumnSet>(c), left_count, right_count, tiles, chunks,
-        counts.as<uint32_t>(), pairs.left.as<uint32_t>(), pairs.right.as<uint32_t>(), d_error);
+    nested_loop_tiled_kernel<true, LEAN><<<grid, kThreads, shared_bytes, context.stream()>>>(
+        objects.at<ExprProgram>(p), objects.at<PairProgram>(q), objects.at<ColumnSet>(c), left_count, right_count,
+        tiles, chunks, counts.as<uint32_t>(), pairs.left.as<uint32_t>(), pairs.right.as<uint32_t>(), d_error);
     GPUSQL_CHECK_LAUNCH();
     return pairs;
   }
@@ -212,10 +242,9 @@ JoinPairs nested_loop_join(const ExprProgram& predicate, const ColumnSet& column
   const uint64_t tasks = left_count * tiles;
   const unsigned grid = grid_for((tasks * 32 + kThreads - 1) / kThreads, context, 8);
   DeviceBuffer counts(context, tasks * sizeof(uint32_t));
-  nested_loop_kernel<false><<<grid, kThreads, 0, context.stream()>>>(objects.at<ExprProgram>(p),
-                                                                     objects.at<ColumnSet>(c), right_count, tiles,
-                                                                     tasks, counts.as<uint32_t>(), nullptr, nullptr,
-                                                                     d_error);
+  nested_loop_kernel<false, LEAN><<<grid, kThreads, 0, context.stream()>>>(
+      objects.at<ExprProgram>(p), objects.at<PairProgram>(q), objects.at<ColumnSet>(c), right_count, tiles, tasks,
+      counts.as<uint32_t>(), nullptr, nullptr, d_error);
   GPUSQL_CHECK_LAUNCH();
   // left_count * right_count fits 32 bits, so the counts' sums do too.
   const uint64_t total = exclusive_scan(counts.as<uint32_t>(), tasks, context);
@@ -223,11 +252,21 @@ JoinPairs nested_loop_join(const ExprProgram& predicate, const ColumnSet& column
   pairs.left = DeviceBuffer(context, std::max<uint64_t>(1, total) * sizeof(uint32_t));
   pairs.right = DeviceBuffer(context, std::max<uint64_t>(1, total) * sizeof(uint32_t));
   if (total == 0) return pairs;
-  nested_loop_kernel<true><<<grid, kThreads, 0, context.stream()>>>(
-      objects.at<ExprProgram>(p), objects.at<ColumnSet>(c), right_count, tiles, tasks, counts.as<uint32_t>(),
-      pairs.left.as<uint32_t>(), pairs.right.as<uint32_t>(), d_error);
+  nested_loop_kernel<true, LEAN><<<grid, kThreads, 0, context.stream()>>>(
+      objects.at<ExprProgram>(p), objects.at<PairProgram>(q), objects.at<ColumnSet>(c), right_count, tiles, tasks,
+      counts.as<uint32_t>(), pairs.left.as<uint32_t>(), pairs.right.as<uint32_t>(), d_error);
   GPUSQL_CHECK_LAUNCH();
   return pairs;
+}
+
+}  // namespace
+
+JoinPairs nested_loop_join(const ExprProgram& predicate, const ColumnSet& columns, std::size_t left_count,
+                           std::size_t right_count, uint32_t* d_error, DeviceContext& context, bool staged) {
+  PairProgram pair;
+  if (pair_program_allowed() && make_pair_program(predicate, columns, pair))
+    return join_pairs<true>(predicate, pair, columns, left_count, right_count, d_error, context, staged);
+  return join_pairs<false>(predicate, pair, columns, left_count, right_count, d_error, context, staged);
 }
 
 }  // namespace gpusql::kernels

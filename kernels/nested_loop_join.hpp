@@ -19,7 +19,11 @@ namespace gpusql::kernels {
 // -- laid out (left, tile), the output order -- gives each its output range,
 // and the write pass fills it in right order. Right sides too wide to stage
 // (over 48 KiB a tile) take a warp-per-(left, tile) kernel with the same
-// layout. Throws Error(Execution) when left_count * right_count exceeds
+// layout. The pair test: a predicate over columns without NULLs, of DOUBLE
+// arithmetic, comparisons and logic, runs as a register program
+// (kernels/pair_program.hpp; GPUSQL_PAIR_PROGRAM=0 turns it off), any other
+// through the general interpreter; both give evaluate_predicate()'s answer.
+// Throws Error(Execution) when left_count * right_count exceeds
 // kMaxJoinPairs. Run-time errors are OR-ed into *d_error. `staged` = false
 // forces the unstaged kernel (the benchmark compares the two).
 JoinPairs nested_loop_join(const ExprProgram& predicate, const ColumnSet& columns, std::size_t left_count,

@@ -387,6 +387,47 @@ void nested_loop_joins(Pair& db, std::initializer_list<int> right_row_counts = {
   db.check("SELECT COUNT(*), SUM(a.id * b.k) FROM l a JOIN r b ON a.k < b.k OR a.x < b.x");
 }
 
+// ln, rn: the same shapes without NULLs (no validity bitmaps), so the GPU
+// tests pairs with the register pair program (kernels/pair_program.hpp);
+// nn adds NaN, infinities and -0.0 (CTAS: a CSV cannot spell NaN).
+void load_lean_join_tables(Pair& db) {
+  std::string l, r;
+  uint64_t state = 9;
+  for (int i = 0; i < 300; ++i) {
+    const uint64_t a = next_random(state);
+    l += fmt("%d,%d,%.3f,%.2f\n", i, static_cast<int>(a % 50), static_cast<double>((a >> 10) % 1000) / 100.0,
+             static_cast<double>((a >> 30) % 800) / 100.0 - 4.0);
+  }
+  for (int i = 0; i < 1000; ++i) {
+    const uint64_t a = next_random(state);
+    r += fmt("%d,%d,%.3f,%.2f\n", i, static_cast<int>(a % 50), static_cast<double>((a >> 10) % 1000) / 100.0,
+             static_cast<double>((a >> 30) % 800) / 100.0 - 4.0);
+  }
+  for (const char* t : {"ln", "rn"})
+    db.execute(fmt("CREATE TABLE %s (id INTEGER NOT NULL, k INTEGER NOT NULL, x DOUBLE NOT NULL, f REAL NOT NULL)", t));
+  db.execute("COPY ln FROM '" + db.write("ln.csv", l) + "' (HEADER false)");
+  db.execute("COPY rn FROM '" + db.write("rn.csv", r) + "' (HEADER false)");
+  // x: NaN (inf - inf) where id % 7 = 0, +inf where id % 7 = 1, -0.0 where id % 7 = 2, else x / 2.
+  db.execute("CREATE TABLE nn AS SELECT id, k, CASE WHEN id % 7 = 0 THEN 1e308 * 10 - 1e308 * 10 "
+             "WHEN id % 7 = 1 THEN 1e308 * 10 WHEN id % 7 = 2 THEN -0.0 ELSE x / 2 END AS x FROM rn WHERE id < 300");
+}
+
+void lean_joins(Pair& db, std::initializer_list<int> right_row_counts = {1, 255, 256, 257, 1000}) {
+  for (int right_rows : right_row_counts) {
+    const std::string w = fmt("b.id < %d", right_rows);
+    db.check("SELECT a.id, b.id FROM ln a JOIN rn b ON a.k < b.k AND " + w);
+    db.check("SELECT a.id, b.id, a.x, b.x FROM ln a JOIN rn b ON (a.x - b.x) * (a.x - b.x) < 0.05 AND " + w);
+    // The seeds' neighbour list, with f for y.
+    db.check("SELECT a.rowid, b.rowid FROM ln a JOIN rn b ON (a.x - b.x) * (a.x - b.x) + (a.f - b.f) * (a.f - b.f) "
+             "< 1.9 * 1.9 AND a.rowid <> b.rowid AND " + w);
+    db.check("SELECT a.id, b.id FROM ln a JOIN rn b ON (a.x > b.x + 9 OR NOT (a.k = b.k)) AND a.k < b.x AND " + w);
+    db.check("SELECT a.id, b.id FROM rn b JOIN ln a ON -a.x <= b.f - 3 AND a.f IS NOT NULL AND " + w);
+  }
+  db.check("SELECT a.id, b.id, a.x, b.x FROM nn a JOIN nn b ON a.x = b.x AND a.id <> b.id");
+  db.check("SELECT a.id, b.id FROM nn a JOIN nn b ON a.x < b.x - 1 OR a.x <> b.x AND a.k = b.k");
+  db.check("SELECT COUNT(*), SUM(a.id - b.id) FROM nn a JOIN ln b ON a.x >= b.x OR a.x * 0 <> 0");
+}
+
 }  // namespace
 
 TEST_CASE("device ORDER BY, top-k and NLJ: the queries run on the host executor", "[sort-host]") {
@@ -395,10 +436,12 @@ TEST_CASE("device ORDER BY, top-k and NLJ: the queries run on the host executor"
   load_s(db, rows);
   load_z(db, rows);
   load_join_tables(db);
+  load_lean_join_tables(db);
   sorts(db);
   column_sorts(db);
   top_ks(db, rows);
   nested_loop_joins(db);
+  lean_joins(db);
 }
 
 TEST_CASE("small-input ORDER BY path: the queries run on the host executor", "[sort-host]") {
@@ -488,6 +531,8 @@ TEST_CASE("device nested-loop join gives the host executor's pairs in order", "[
   Pair db(true);
   load_join_tables(db);
   nested_loop_joins(db);
+  load_lean_join_tables(db);
+  lean_joins(db);
 }
 
 // The same queries with 257 right rows only (two staged tiles, the second of
@@ -497,4 +542,6 @@ TEST_CASE("device nested-loop join over two staged tiles", "[gpu][nlj-small]") {
   Pair db(true);
   load_join_tables(db);
   nested_loop_joins(db, {257});
+  load_lean_join_tables(db);
+  lean_joins(db, {257});
 }
