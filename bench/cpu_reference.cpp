@@ -45,10 +45,12 @@ void parallel_sort(Sequence& items, Less less) {
 #endif
 }
 
-// Two passes over each share: count, then (after the exclusive sum of the
-// counts) write. `holds(i)`: whether row i is selected.
-template <class Holds>
-std::size_t select_positions(std::size_t n, uint32_t* out, Holds holds) {
+// Two passes over each share: count the rows `match(i)` selects (a
+// non-zero value), then, after the exclusive sum of the shares' counts,
+// emit(i, slot, value) for each in position order, slot counting from 0.
+// Returns the count.
+template <class Match, class Emit>
+std::size_t count_then_emit(std::size_t n, Match match, Emit emit) {
   const int count = threads();
   std::vector<std::size_t> offsets(count + 1, 0);
 #pragma omp parallel num_threads(count)
@@ -56,16 +58,22 @@ std::size_t select_positions(std::size_t n, uint32_t* out, Holds holds) {
     const int t = thread_id();
     const Share s = share_of(t, count, n);
     std::size_t mine = 0;
-    for (std::size_t i = s.begin; i < s.end; ++i) mine += holds(i);
+    for (std::size_t i = s.begin; i < s.end; ++i) mine += match(i) != 0;
     offsets[t + 1] = mine;
 #pragma omp barrier
 #pragma omp single
     for (int k = 0; k < count; ++k) offsets[k + 1] += offsets[k];
-    uint32_t* at = out + offsets[t];
+    std::size_t at = offsets[t];
     for (std::size_t i = s.begin; i < s.end; ++i)
-      if (holds(i)) *at++ = static_cast<uint32_t>(i);
+      if (const auto value = match(i)) emit(i, at++, value);
   }
   return offsets[count];
+}
+
+// Positions i with holds(i), ascending, into `out`.
+template <class Holds>
+std::size_t select_positions(std::size_t n, uint32_t* out, Holds holds) {
+  return count_then_emit(n, holds, [&](std::size_t i, std::size_t at, bool) { out[at] = static_cast<uint32_t>(i); });
 }
 
 uint64_t hash_slot(int32_t key, int shift) {
@@ -147,26 +155,12 @@ std::size_t hash_join(const int32_t* build, std::size_t build_rows, const int32_
       if ((word >> 32) == k) return word & 0xffffffffu;
     }
   };
-  const int count = threads();
-  std::vector<std::size_t> offsets(count + 1, 0);
-#pragma omp parallel num_threads(count)
-  {
-    const int t = thread_id();
-    const Share s = share_of(t, count, probe_rows);
-    std::size_t mine = 0;
-    for (std::size_t i = s.begin; i < s.end; ++i) mine += find(probe[i]) != 0;
-    offsets[t + 1] = mine;
-#pragma omp barrier
-#pragma omp single
-    for (int k = 0; k < count; ++k) offsets[k + 1] += offsets[k];
-    std::size_t at = offsets[t];
-    for (std::size_t i = s.begin; i < s.end; ++i)
-      if (const uint64_t found = find(probe[i])) {
+  return count_then_emit(
+      probe_rows, [&](std::size_t i) { return find(probe[i]); },
+      [&](std::size_t i, std::size_t at, uint64_t found) {
         probe_positions[at] = static_cast<uint32_t>(i);
-        build_positions[at++] = static_cast<uint32_t>(found - 1);
-      }
-  }
-  return offsets[count];
+        build_positions[at] = static_cast<uint32_t>(found - 1);
+      });
 }
 
 std::size_t distance_pairs(const double* x, std::size_t n, double limit, std::vector<uint32_t>& left,
