@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/catalog_statements.hpp"
 #include "engine/constant_folding.hpp"
 #include "engine/dictionary_recoding.hpp"
 #include "engine/scalar_functions.hpp"
@@ -89,11 +90,38 @@ BoundExpr node(Op op, DataType type, std::vector<BoundExpr> children, std::size_
   return fold_constants(std::move(e));
 }
 
-DataType decimal_type(int scale) {
+// ---- numeric types, with DuckDB's rules ------------------------------------------
+//
+// DECIMAL values are 64-bit unscaled integers, so a DECIMAL holds at most 18
+// digits. Result types follow DuckDB's precision and scale rules, with the
+// precision capped at 18 (DuckDB widens to 128 bits past it); an exact result
+// that needs more digits is an overflow error, never a rounded value.
+constexpr int kMaxDecimalDigits = 18;
+
+DataType decimal_type(int precision, int scale, std::size_t offset) {
+  if (scale > kMaxDecimalDigits)
+    throw Error(ErrorKind::NotSupported,
+                "not supported yet: a DECIMAL result with more than 18 digits after the point (128-bit decimals)",
+                offset);
   DataType t{Type::Decimal};
-  t.precision = 18;
+  t.precision = static_cast<uint8_t>(std::clamp(precision, std::max(scale, 1), kMaxDecimalDigits));
   t.scale = static_cast<uint8_t>(scale);
   return t;
+}
+
+// An exact operand's (precision, scale) as DuckDB sees it in DECIMAL arithmetic.
+struct DecimalShape {
+  int precision = 0;
+  int scale = 0;
+};
+
+std::optional<DecimalShape> decimal_shape(DataType t) {
+  switch (t.id) {
+    case Type::Decimal: return DecimalShape{t.precision, t.scale};
+    case Type::Integer: return DecimalShape{10, 0};
+    case Type::BigInt: return DecimalShape{19, 0};
+    default: return std::nullopt;
+  }
 }
 
 // The NULL literal has no type of its own; it takes the other operand's.
@@ -105,36 +133,29 @@ BoundExpr retype_null(BoundExpr e, DataType type) {
   return e;
 }
 
-// Parses a decimal literal's text exactly at `scale` digits after the point;
-// false when it does not fit (too many digits, an exponent, out of range).
-bool parse_exact_decimal(const std::string& text, int scale, int64_t& out) {
-  if (text.find_first_of("eE") != std::string::npos) return false;
+// A decimal literal is DECIMAL(p, s), p counting every digit written and s
+// those after the point (DuckDB's rule: 0.50 is DECIMAL(3,2)).
+BoundExpr decimal_literal(const std::string& text, std::size_t offset) {
   std::size_t point = text.find('.');
-  std::string whole = text.substr(0, point);
-  std::string fraction = point == std::string::npos ? "" : text.substr(point + 1);
-  if (static_cast<int>(fraction.size()) > scale) {
-    // Extra digits are fine only when they are zeros.
-    if (fraction.find_first_not_of('0', scale) != std::string::npos) return false;
-    fraction.resize(scale);
-  }
-  fraction.append(scale - fraction.size(), '0');
-  std::string digits = whole + fraction;
-  if (digits.empty() || digits.size() > 18) return false;
-  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
-  return ec == std::errc() && end == digits.data() + digits.size();
-}
-
-int literal_scale(const std::string& text) {
-  std::size_t point = text.find('.');
-  if (point == std::string::npos || text.find_first_of("eE") != std::string::npos) return -1;
-  std::size_t end = text.size();
-  while (end > point + 1 && text[end - 1] == '0') --end;
-  return static_cast<int>(end - point - 1);
+  int digits = 0;
+  for (char c : text) digits += c >= '0' && c <= '9';
+  int scale = point == std::string::npos ? 0 : static_cast<int>(text.size() - point - 1);
+  int64_t unscaled = 0;
+  DataType type = decimal_type(digits, scale, offset);
+  if (scale > kMaxDecimalDigits || parse_decimal(text, type.precision, type.scale, unscaled) != ParseResult::Ok)
+    throw Error(ErrorKind::NotSupported,
+                "not supported yet: the DECIMAL literal " + text + " needs more than 18 digits (128-bit decimals)",
+                offset);
+  return int_constant(unscaled, offset, type);
 }
 
 BoundExpr to_double(BoundExpr e) {
-  if (e.type.is_floating()) return e;
-  if (is_untyped_null(e) || e.is_null_constant()) return retype_null(std::move(e), DataType::double_());
+  if (e.type.id == Type::Double) return e;
+  if (e.type.id == Type::Real) {  // the value is already a double
+    e.type = DataType::double_();
+    return e;
+  }
+  if (e.is_null_constant()) return retype_null(std::move(e), DataType::double_());
   std::size_t offset = e.offset;
   int scale = e.type.id == Type::Decimal ? e.type.scale : 0;
   BoundExpr d = node(Op::ToDouble, DataType::double_(), {std::move(e)}, offset);
@@ -142,50 +163,49 @@ BoundExpr to_double(BoundExpr e) {
   return d;
 }
 
-// An integer, a DECIMAL of smaller scale, or an exact decimal literal as a
-// DECIMAL of `scale`.
-BoundExpr to_decimal(BoundExpr e, int scale) {
-  if (e.is_null_constant()) return retype_null(std::move(e), decimal_type(scale));
+// A REAL is computed as a double rounded to float after every step.
+BoundExpr to_real(BoundExpr e) {
+  if (e.type.id == Type::Real) return e;
+  if (e.is_null_constant()) return retype_null(std::move(e), DataType::real());
   std::size_t offset = e.offset;
-  if (e.op == Op::Constant && e.type.is_floating()) {
-    int64_t v = 0;
-    if (!e.text.empty() && parse_exact_decimal(e.text, scale, v)) return int_constant(v, offset, decimal_type(scale));
-    throw Error(ErrorKind::Binder, "the number cannot be represented as DECIMAL(18," + std::to_string(scale) + ")",
-                offset);
-  }
-  int from = e.type.id == Type::Decimal ? e.type.scale : 0;
-  if (from == scale && e.type.id == Type::Decimal) return e;
-  BoundExpr factor = int_constant(pow10(scale - from), offset);
-  return node(Op::Mul, decimal_type(scale), {std::move(e), std::move(factor)}, offset);
+  return node(Op::ToReal, DataType::real(), {to_double(std::move(e))}, offset);
 }
 
-// A constant that came from a decimal literal can join DECIMAL arithmetic
-// exactly; any other double cannot.
-bool is_decimal_literal(const BoundExpr& e) {
-  return e.op == Op::Constant && e.type.is_floating() && !e.text.empty() && literal_scale(e.text) >= 0;
+// An exact operand as a DECIMAL of `scale` (at least its own). For a
+// comparison the rescaling saturates rather than fails (ScaleSaturate).
+BoundExpr to_decimal(BoundExpr e, int scale, bool for_comparison = false) {
+  DecimalShape shape = *decimal_shape(e.type);
+  std::size_t offset = e.offset;
+  DataType type = decimal_type(shape.precision - shape.scale + scale, scale, offset);
+  if (e.is_null_constant()) return retype_null(std::move(e), type);
+  if (shape.scale == scale) {
+    e.type = type;
+    return e;
+  }
+  if (scale - shape.scale > kMaxDecimalDigits)
+    throw Error(ErrorKind::NotSupported, "not supported yet: rescaling a DECIMAL by more than 18 digits", offset);
+  return node(for_comparison ? Op::ScaleSaturate : Op::Mul, type, {std::move(e), int_constant(pow10(scale - shape.scale), offset)},
+              offset);
 }
 
-// Brings two numeric operands to one type: DOUBLE if either is floating (and
-// not an exact literal beside a DECIMAL), DECIMAL of the larger scale if
-// either is DECIMAL, else BIGINT-compatible integers.
-void unify_numeric(BoundExpr& a, BoundExpr& b) {
-  bool a_dec = a.type.id == Type::Decimal, b_dec = b.type.id == Type::Decimal;
-  if ((a_dec && is_decimal_literal(b) && literal_scale(b.text) <= 18) ||
-      (b_dec && is_decimal_literal(a) && literal_scale(a.text) <= 18)) {
-    int scale = std::max(a_dec ? a.type.scale : literal_scale(a.text), b_dec ? b.type.scale : literal_scale(b.text));
-    a = to_decimal(std::move(a), scale);
-    b = to_decimal(std::move(b), scale);
-    return;
-  }
-  if (a.type.is_floating() || b.type.is_floating()) {
+// Brings two numeric operands to one type, as DuckDB does: DOUBLE if either
+// is DOUBLE, else REAL if either is REAL, else DECIMAL (the larger scale, and
+// room for the larger integer part) if either is DECIMAL, else integers.
+void unify_numeric(BoundExpr& a, BoundExpr& b, bool for_comparison = false) {
+  if (a.type.id == Type::Double || b.type.id == Type::Double) {
     a = to_double(std::move(a));
     b = to_double(std::move(b));
-    return;
-  }
-  if (a_dec || b_dec) {
-    int scale = std::max(a_dec ? a.type.scale : 0, b_dec ? b.type.scale : 0);
-    a = to_decimal(std::move(a), scale);
-    b = to_decimal(std::move(b), scale);
+  } else if (a.type.id == Type::Real || b.type.id == Type::Real) {
+    a = to_real(std::move(a));
+    b = to_real(std::move(b));
+  } else if (a.type.id == Type::Decimal || b.type.id == Type::Decimal) {
+    DecimalShape x = *decimal_shape(a.type), y = *decimal_shape(b.type);
+    int scale = std::max(x.scale, y.scale);
+    int whole = std::max(x.precision - x.scale, y.precision - y.scale);
+    DataType type = decimal_type(whole + scale, scale, a.offset);
+    a = to_decimal(std::move(a), scale, for_comparison);
+    b = to_decimal(std::move(b), scale, for_comparison);
+    a.type = b.type = type;
   }
 }
 
@@ -310,7 +330,7 @@ class ExpressionBinder {
     bool a_bool = a.type.id == Type::Boolean, b_bool = b.type.id == Type::Boolean;
     bool a_date = a.type.id == Type::Date, b_date = b.type.id == Type::Date;
     if (a_bool != b_bool || a_date != b_date) return mismatch();
-    if (!a_bool && !a_date) unify_numeric(a, b);
+    if (!a_bool && !a_date) unify_numeric(a, b, /*for_comparison=*/true);
     return node(op, DataType::boolean(), {std::move(a), std::move(b)}, at);
   }
 
@@ -328,15 +348,20 @@ class ExpressionBinder {
       case ast::Literal::Kind::Boolean: return bool_constant(l.boolean, e.offset);
       case ast::Literal::Kind::Integer: return int_constant(l.integer, e.offset);
       case ast::Literal::Kind::Number: {
+        // With a point and no exponent it is exact: DECIMAL (as in DuckDB and
+        // PostgreSQL); more digits than DuckDB's 38 make it a DOUBLE. A whole
+        // number past BIGINT is a DOUBLE too (DuckDB's HUGEINT is not here).
+        int digits = 0;
+        for (char c : l.text) digits += c >= '0' && c <= '9';
+        if (l.text.find('.') != std::string::npos && l.text.find_first_of("eE") == std::string::npos && digits <= 38)
+          return decimal_literal(l.text, e.offset);
         double d = 0;
         auto [end, ec] = std::from_chars(l.text.data(), l.text.data() + l.text.size(), d);
         if (ec == std::errc::result_out_of_range || !std::isfinite(d))
           throw Error(ErrorKind::Conversion, "number \"" + l.text + "\" is out of range for DOUBLE", e.offset);
         if (ec != std::errc() || end != l.text.data() + l.text.size())
           throw Error(ErrorKind::Conversion, "could not read number \"" + l.text + "\"", e.offset);
-        BoundExpr c = double_constant(d, e.offset);
-        c.text = l.text;  // kept so a DECIMAL context can read it exactly
-        return c;
+        return double_constant(d, e.offset);
       }
       case ast::Literal::Kind::String: {
         BoundExpr c = make_constant(DataType::varchar(), e.offset);
@@ -365,7 +390,6 @@ class ExpressionBinder {
     if (operand.op == Op::Constant && !operand.constant.null_constant) {
       if (operand.type.is_floating()) {
         operand.constant.value.d = -operand.constant.value.d;
-        if (!operand.text.empty()) operand.text = operand.text[0] == '-' ? operand.text.substr(1) : "-" + operand.text;
         operand.offset = e.offset;
         return operand;
       }
@@ -373,9 +397,7 @@ class ExpressionBinder {
         return int_constant(-operand.constant.value.i, e.offset,
                             operand.type.id == Type::Decimal ? operand.type : DataType{});
     }
-    DataType type = operand.type.is_floating()        ? DataType::double_()
-                    : operand.type.id == Type::Decimal ? operand.type
-                                                       : DataType::bigint();
+    DataType type = operand.type.is_floating() || operand.type.id == Type::Decimal ? operand.type : DataType::bigint();
     return node(Op::Negate, type, {std::move(operand)}, e.offset);
   }
 
@@ -394,11 +416,23 @@ class ExpressionBinder {
       throw Error(ErrorKind::Conversion, "invalid INTERVAL \"" + text + "\": expected a whole number", interval.offset);
     if (e.binary_op == ast::BinaryOp::Sub) n = -n;
     const std::string& unit = interval.literal.unit;
-    if (unit == "day") return node(Op::Add, DataType::date(), {std::move(date), int_constant(n, interval.offset)}, e.offset);
-    if (unit == "month" || unit == "year")
-      return node(Op::AddMonths, DataType::date(), {std::move(date), int_constant(unit == "year" ? n * 12 : n, interval.offset)},
-                  e.offset);
-    throw Error(ErrorKind::Binder, "unsupported INTERVAL unit " + unit, interval.offset);
+    BoundExpr sum;
+    if (unit == "day") {
+      sum = node(Op::Add, DataType::date(), {std::move(date), int_constant(n, interval.offset)}, e.offset);
+    } else if (unit == "month" || unit == "year") {
+      // Past kMaxMonthSpan no DATE is in reach: the evaluator's range error.
+      int64_t months = unit == "month" ? n : std::clamp<int64_t>(n, -kMaxMonthSpan, kMaxMonthSpan) * 12;
+      sum = node(Op::AddMonths, DataType::date(), {std::move(date), int_constant(months, interval.offset)}, e.offset);
+    } else {
+      throw Error(ErrorKind::Binder, "unsupported INTERVAL unit " + unit, interval.offset);
+    }
+    return checked_date(std::move(sum));
+  }
+
+  // DATE arithmetic's result, checked against the DATE range when it runs.
+  static BoundExpr checked_date(BoundExpr date) {
+    std::size_t offset = date.offset;
+    return node(Op::CheckDate, DataType::date(), {std::move(date)}, offset);
   }
 
   BoundExpr bind_binary(const ast::Expr& e) {
@@ -419,6 +453,9 @@ class ExpressionBinder {
   }
 
   BoundExpr arithmetic(const ast::Expr& e, Op op, BoundExpr a, BoundExpr b) {
+    // Beside a DATE an untyped NULL is a number of days.
+    if (is_untyped_null(a) && b.type.id == Type::Date) a = retype_null(std::move(a), DataType::integer());
+    if (is_untyped_null(b) && a.type.id == Type::Date) b = retype_null(std::move(b), DataType::integer());
     if (is_untyped_null(a) && !is_untyped_null(b)) a = retype_null(std::move(a), b.type);
     if (is_untyped_null(b) && !is_untyped_null(a)) b = retype_null(std::move(b), a.type);
     auto type_error = [&]() -> BoundExpr {
@@ -429,41 +466,57 @@ class ExpressionBinder {
     // DATE arithmetic: DATE ± days, DATE - DATE.
     if (a.type.id == Type::Date || b.type.id == Type::Date) {
       if (a.type.id == Type::Date && b.type.is_integral() && b.type.id != Type::Boolean && (op == Op::Add || op == Op::Sub))
-        return node(op, DataType::date(), {std::move(a), std::move(b)}, e.offset);
+        return checked_date(node(op, DataType::date(), {std::move(a), std::move(b)}, e.offset));
       if (b.type.id == Type::Date && a.type.is_integral() && a.type.id != Type::Boolean && op == Op::Add)
-        return node(op, DataType::date(), {std::move(b), std::move(a)}, e.offset);
+        return checked_date(node(op, DataType::date(), {std::move(b), std::move(a)}, e.offset));
       if (a.type.id == Type::Date && b.type.id == Type::Date && op == Op::Sub)
         return node(op, DataType::bigint(), {std::move(a), std::move(b)}, e.offset);
       return type_error();
     }
     if (!is_number(a.type) || !is_number(b.type)) return type_error();
-    bool decimal = a.type.id == Type::Decimal || b.type.id == Type::Decimal;
-    if (decimal && !a.type.is_floating() && !b.type.is_floating() && (op == Op::Div || op == Op::Mod)) {
-      a = to_double(std::move(a));
-      b = to_double(std::move(b));
-      return node(op, DataType::double_(), {std::move(a), std::move(b)}, e.offset);
+    if (a.type.is_floating() || b.type.is_floating()) {
+      // DOUBLE, or REAL rounded back to 32 bits after the operation.
+      unify_numeric(a, b);
+      DataType type = a.type;
+      BoundExpr r = node(op, DataType::double_(), {std::move(a), std::move(b)}, e.offset);
+      return type.id == Type::Real ? node(Op::ToReal, type, {std::move(r)}, e.offset) : r;
     }
-    if (decimal && op == Op::Mul) {
-      // Exact: scales add up (to at most 18 digits after the point).
-      bool literal_a = is_decimal_literal(a), literal_b = is_decimal_literal(b);
-      if (!a.type.is_floating() || literal_a) {
-        if (!b.type.is_floating() || literal_b) {
-          int sa = a.type.id == Type::Decimal ? a.type.scale : literal_a ? literal_scale(a.text) : 0;
-          int sb = b.type.id == Type::Decimal ? b.type.scale : literal_b ? literal_scale(b.text) : 0;
-          if (sa + sb <= 18) {
-            if (a.type.id != Type::Decimal) a = to_decimal(std::move(a), sa);
-            if (b.type.id != Type::Decimal) b = to_decimal(std::move(b), sb);
-            return node(Op::Mul, decimal_type(sa + sb), {std::move(a), std::move(b)}, e.offset);
-          }
-        }
+    if (a.type.id != Type::Decimal && b.type.id != Type::Decimal)
+      return node(op, DataType::bigint(), {std::move(a), std::move(b)}, e.offset);
+    // Exact DECIMAL arithmetic with DuckDB's result types; division is DOUBLE.
+    DecimalShape x = *decimal_shape(a.type), y = *decimal_shape(b.type);
+    int scale = std::max(x.scale, y.scale);
+    int whole = std::max(x.precision - x.scale, y.precision - y.scale);
+    switch (op) {
+      case Op::Div:
+        a = to_double(std::move(a));
+        b = to_double(std::move(b));
+        return node(op, DataType::double_(), {std::move(a), std::move(b)}, e.offset);
+      case Op::Mul: {
+        int width = x.precision + y.precision;
+        DataType type = decimal_type(width, x.scale + y.scale, e.offset);
+        a = to_decimal(std::move(a), x.scale);
+        b = to_decimal(std::move(b), y.scale);
+        return capped_decimal(node(op, type, {std::move(a), std::move(b)}, e.offset), width, x, y);
+      }
+      default: {
+        int width = whole + scale + (op == Op::Mod ? 0 : 1);
+        DataType type = decimal_type(width, scale, e.offset);
+        a = to_decimal(std::move(a), scale);
+        b = to_decimal(std::move(b), scale);
+        return capped_decimal(node(op, type, {std::move(a), std::move(b)}, e.offset), width, x, y);
       }
     }
-    unify_numeric(a, b);
-    DataType type = a.type.is_floating() ? DataType::double_()
-                    : a.type.id == Type::Decimal ? a.type
-                                                 : DataType::bigint();
-    if (type.id == Type::Decimal && op == Op::Mul) type = decimal_type(a.type.scale + b.type.scale);
-    return node(op, type, {std::move(a), std::move(b)}, e.offset);
+  }
+
+  // DuckDB keeps a result of 64-bit DECIMALs that would be wider than 18
+  // digits a DECIMAL(18), with an overflow error past 18 digits; so do we.
+  // (Wider operands make DuckDB compute in 128 bits: we stay exact or fail.)
+  static BoundExpr capped_decimal(BoundExpr result, int width, DecimalShape x, DecimalShape y) {
+    if (width <= kMaxDecimalDigits || std::max(x.precision, y.precision) > kMaxDecimalDigits) return result;
+    std::size_t offset = result.offset;
+    DataType type = result.type;
+    return node(Op::CheckDecimal, type, {std::move(result), int_constant(pow10(kMaxDecimalDigits), offset)}, offset);
   }
 
   // Comparisons of VARCHAR run on dictionary codes: a literal becomes a code
@@ -556,69 +609,77 @@ class ExpressionBinder {
   }
 
   BoundExpr bind_cast(const ast::Expr& e, BoundExpr v) {
-    DataType target = resolve_type(e.cast_type);
+    DataType target = data_type_from_name(e.cast_type);
     std::size_t at = e.offset;
-    if (is_untyped_null(v)) return retype_null(std::move(v), target);
+    if (v.is_null_constant()) return retype_null(std::move(v), target);
     if (v.type == target) return v;
-    if (v.op == Op::Constant && v.type.id == Type::Varchar && !v.constant.null_constant) {
-      // A string literal cast: parse it now.
-      const std::string& t = v.text;
-      switch (target.id) {
-        case Type::Date: return int_constant(parse_date_or_throw(t, v.offset), at, DataType::date());
-        case Type::Integer:
-        case Type::BigInt: {
-          int64_t i = 0;
-          auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), i);
-          if (ec != std::errc() || end != t.data() + t.size())
-            throw Error(ErrorKind::Conversion, "could not convert string '" + t + "' to " + target.to_string(), v.offset);
-          return int_constant(i, at, target.id == Type::BigInt ? DataType::bigint() : DataType{});
-        }
-        case Type::Double:
-        case Type::Real: {
-          double d = 0;
-          auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), d);
-          if (ec != std::errc() || end != t.data() + t.size())
-            throw Error(ErrorKind::Conversion, "could not convert string '" + t + "' to " + target.to_string(), v.offset);
-          return double_constant(d, at);
-        }
-        default: break;
-      }
+    if (v.op == Op::Constant && v.type.id == Type::Varchar && target.id != Type::Varchar) {
+      // A string literal cast: parse it now, with the range checks of a load.
+      std::byte raw[8] = {};
+      ParseResult r = parse_fixed(v.text, target, raw, 0);
+      if (r != ParseResult::Ok) throw Error(ErrorKind::Conversion, conversion_message(v.text, target, r, '\''), v.offset);
+      Slot value = load_raw(raw, target.id, 0);
+      BoundExpr c = make_constant(target, at);
+      c.constant.value.i = value.i;
+      return c;
     }
     auto unsupported = [&]() -> BoundExpr {
       throw Error(ErrorKind::NotSupported,
                   "not supported yet: CAST from " + v.type.to_string() + " to " + target.to_string(), at);
     };
+    auto retyped = [&](BoundExpr x, DataType type) {
+      x.type = type;
+      return x;
+    };
     switch (target.id) {
       case Type::Double:
-      case Type::Real:
         if (!is_number(v.type) && v.type.id != Type::Boolean) return unsupported();
         return to_double(std::move(v));
+      case Type::Real:
+        if (!is_number(v.type) && v.type.id != Type::Boolean) return unsupported();
+        return to_real(std::move(v));
       case Type::Integer:
       case Type::BigInt: {
+        BoundExpr wide;
         if (v.type.id == Type::Boolean || v.type.is_integral()) {
-          v.type = target.id == Type::BigInt ? DataType::bigint() : v.type;
-          return v;
+          wide = retyped(std::move(v), DataType::bigint());
+        } else if (v.type.id == Type::Decimal) {  // rounded half away from zero, as DuckDB
+          int scale = v.type.scale;
+          wide = scale == 0 ? retyped(std::move(v), DataType::bigint())
+                            : node(Op::DivRound, DataType::bigint(), {std::move(v), int_constant(pow10(scale), at)}, at);
+        } else if (v.type.is_floating()) {  // rounded half to even, as DuckDB
+          wide = node(Op::ToInt, DataType::bigint(), {std::move(v)}, at);
+        } else {
+          return unsupported();
         }
-        if (v.type.id == Type::Decimal) v = to_double(std::move(v));
-        if (!v.type.is_floating()) return unsupported();
-        BoundExpr r = node(Op::ToInt, DataType::bigint(), {std::move(v)}, at);
-        if (target.id == Type::Integer) {
-          // Range-checked: DuckDB errors on an out-of-range INTEGER cast.
-          r.type = DataType::bigint();
-        }
-        return r;
+        if (target.id == Type::BigInt) return wide;
+        return node(Op::CheckInt32, DataType::integer(), {std::move(wide)}, at);
       }
-      case Type::Decimal:
-        if (v.type.is_floating()) return unsupported();
-        if (!is_number(v.type)) return unsupported();
-        if (v.type.id == Type::Decimal && v.type.scale > target.scale) return unsupported();
-        {
-          BoundExpr d = to_decimal(std::move(v), target.scale);
-          d.type = target;
-          return d;
+      case Type::Decimal: {
+        BoundExpr d;
+        int whole = 0;  // digits before the point the source can have
+        if (v.type.is_floating()) {
+          // DuckDB: the double times 10^scale, rounded half away from zero.
+          BoundExpr scaled = node(Op::Mul, DataType::double_(),
+                                  {to_double(std::move(v)), double_constant(static_cast<double>(pow10(target.scale)), at)}, at);
+          d = node(Op::ToIntHalfAway, target, {std::move(scaled)}, at);
+          whole = kMaxDecimalDigits + 1;
+        } else if (auto shape = decimal_shape(v.type)) {
+          whole = shape->precision - shape->scale;
+          if (target.scale >= shape->scale) {
+            d = to_decimal(std::move(v), target.scale);
+          } else {  // fewer digits after the point: rounded half away from zero
+            d = node(Op::DivRound, target, {std::move(v), int_constant(pow10(shape->scale - target.scale), at)}, at);
+          }
+        } else {
+          return unsupported();
         }
+        d.type = target;
+        if (whole <= target.precision - target.scale) return d;
+        return node(Op::CheckPrecision, target, {std::move(d), int_constant(pow10(target.precision), at)}, at);
+      }
       case Type::Boolean:
-        if (!v.type.is_integral()) return unsupported();
+        if (!v.type.is_integral() && v.type.id != Type::Decimal) return unsupported();
         return node(Op::Ne, DataType::boolean(), {std::move(v), int_constant(0, at)}, at);
       case Type::Varchar: {
         v = fold_constants(std::move(v));
@@ -724,6 +785,7 @@ class ExpressionBinder {
 
   BoundExpr bind_extract(const ast::Expr& e) {
     BoundExpr d = bind(*e.args[0]);
+    if (is_untyped_null(d)) d = retype_null(std::move(d), DataType::date());
     if (d.type.id != Type::Date)
       throw Error(ErrorKind::Binder, "EXTRACT needs a DATE, not " + d.type.to_string(), e.args[0]->offset);
     Op op = e.name == "year" ? Op::ExtractYear : e.name == "month" ? Op::ExtractMonth : Op::ExtractDay;
@@ -741,11 +803,19 @@ class ExpressionBinder {
       if (!is_number(v.type))
         throw Error(ErrorKind::Binder, "No function matches " + e.name + "(" + v.type.to_string() + ")", e.offset);
       if (e.name == "abs") {
-        DataType type = v.type.is_floating() ? DataType::double_() : v.type.id == Type::Decimal ? v.type : DataType::bigint();
+        DataType type = v.type.is_floating() || v.type.id == Type::Decimal ? v.type : DataType::bigint();
         return node(Op::Abs, type, {std::move(v)}, e.offset);
       }
+      bool floor = e.name == "floor";
+      if (v.type.id == Type::Decimal) {  // DECIMAL(p, s) -> DECIMAL(p, 0), as DuckDB
+        if (v.type.scale == 0) return v;
+        DataType type = decimal_type(v.type.precision, 0, e.offset);
+        return node(floor ? Op::DivFloor : Op::DivCeil, type, {std::move(v), int_constant(pow10(v.type.scale), e.offset)},
+                    e.offset);
+      }
       if (!v.type.is_floating()) return v;  // already whole
-      return node(e.name == "floor" ? Op::Floor : Op::Ceil, DataType::double_(), {std::move(v)}, e.offset);
+      DataType type = v.type;  // a whole REAL is still a REAL
+      return node(floor ? Op::Floor : Op::Ceil, type, {std::move(v)}, e.offset);
     }
     std::string hint = closest_name(e.name, function_names());
     throw Error(ErrorKind::Binder,
@@ -754,30 +824,6 @@ class ExpressionBinder {
                 e.offset);
   }
 
- public:
-  static DataType resolve_type(const ast::TypeName& t) {
-    const std::string& n = t.name;
-    if (n == "integer" || n == "int" || n == "int4" || n == "signed") return DataType::integer();
-    if (n == "bigint" || n == "int8" || n == "long") return DataType::bigint();
-    if (n == "double" || n == "float8" || n == "double precision") return DataType::double_();
-    if (n == "real" || n == "float4" || n == "float") return DataType::real();
-    if (n == "boolean" || n == "bool") return DataType::boolean();
-    if (n == "date") return DataType::date();
-    if (n == "varchar" || n == "text" || n == "string" || n == "char") return DataType::varchar();
-    if (n == "decimal" || n == "numeric") {
-      int64_t p = t.parameters.size() > 0 ? t.parameters[0] : 18;
-      int64_t s = t.parameters.size() > 1 ? t.parameters[1] : 3;
-      if (p < 1 || p > 18 || s < 0 || s > p)
-        throw Error(ErrorKind::Binder, "DECIMAL precision must be 1..18 and scale 0..precision", t.offset);
-      DataType d{Type::Decimal};
-      d.precision = static_cast<uint8_t>(p);
-      d.scale = static_cast<uint8_t>(s);
-      return d;
-    }
-    std::string hint = closest_name(n, {"integer", "bigint", "double", "real", "boolean", "date", "varchar", "decimal"});
-    throw Error(ErrorKind::Binder, "Type with name " + n + " does not exist!" + (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
-                t.offset);
-  }
 };
 
 // ---- the FROM clause's names ---------------------------------------------------
@@ -1006,7 +1052,7 @@ class AggregateScope : public Scope {
       if (e.distinct) throw Error(ErrorKind::NotSupported, "not supported yet: " + n + "(DISTINCT ...)", e.offset);
       a.kind = n == "sum" ? AggKind::Sum : AggKind::Avg;
       if (a.kind == AggKind::Avg || arg.type.is_floating()) a.type = DataType::double_();
-      else if (arg.type.id == Type::Decimal) a.type = decimal_type(arg.type.scale);
+      else if (arg.type.id == Type::Decimal) a.type = decimal_type(38, arg.type.scale, e.offset);
       else a.type = DataType::bigint();
     }
     a.argument = std::move(arg);

@@ -490,7 +490,10 @@ DataType data_type_from_name(const ast::TypeName& type) {
                   type.offset);
     return DataType{Type::Decimal, static_cast<uint8_t>(precision), static_cast<uint8_t>(scale)};
   }
-  throw Error(ErrorKind::Catalog, "Type with name " + type.name + " does not exist!", type.offset);
+  std::string hint = closest_name(name, {"integer", "bigint", "double", "real", "boolean", "date", "varchar", "decimal"});
+  throw Error(ErrorKind::Catalog,
+              "Type with name " + type.name + " does not exist!" + (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
+              type.offset);
 }
 
 std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, DeviceContext* device) {

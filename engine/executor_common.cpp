@@ -14,7 +14,14 @@ void throw_if_eval_error(uint32_t error) {
   if (error & kEvalSumOverflow)
     throw Error(ErrorKind::Execution, "Out of Range: integer overflow in SUM (the total leaves the BIGINT range)");
   if (error & kEvalCastRange)
-    throw Error(ErrorKind::Conversion, "CAST: a value is out of range for the integer type");
+    throw Error(ErrorKind::Conversion, "CAST: a value is out of range for the type it is cast to");
+  if (error & kEvalDecimalOverflow)
+    throw Error(ErrorKind::Execution,
+                "Out of Range: overflow in DECIMAL arithmetic (a result needs more than 18 digits; add an explicit "
+                "CAST to DOUBLE)");
+  if (error & kEvalDateRange)
+    throw Error(ErrorKind::Execution,
+                "Out of Range: date out of range (DATE spans 5877642-06-25 (BC) to 5881580-07-10)");
 }
 
 // Any number: the GPU kernels that keep states in registers take at most

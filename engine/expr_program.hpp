@@ -40,14 +40,32 @@ enum class Op : uint8_t {
   And, Or, Not,
   IsNull, IsNotNull,
   ToDouble,   // integer -> double
-  ToInt,      // double -> integer, rounding half away from zero (as DuckDB); out of range is an error
+  ToInt,      // double -> integer, rounding half to even (DuckDB's cast); out of range is an error
+  ToIntHalfAway,  // double -> integer, rounding half away from zero (DuckDB's double -> DECIMAL)
+  ToReal,     // double -> the nearest REAL (32-bit float), kept as a double; a finite value past REAL's range is an error
   Floor, Ceil, Abs,
   Select,     // c ? a : b   (pops b, a, c; NULL c selects b)
   Lookup,     // pops an integer v; pushes lookup column `slot`'s value at index v (FALSE/0 outside it)
   Rank,       // pops v; pushes its index in lookup column `slot`: sorted int64 values, doubles as order_bits()
   ExtractYear, ExtractMonth, ExtractDay,  // of a DATE (days since 1970-01-01)
   AddMonths,  // DATE + months (pops months, date); the day is clamped to the month's end
+  // Integer division by a positive constant, rounded (DECIMAL rescaling, and
+  // DECIMAL floor/ceil): half away from zero, toward -inf, toward +inf.
+  DivRound, DivFloor, DivCeil,
+  CheckDate,       // a DATE outside DuckDB's range is an error
+  CheckInt32,      // a value outside INTEGER's range is a CAST error
+  CheckPrecision,  // pops bound, value: |value| >= bound (10^precision) is a CAST error
+  CheckDecimal,    // the same bound on a DECIMAL(18) result of arithmetic: an overflow error
+  // value * a positive constant, saturating at the int64 range instead of
+  // failing: a DECIMAL rescaled for a comparison, where every value it could
+  // be compared with (at most 18 digits) lies strictly inside that range.
+  ScaleSaturate,
 };
+
+// DuckDB's DATE range in days since 1970-01-01: 5877642-06-25 (BC) to
+// 5881580-07-10 (the int32 extremes are its infinities).
+constexpr int64_t kMinDate = -2147483646;
+constexpr int64_t kMaxDate = 2147483646;
 
 // Errors a program can raise at run time; the executor turns them into
 // gpusql::Error. Kept as bits so a kernel can OR them into one word.
@@ -55,7 +73,9 @@ enum EvalError : uint32_t {
   kEvalOk = 0,
   kEvalOverflow = 1u << 0,      // integer arithmetic left the int64 range
   kEvalSumOverflow = 1u << 1,   // an integer SUM left the int64 range
-  kEvalCastRange = 1u << 2,     // a CAST to an integer type out of its range
+  kEvalCastRange = 1u << 2,     // a CAST to a numeric type out of its range
+  kEvalDateRange = 1u << 3,     // DATE arithmetic left the DATE range
+  kEvalDecimalOverflow = 1u << 4,  // DECIMAL arithmetic needed more than 18 digits
 };
 
 enum class Cls : uint8_t { Int, Double };
@@ -211,6 +231,10 @@ GPUSQL_HD void civil_from_days(int64_t z, int64_t& y, int64_t& m, int64_t& d) {
   m = mp + (mp < 10 ? 3 : -9);
   y = yoe + era * 400 + (m <= 2);
 }
+// Months beyond any DATE's reach: add_months() refuses them before its
+// arithmetic could overflow (the DATE range spans about 141 million months).
+constexpr int64_t kMaxMonthSpan = 200000000;
+
 GPUSQL_HD int64_t add_months(int64_t days, int64_t months) {
   int64_t y, m, d;
   civil_from_days(days, y, m, d);
@@ -379,14 +403,67 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
         stack[top].valid = true;
         break;
       case Op::ToDouble: stack[top].d = static_cast<double>(stack[top].i); break;
-      case Op::ToInt: {
+      case Op::ToInt:
+      case Op::ToIntHalfAway: {
         Slot& a = stack[top];
-        double r = a.d < 0 ? ceil(a.d - 0.5) : floor(a.d + 0.5);
+        double r = in.op == Op::ToInt ? rint(a.d) : round(a.d);
         if (a.valid && !(r >= -9223372036854775808.0 && r < 9223372036854775808.0)) {
           error |= kEvalCastRange;
           r = 0;
         }
         a.i = static_cast<int64_t>(r);
+        break;
+      }
+      case Op::ToReal: {
+        Slot& a = stack[top];
+        const double r = static_cast<double>(static_cast<float>(a.d));
+        // x - x is 0 for a finite x, NaN for infinities and NaN.
+        if (a.valid && a.d - a.d == 0.0 && !(r - r == 0.0)) error |= kEvalCastRange;
+        a.d = r;
+        break;
+      }
+      case Op::DivRound: case Op::DivFloor: case Op::DivCeil: {
+        Slot b = stack[top--];
+        Slot& a = stack[top];
+        if (a.valid && b.valid && b.i > 0) {
+          int64_t q = a.i / b.i, r = a.i % b.i;  // truncated toward zero
+          if (in.op == Op::DivRound) {
+            const int64_t magnitude = r < 0 ? -r : r;  // 2|r| >= b, written so it cannot overflow
+            if (magnitude >= b.i - magnitude) q += r < 0 ? -1 : 1;
+          } else if (in.op == Op::DivFloor) {
+            q -= r < 0;
+          } else {
+            q += r > 0;
+          }
+          a.i = q;
+        }
+        a.valid = a.valid && b.valid;
+        break;
+      }
+      case Op::ScaleSaturate: {
+        Slot b = stack[top--];
+        Slot& a = stack[top];
+        uint32_t overflow = 0;
+        const int64_t r = checked_mul(a.i, b.i, overflow);
+        a.i = overflow ? (a.i < 0 ? INT64_MIN : INT64_MAX) : r;
+        a.valid = a.valid && b.valid;
+        break;
+      }
+      case Op::CheckDate: {
+        const Slot& a = stack[top];
+        if (a.valid && (a.i < kMinDate || a.i > kMaxDate)) error |= kEvalDateRange;
+        break;
+      }
+      case Op::CheckInt32: {
+        const Slot& a = stack[top];
+        if (a.valid && (a.i < INT32_MIN || a.i > INT32_MAX)) error |= kEvalCastRange;
+        break;
+      }
+      case Op::CheckPrecision: case Op::CheckDecimal: {
+        Slot b = stack[top--];
+        const Slot& a = stack[top];
+        // -bound < value < bound; INT64_MIN has no magnitude in range.
+        if (a.valid && (a.i <= -b.i || a.i >= b.i)) error |= in.op == Op::CheckPrecision ? kEvalCastRange : kEvalDecimalOverflow;
         break;
       }
       case Op::Floor: stack[top].d = floor(stack[top].d); break;
@@ -441,7 +518,10 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
       case Op::AddMonths: {
         Slot b = stack[top--];
         Slot& a = stack[top];
-        if (a.valid && b.valid) a.i = add_months(a.i, b.i);
+        if (a.valid && b.valid) {
+          if (b.i > kMaxMonthSpan || b.i < -kMaxMonthSpan || a.i < kMinDate || a.i > kMaxDate) error |= kEvalDateRange;
+          else a.i = add_months(a.i, b.i);
+        }
         a.valid = a.valid && b.valid;
         break;
       }

@@ -387,6 +387,7 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
       if (e.type.id == Type::Boolean) return e.constant.value.i ? "true" : "false";
       if (e.type.id == Type::Date) return "DATE " + std::to_string(e.constant.value.i);
       if (e.type.is_floating()) return format_double(e.constant.value.d);
+      if (e.type.id == Type::Decimal) return to_string(Decimal{e.constant.value.i, e.type.scale});
       return std::to_string(e.constant.value.i);
     case Op::Negate: return "(-" + child(0) + ")";
     case Op::Not: return "(NOT " + child(0) + ")";
@@ -394,6 +395,16 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
     case Op::IsNotNull: return "(" + child(0) + " IS NOT NULL)";
     case Op::ToDouble: return "CAST(" + child(0) + " AS DOUBLE)";
     case Op::ToInt: return "CAST(" + child(0) + " AS BIGINT)";
+    case Op::ToIntHalfAway: return "round(" + child(0) + ")";
+    case Op::ToReal: return "CAST(" + child(0) + " AS REAL)";
+    case Op::DivRound: return "round(" + child(0) + " / " + child(1) + ")";
+    case Op::DivFloor: return "floor(" + child(0) + " / " + child(1) + ")";
+    case Op::DivCeil: return "ceil(" + child(0) + " / " + child(1) + ")";
+    case Op::CheckDate: return child(0);
+    case Op::CheckInt32: return "CAST(" + child(0) + " AS INTEGER)";
+    case Op::CheckPrecision: return "check_precision(" + child(0) + ", " + child(1) + ")";
+    case Op::CheckDecimal: return child(0);
+    case Op::ScaleSaturate: return "(" + child(0) + " * " + child(1) + ")";
     case Op::Floor: return "floor(" + child(0) + ")";
     case Op::Ceil: return "ceil(" + child(0) + ")";
     case Op::Abs: return "abs(" + child(0) + ")";

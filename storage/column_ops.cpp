@@ -176,13 +176,19 @@ ParseResult convert(const Scalar& s, const DataType& to, void* data, std::size_t
       }
       if (!std::isfinite(s.d)) return ParseResult::OutOfRange;
       if (to.id == Type::Decimal) {
-        // Through the shortest decimal text: 0.1 becomes exactly 0.10, not 0.1000000000000000055...
-        return parse_decimal(format_fixed(DataType::double_(), &s.d, 0), to.precision, to.scale,
-                             static_cast<int64_t*>(data)[row]);
+        // DuckDB's cast (and the binder's CAST): the double times 10^scale,
+        // rounded half away from zero, within the precision.
+        double scaled = std::round(s.d * static_cast<double>(power_of_ten(to.scale)));
+        double limit = static_cast<double>(power_of_ten(to.precision));
+        if (!(scaled > -limit && scaled < limit)) return ParseResult::OutOfRange;
+        static_cast<int64_t*>(data)[row] = static_cast<int64_t>(scaled);
+        return ParseResult::Ok;
       }
       if (to.id == Type::Boolean || to.id == Type::Integer || to.id == Type::BigInt) {
-        if (std::fabs(s.d) >= 9.2e18) return ParseResult::OutOfRange;
-        return store_integer(std::llround(s.d), to, data, row);
+        // Half to even, as DuckDB's cast of a double (and the binder's CAST).
+        double whole = std::nearbyint(s.d);
+        if (!(whole >= -9223372036854775808.0 && whole < 9223372036854775808.0)) return ParseResult::OutOfRange;
+        return store_integer(static_cast<int64_t>(whole), to, data, row);
       }
       return ParseResult::Invalid;
     case Scalar::Kind::Decimal:

@@ -229,8 +229,11 @@ std::string to_string(Date date) {
   unsigned month, day;
   civil_from_days(date.days, year, month, day);
   char buffer[48];
-  std::snprintf(buffer, sizeof buffer, year < 0 ? "%05lld-%02u-%02u" : "%04lld-%02u-%02u",
-                static_cast<long long>(year), month, day);
+  // Year 0 is 1 BC, as DuckDB and PostgreSQL print it.
+  if (year <= 0)
+    std::snprintf(buffer, sizeof buffer, "%04lld-%02u-%02u (BC)", static_cast<long long>(1 - year), month, day);
+  else
+    std::snprintf(buffer, sizeof buffer, "%04lld-%02u-%02u", static_cast<long long>(year), month, day);
   return buffer;
 }
 

@@ -202,7 +202,7 @@ TEST_CASE("star join: which plans are recognised", "[star]") {
 
   const char* const not_star[] = {
       "SELECT a_name, SUM(v) FROM f JOIN a ON fk_a = a_key GROUP BY a_name, s",          // a fact group key
-      "SELECT a_name, SUM(v * 0.5) FROM f JOIN a ON fk_a = a_key GROUP BY a_name",       // floating sum
+      "SELECT a_name, SUM(v * 0.5e0) FROM f JOIN a ON fk_a = a_key GROUP BY a_name",     // floating sum
       "SELECT a_name, SUM(a_grp) FROM f JOIN a ON fk_a = a_key GROUP BY a_name",         // argument on a dimension
       "SELECT COUNT(DISTINCT v) FROM f JOIN a ON fk_a = a_key",                          // DISTINCT
       "SELECT a_name, SUM(v) FROM f JOIN a ON fk_a * 2 = a_key GROUP BY a_name",         // key expression
