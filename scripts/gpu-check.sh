@@ -4,7 +4,8 @@
 # [gpu] tests, the acceptance queries on both executors, and the benchmarks.
 # Everything it prints also goes to $OUT/gpu-check.log (OUT defaults to ./out).
 # The machine has no package manager: run scripts/fetch-device-deps.sh here
-# first and carry .deps (device tool: carry [".deps"]).
+# first and carry .deps/usr (device tool: carry [".deps/usr"]; not all of
+# .deps, whose DuckDB library alone is over the 64 MiB a carry may hold).
 #   usage: scripts/gpu-check.sh [--no-tests] [--no-sanitizer] [--no-bench]
 set -uo pipefail
 cd "$(dirname "$0")/.."

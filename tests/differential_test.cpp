@@ -1,16 +1,21 @@
-// Differential testing against SQLite: seeded random tables (CSV, loaded into
-// both) and random queries within gpusql's dialect, each answer compared.
-// The generator, the oracle and the comparison rules -- including the list
-// of known semantic differences -- live in tests/differential/.
+// Differential testing against SQLite and against DuckDB: seeded random
+// tables (CSV, loaded into both) and random queries within gpusql's dialect,
+// each answer compared. The generator, the oracles and the comparison rules
+// -- including the lists of known semantic differences (checker.hpp for
+// SQLite, duckdb_oracle.hpp for DuckDB) -- live in tests/differential/.
+// The [duckdb] cases skip, with a warning, where DuckDB's library is missing
+// (scripts/install-deps.sh fetches it).
 //
-//   GPUSQL_DIFF_SEEDS=5000        how many seeds (default 300, [gpu] 100; CI runs 4000 more)
+//   GPUSQL_DIFF_SEEDS=5000        how many seeds (default: SQLite 300, [gpu] 100;
+//                                 DuckDB 100, [gpu] 50; CI runs more of both)
 //   GPUSQL_DIFF_FIRST_SEED=1      the first seed (seeds run first, first+1, ...)
 //   GPUSQL_DIFF_QUERIES=40        queries per seed
-//   GPUSQL_DIFF_EXECUTOR=gpu      run the [differential] case on the CUDA executor
+//   GPUSQL_DIFF_EXECUTOR=gpu      run the host cases ([differential], [duckdb]) on the CUDA executor
 //   GPUSQL_DIFF_FEATURES=auto     auto (probe the engine), none, all, or a list
 //                                 such as join,group_by,order_by (see Features)
 //   GPUSQL_DIFF_VERBOSE=1         print every query and its verdict
 //   GPUSQL_DIFF_MAX_MISMATCHES=3  stop after this many (each one is shrunk)
+//   GPUSQL_DUCKDB_LIBRARY=path    DuckDB's libduckdb.so (default .deps/duckdb/)
 //
 // A mismatch prints the seed, both answers, and a shrunk reproducer written
 // as a .test file: add it under tests/sql/pending/ until the bug is fixed.
@@ -133,13 +138,13 @@ std::vector<ColumnRef> column_refs(const TableData& t, const std::vector<Type>& 
   return refs;
 }
 
-void run_seed(uint64_t seed, ExecutorKind kind, const Features& features, std::size_t queries, Stats& stats,
-              std::vector<std::string>& reports, std::size_t max_reports) {
+void run_seed(uint64_t seed, ExecutorKind kind, OracleKind oracle, const Features& features, std::size_t queries,
+              Stats& stats, std::vector<std::string>& reports, std::size_t max_reports) {
   bool verbose = env_number("GPUSQL_DIFF_VERBOSE", 0) != 0;
   Rng rng(seed);
   DataGenerator data(rng);
   std::vector<TableData> tables = {data.table("t0", 6000), data.table("t1", 6000)};
-  Fixture fixture(tables, kind);
+  Fixture fixture(tables, kind, oracle);
   ++stats.seeds;
   if (!fixture.ok()) {
     ++stats.mismatch;
@@ -181,20 +186,22 @@ void run_seed(uint64_t seed, ExecutorKind kind, const Features& features, std::s
       case Verdict::Mismatch: {
         ++stats.mismatch;
         std::string report = "differential mismatch: seed " + std::to_string(seed) + ", query " + std::to_string(i) +
-                             ", " + (kind == ExecutorKind::Gpu ? "gpu" : "host") + " executor: " + r.category + "\n" +
-                             "gpusql: " + q.sql(Dialect::Gpusql) + "\nsqlite: " + q.sql(Dialect::Sqlite) + "\n" +
-                             r.detail;
+                             ", " + (kind == ExecutorKind::Gpu ? "gpu" : "host") + " executor against " +
+                             oracle_name(oracle) + ": " + r.category + "\n" + "gpusql: " + q.sql(Dialect::Gpusql) +
+                             "\n" + (oracle == OracleKind::Duckdb ? "duckdb: " : "sqlite: ") +
+                             q.sql(dialect_of(oracle)) + "\n" + r.detail;
         std::size_t rows = 0;
         for (const auto& t : tables) rows += t.rows.size();
-        Shrinker shrinker(kind, r.category, std::chrono::seconds(60));
+        Shrinker shrinker(kind, r.category, std::chrono::seconds(60), oracle);
         Case small = shrinker.shrink(Case{tables, q});
-        Fixture small_fixture(small.tables, kind);
+        Fixture small_fixture(small.tables, kind, oracle);
         CheckResult again = Checker(small_fixture, small.query).run();
         std::size_t small_rows = 0;
         for (const auto& t : small.tables) small_rows += t.rows.size();
         report += "--- reproducer, shrunk from " + std::to_string(rows) + " rows to " + std::to_string(small_rows) +
                   " in " + std::to_string(shrinker.attempts()) + " attempts (" + again.category +
-                  "); as a .test file, with SQLite's answer expected:\n" + reproducer(small, again) +
+                  "); as a .test file, with " + oracle_name(oracle) + "'s answer expected:\n" +
+                  reproducer(small, again) +
                   "--- its answers:\n" + again.detail;
         reports.push_back(report);
         break;
@@ -203,7 +210,7 @@ void run_seed(uint64_t seed, ExecutorKind kind, const Features& features, std::s
   }
 }
 
-void run_differential(ExecutorKind kind, uint64_t default_seeds) {
+void run_differential(ExecutorKind kind, uint64_t default_seeds, OracleKind oracle = OracleKind::Sqlite) {
   uint64_t seeds = env_number("GPUSQL_DIFF_SEEDS", default_seeds);
   uint64_t first = env_number("GPUSQL_DIFF_FIRST_SEED", 1);
   std::size_t queries = env_number("GPUSQL_DIFF_QUERIES", 40);
@@ -213,9 +220,10 @@ void run_differential(ExecutorKind kind, uint64_t default_seeds) {
   std::vector<std::string> reports;
   auto start = std::chrono::steady_clock::now();
   for (uint64_t seed = first; seed < first + seeds && reports.size() < max_reports; ++seed)
-    run_seed(seed, kind, features, queries, stats, reports, max_reports);
+    run_seed(seed, kind, oracle, features, queries, stats, reports, max_reports);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::string summary = "differential (" + std::string(kind == ExecutorKind::Gpu ? "gpu" : "host") + "): seeds " +
+  std::string executor = kind == ExecutorKind::Gpu ? "gpu" : "host";
+  std::string summary = "differential (" + (oracle == OracleKind::Duckdb ? "duckdb, " + executor : executor) + "): seeds " +
                         std::to_string(first) + ".." + std::to_string(first + stats.seeds - 1) + ", " +
                         std::to_string(stats.queries) + " queries in " + std::to_string(static_cast<int>(seconds)) +
                         " s: " + std::to_string(stats.pass) + " same, " + std::to_string(stats.known) +
@@ -244,6 +252,36 @@ TEST_CASE("differential: gpusql against SQLite on random tables and queries", "[
 // [gpu] tests under compute-sanitizer. GPUSQL_DIFF_SEEDS asks for more.
 TEST_CASE("differential: the CUDA executor against SQLite and the host executor", "[differential][gpu]") {
   run_differential(ExecutorKind::Gpu, 100);
+}
+
+namespace {
+
+// Whether DuckDB's library loads; if not, a warning that says how to get it.
+bool duckdb_ready() {
+  DuckdbOracle probe;
+  if (!probe.available()) WARN(probe.unavailable_reason() << ": the DuckDB differential test is skipped");
+  return probe.available();
+}
+
+}  // namespace
+
+// The same generated queries against DuckDB, whose semantics gpusql follows:
+// only the differences listed in tests/differential/duckdb_oracle.hpp are
+// accepted.
+TEST_CASE("differential against DuckDB", "[differential][duckdb]") {
+  std::string executor = env_string("GPUSQL_DIFF_EXECUTOR", "host");
+  REQUIRE((executor == "host" || executor == "gpu"));
+  if (!duckdb_ready()) return;
+  if (executor == "gpu" && !gpu_available()) {
+    WARN("GPUSQL_DIFF_EXECUTOR=gpu, but no GPU is usable: skipped");
+    return;
+  }
+  run_differential(executor == "gpu" ? ExecutorKind::Gpu : ExecutorKind::Host, 100, OracleKind::Duckdb);
+}
+
+TEST_CASE("differential: the CUDA executor against DuckDB and the host executor", "[differential][duckdb][gpu]") {
+  if (!duckdb_ready()) return;
+  run_differential(ExecutorKind::Gpu, 50, OracleKind::Duckdb);
 }
 
 // The machinery itself: a planted difference is caught and shrunk.
@@ -287,9 +325,11 @@ TEST_CASE("differential: a wrong answer is found, shrunk and reproduced", "[diff
   CHECK_THAT(text, Catch::Contains("load t0\n") && Catch::Contains("5.5\n") && Catch::Contains("----\n"));
 }
 
-// Not part of the run: every feature on, SQLite must accept every query the
-// generator writes (a check of the generator, for its maintainers).
-TEST_CASE("differential: SQLite accepts every generated query", "[.][differential-selfcheck]") {
+// Not part of the run: every feature on, SQLite and DuckDB must accept every
+// query the generator writes (a check of the generator, for its maintainers).
+namespace {
+
+void selfcheck(OracleKind oracle) {
   Features all;
   for (const auto& [name, field] : feature_fields()) all.*field = true;
   std::size_t checked = 0;
@@ -297,7 +337,7 @@ TEST_CASE("differential: SQLite accepts every generated query", "[.][differentia
     Rng rng(seed);
     DataGenerator data(rng);
     std::vector<TableData> tables = {data.table("t0", 300), data.table("t1", 300)};
-    Fixture fixture(tables, ExecutorKind::Host);
+    Fixture fixture(tables, ExecutorKind::Host, oracle);
     REQUIRE(fixture.ok());
     std::vector<std::vector<ColumnRef>> columns;
     std::vector<bool> complete;
@@ -309,11 +349,23 @@ TEST_CASE("differential: SQLite accepts every generated query", "[.][differentia
     QueryGenerator generator(rng, all);
     for (int i = 0; i < 50; ++i) {
       Query q = generator.query({"t0", "t1"}, columns, {tables[0].rows.size(), tables[1].rows.size()}, complete);
-      OracleResult r = fixture.oracle().query(q.sql(Dialect::Sqlite));
+      std::string sql = q.sql(dialect_of(oracle));
+      OracleResult r = fixture.oracle_query(sql);
       ++checked;
-      if (!r.ok && r.error.find("integer overflow") == std::string::npos)
-        FAIL_CHECK("seed " << seed << ": " << r.error << "\n" << q.sql(Dialect::Sqlite));
+      bool overflow = oracle == OracleKind::Duckdb ? duckdb_overflow(r.error)
+                                                    : r.error.find("integer overflow") != std::string::npos;
+      if (!r.ok && !overflow) FAIL_CHECK("seed " << seed << ": " << r.error << "\n" << sql);
     }
   }
-  WARN(checked << " generated queries checked");
+  WARN(checked << " generated queries checked by " << oracle_name(oracle));
+}
+
+}  // namespace
+
+TEST_CASE("differential: SQLite accepts every generated query", "[.][differential-selfcheck]") {
+  selfcheck(OracleKind::Sqlite);
+}
+
+TEST_CASE("differential: DuckDB accepts every generated query", "[.][differential-selfcheck]") {
+  if (duckdb_ready()) selfcheck(OracleKind::Duckdb);
 }

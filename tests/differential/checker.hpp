@@ -1,6 +1,7 @@
-// Runs one generated query on gpusql and on SQLite, and decides: the same
-// answer, a known and accepted difference, a feature gpusql does not have yet
-// (skipped), or a mismatch -- which is then shrunk to a small reproducer.
+// Runs one generated query on gpusql and on an oracle -- SQLite, or DuckDB
+// (duckdb_oracle.hpp) -- and decides: the same answer, a known and accepted
+// difference, a feature gpusql does not have yet (skipped), or a mismatch --
+// which is then shrunk to a small reproducer.
 #pragma once
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 
 #include "gpusql/gpusql.hpp"
 #include "tests/differential/data_generator.hpp"
+#include "tests/differential/duckdb_oracle.hpp"
 #include "tests/differential/oracle.hpp"
 #include "tests/differential/query_generator.hpp"
 #include "tests/test_support.hpp"
@@ -59,6 +61,14 @@ namespace gpusql::test::diff {
 //     over every output column, row by row.
 // Known gpusql bugs, accepted until fixed (each has a tests/sql/pending/ file):
 // none at present.
+// Against DuckDB only the list at the top of duckdb_oracle.hpp applies (its
+// D9 and the comparison rules are 4, 10 and 11 here); none of SQLite's
+// categories 1-3 and 5-9 does.
+
+enum class OracleKind { Sqlite, Duckdb };
+
+inline const char* oracle_name(OracleKind kind) { return kind == OracleKind::Duckdb ? "DuckDB" : "SQLite"; }
+inline Dialect dialect_of(OracleKind kind) { return kind == OracleKind::Duckdb ? Dialect::Duckdb : Dialect::Sqlite; }
 
 enum class Verdict { Pass, Known, Skip, Mismatch };
 
@@ -75,18 +85,30 @@ struct CheckResult {
   std::string category;  // Known: which difference; Skip: what is not supported; Mismatch: what differs
   std::string detail;    // Mismatch: the two answers
   Outcome gpusql;
-  OracleResult sqlite;
+  OracleKind oracle_kind = OracleKind::Sqlite;
+  OracleResult oracle;  // the oracle's answer
 };
 
 inline std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
 // The tables of one case loaded into gpusql (and, on the GPU, into a host
-// database too, for a bit-for-bit comparison of the executors) and SQLite.
+// database too, for a bit-for-bit comparison of the executors) and the
+// oracle: SQLite, or DuckDB.
 class Fixture {
  public:
-  Fixture(const std::vector<TableData>& tables, ExecutorKind kind) {
+  Fixture(const std::vector<TableData>& tables, ExecutorKind kind, OracleKind oracle = OracleKind::Sqlite)
+      : oracle_kind_(oracle) {
     db_.emplace(Options{kind});
     if (kind == ExecutorKind::Gpu) host_.emplace(Options{ExecutorKind::Host});
+    if (oracle == OracleKind::Sqlite) {
+      sqlite_.emplace();
+    } else {
+      duckdb_.emplace();
+      if (!duckdb_->available()) {
+        load_error_ = duckdb_->unavailable_reason();
+        return;
+      }
+    }
     for (const auto& t : tables) {
       std::string path = dir_.write(t.name + ".csv", to_csv(t));
       try {
@@ -98,13 +120,14 @@ class Fixture {
       }
       Result schema = db_->query("SELECT * FROM " + t.name + " WHERE FALSE");
       std::vector<Type> types;
-      std::vector<std::string> affinities;
+      std::vector<std::string> affinities, duckdb_types;
       for (std::size_t c = 0; c < schema.column_count(); ++c) {
         Type type = schema.column_type(c);
         types.push_back(type);
         affinities.push_back(type == Type::Double || type == Type::Real ? "REAL"
                              : type == Type::Varchar                     ? "TEXT"
                                                                          : "INTEGER");
+        duckdb_types.push_back(duckdb_type(type));
       }
       Rows rows;
       for (const auto& row : t.rows) {
@@ -112,8 +135,30 @@ class Fixture {
         for (std::size_t c = 0; c < row.size(); ++c) cells.push_back(typed_value(row[c], types[c]));
         rows.push_back(std::move(cells));
       }
-      oracle_.create_table(t.name, t.columns, affinities, rows);
+      if (sqlite_) sqlite_->create_table(t.name, t.columns, affinities, rows);
+      if (duckdb_) {
+        // The columns the generator does not use (types it has no VType
+        // for) go in as text: no query reads them.
+        for (std::size_t c = 0; c < types.size(); ++c)
+          if (duckdb_types[c] == "VARCHAR" && types[c] != Type::Varchar)
+            for (std::size_t r = 0; r < rows.size(); ++r)
+              rows[r][c] = t.rows[r][c] ? Cell(*t.rows[r][c]) : Cell(std::monostate{});
+        duckdb_->create_table(t.name, t.columns, duckdb_types, rows);
+      }
       types_.push_back(std::move(types));
+    }
+  }
+
+  // The DuckDB type of a gpusql column type: the same type where the
+  // generator uses it (INTEGER stays 32-bit: D1 of duckdb_oracle.hpp).
+  static std::string duckdb_type(Type type) {
+    switch (type) {
+      case Type::Boolean: return "BOOLEAN";
+      case Type::Integer: return "INTEGER";
+      case Type::BigInt: return "BIGINT";
+      case Type::Real: return "REAL";
+      case Type::Double: return "DOUBLE";
+      default: return "VARCHAR";
     }
   }
 
@@ -121,14 +166,26 @@ class Fixture {
   const std::string& load_error() const { return load_error_; }
   Database& db() { return *db_; }
   Database* host() { return host_ ? &*host_ : nullptr; }
-  Oracle& oracle() { return oracle_; }
+  OracleKind oracle_kind() const { return oracle_kind_; }
+  Oracle& oracle() {
+    if (!sqlite_) throw std::logic_error("this fixture's oracle is DuckDB");
+    return *sqlite_;
+  }
+  DuckdbOracle& duckdb() {
+    if (!duckdb_) throw std::logic_error("this fixture's oracle is SQLite");
+    return *duckdb_;
+  }
+  // The oracle's answer to a query in its dialect.
+  OracleResult oracle_query(const std::string& sql) { return sqlite_ ? sqlite_->query(sql) : duckdb_->query(sql); }
   const std::vector<std::vector<Type>>& types() const { return types_; }
 
  private:
+  OracleKind oracle_kind_;
   TempDir dir_;
   std::optional<Database> db_;
   std::optional<Database> host_;
-  Oracle oracle_;
+  std::optional<Oracle> sqlite_;
+  std::optional<DuckdbOracle> duckdb_;
   std::vector<std::vector<Type>> types_;
   std::string load_error_;
 };
@@ -189,19 +246,21 @@ inline int cell_compare(const Cell& a, const Cell& b) {
 
 class Checker {
  public:
-  Checker(Fixture& fixture, const Query& q) : f_(fixture), q_(q) {}
+  Checker(Fixture& fixture, const Query& q)
+      : f_(fixture), q_(q), duckdb_(fixture.oracle_kind() == OracleKind::Duckdb) {}
 
   CheckResult run() {
     CheckResult r;
+    r.oracle_kind = f_.oracle_kind();
     std::string sql = q_.sql(Dialect::Gpusql);
-    r.gpusql = run_gpusql(f_.db(), sql);
+    r.gpusql = run_gpusql(f_.db(), sql, duckdb_);
     if (!r.gpusql.ok && r.gpusql.kind == ErrorKind::NotSupported) {
       r.verdict = Verdict::Skip;
       r.category = r.gpusql.message;
       return r;
     }
     if (Database* host = f_.host()) {
-      Outcome h = run_gpusql(*host, sql);
+      Outcome h = run_gpusql(*host, sql, duckdb_);
       if (!same_bits(r.gpusql, h)) {
         r.verdict = Verdict::Mismatch;
         r.category = "the CUDA and host executors differ";
@@ -209,9 +268,10 @@ class Checker {
         return r;
       }
     }
-    r.sqlite = f_.oracle().query(q_.sql(Dialect::Sqlite));
+    if (duckdb_) return against_duckdb(r);
+    r.oracle = f_.oracle().query(q_.sql(Dialect::Sqlite));
     const Outcome& g = r.gpusql;
-    const OracleResult& s = r.sqlite;
+    const OracleResult& s = r.oracle;
     auto mismatch = [&](const std::string& category) {
       r.verdict = Verdict::Mismatch;
       r.category = category;
@@ -247,6 +307,50 @@ class Checker {
     return mismatch("SQLite fails");
   }
 
+  // The DuckDB half of run(): the differences of duckdb_oracle.hpp's list.
+  CheckResult& against_duckdb(CheckResult& r) {
+    r.oracle = f_.duckdb().query(q_.sql(Dialect::Duckdb));
+    const Outcome& g = r.gpusql;
+    const OracleResult& s = r.oracle;
+    auto mismatch = [&](const std::string& category) -> CheckResult& {
+      r.verdict = Verdict::Mismatch;
+      r.category = category;
+      r.detail = "gpusql:\n" + describe(g) + "duckdb:\n" + describe(s);
+      return r;
+    };
+    auto known = [&](const std::string& category) -> CheckResult& {
+      r.verdict = Verdict::Known;
+      r.category = category;
+      return r;
+    };
+    bool gpusql_overflow = !g.ok && g.kind == ErrorKind::Execution && g.error.find("overflow") != std::string::npos;
+    bool duckdb_overflows = !s.ok && duckdb_overflow(s.error);
+    if (g.ok && s.ok) {
+      if (auto difference = compare(g.rows, s.rows)) {
+        if (nan_possible()) return known("NaN (IEEE in gpusql; DuckDB's NaN equals NaN, above every number)");
+        mismatch("wrong result");
+        r.detail = *difference + r.detail;
+      }
+      return r;
+    }
+    if (gpusql_overflow && duckdb_overflows) return r;  // both leave a type's range: the same answer
+    if (gpusql_overflow && g.error.find("integer overflow in SUM") != std::string::npos) {
+      if (sum_may_overflow()) return known("integer SUM overflow in a partial sum (DuckDB adds exactly)");
+      return mismatch("gpusql reports a SUM overflow DuckDB does not see");
+    }
+    if (gpusql_overflow) {
+      if (duckdb_may_overflow()) return known("integer overflow on rows or branches DuckDB does not evaluate");
+      return mismatch("gpusql reports an overflow DuckDB does not see");
+    }
+    if (!g.ok && !s.ok) return mismatch("both fail (a generator bug?)");
+    if (!g.ok) return mismatch(std::string("gpusql fails: ") + std::string(error_kind_name(g.kind)));
+    if (duckdb_overflows && duckdb_may_overflow(true))
+      return known("integer overflow in a constant DuckDB folds (gpusql evaluates it per row)");
+    if (duckdb_overflows && q_.from.size() > 1 && duckdb_may_overflow())
+      return known("integer overflow on rows DuckDB filters before the join (gpusql after)");
+    return mismatch(duckdb_overflows ? "DuckDB reports an overflow gpusql does not see" : "DuckDB fails");
+  }
+
   // Text of an outcome: its rows (at most 40) or its error.
   static std::string describe(const Outcome& o) {
     if (!o.ok) return "  error: " + first_line(o.error) + "\n";
@@ -260,6 +364,7 @@ class Checker {
  private:
   Fixture& f_;
   const Query& q_;
+  bool duckdb_;  // the oracle is DuckDB (else SQLite)
   std::map<std::size_t, double> tolerance_;
   std::size_t exact_columns_ = 0;
 
@@ -271,10 +376,25 @@ class Checker {
     return s;
   }
 
-  static Outcome run_gpusql(Database& db, const std::string& sql) {
+  // DECIMAL values as their canonical text when the oracle is DuckDB (which
+  // has them exactly), as doubles for SQLite (which holds them as REAL).
+  static Rows gpusql_rows(const Result& result, bool exact_decimals) {
+    Rows rows = to_rows(result);
+    if (!exact_decimals) return rows;
+    for (std::size_t c = 0; c < result.column_count(); ++c) {
+      if (result.column_type(c) != Type::Decimal) continue;
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        Value v = result.value(r, c);
+        if (auto* decimal = std::get_if<Decimal>(&v)) rows[r][c] = canonical_decimal(to_string(*decimal));
+      }
+    }
+    return rows;
+  }
+
+  static Outcome run_gpusql(Database& db, const std::string& sql, bool exact_decimals) {
     Outcome o;
     try {
-      o.rows = to_rows(db.query(sql));
+      o.rows = gpusql_rows(db.query(sql), exact_decimals);
     } catch (const Error& e) {
       o.ok = false;
       o.kind = e.kind();
@@ -304,11 +424,13 @@ class Checker {
     auto it = tolerance_.find(column);
     if (it == tolerance_.end()) {
       const Node& agg = q_.outputs[column].expr;
-      std::string argument = render(agg.args[0], Dialect::Sqlite);
+      Dialect d = dialect_of(f_.oracle_kind());
+      std::string argument = render(agg.args[0], d);
+      std::string abs_sum = duckdb_ ? "COALESCE(SUM(ABS(CAST(" + argument + " AS DOUBLE))), 0)"
+                                    : "TOTAL(ABS(CAST(" + argument + " AS REAL)))";
       std::string sql = "SELECT MAX(n), MAX(s), MAX(CASE WHEN n > 0 THEN s / n END) FROM (SELECT COUNT(" + argument +
-                        ") AS n, TOTAL(ABS(CAST(" + argument + " AS REAL))) AS s" + q_.from_sql(Dialect::Sqlite) +
-                        q_.where_sql(Dialect::Sqlite) + q_.group_sql(Dialect::Sqlite) + ")";
-      OracleResult r = f_.oracle().query(sql);
+                        ") AS n, " + abs_sum + " AS s" + q_.from_sql(d) + q_.where_sql(d) + q_.group_sql(d) + ")";
+      OracleResult r = f_.oracle_query(sql);
       double bound = std::numeric_limits<double>::infinity();
       if (r.ok && !r.rows.empty()) {
         auto number = [](const Cell& c) {
@@ -325,7 +447,11 @@ class Checker {
   }
 
   bool cells_equal(const Cell& g, const Cell& s, std::size_t column) {
-    if (is_nan(g) && std::holds_alternative<std::monostate>(s)) return true;  // difference 7
+    if (duckdb_) {
+      if (is_nan(g) && is_nan(s)) return true;
+    } else if (is_nan(g) && std::holds_alternative<std::monostate>(s)) {
+      return true;  // difference 7
+    }
     auto* gd = std::get_if<double>(&g);
     auto* sd = std::get_if<double>(&s);
     if (gd && sd && q_.outputs[column].approximate && *gd != *sd)
@@ -359,6 +485,13 @@ class Checker {
       bool xn = std::holds_alternative<std::monostate>(x), yn = std::holds_alternative<std::monostate>(y);
       if (xn != yn) return k.nulls_first ? yn : xn;
       int c = cell_compare(x, y);
+      // DECIMAL values (DuckDB's checks hold them as text) compare by value.
+      auto* xs = std::get_if<std::string>(&x);
+      auto* ys = std::get_if<std::string>(&y);
+      if (xs && ys && q_.outputs[k.output].type != VType::Text) {
+        long double xv = std::strtold(xs->c_str(), nullptr), yv = std::strtold(ys->c_str(), nullptr);
+        c = xv < yv ? -1 : xv > yv;
+      }
       if (c != 0) return k.descending ? c < 0 : c > 0;
     }
     return false;
@@ -389,7 +522,8 @@ class Checker {
     std::sort(g.begin(), g.end(), less);
     std::sort(s.begin(), s.end(), less);
     if (g.size() != s.size())
-      return "row counts differ: gpusql " + std::to_string(g.size()) + ", sqlite " + std::to_string(s.size()) + "\n";
+      return "row counts differ: gpusql " + std::to_string(g.size()) + ", " + oracle() + " " + std::to_string(s.size()) +
+             "\n";
     std::size_t r = 0;
     while (r < g.size() && rows_equal(g[r], s[r])) ++r;
     if (r == g.size()) return std::nullopt;
@@ -397,11 +531,13 @@ class Checker {
     // rows that agree on the exact columns with each other, within tolerance.
     if (order.size() > exact_columns_ && match_approximately(g, s)) return std::nullopt;
     return "first difference (sorted) at row " + std::to_string(r) + ": gpusql " + first_line(to_string(Rows{g[r]})) +
-           ", sqlite " + first_line(to_string(Rows{s[r]})) + "\n";
+           ", " + oracle() + " " + first_line(to_string(Rows{s[r]})) + "\n";
   }
 
+  std::string oracle() const { return duckdb_ ? "duckdb" : "sqlite"; }
+
   // Rows sorted on the exact columns first: within each run of equal exact
-  // columns, every gpusql row must pair with its own SQLite row.
+  // columns, every gpusql row must pair with its own oracle row.
   bool match_approximately(const Rows& g, const Rows& s) {
     auto same_exact = [&](const std::vector<Cell>& a, const std::vector<Cell>& b) {
       for (std::size_t c = 0; c < a.size() && c < q_.outputs.size(); ++c)
@@ -439,6 +575,47 @@ class Checker {
     OracleResult r = f_.oracle().query(sql);
     if (!r.ok) return r.error.find("integer overflow") != std::string::npos;
     return !r.rows.empty();
+  }
+
+  // SELECT `select` over the rows `n` is evaluated on, LIMIT 1: every row of
+  // the tables it reads, or every group of the query. In `select` and
+  // `where`, $e names n's value.
+  std::string over_rows(const Node& n, const std::string& select, const std::string& where, Dialect d) const {
+    std::string e = render(n, d);
+    bool grouped = contains_aggregate(n);
+    auto with_e = [&](std::string s) {
+      for (std::size_t at; (at = s.find("$e")) != std::string::npos;) s.replace(at, 2, grouped ? "v" : e);
+      return s;
+    };
+    if (!grouped) return "SELECT " + with_e(select) + rows_of(n) + " WHERE " + with_e(where) + " LIMIT 1";
+    return "SELECT " + with_e(select) + " FROM (SELECT " + e + " AS v" + q_.from_sql(d) + q_.where_sql(d) +
+           q_.group_sql(d) + ") WHERE " + with_e(where) + " LIMIT 1";
+  }
+
+  // D7 of duckdb_oracle.hpp: does some integer subexpression (a constant
+  // one, with constants_only) overflow on DuckDB over all rows of its tables
+  // (aggregate-level ones: all groups)?
+  bool duckdb_may_overflow(bool constants_only = false) {
+    bool found = false;
+    each_node([&](const Node& n) {
+      if (found || n.type != VType::Int || (constants_only && !is_constant(n))) return;
+      bool sum = n.kind == Node::Kind::Agg && n.text == "SUM";
+      if (n.kind != Node::Kind::Arith && n.kind != Node::Kind::Neg && !sum) return;
+      OracleResult r = f_.duckdb().query(over_rows(n, "MAX($e)", "TRUE", Dialect::Duckdb));
+      found = !r.ok && duckdb_overflow(r.error);
+    });
+    return found;
+  }
+
+  // D8 of duckdb_oracle.hpp: is some floating subexpression NaN on some row?
+  bool nan_possible() {
+    bool found = false;
+    each_node([&](const Node& n) {
+      if (found || n.type != VType::Double || n.kind == Node::Kind::Literal || n.kind == Node::Kind::Column) return;
+      OracleResult r = f_.duckdb().query(over_rows(n, "1", "isnan(CAST($e AS DOUBLE))", Dialect::Duckdb));
+      found = r.ok && !r.rows.empty();
+    });
+    return found;
   }
 
   // FROM over every row of the tables `n` reads, unfiltered and unjoined:
@@ -492,16 +669,17 @@ class Checker {
     return found;
   }
 
-  // Difference 6: can some integer SUM reach 2^63 in magnitude?
+  // Difference 6 (D6 against DuckDB): can some integer SUM reach 2^63 in magnitude?
   bool sum_may_overflow() {
     bool found = false;
     each_node([&](const Node& n) {
       if (found || n.kind != Node::Kind::Agg || n.star || n.text != "SUM") return;
       if (n.args[0].type != VType::Int) return;
-      std::string e = render(n.args[0], Dialect::Sqlite);
-      OracleResult r = f_.oracle().query("SELECT MAX(s) FROM (SELECT TOTAL(ABS(CAST(" + e + " AS REAL))) AS s" +
-                                         q_.from_sql(Dialect::Sqlite) + q_.where_sql(Dialect::Sqlite) +
-                                         q_.group_sql(Dialect::Sqlite) + ")");
+      Dialect d = dialect_of(f_.oracle_kind());
+      std::string e = render(n.args[0], d);
+      std::string abs_sum = duckdb_ ? "SUM(ABS(CAST(" + e + " AS DOUBLE)))" : "TOTAL(ABS(CAST(" + e + " AS REAL)))";
+      OracleResult r = f_.oracle_query("SELECT MAX(s) FROM (SELECT " + abs_sum + " AS s" + q_.from_sql(d) +
+                                       q_.where_sql(d) + q_.group_sql(d) + ")");
       if (r.ok && !r.rows.empty())
         if (auto* d = std::get_if<double>(&r.rows[0][0])) found = *d >= 9.0e18;
     });
@@ -603,8 +781,12 @@ inline bool references(const Query& q, const std::string& column) {
 
 class Shrinker {
  public:
-  Shrinker(ExecutorKind kind, std::string category, std::chrono::seconds budget)
-      : kind_(kind), category_(std::move(category)), deadline_(std::chrono::steady_clock::now() + budget) {}
+  Shrinker(ExecutorKind kind, std::string category, std::chrono::seconds budget,
+           OracleKind oracle = OracleKind::Sqlite)
+      : kind_(kind),
+        oracle_(oracle),
+        category_(std::move(category)),
+        deadline_(std::chrono::steady_clock::now() + budget) {}
 
   Case shrink(Case c) {
     original_types_ = types_of(c);
@@ -626,6 +808,7 @@ class Shrinker {
 
  private:
   ExecutorKind kind_;
+  OracleKind oracle_;
   std::string category_;
   std::chrono::steady_clock::time_point deadline_;
   std::map<std::string, Type> original_types_;
@@ -635,7 +818,7 @@ class Shrinker {
 
   std::map<std::string, Type> types_of(const Case& c) {
     std::map<std::string, Type> out;
-    Fixture f(c.tables, kind_);
+    Fixture f(c.tables, kind_, oracle_);
     for (std::size_t t = 0; t < c.tables.size() && t < f.types().size(); ++t)
       for (std::size_t col = 0; col < c.tables[t].columns.size(); ++col)
         out[c.tables[t].name + "." + c.tables[t].columns[col]] = f.types()[t][col];
@@ -644,7 +827,7 @@ class Shrinker {
 
   bool fails(const Case& c) {
     ++attempts_;
-    Fixture f(c.tables, kind_);
+    Fixture f(c.tables, kind_, oracle_);
     if (!f.ok()) return false;
     // The same column types, or the query would mean something else.
     for (std::size_t t = 0; t < c.tables.size(); ++t)
@@ -722,8 +905,9 @@ class Shrinker {
   }
 };
 
-// A .test file that reproduces a case, with SQLite's answer as the expected one.
+// A .test file that reproduces a case, with the oracle's answer as the expected one.
 inline std::string reproducer(const Case& c, const CheckResult& r) {
+  const std::string oracle = oracle_name(r.oracle_kind);
   std::string out;
   for (const auto& t : c.tables) {
     out += "load " + t.name + "\n";
@@ -731,9 +915,9 @@ inline std::string reproducer(const Case& c, const CheckResult& r) {
     out += csv + "\n";
   }
   const Query& q = c.query;
-  out += "# SQLite ran: " + q.sql(Dialect::Sqlite) + "\n";
-  if (!r.sqlite.ok) {
-    out += "# SQLite: error: " + r.sqlite.error + "\n";
+  out += "# " + oracle + " ran: " + q.sql(dialect_of(r.oracle_kind)) + "\n";
+  if (!r.oracle.ok) {
+    out += "# " + oracle + ": error: " + first_line(r.oracle.error) + "\n";
     out += "statement error\n" + q.sql(Dialect::Gpusql) + "\n";
     return out;
   }
@@ -741,7 +925,7 @@ inline std::string reproducer(const Case& c, const CheckResult& r) {
   for (const auto& o : q.outputs) letters += o.type == VType::Double ? 'R' : o.type == VType::Text ? 'T' : 'I';
   out += "query " + letters + (q.order_by.empty() ? " rowsort" : " nosort") + "\n" + q.sql(Dialect::Gpusql) + "\n----\n";
   std::vector<std::string> lines;
-  for (const auto& row : r.sqlite.rows) {
+  for (const auto& row : r.oracle.rows) {
     std::string line;
     for (std::size_t col = 0; col < row.size(); ++col)
       line += (col ? "\t" : "") + cell_string(row[col], col < q.outputs.size() ? q.outputs[col].type : VType::Int);

@@ -1,7 +1,9 @@
 // Random queries within gpusql's dialect, built as typed trees and rendered
-// twice: as gpusql runs them, and as SQLite must run them to mean the same
-// (rowid 0-based, fmod for % on doubles, integer-double comparisons through
-// double; see known_differences in checker.hpp).
+// three times: as gpusql runs them, and as SQLite and DuckDB must run them to
+// mean the same. SQLite: rowid 0-based, fmod for % on doubles, integer-double
+// comparisons through double (the list in checker.hpp). DuckDB: integer
+// arithmetic in BIGINT, // for integer /, gpusql_mod for integer %, SUM of
+// integers cast to BIGINT (the list in duckdb_oracle.hpp).
 //
 // Today's dialect is always on: SELECT * | expressions | aggregates FROM one
 // table WHERE nested AND/OR/NOT over comparisons and arithmetic. The clauses
@@ -57,7 +59,7 @@ inline std::vector<std::pair<std::string, bool Features::*>> feature_fields() {
 }
 
 enum class VType { Int, Double, Bool, Text };
-enum class Dialect { Gpusql, Sqlite };
+enum class Dialect { Gpusql, Sqlite, Duckdb };
 
 struct Node {
   enum class Kind { Column, RowId, Literal, Neg, Not, Arith, Compare, And, Or, Agg, Between, In, Like, IsNull, Case, Cast };
@@ -88,6 +90,17 @@ inline std::string render(const Node& n, Dialect d) {
   auto as_real = [&](const Node& child) {
     return d == Dialect::Sqlite && child.type == VType::Int ? "CAST(" + r(child) + " AS REAL)" : r(child);
   };
+  // DuckDB: integer arithmetic in 64 bits (D1 of duckdb_oracle.hpp). An
+  // operand that is BIGINT already stays as it is; so does a literal beside
+  // an operand that is cast (the two meet in BIGINT).
+  auto bigint_already = [](const Node& c) {
+    return c.kind == K::Arith || c.kind == K::Neg || c.kind == K::RowId ||
+           (c.kind == K::Agg && (c.text == "SUM" || c.text == "COUNT"));
+  };
+  auto as_bigint = [&](const Node& child, const Node& other) {
+    if (bigint_already(child) || (child.kind == K::Literal && other.kind != K::Literal)) return r(child);
+    return "CAST(" + r(child) + " AS BIGINT)";
+  };
   switch (n.kind) {
     case K::Column: return (n.qualifier.empty() ? "" : n.qualifier + ".") + n.text;
     case K::RowId: {
@@ -95,11 +108,18 @@ inline std::string render(const Node& n, Dialect d) {
       return d == Dialect::Sqlite ? "(" + rowid + " - 1)" : rowid;
     }
     case K::Literal: return n.text;
-    case K::Neg: return "(- " + r(n.args[0]) + ")";
+    case K::Neg:
+      if (d == Dialect::Duckdb && n.type == VType::Int) return "(- " + as_bigint(n.args[0], n.args[0]) + ")";
+      return "(- " + r(n.args[0]) + ")";
     case K::Not: return "(NOT " + r(n.args[0]) + ")";
     case K::Arith:
       if (d == Dialect::Sqlite && n.text == "%" && n.type == VType::Double)
         return "gpusql_fmod(" + r(n.args[0]) + ", " + r(n.args[1]) + ")";
+      if (d == Dialect::Duckdb && n.type == VType::Int) {
+        std::string a = as_bigint(n.args[0], n.args[1]), b = as_bigint(n.args[1], n.args[0]);
+        if (n.text == "%") return "gpusql_mod(" + a + ", " + b + ")";     // D3
+        return "(" + a + " " + (n.text == "/" ? "//" : n.text) + " " + b + ")";  // D2
+      }
       return "(" + r(n.args[0]) + " " + n.text + " " + r(n.args[1]) + ")";
     case K::Compare: {
       bool mixed = (n.args[0].type == VType::Double) != (n.args[1].type == VType::Double) &&
@@ -111,6 +131,9 @@ inline std::string render(const Node& n, Dialect d) {
     case K::Or: return "(" + r(n.args[0]) + " OR " + r(n.args[1]) + ")";
     case K::Agg:
       if (n.star) return n.text + "(*)";
+      // D5: gpusql's SUM of integers is BIGINT, an error past its range.
+      if (d == Dialect::Duckdb && n.text == "SUM" && n.type == VType::Int)
+        return "CAST(SUM(" + std::string(n.negated ? "DISTINCT " : "") + r(n.args[0]) + ") AS BIGINT)";
       return n.text + "(" + std::string(n.negated ? "DISTINCT " : "") + r(n.args[0]) + ")";
     case K::Between:
       return "(" + r(n.args[0]) + (n.negated ? " NOT" : "") + " BETWEEN " + r(n.args[1]) + " AND " + r(n.args[2]) + ")";
