@@ -1100,7 +1100,10 @@ class QueryBinder {
   TableFunctionReader reader_;
   BoundQuery q_;
 
+  // An output column's name: a column reference is named by its column, as
+  // in DuckDB ("v" and t.v are v); anything else by its text as written.
   std::string source_text(const ast::Expr& e) const {
+    if (e.kind == ExprKind::Column) return e.name;
     if (e.end > e.offset && e.end <= sql_.size()) return std::string(sql_.substr(e.offset, e.end - e.offset));
     return ast::to_string(e);
   }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 
@@ -62,7 +63,9 @@ Outcome Session::run_statement(const std::string& sql) {
     auto start = std::chrono::steady_clock::now();
     Result result = database_.query(sql);
     std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-    renderer_->render(result, out_);
+    // A status line ("loaded 5 rows into t") is not a result: it goes to
+    // stderr, so `gpusql -csv -f script.sql > out.csv` writes only results.
+    renderer_->render(result, result.column_count() == 0 ? err_ : out_);
     if (settings_.timer) {
       char line[64];
       std::snprintf(line, sizeof line, "Run Time: %.3f s\n", elapsed.count());
@@ -99,6 +102,12 @@ Outcome Session::run_script(std::istream& in) {
 Outcome Session::run_file(const std::string& path) {
   if (read_depth_ >= MAX_READ_DEPTH) {
     report_error("cannot read '" + path + "': .read nested more than " + std::to_string(MAX_READ_DEPTH) + " deep");
+    had_error_ = true;
+    return Outcome::Failed;
+  }
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) {
+    report_error("cannot read '" + path + "': it is a directory");
     had_error_ = true;
     return Outcome::Failed;
   }

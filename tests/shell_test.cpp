@@ -342,6 +342,38 @@ TEST_CASE("e2e: a failing statement: the script goes on, exit 1; with -bail it s
   CHECK(rest.out.empty());
 }
 
+TEST_CASE("e2e: status lines go to stderr, so -csv output is only the results", "[shell]") {
+  Scratch s;
+  std::string script = s.script("status.sql",
+                                "CREATE TABLE e (a INTEGER, b VARCHAR, c DOUBLE);\n"
+                                "INSERT INTO e VALUES (1, 'x', 0.5), (2, 'y', 1);\n"
+                                "COPY e FROM '" + s.people() + "' (HEADER);\n"
+                                "SELECT a, b FROM e ORDER BY a;\n");
+  ShellRun r = s.run({"-device", "host", "-csv", "-f", script});
+  CHECK(r.status == 0);
+  CHECK(r.out == "a,b\n1,x\n1,ann\n2,y\n2,bob\n3,\"c,d\"\n");
+  CHECK_THAT(r.err, Catch::Contains("inserted 2 rows into e\n"));
+  CHECK_THAT(r.err, Catch::Contains("loaded 3 rows into e\n"));
+}
+
+TEST_CASE("e2e: -f or .read of a directory is an error, exit 1", "[shell]") {
+  Scratch s;
+  ShellRun r = s.run({"-device", "host", "-f", s.path("").string()});
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::Contains("it is a directory"));
+  ShellRun dot = s.run({"-device", "host", "-c", ".read " + s.path("").string()});
+  CHECK(dot.status == 1);
+  CHECK_THAT(dot.err, Catch::Contains("it is a directory"));
+}
+
+TEST_CASE("e2e: a column reference names its output column, quoted or qualified", "[shell]") {
+  Scratch s;
+  ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-csv", "-c",
+                      "SELECT \"id\", t.name, \"t\".\"score\", id + 1 FROM t WHERE id = 1"});
+  CHECK(r.status == 0);
+  CHECK(r.out == "id,name,score,id + 1\n1,ann,1.5,2\n");
+}
+
 TEST_CASE("e2e: semicolons inside strings and comments do not split statements", "[shell]") {
   Scratch s;
   ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-c",
