@@ -157,10 +157,11 @@ BoundExpr to_double(BoundExpr e) {
   }
   if (e.is_null_constant()) return retype_null(std::move(e), DataType::double_());
   std::size_t offset = e.offset;
-  int scale = e.type.id == Type::Decimal ? e.type.scale : 0;
-  BoundExpr d = node(Op::ToDouble, DataType::double_(), {std::move(e)}, offset);
-  if (scale > 0) d = node(Op::Div, DataType::double_(), {std::move(d), double_constant(static_cast<double>(pow10(scale)), offset)}, offset);
-  return d;
+  if (e.type.id == Type::Decimal) {
+    int64_t power = pow10(e.type.scale);
+    return node(Op::DecimalToDouble, DataType::double_(), {std::move(e), int_constant(power, offset)}, offset);
+  }
+  return node(Op::ToDouble, DataType::double_(), {std::move(e)}, offset);
 }
 
 // A REAL is computed as a double rounded to float after every step.
@@ -168,12 +169,17 @@ BoundExpr to_real(BoundExpr e) {
   if (e.type.id == Type::Real) return e;
   if (e.is_null_constant()) return retype_null(std::move(e), DataType::real());
   std::size_t offset = e.offset;
+  if (e.type.id == Type::Decimal) {  // DuckDB converts a DECIMAL to FLOAT in float arithmetic
+    int64_t power = pow10(e.type.scale);
+    return node(Op::DecimalToReal, DataType::real(), {std::move(e), int_constant(power, offset)}, offset);
+  }
   return node(Op::ToReal, DataType::real(), {to_double(std::move(e))}, offset);
 }
 
-// An exact operand as a DECIMAL of `scale` (at least its own). For a
-// comparison the rescaling saturates rather than fails (ScaleSaturate).
-BoundExpr to_decimal(BoundExpr e, int scale, bool for_comparison = false) {
+// An exact operand as a DECIMAL of `scale` (at least its own). With
+// `saturate` the rescaling saturates rather than fails (ScaleSaturate): for
+// a comparison, and for a CAST whose precision check follows.
+BoundExpr to_decimal(BoundExpr e, int scale, bool saturate = false) {
   DecimalShape shape = *decimal_shape(e.type);
   std::size_t offset = e.offset;
   DataType type = decimal_type(shape.precision - shape.scale + scale, scale, offset);
@@ -184,29 +190,47 @@ BoundExpr to_decimal(BoundExpr e, int scale, bool for_comparison = false) {
   }
   if (scale - shape.scale > kMaxDecimalDigits)
     throw Error(ErrorKind::NotSupported, "not supported yet: rescaling a DECIMAL by more than 18 digits", offset);
-  return node(for_comparison ? Op::ScaleSaturate : Op::Mul, type, {std::move(e), int_constant(pow10(scale - shape.scale), offset)},
+  return node(saturate ? Op::ScaleSaturate : Op::Mul, type, {std::move(e), int_constant(pow10(scale - shape.scale), offset)},
               offset);
 }
 
 // Brings two numeric operands to one type, as DuckDB does: DOUBLE if either
 // is DOUBLE, else REAL if either is REAL, else DECIMAL (the larger scale, and
 // room for the larger integer part) if either is DECIMAL, else integers.
-void unify_numeric(BoundExpr& a, BoundExpr& b, bool for_comparison = false) {
-  if (a.type.id == Type::Double || b.type.id == Type::Double) {
-    a = to_double(std::move(a));
-    b = to_double(std::move(b));
-  } else if (a.type.id == Type::Real || b.type.id == Type::Real) {
-    a = to_real(std::move(a));
-    b = to_real(std::move(b));
-  } else if (a.type.id == Type::Decimal || b.type.id == Type::Decimal) {
-    DecimalShape x = *decimal_shape(a.type), y = *decimal_shape(b.type);
+// The type two numeric types meet in, as DuckDB's: DOUBLE if either is
+// DOUBLE, else REAL if either is REAL, else a DECIMAL (the larger scale, and
+// room for the larger integer part) if either is DECIMAL, else BIGINT.
+DataType common_numeric_type(DataType a, DataType b, std::size_t offset) {
+  if (a.id == Type::Double || b.id == Type::Double) return DataType::double_();
+  if (a.id == Type::Real || b.id == Type::Real) return DataType::real();
+  if (a.id == Type::Decimal || b.id == Type::Decimal) {
+    DecimalShape x = *decimal_shape(a), y = *decimal_shape(b);
     int scale = std::max(x.scale, y.scale);
     int whole = std::max(x.precision - x.scale, y.precision - y.scale);
-    DataType type = decimal_type(whole + scale, scale, a.offset);
-    a = to_decimal(std::move(a), scale, for_comparison);
-    b = to_decimal(std::move(b), scale, for_comparison);
-    a.type = b.type = type;
+    return decimal_type(whole + scale, scale, offset);
   }
+  return a == b ? a : DataType::bigint();
+}
+
+// A numeric operand as the numeric `type` common_numeric_type() chose.
+BoundExpr to_numeric(BoundExpr e, DataType type, bool saturate = false) {
+  switch (type.id) {
+    case Type::Double: return to_double(std::move(e));
+    case Type::Real: return to_real(std::move(e));
+    case Type::Decimal: {
+      BoundExpr d = to_decimal(std::move(e), type.scale, saturate);
+      d.type = type;
+      return d;
+    }
+    default: return e;
+  }
+}
+
+// Brings two numeric operands to their common type.
+void unify_numeric(BoundExpr& a, BoundExpr& b, bool for_comparison = false) {
+  DataType type = common_numeric_type(a.type, b.type, a.offset);
+  a = to_numeric(std::move(a), type, /*saturate=*/for_comparison);
+  b = to_numeric(std::move(b), type, /*saturate=*/for_comparison);
 }
 
 bool is_number(DataType t) { return t.is_numeric() && t.id != Type::Boolean; }
@@ -614,9 +638,18 @@ class ExpressionBinder {
     if (v.is_null_constant()) return retype_null(std::move(v), target);
     if (v.type == target) return v;
     if (v.op == Op::Constant && v.type.id == Type::Varchar && target.id != Type::Varchar) {
-      // A string literal cast: parse it now, with the range checks of a load.
+      // A string literal cast: parse it now, with the range checks of a load
+      // (integers as DuckDB's cast reads them: '1e3', '2.5', '1_000').
       std::byte raw[8] = {};
-      ParseResult r = parse_fixed(v.text, target, raw, 0);
+      ParseResult r = ParseResult::Ok;
+      if (target.id == Type::Integer || target.id == Type::BigInt) {
+        int64_t i = 0;
+        r = parse_integer_cast(v.text, i);
+        if (r == ParseResult::Ok && target.id == Type::Integer && (i < INT32_MIN || i > INT32_MAX)) r = ParseResult::OutOfRange;
+        if (r == ParseResult::Ok) store_value(raw, target.id, 0, Slot{{i}, true});
+      } else {
+        r = parse_fixed(v.text, target, raw, 0);
+      }
       if (r != ParseResult::Ok) throw Error(ErrorKind::Conversion, conversion_message(v.text, target, r, '\''), v.offset);
       Slot value = load_raw(raw, target.id, 0);
       BoundExpr c = make_constant(target, at);
@@ -666,8 +699,8 @@ class ExpressionBinder {
           whole = kMaxDecimalDigits + 1;
         } else if (auto shape = decimal_shape(v.type)) {
           whole = shape->precision - shape->scale;
-          if (target.scale >= shape->scale) {
-            d = to_decimal(std::move(v), target.scale);
+          if (target.scale >= shape->scale) {  // a value past int64 saturates: the check below fails it
+            d = to_decimal(std::move(v), target.scale, /*saturate=*/true);
           } else {  // fewer digits after the point: rounded half away from zero
             d = node(Op::DivRound, target, {std::move(v), int_constant(pow10(shape->scale - target.scale), at)}, at);
           }
@@ -691,7 +724,7 @@ class ExpressionBinder {
           std::byte raw[8] = {};
           store_value(raw, v.type.id, 0, s);
           BoundExpr c = make_constant(DataType::varchar(), at);
-          c.text = format_fixed(v.type, raw, 0);
+          c.text = format_cast_text(v.type, raw, 0);
           return c;
         }
         if (auto codes = cast_to_varchar(v)) return std::move(*codes);
@@ -747,31 +780,27 @@ class ExpressionBinder {
         *r = recode(std::move(*r), common);
       }
     } else if (typed) {
+      // The type all results meet in, found before any is converted (a
+      // BIGINT beside a DECIMAL and a DOUBLE goes straight to DOUBLE).
+      DataType type = typed->type;
       for (BoundExpr* r : results) {
-        if (is_untyped_null(*r)) *r = retype_null(std::move(*r), typed->type);
-      }
-      for (BoundExpr* r : results) {
-        if (r == typed) continue;
-        if (r->type.id == Type::Varchar) {
-          throw Error(ErrorKind::Binder, "CASE branches of types " + typed->type.to_string() + " and VARCHAR",
+        if (is_untyped_null(*r) || r->type == type) continue;
+        if (!is_number(type) || !is_number(r->type))
+          throw Error(ErrorKind::Binder, "CASE branches of types " + type.to_string() + " and " + r->type.to_string(),
                       r->offset);
-        } else if (r->type != typed->type) {
-          BoundExpr a = std::move(*typed), b = std::move(*r);
-          if (!is_number(a.type) || !is_number(b.type))
-            throw Error(ErrorKind::Binder, "CASE branches of types " + a.type.to_string() + " and " + b.type.to_string(),
-                        b.offset);
-          unify_numeric(a, b);
-          *typed = std::move(a);
-          *r = std::move(b);
-        }
+        type = common_numeric_type(type, r->type, r->offset);
       }
-      // A second pass: earlier results may need the type a later one forced.
       for (BoundExpr* r : results)
-        if (r != typed && r->type != typed->type && is_number(r->type) && is_number(typed->type)) unify_numeric(*typed, *r);
+        *r = is_untyped_null(*r) ? retype_null(std::move(*r), type) : is_number(type) ? to_numeric(std::move(*r), type) : std::move(*r);
+    } else {
+      // Every result is the NULL literal: so is the CASE, for its context to type.
+      BoundExpr n = null_constant(DataType::integer(), e.offset);
+      n.text = "NULL";
+      return n;
     }
     // The results now share one type, but INTEGER beside BIGINT (one compute
     // class, so no conversion is needed): then the CASE is a BIGINT.
-    DataType type = typed ? typed->type : otherwise.type;
+    DataType type = typed->type;
     for (BoundExpr* r : results)
       if (r->type.id == Type::BigInt && type.id == Type::Integer) type = r->type;
     BoundExpr result = std::move(otherwise);

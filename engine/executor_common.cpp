@@ -4,21 +4,23 @@
 
 namespace gpusql {
 
-// An overflow in arithmetic comes first: its wrapped values may then push a
-// SUM out of range too, and the executors evaluate (a WHERE, an aggregate's
-// argument) and sum in one pass, so both bits arrive in the same word. It
-// is also the error DuckDB reports, whose sums are 128 bits wide.
+// The evaluator zeroes a value that overflowed or failed a check, so two
+// bits in one word come from two places that failed on their own. An
+// overflow in arithmetic is reported first, as DuckDB, which evaluates an
+// expression operation by operation over a whole vector, reports the inner
+// operation's error (CAST(a + b AS INTEGER) fails in the addition) and, its
+// sums being 128 bits wide, an overflow of an argument before a SUM's.
 void throw_if_eval_error(uint32_t error) {
   if (error & kEvalOverflow)
     throw Error(ErrorKind::Execution, "Out of Range: integer overflow in arithmetic (a value leaves the BIGINT range)");
-  if (error & kEvalSumOverflow)
-    throw Error(ErrorKind::Execution, "Out of Range: integer overflow in SUM (the total leaves the BIGINT range)");
-  if (error & kEvalCastRange)
-    throw Error(ErrorKind::Conversion, "CAST: a value is out of range for the type it is cast to");
   if (error & kEvalDecimalOverflow)
     throw Error(ErrorKind::Execution,
                 "Out of Range: overflow in DECIMAL arithmetic (a result needs more than 18 digits; add an explicit "
                 "CAST to DOUBLE)");
+  if (error & kEvalSumOverflow)
+    throw Error(ErrorKind::Execution, "Out of Range: integer overflow in SUM (the total leaves the BIGINT range)");
+  if (error & kEvalCastRange)
+    throw Error(ErrorKind::Conversion, "CAST: a value is out of range for the type it is cast to");
   if (error & kEvalDateRange)
     throw Error(ErrorKind::Execution,
                 "Out of Range: date out of range (DATE spans 5877642-06-25 (BC) to 5881580-07-10)");

@@ -60,6 +60,10 @@ enum class Op : uint8_t {
   // failing: a DECIMAL rescaled for a comparison, where every value it could
   // be compared with (at most 18 digits) lies strictly inside that range.
   ScaleSaturate,
+  // pops 10^scale, a DECIMAL's unscaled value: its DOUBLE (REAL) value, as
+  // DuckDB computes it -- one division while the value converts exactly,
+  // else the whole part plus the fraction (not always correctly rounded).
+  DecimalToDouble, DecimalToReal,
 };
 
 // DuckDB's DATE range in days since 1970-01-01: 5877642-06-25 (BC) to
@@ -246,26 +250,40 @@ GPUSQL_HD int64_t add_months(int64_t days, int64_t months) {
   return days_from_civil(ny, nm, d < last ? d : last);
 }
 
-// Checked 64-bit arithmetic; `error` collects kEvalOverflow.
+// Checked 64-bit arithmetic; `error` collects kEvalOverflow, and an
+// overflowing result is 0, so that nothing computed from it fails again (a
+// CAST of a wrapped value, say) and the first error is the one reported.
 GPUSQL_HD int64_t checked_add(int64_t a, int64_t b, uint32_t& error) {
   int64_t r = static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-  if (((a ^ r) & (b ^ r)) < 0) error |= kEvalOverflow;
+  if (((a ^ r) & (b ^ r)) < 0) {
+    error |= kEvalOverflow;
+    r = 0;
+  }
   return r;
 }
 GPUSQL_HD int64_t checked_sub(int64_t a, int64_t b, uint32_t& error) {
   int64_t r = static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
-  if (((a ^ b) & (a ^ r)) < 0) error |= kEvalOverflow;
+  if (((a ^ b) & (a ^ r)) < 0) {
+    error |= kEvalOverflow;
+    r = 0;
+  }
   return r;
 }
 GPUSQL_HD int64_t checked_mul(int64_t a, int64_t b, uint32_t& error) {
 #if defined(__CUDA_ARCH__)
   int64_t lo = static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
   int64_t hi = __mul64hi(a, b);
-  if (hi != (lo >> 63)) error |= kEvalOverflow;
+  if (hi != (lo >> 63)) {
+    error |= kEvalOverflow;
+    lo = 0;
+  }
   return lo;
 #else
   int64_t r;
-  if (__builtin_mul_overflow(a, b, &r)) error |= kEvalOverflow;
+  if (__builtin_mul_overflow(a, b, &r)) {
+    error |= kEvalOverflow;
+    r = 0;
+  }
   return r;
 #endif
 }
@@ -416,10 +434,30 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
       }
       case Op::ToReal: {
         Slot& a = stack[top];
-        const double r = static_cast<double>(static_cast<float>(a.d));
+        double r = static_cast<double>(static_cast<float>(a.d));
         // x - x is 0 for a finite x, NaN for infinities and NaN.
-        if (a.valid && a.d - a.d == 0.0 && !(r - r == 0.0)) error |= kEvalCastRange;
+        if (a.valid && a.d - a.d == 0.0 && !(r - r == 0.0)) {
+          error |= kEvalCastRange;
+          r = 0;
+        }
         a.d = r;
+        break;
+      }
+      case Op::DecimalToDouble: case Op::DecimalToReal: {
+        Slot b = stack[top--];
+        Slot& a = stack[top];
+        const int64_t x = a.i, p = b.i;
+        if (in.op == Op::DecimalToDouble) {
+          const bool exact = (x < 0 ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x)) <= (uint64_t{1} << 53);
+          a.d = exact || p == 1 ? static_cast<double>(x) / static_cast<double>(p)
+                                : static_cast<double>(x / p) + static_cast<double>(x % p) / static_cast<double>(p);
+        } else {
+          const bool exact = (x < 0 ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x)) <= (uint64_t{1} << 24);
+          const float f = exact || p == 1 ? static_cast<float>(x) / static_cast<float>(p)
+                                          : static_cast<float>(x / p) + static_cast<float>(x % p) / static_cast<float>(p);
+          a.d = static_cast<double>(f);
+        }
+        a.valid = a.valid && b.valid;
         break;
       }
       case Op::DivRound: case Op::DivFloor: case Op::DivCeil: {
@@ -449,21 +487,32 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
         a.valid = a.valid && b.valid;
         break;
       }
+      // A failed check also zeroes the value, so that the steps after it
+      // (say, an overflowing product of it) report nothing of their own.
       case Op::CheckDate: {
-        const Slot& a = stack[top];
-        if (a.valid && (a.i < kMinDate || a.i > kMaxDate)) error |= kEvalDateRange;
+        Slot& a = stack[top];
+        if (a.valid && (a.i < kMinDate || a.i > kMaxDate)) {
+          error |= kEvalDateRange;
+          a.i = 0;
+        }
         break;
       }
       case Op::CheckInt32: {
-        const Slot& a = stack[top];
-        if (a.valid && (a.i < INT32_MIN || a.i > INT32_MAX)) error |= kEvalCastRange;
+        Slot& a = stack[top];
+        if (a.valid && (a.i < INT32_MIN || a.i > INT32_MAX)) {
+          error |= kEvalCastRange;
+          a.i = 0;
+        }
         break;
       }
       case Op::CheckPrecision: case Op::CheckDecimal: {
         Slot b = stack[top--];
-        const Slot& a = stack[top];
+        Slot& a = stack[top];
         // -bound < value < bound; INT64_MIN has no magnitude in range.
-        if (a.valid && (a.i <= -b.i || a.i >= b.i)) error |= in.op == Op::CheckPrecision ? kEvalCastRange : kEvalDecimalOverflow;
+        if (a.valid && (a.i <= -b.i || a.i >= b.i)) {
+          error |= in.op == Op::CheckPrecision ? kEvalCastRange : kEvalDecimalOverflow;
+          a.i = 0;
+        }
         break;
       }
       case Op::Floor: stack[top].d = floor(stack[top].d); break;

@@ -405,6 +405,8 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
     case Op::CheckPrecision: return "check_precision(" + child(0) + ", " + child(1) + ")";
     case Op::CheckDecimal: return child(0);
     case Op::ScaleSaturate: return "(" + child(0) + " * " + child(1) + ")";
+    case Op::DecimalToDouble: return "CAST(" + child(0) + " AS DOUBLE)";
+    case Op::DecimalToReal: return "CAST(" + child(0) + " AS REAL)";
     case Op::Floor: return "floor(" + child(0) + ")";
     case Op::Ceil: return "ceil(" + child(0) + ")";
     case Op::Abs: return "abs(" + child(0) + ")";

@@ -93,7 +93,7 @@ std::optional<BoundExpr> cast_to_varchar(const BoundExpr& arg) {
     null_result[i] = !v.valid;
     if (!v.valid) continue;
     store_value(one.data(), arg.type.id, 0, v);
-    text[i] = format_fixed(arg.type, one.data(), 0);
+    text[i] = format_cast_text(arg.type, one.data(), 0);
   }
   throw_if_eval_error(error);
   if (std::find(null_result.begin(), null_result.end(), 1) != null_result.end())

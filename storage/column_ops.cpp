@@ -237,7 +237,7 @@ HostColumn cast_column(const HostColumn& column, DataType target, std::string_vi
   if (target.id == Type::Varchar) {
     std::vector<std::string> texts(rows);
     for (std::size_t r = 0; r < rows; ++r)
-      if (column.is_valid(r)) texts[r] = format_fixed(column.type, column.bytes.data(), r);
+      if (column.is_valid(r)) texts[r] = format_cast_text(column.type, column.bytes.data(), r);
     return make_varchar_column(texts, column.validity);
   }
   HostColumn out(target, rows);

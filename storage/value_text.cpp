@@ -224,6 +224,90 @@ std::size_t detail::invalid_utf8_offset(std::string_view s) {
 
 std::string format_double(double value) { return shortest(value); }
 
+namespace {
+
+template <class T>
+std::string cast_text(T value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+  if (value == 0) return std::signbit(value) ? "-0.0" : "0.0";
+  char buffer[400];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
+  const std::string scientific(buffer, end);
+  const int exponent = std::stoi(scientific.substr(scientific.find('e') + 1));
+  if (exponent < -4 || exponent >= 16) return scientific;
+  auto [fixed_end, fixed_ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
+  std::string fixed(buffer, fixed_end);
+  if (fixed.find('.') == std::string::npos) fixed += ".0";
+  return fixed;
+}
+
+}  // namespace
+
+std::string format_cast_text(DataType type, const void* data, std::size_t row) {
+  if (type.id == Type::Double) return cast_text(static_cast<const double*>(data)[row]);
+  if (type.id == Type::Real) return cast_text(static_cast<const float*>(data)[row]);
+  return format_fixed(type, data, row);
+}
+
+ParseResult parse_integer_cast(std::string_view text, int64_t& out) {
+  std::string_view s = trim_blanks(text);
+  std::size_t i = 0;
+  bool negative = false;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
+  __int128 value = 0;
+  const __int128 limit = static_cast<__int128>(uint64_t{1} << 63);
+  auto digit_value = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1; };
+  if (s.size() - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+    for (i += 2; i < s.size(); ++i) {
+      int d = digit_value(s[i]);
+      if (d < 0) return ParseResult::Invalid;
+      value = value * 16 + d;
+      if (value > limit) return ParseResult::OutOfRange;
+    }
+  } else {
+    // Digits (with '_' between them), a fraction, an exponent.
+    std::string digits;
+    int fraction = 0;
+    bool point = false;
+    for (; i < s.size(); ++i) {
+      char c = s[i];
+      if (is_digit(c)) {
+        digits += c;
+        fraction += point;
+      } else if (c == '_' && !digits.empty() && i + 1 < s.size() && is_digit(s[i + 1]) && !point) {
+        continue;
+      } else if (c == '.' && !point) {
+        point = true;
+      } else {
+        break;
+      }
+    }
+    if (digits.empty()) return ParseResult::Invalid;
+    int exponent = 0;
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+      int64_t e = 0;
+      if (detail::parse_integer(s.substr(i + 1), e) != ParseResult::Ok) return ParseResult::Invalid;
+      if (e > 1000 || e < -1000) return e > 0 ? ParseResult::OutOfRange : (out = 0, ParseResult::Ok);
+      exponent = static_cast<int>(e);
+      i = s.size();
+    }
+    if (i != s.size()) return ParseResult::Invalid;
+    // The value is digits * 10^shift: keep the whole part, round by the first digit dropped.
+    const int shift = exponent - fraction;
+    const int whole = static_cast<int>(digits.size()) + shift;
+    for (int k = 0; k < whole; ++k) {
+      value = value * 10 + (k < static_cast<int>(digits.size()) ? digits[k] - '0' : 0);
+      if (value > limit) return ParseResult::OutOfRange;
+    }
+    if (whole >= 0 && whole < static_cast<int>(digits.size()) && digits[whole] >= '5') ++value;
+  }
+  if (negative) value = -value;
+  if (value > INT64_MAX || value < INT64_MIN) return ParseResult::OutOfRange;
+  out = static_cast<int64_t>(value);
+  return ParseResult::Ok;
+}
+
 std::string to_string(Date date) {
   int64_t year;
   unsigned month, day;
@@ -248,9 +332,14 @@ std::string to_string(const Decimal& decimal) {
   return decimal.unscaled < 0 ? "-" + digits : digits;
 }
 
+// DuckDB's conversion (as the evaluator's DecimalToDouble): one division
+// while the unscaled value converts exactly, else whole part plus fraction.
 double Decimal::to_double() const {
-  if (scale <= 18) return static_cast<double>(unscaled) / static_cast<double>(power_of_ten(scale));
-  return static_cast<double>(unscaled) / std::pow(10.0, scale);
+  if (scale > 18) return static_cast<double>(unscaled) / std::pow(10.0, scale);
+  const int64_t p = power_of_ten(scale);
+  const uint64_t magnitude = unscaled < 0 ? 0 - static_cast<uint64_t>(unscaled) : static_cast<uint64_t>(unscaled);
+  if (magnitude <= (uint64_t{1} << 53) || p == 1) return static_cast<double>(unscaled) / static_cast<double>(p);
+  return static_cast<double>(unscaled / p) + static_cast<double>(unscaled % p) / static_cast<double>(p);
 }
 
 std::string format_fixed(DataType type, const void* data, std::size_t row) {

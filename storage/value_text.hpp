@@ -166,6 +166,16 @@ inline ParseResult parse_date(std::string_view text, int32_t& days) {
 // true/false, t/f, yes/no, y/n, 1/0, any case.
 ParseResult parse_boolean(std::string_view text, bool& out);
 
+// A string CAST to an integer type, as DuckDB reads it (more than a CSV field
+// may hold): '_' between digits, a fraction rounded by its first digit (half
+// away from zero: '2.5' is 3), an exponent ('1e3'), hexadecimal '0x10'.
+ParseResult parse_integer_cast(std::string_view text, int64_t& out);
+
+// A DOUBLE or REAL as CAST(... AS VARCHAR) writes it, as DuckDB does: the
+// shortest round-trip digits, fixed with at least one decimal ('1.0') from
+// 1e-4 up to 1e16, else scientific ('1e+16', '2.5e-07').
+std::string format_cast_text(DataType type, const void* data, std::size_t row);
+
 // Parses `text` as a value of the fixed-width `type` (anything but VARCHAR)
 // and stores it as row `row` of a column's raw values.
 inline ParseResult parse_fixed(std::string_view text, DataType type, void* data, std::size_t row) {

@@ -59,11 +59,23 @@ namespace gpusql::test::diff {
 // 11. Without ORDER BY rows are compared as multisets; with ORDER BY,
 //     gpusql's rows must be in order on the keys; with LIMIT, under an order
 //     over every output column, row by row.
+// 12. DECIMALs are 64-bit in gpusql: a DECIMAL + - * % (or CASE) result, or
+//     an operand rescaled into it, past 18 digits is an overflow error;
+//     SQLite computes in REAL: gpusql's overflow is accepted when SQLite
+//     finds such a value (unscaled, |x| 10^scale >= 10^18, less one part in
+//     10^9 for REAL's rounding) in a DECIMAL subexpression on some row of its
+//     tables (or group), or a DECIMAL SUM whose sum |x| reaches it (D10 of
+//     duckdb_oracle.hpp, with the same probe).
+// 13. DECIMAL arithmetic is exact in gpusql; SQLite computes it in REAL,
+//     which rounds past 2^53: a different answer is accepted when some
+//     DECIMAL + - * % (or CASE) has a value or operand of at least 2^53
+//     unscaled (less one part in 10^9) on some row of its tables (or group),
+//     the probe of difference 12.
 // Known gpusql bugs, accepted until fixed (each has a tests/sql/pending/ file):
 // none at present.
 // Against DuckDB only the list at the top of duckdb_oracle.hpp applies (its
-// D9 and the comparison rules are 4, 10 and 11 here); none of SQLite's
-// categories 1-3 and 5-9 does.
+// D9 and the comparison rules are 4, 10 and 11 here, its D10 is 12); none of
+// SQLite's categories 1-3 and 5-9 does.
 
 enum class OracleKind { Sqlite, Duckdb };
 
@@ -111,9 +123,24 @@ class Fixture {
     }
     for (const auto& t : tables) {
       std::string path = dir_.write(t.name + ".csv", to_csv(t));
+      // DECIMAL and DATE columns: loaded as inferred (DOUBLE, DATE), then
+      // made their type by CREATE TABLE AS ... CAST.
+      bool typed = false;
+      std::string select;
+      for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        std::string type = intent_type(t.intents[c]);
+        typed = typed || !type.empty();
+        // A column of NULLs only is inferred VARCHAR: a NULL of the type.
+        bool nulls = std::none_of(t.rows.begin(), t.rows.end(), [&](const auto& row) { return row[c].has_value(); });
+        select += (c ? ", " : "") + (type.empty() ? t.columns[c]
+                                     : "CAST(" + (nulls ? std::string("NULL") : t.columns[c]) + " AS " + type + ") AS " + t.columns[c]);
+      }
       try {
-        db_->load_csv(t.name, path);
-        if (host_) host_->load_csv(t.name, path);
+        for (Database* db : {&*db_, host_ ? &*host_ : nullptr}) {
+          if (!db) continue;
+          db->load_csv(typed ? t.name + "_csv" : t.name, path);
+          if (typed) db->query("CREATE TABLE " + t.name + " AS SELECT " + select + " FROM " + t.name + "_csv");
+        }
       } catch (const Error& e) {
         load_error_ = "loading " + t.name + ": " + e.what();
         return;
@@ -124,10 +151,10 @@ class Fixture {
       for (std::size_t c = 0; c < schema.column_count(); ++c) {
         Type type = schema.column_type(c);
         types.push_back(type);
-        affinities.push_back(type == Type::Double || type == Type::Real ? "REAL"
-                             : type == Type::Varchar                     ? "TEXT"
-                                                                         : "INTEGER");
-        duckdb_types.push_back(duckdb_type(type));
+        affinities.push_back(type == Type::Double || type == Type::Real || type == Type::Decimal ? "REAL"
+                             : type == Type::Varchar || type == Type::Date                          ? "TEXT"
+                                                                                                    : "INTEGER");
+        duckdb_types.push_back(type == Type::Decimal ? intent_type(t.intents[c]) : duckdb_type(type));
       }
       Rows rows;
       for (const auto& row : t.rows) {
@@ -158,6 +185,7 @@ class Fixture {
       case Type::BigInt: return "BIGINT";
       case Type::Real: return "REAL";
       case Type::Double: return "DOUBLE";
+      case Type::Date: return "DATE";
       default: return "VARCHAR";
     }
   }
@@ -194,7 +222,9 @@ inline std::optional<VType> vtype_of(Type type) {
   switch (type) {
     case Type::Integer:
     case Type::BigInt: return VType::Int;
-    case Type::Double: return VType::Double;
+    case Type::Double:
+    case Type::Decimal: return VType::Double;
+    case Type::Date: return VType::Date;
     case Type::Varchar: return VType::Text;
     default: return std::nullopt;  // types the generator does not use yet
   }
@@ -244,6 +274,10 @@ inline int cell_compare(const Cell& a, const Cell& b) {
   return x < y ? -1 : x > y;
 }
 
+// The categories of difference 12 (SQLite) and D10 (DuckDB).
+inline const std::string kDecimalPast64Sqlite = "DECIMAL arithmetic past 64 bits (SQLite computes in REAL)";
+inline const std::string kDecimalPast64Duckdb = "DECIMAL arithmetic past 64 bits (DuckDB widens to 128 bits)";
+
 class Checker {
  public:
   Checker(Fixture& fixture, const Query& q)
@@ -252,6 +286,11 @@ class Checker {
   CheckResult run() {
     CheckResult r;
     r.oracle_kind = f_.oracle_kind();
+    if (!duckdb_ && q_.duckdb_only) {
+      r.verdict = Verdict::Skip;
+      r.category = "DuckDB only (DECIMAL, DATE, CAST or NULL shapes SQLite cannot judge)";
+      return r;
+    }
     std::string sql = q_.sql(Dialect::Gpusql);
     r.gpusql = run_gpusql(f_.db(), sql, duckdb_);
     if (!r.gpusql.ok && r.gpusql.kind == ErrorKind::NotSupported) {
@@ -287,23 +326,27 @@ class Checker {
     if (g.ok && s.ok) {
       if (auto difference = compare(g.rows, s.rows)) {
         if (infinity_possible()) return known("NaN from infinities (SQLite makes it NULL)");
+        if (decimal_may_overflow(true)) return known("exact DECIMAL arithmetic past 2^53 (SQLite rounds in REAL)");
         mismatch("wrong result");
         r.detail = *difference + r.detail;
       }
       return r;
     }
     if (!g.ok && g.kind == ErrorKind::Execution && g.error.find("integer overflow in SUM") != std::string::npos) {
-      if (sqlite_overflow || sum_may_overflow()) return known("integer SUM overflow (order of partial sums)");
+      if (sqlite_overflow || sum_may_overflow(false)) return known("integer SUM overflow (order of partial sums)");
+      if (sum_may_overflow(true)) return known(kDecimalPast64Sqlite);
       return mismatch("gpusql reports a SUM overflow SQLite does not see");
     }
-    if (!g.ok && g.kind == ErrorKind::Execution && g.error.find("integer overflow") != std::string::npos) {
-      if (arithmetic_may_overflow() || (sqlite_overflow && sum_may_overflow()))
+    if (!g.ok && g.kind == ErrorKind::Execution && g.error.find("overflow") != std::string::npos) {
+      if (g.error.find("integer overflow") != std::string::npos &&
+          (arithmetic_may_overflow() || (sqlite_overflow && sum_may_overflow(false))))
         return known("integer arithmetic overflow (SQLite switches to REAL)");
+      if (decimal_may_overflow()) return known(kDecimalPast64Sqlite);
       return mismatch("gpusql reports an overflow SQLite does not see");
     }
     if (!g.ok && !s.ok) return mismatch("both fail (a generator bug?)");
     if (!g.ok) return mismatch(std::string("gpusql fails: ") + std::string(error_kind_name(g.kind)));
-    if (sqlite_overflow && sum_may_overflow()) return known("integer SUM overflow (order of partial sums)");
+    if (sqlite_overflow && sum_may_overflow(false)) return known("integer SUM overflow (order of partial sums)");
     return mismatch("SQLite fails");
   }
 
@@ -334,12 +377,25 @@ class Checker {
       return r;
     }
     if (gpusql_overflow && duckdb_overflows) return r;  // both leave a type's range: the same answer
+    bool gpusql_conversion = !g.ok && g.kind == ErrorKind::Conversion;
+    if (gpusql_conversion && !s.ok && s.error.rfind("Conversion Error", 0) == 0) return r;  // both fail a CAST
+    // Both fail, each on a different value: a CAST in one, an overflow in
+    // the other; the same answer when the probes find both.
+    bool duckdb_conversion = !s.ok && s.error.rfind("Conversion Error", 0) == 0;
+    if ((gpusql_conversion && duckdb_overflows) || (gpusql_overflow && duckdb_conversion))
+      if (cast_may_fail() && (duckdb_may_overflow() || decimal_may_overflow())) return r;
+    if (gpusql_conversion && s.ok) {
+      if (cast_may_fail()) return known("a CAST failing on rows or branches DuckDB does not evaluate");
+      return mismatch("gpusql fails a CAST DuckDB does not");
+    }
     if (gpusql_overflow && g.error.find("integer overflow in SUM") != std::string::npos) {
-      if (sum_may_overflow()) return known("integer SUM overflow in a partial sum (DuckDB adds exactly)");
+      if (sum_may_overflow(false)) return known("integer SUM overflow in a partial sum (DuckDB adds exactly)");
+      if (sum_may_overflow(true)) return known(kDecimalPast64Duckdb);
       return mismatch("gpusql reports a SUM overflow DuckDB does not see");
     }
     if (gpusql_overflow) {
       if (duckdb_may_overflow()) return known("integer overflow on rows or branches DuckDB does not evaluate");
+      if (decimal_may_overflow()) return known(kDecimalPast64Duckdb);
       return mismatch("gpusql reports an overflow DuckDB does not see");
     }
     if (!g.ok && !s.ok) return mismatch("both fail (a generator bug?)");
@@ -378,14 +434,17 @@ class Checker {
 
   // DECIMAL values as their canonical text when the oracle is DuckDB (which
   // has them exactly), as doubles for SQLite (which holds them as REAL).
+  // For SQLite the double nearest the exact value (its text through strtod:
+  // Decimal::to_double divides a rounded unscaled value, two roundings).
   static Rows gpusql_rows(const Result& result, bool exact_decimals) {
     Rows rows = to_rows(result);
-    if (!exact_decimals) return rows;
     for (std::size_t c = 0; c < result.column_count(); ++c) {
       if (result.column_type(c) != Type::Decimal) continue;
       for (std::size_t r = 0; r < rows.size(); ++r) {
         Value v = result.value(r, c);
-        if (auto* decimal = std::get_if<Decimal>(&v)) rows[r][c] = canonical_decimal(to_string(*decimal));
+        if (auto* decimal = std::get_if<Decimal>(&v))
+          rows[r][c] = exact_decimals ? Cell(canonical_decimal(to_string(*decimal)))
+                                      : Cell(std::strtod(to_string(*decimal).c_str(), nullptr));
       }
     }
     return rows;
@@ -488,9 +547,18 @@ class Checker {
       // DECIMAL values (DuckDB's checks hold them as text) compare by value.
       auto* xs = std::get_if<std::string>(&x);
       auto* ys = std::get_if<std::string>(&y);
-      if (xs && ys && q_.outputs[k.output].type != VType::Text) {
+      if (xs && ys && q_.outputs[k.output].type == VType::Double) {
         long double xv = std::strtold(xs->c_str(), nullptr), yv = std::strtold(ys->c_str(), nullptr);
         c = xv < yv ? -1 : xv > yv;
+      }
+      // DATEs as text ("10000-09-23" after "5993-06-26"): by year, then the rest.
+      if (xs && ys && q_.outputs[k.output].type == VType::Date) {
+        auto split = [](const std::string& s) {
+          std::size_t dash = s.find('-', 1);
+          return std::make_pair(std::strtoll(s.substr(0, dash).c_str(), nullptr, 10), s.substr(dash));
+        };
+        auto xd = split(*xs), yd = split(*ys);
+        c = xd < yd ? -1 : xd > yd;
       }
       if (c != 0) return k.descending ? c < 0 : c > 0;
     }
@@ -592,17 +660,30 @@ class Checker {
            q_.group_sql(d) + ") WHERE " + with_e(where) + " LIMIT 1";
   }
 
-  // D7 of duckdb_oracle.hpp: does some integer subexpression (a constant
-  // one, with constants_only) overflow on DuckDB over all rows of its tables
-  // (aggregate-level ones: all groups)?
+  // D7 of duckdb_oracle.hpp: does some integer (or DECIMAL) arithmetic
+  // subexpression (a constant one, with constants_only) overflow on DuckDB
+  // over all rows of its tables (aggregate-level ones: all groups)?
   bool duckdb_may_overflow(bool constants_only = false) {
     bool found = false;
     each_node([&](const Node& n) {
-      if (found || n.type != VType::Int || (constants_only && !is_constant(n))) return;
-      bool sum = n.kind == Node::Kind::Agg && n.text == "SUM";
+      if (found || (constants_only && !is_constant(n))) return;
+      if (n.type != VType::Int && !(n.kind == Node::Kind::Arith && decimal_scale(n))) return;
+      bool sum = n.kind == Node::Kind::Agg && n.text == "SUM" && n.type == VType::Int;
       if (n.kind != Node::Kind::Arith && n.kind != Node::Kind::Neg && !sum) return;
       OracleResult r = f_.duckdb().query(over_rows(n, "MAX($e)", "TRUE", Dialect::Duckdb));
       found = !r.ok && duckdb_overflow(r.error);
+    });
+    return found;
+  }
+
+  // D7 for CASTs: does some CAST fail on DuckDB over all rows of its tables
+  // (aggregate-level ones: all groups)?
+  bool cast_may_fail() {
+    bool found = false;
+    each_node([&](const Node& n) {
+      if (found || n.kind != Node::Kind::Cast) return;
+      OracleResult r = f_.duckdb().query(over_rows(n, "MIN($e)", "TRUE", Dialect::Duckdb));
+      found = !r.ok && r.error.rfind("Conversion Error", 0) == 0;
     });
     return found;
   }
@@ -669,19 +750,67 @@ class Checker {
     return found;
   }
 
-  // Difference 6 (D6 against DuckDB): can some integer SUM reach 2^63 in magnitude?
-  bool sum_may_overflow() {
+  // Difference 6 (D6 against DuckDB): can some integer SUM reach 2^63 in
+  // magnitude? With `decimal`: can some DECIMAL SUM reach 10^18 unscaled
+  // (difference 12, D10)?
+  bool sum_may_overflow(bool decimal) {
     bool found = false;
     each_node([&](const Node& n) {
       if (found || n.kind != Node::Kind::Agg || n.star || n.text != "SUM") return;
-      if (n.args[0].type != VType::Int) return;
+      auto scale = decimal_scale(n.args[0]);
+      if (decimal ? !scale : n.args[0].type != VType::Int) return;
+      double limit = decimal ? 1e18 / std::pow(10.0, *scale) * (1 - 1e-9) : 9.0e18;
       Dialect d = dialect_of(f_.oracle_kind());
       std::string e = render(n.args[0], d);
       std::string abs_sum = duckdb_ ? "SUM(ABS(CAST(" + e + " AS DOUBLE)))" : "TOTAL(ABS(CAST(" + e + " AS REAL)))";
       OracleResult r = f_.oracle_query("SELECT MAX(s) FROM (SELECT " + abs_sum + " AS s" + q_.from_sql(d) +
                                        q_.where_sql(d) + q_.group_sql(d) + ")");
       if (r.ok && !r.rows.empty())
-        if (auto* d = std::get_if<double>(&r.rows[0][0])) found = *d >= 9.0e18;
+        if (auto* d = std::get_if<double>(&r.rows[0][0])) found = *d >= limit;
+    });
+    return found;
+  }
+
+  // Difference 12 (D10 against DuckDB): does some DECIMAL + - * % (or a CASE
+  // over DECIMAL branches) reach 10^18 unscaled on some row of its tables
+  // (aggregate-level ones: some group): its value, or an operand rescaled to
+  // its scale (+ - %, CASE) or at its own scale (*)? A probe DuckDB itself
+  // fails with an overflow counts too (its own 18-digit check on a row the
+  // query does not evaluate). SQLite computes in REAL: there the bound is
+  // 10^18 less one part in 10^9.
+  // With `real_precision` (SQLite only): does such a value or operand reach
+  // 2^53 unscaled, past which REAL may round it (difference 13)?
+  bool decimal_may_overflow(bool real_precision = false) {
+    using K = Node::Kind;
+    Dialect d = dialect_of(f_.oracle_kind());
+    bool found = false;
+    each_node([&](const Node& n) {
+      if (found || !((n.kind == K::Arith && n.text != "/") || n.kind == K::Case)) return;
+      auto scale = decimal_scale(n);
+      if (!scale) return;
+      std::vector<std::pair<const Node*, int>> values = {{&n, *scale}};
+      if (n.kind == K::Case)
+        for (const Node* v : case_values(n)) values.push_back({v, *scale});
+      else
+        for (const Node& a : n.args) values.push_back({&a, n.text == "*" ? decimal_scale(a).value_or(0) : *scale});
+      bool grouped = contains_aggregate(n);
+      std::string condition, select;
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        auto [v, s] = values[i];
+        if (s > 18) continue;
+        std::string e = grouped ? "v" + std::to_string(i) : render(*v, d);
+        std::string bound = real_precision       ? double_string(0x1p53 / std::pow(10.0, s) * (1 - 1e-9))
+                            : d == Dialect::Sqlite ? "9.99999999e" + std::to_string(17 - s)
+                                                   : "1" + std::string(18 - s, '0');
+        condition += (condition.empty() ? "" : " OR ") + ("(" + e + " >= " + bound + " OR " + e + " <= -" + bound + ")");
+        select += (select.empty() ? "" : ", ") + render(*v, d) + " AS v" + std::to_string(i);
+      }
+      if (condition.empty()) return;
+      std::string sql = grouped ? "SELECT 1 FROM (SELECT " + select + q_.from_sql(d) + q_.where_sql(d) + q_.group_sql(d) +
+                                      ") WHERE " + condition + " LIMIT 1"
+                                : "SELECT 1" + rows_of(n) + " WHERE " + condition + " LIMIT 1";
+      OracleResult r = f_.oracle_query(sql);
+      found = r.ok ? !r.rows.empty() : duckdb_ && duckdb_overflow(r.error);
     });
     return found;
   }
@@ -752,7 +881,8 @@ inline std::vector<Query> simpler_queries(const Query& q) {
         });
     if (node.kind != Node::Kind::Literal && node.kind != Node::Kind::Column) {
       static const std::map<VType, std::string> simple = {
-          {VType::Int, "1"}, {VType::Double, "0.5"}, {VType::Bool, "TRUE"}, {VType::Text, "'a'"}};
+          {VType::Int, "1"}, {VType::Double, "0.5"}, {VType::Bool, "TRUE"}, {VType::Text, "'a'"},
+          {VType::Date, "DATE '2000-01-01'"}};
       with([&](Query& c) {
         *nodes_of(c)[i] = literal(node.type, simple.at(node.type));
         refresh_outputs(c);

@@ -21,8 +21,52 @@ namespace gpusql::test::diff {
 
 using Cell = gpusql::test::Cell;
 
-// What a generated column is meant to hold; gpusql's inference decides its type.
-enum class Intent { Int, BigInt, Double, Text };
+// What a generated column is meant to hold; gpusql's inference decides its
+// type, except for DECIMAL columns (DECIMAL(15,2), DECIMAL(9,4)) and DATE
+// columns, which the fixture makes that type with CREATE TABLE AS ... CAST.
+enum class Intent { Int, BigInt, Double, Text, Decimal15_2, Decimal9_4, Date };
+
+// The SQL type a DECIMAL or DATE column is made ("" for the others).
+inline std::string intent_type(Intent intent) {
+  switch (intent) {
+    case Intent::Decimal15_2: return "DECIMAL(15,2)";
+    case Intent::Decimal9_4: return "DECIMAL(9,4)";
+    case Intent::Date: return "DATE";
+    default: return "";
+  }
+}
+
+// A DECIMAL column's scale (-1 for the others).
+inline int intent_scale(Intent intent) {
+  return intent == Intent::Decimal15_2 ? 2 : intent == Intent::Decimal9_4 ? 4 : -1;
+}
+
+// "YYYY-MM-DD" of a day number (days since 1970-01-01, proleptic Gregorian).
+inline std::string date_text(int64_t days) {
+  // Howard Hinnant's civil_from_days.
+  int64_t z = days + 719468;
+  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  int64_t doe = z - era * 146097;
+  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  int64_t y = yoe + era * 400;
+  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  int64_t mp = (5 * doy + 2) / 153;
+  int64_t d = doy - (153 * mp + 2) / 5 + 1;
+  int64_t m = mp < 10 ? mp + 3 : mp - 9;
+  if (m <= 2) ++y;
+  char buffer[80];
+  std::snprintf(buffer, sizeof buffer, "%04lld-%02lld-%02lld", static_cast<long long>(y), static_cast<long long>(m),
+                static_cast<long long>(d));
+  return buffer;
+}
+
+// The text of unscaled / 10^scale: "-0.05" for (-5, 2).
+inline std::string decimal_text(int64_t unscaled, int scale) {
+  std::string digits = std::to_string(unscaled < 0 ? -unscaled : unscaled);
+  if (digits.size() <= static_cast<std::size_t>(scale)) digits.insert(0, static_cast<std::size_t>(scale) + 1 - digits.size(), '0');
+  digits.insert(digits.size() - static_cast<std::size_t>(scale), ".");
+  return (unscaled < 0 ? "-" : "") + digits;
+}
 
 struct TableData {
   std::string name;
@@ -58,8 +102,13 @@ class DataGenerator {
     t.name = name;
     std::size_t columns = 1 + rng_.below(5);
     for (std::size_t c = 0; c < columns; ++c) {
-      Intent intent = static_cast<Intent>(rng_.below(4));
-      const char* prefix = intent == Intent::Int ? "i" : intent == Intent::BigInt ? "b" : intent == Intent::Double ? "d" : "s";
+      Intent intent = static_cast<Intent>(rng_.weighted({1, 1, 1, 1, 0.35, 0.25, 0.4}));
+      const char* prefix = intent == Intent::Int      ? "i"
+                           : intent == Intent::BigInt ? "b"
+                           : intent == Intent::Double ? "d"
+                           : intent == Intent::Text   ? "s"
+                           : intent == Intent::Date   ? "dt"
+                                                      : "m";
       t.columns.push_back(prefix + std::to_string(c));
       t.intents.push_back(intent);
     }
@@ -146,6 +195,22 @@ class DataGenerator {
         return double_text((rng_.unit() - 0.5) * 2e6);
       }
       case Intent::Text: return rng_.pick(p.vocabulary);
+      case Intent::Decimal15_2:
+      case Intent::Decimal9_4: {
+        int scale = intent_scale(p.intent);
+        int64_t max = p.intent == Intent::Decimal15_2 ? 999999999999999ll : 999999999ll;
+        if (p.domain == 0) return decimal_text(rng_.range(-300, 300), scale);
+        if (p.domain == 1) return decimal_text(rng_.range(-10000000, 10000000), scale);
+        if (rng_.chance(0.3)) return decimal_text(rng_.pick(std::vector<int64_t>{max, -max, 0, 1, -1}), scale);
+        return decimal_text(rng_.range(-max, max), scale);
+      }
+      case Intent::Date: {
+        // 1998, 1970-2037, or years 0001-9999.
+        if (p.domain == 0) return date_text(10227 + rng_.range(0, 364));
+        if (p.domain == 1) return date_text(rng_.range(0, 24836));
+        if (rng_.chance(0.3)) return date_text(rng_.pick(std::vector<int64_t>{-719162, 2932896, 0, -1, 11016}));
+        return date_text(rng_.range(-719162, 2932896));
+      }
     }
     return "";
   }
@@ -178,6 +243,11 @@ inline Cell typed_value(const std::optional<std::string>& field, Type type) {
   if (!field) return std::monostate{};
   std::string s = *field;
   if (type == Type::Varchar) return s;
+  if (type == Type::Decimal || type == Type::Date) {  // as text: the oracle casts it exactly
+    auto first = s.find_first_not_of(' '), last = s.find_last_not_of(' ');
+    if (first == std::string::npos) return std::monostate{};
+    return s.substr(first, last - first + 1);
+  }
   auto first = s.find_first_not_of(' '), last = s.find_last_not_of(' ');
   s = first == std::string::npos ? "" : s.substr(first, last - first + 1);
   // A quoted empty field in a column gpusql reads as numbers is NULL there.

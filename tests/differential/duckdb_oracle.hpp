@@ -52,6 +52,31 @@
 //  D9. Floating SUM and AVG add in gpusql's fixed tree order, DuckDB in its
 //      own: these columns may differ by the summation error bound (difference
 //      4 of checker.hpp, with n and sum |x| taken from DuckDB).
+// D10. DECIMALs are 64-bit in gpusql (precision at most 18): a DECIMAL
+//      + - * % result, or an operand rescaled to its scale (an INTEGER or
+//      BIGINT operand joins as DECIMAL(10,0) or (19,0)), or a CASE branch
+//      rescaled to the CASE's scale, that needs more than 18 digits or leaves
+//      int64 is an overflow error; so is a DECIMAL SUM past int64. DuckDB
+//      widens to 128-bit DECIMAL where an operand has more than 18 digits
+//      (a BIGINT, a SUM) and answers. gpusql's overflow is accepted when some
+//      such subexpression (DECIMAL in gpusql's typing: decimal_scale in
+//      query_generator.hpp) has, on some row of its tables over all rows (or
+//      some group, as D7's probe), a value or operand whose unscaled
+//      magnitude |x| 10^scale reaches 10^18 -- or DuckDB's own 18-digit
+//      check fails on the probe -- or, for SUM, when sum |x| 10^scale
+//      reaches 10^18 in some group. D7 covers DECIMAL arithmetic too
+//      (DuckDB's overflow in a constant it folds, or below a join).
+// D11. DATE + INTERVAL and DATE - INTERVAL are a DATE in gpusql; DuckDB makes
+//      them a TIMESTAMP: the DuckDB text reads CAST((d + INTERVAL ...) AS
+//      DATE) (query_generator.hpp).
+// D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
+// constant one it folds on an empty table) is accepted when the same CAST
+// fails on DuckDB over all rows of its tables (or groups); both failing with
+// a Conversion Error is the same answer, and so is one engine's failing CAST
+// against the other's overflow when the probes find both.
+// Issue #27's shapes (DECIMAL and DATE columns, DECIMAL literals of any
+// scale, DATE arithmetic, CASTs, NULL literals: Features::types) are judged
+// by DuckDB only: Query::duckdb_only, and the SQLite run leaves them out.
 // Not differences but rules of the comparison:
 //  - Without ORDER BY (GROUP BY included: gpusql's groups come in key order,
 //    DuckDB's in no particular order) rows are compared as multisets; every
@@ -62,6 +87,9 @@
 //    scale is the type's business, as INTEGER and BIGINT both read as
 //    integers). A DECIMAL on one side and a DOUBLE on the other differ.
 //  - rowid is 0-based in both (in insertion order): no rewriting.
+//  - DATE values are their 'YYYY-MM-DD' text on both sides (ORDER BY checks
+//    compare them by year first); REAL values are the float's value as a
+//    double on both sides.
 #pragma once
 
 #include <dlfcn.h>

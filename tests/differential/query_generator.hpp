@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,11 @@ struct Features {
   // tests/sql/case/case_bigint_branch.test); off, every integer branch is
   // made BIGINT (v + 0).
   bool case_int_widths = false;
+  // Issue #27's shapes, judged by DuckDB only (Query::duckdb_only): DECIMAL
+  // and DATE columns, DECIMAL literals of any scale, DATE +- integer and
+  // INTERVAL, DATE - DATE, EXTRACT, CAST between every pair of types, NULL
+  // literals as operands, CASE branches, aggregate arguments and CAST(NULL).
+  bool types = false;
 };
 
 // The name of every feature, in the order of Features' fields.
@@ -55,20 +61,27 @@ inline std::vector<std::pair<std::string, bool Features::*>> feature_fields() {
           {"like", &Features::like},           {"is_null", &Features::is_null},
           {"case", &Features::case_when},      {"cast", &Features::cast},
           {"count_distinct", &Features::count_distinct}, {"null_text_compare", &Features::null_text_compare},
-          {"case_int_widths", &Features::case_int_widths}};
+          {"case_int_widths", &Features::case_int_widths}, {"types", &Features::types}};
 }
 
-enum class VType { Int, Double, Bool, Text };
+// Double: any non-integer number -- DOUBLE, REAL or DECIMAL (decimal_scale tells).
+enum class VType { Int, Double, Bool, Text, Date };
 enum class Dialect { Gpusql, Sqlite, Duckdb };
 
 struct Node {
-  enum class Kind { Column, RowId, Literal, Neg, Not, Arith, Compare, And, Or, Agg, Between, In, Like, IsNull, Case, Cast };
+  enum class Kind {
+    Column, RowId, Literal, Neg, Not, Arith, Compare, And, Or, Agg, Between, In, Like, IsNull, Case, Cast,
+    Interval,  // INTERVAL 'n' DAY|MONTH|YEAR (text), the right operand of a DATE + or -
+    Extract,   // EXTRACT(text FROM args[0])
+  };
   Kind kind = Kind::Literal;
   VType type = VType::Int;
-  std::string text;       // Column: name; Literal: its SQL; Arith/Compare: operator; Agg: function
+  std::string text;       // Column: name; Literal: its SQL; Arith/Compare: operator; Agg: function;
+                          // Cast: the target type ("" : DOUBLE, REAL in SQLite)
   std::string qualifier;  // Column, RowId: table alias ("" unqualified)
   bool negated = false;   // Between, In, Like, IsNull: the NOT form; Agg: DISTINCT
   bool star = false;      // Agg: COUNT(*)
+  int scale = -1;         // Column, Cast: the scale of a DECIMAL column or target type (-1: none)
   std::vector<Node> args;
 };
 
@@ -82,6 +95,60 @@ inline bool contains_aggregate(const Node& n) {
 inline bool is_constant(const Node& n) {
   if (n.kind == Node::Kind::Column || n.kind == Node::Kind::RowId || n.kind == Node::Kind::Agg) return false;
   return std::all_of(n.args.begin(), n.args.end(), is_constant);
+}
+
+// Whether a literal is a DECIMAL in gpusql and DuckDB: digits with a point
+// and no exponent ("0.5", "-7.0", "100.25"; "1e10" is a DOUBLE).
+inline bool decimal_literal(const std::string& text) {
+  if (text.find('.') == std::string::npos || text.find_first_of("eE") != std::string::npos) return false;
+  return text.find_first_not_of("-0123456789.") == std::string::npos;
+}
+
+// A CASE's value branches (args: when1 then1 ... else).
+inline std::vector<const Node*> case_values(const Node& n) {
+  std::vector<const Node*> out;
+  for (std::size_t i = 0; i < n.args.size(); ++i)
+    if (i % 2 == 1 || i + 1 == n.args.size()) out.push_back(&n.args[i]);
+  return out;
+}
+
+// The scale of an expression that is a DECIMAL in gpusql's typing (DuckDB's
+// rules: + - % take the larger scale, * the sum, / gives a DOUBLE; an integer
+// operand joins as scale 0; a DOUBLE operand makes a DOUBLE), or nullopt when
+// it is no DECIMAL.
+inline std::optional<int> decimal_scale(const Node& n) {
+  using K = Node::Kind;
+  if (n.type != VType::Double) return std::nullopt;
+  switch (n.kind) {
+    case K::Literal:
+      if (!decimal_literal(n.text)) return std::nullopt;
+      return static_cast<int>(n.text.size() - n.text.find('.') - 1);
+    case K::Column:
+    case K::Cast: return n.scale >= 0 ? std::optional<int>(n.scale) : std::nullopt;
+    case K::Neg: return decimal_scale(n.args[0]);
+    case K::Agg:
+      if (n.text == "AVG") return std::nullopt;
+      return decimal_scale(n.args[0]);
+    case K::Arith: {
+      if (n.text == "/") return std::nullopt;
+      // An integer or a NULL literal (which takes the other side's type) joins at scale 0.
+      auto neutral = [](const Node& c) { return c.type == VType::Int || (c.kind == K::Literal && c.text == "NULL"); };
+      auto a = decimal_scale(n.args[0]), b = decimal_scale(n.args[1]);
+      if ((!a && !neutral(n.args[0])) || (!b && !neutral(n.args[1]))) return std::nullopt;
+      if (!a && !b) return std::nullopt;
+      return n.text == "*" ? a.value_or(0) + b.value_or(0) : std::max(a.value_or(0), b.value_or(0));
+    }
+    case K::Case: {
+      int scale = 0;
+      for (const Node* v : case_values(n)) {
+        auto s = decimal_scale(*v);
+        if (!s && v->type != VType::Int && !(v->kind == K::Literal && v->text == "NULL")) return std::nullopt;
+        scale = std::max(scale, s.value_or(0));
+      }
+      return scale;
+    }
+    default: return std::nullopt;
+  }
 }
 
 inline std::string render(const Node& n, Dialect d) {
@@ -112,7 +179,15 @@ inline std::string render(const Node& n, Dialect d) {
       if (d == Dialect::Duckdb && n.type == VType::Int) return "(- " + as_bigint(n.args[0], n.args[0]) + ")";
       return "(- " + r(n.args[0]) + ")";
     case K::Not: return "(NOT " + r(n.args[0]) + ")";
+    case K::Interval: return n.text;
+    case K::Extract: return "EXTRACT(" + n.text + " FROM " + r(n.args[0]) + ")";
     case K::Arith:
+      if (n.args[0].type == VType::Date) {
+        std::string s = "(" + r(n.args[0]) + " " + n.text + " " + r(n.args[1]) + ")";
+        // D11: DATE +- INTERVAL is a TIMESTAMP in DuckDB, a DATE in gpusql.
+        if (d == Dialect::Duckdb && n.args[1].kind == K::Interval) return "CAST(" + s + " AS DATE)";
+        return s;
+      }
       if (d == Dialect::Sqlite && n.text == "%" && n.type == VType::Double)
         return "gpusql_fmod(" + r(n.args[0]) + ", " + r(n.args[1]) + ")";
       if (d == Dialect::Duckdb && n.type == VType::Int) {
@@ -153,7 +228,9 @@ inline std::string render(const Node& n, Dialect d) {
         s += " WHEN " + r(n.args[i]) + " THEN " + value(n.args[i + 1]);
       return s + " ELSE " + value(n.args.back()) + " END";
     }
-    case K::Cast: return "CAST(" + r(n.args[0]) + (d == Dialect::Sqlite ? " AS REAL)" : " AS DOUBLE)");
+    case K::Cast:
+      if (!n.text.empty()) return "CAST(" + r(n.args[0]) + " AS " + n.text + ")";
+      return "CAST(" + r(n.args[0]) + (d == Dialect::Sqlite ? " AS REAL)" : " AS DOUBLE)");
   }
   return "?";
 }
@@ -164,6 +241,7 @@ struct ColumnRef {
   std::string name;
   VType type;
   std::vector<std::string> samples;  // some of its values, for literals that hit
+  int scale = -1;                    // a DECIMAL column's scale
 };
 
 struct TableRef {
@@ -198,6 +276,9 @@ struct Query {
   std::vector<OrderKey> order_by;
   std::optional<int64_t> limit, offset;
   bool aggregate = false;            // items hold aggregates (one group without GROUP BY)
+  // Uses shapes SQLite cannot judge (no DECIMAL, DATE or typed NULL there):
+  // DuckDB judges it, the SQLite check skips it.
+  bool duckdb_only = false;
 
   std::string from_sql(Dialect d) const {
     auto ref = [](const TableRef& t) { return t.table + (t.alias.empty() ? "" : " AS " + t.alias); };
@@ -261,6 +342,13 @@ class QueryGenerator {
     Query q;
     scope_.clear();
     rowid_ok_ = true;
+    duckdb_only_ = false;
+    bool star_blocked = false;  // a DECIMAL or DATE column without the types feature
+    auto usable = [&](const ColumnRef& c) {
+      bool typed = c.type == VType::Date || c.scale >= 0;
+      star_blocked = star_blocked || (typed && !features_.types);
+      return !typed || features_.types;
+    };
     // FROM: one table, or two joined when joins are on and the product is small.
     std::size_t first = rng_.below(tables.size());
     std::size_t second = rng_.below(tables.size());
@@ -269,19 +357,21 @@ class QueryGenerator {
       q.from.push_back({tables[first], rng_.chance(0.2) ? "x" : ""});
       for (ColumnRef c : columns[first]) {
         c.qualifier = q.from[0].alias.empty() ? (rng_.chance(0.2) ? tables[first] : "") : q.from[0].alias;
-        scope_.push_back(c);
+        if (usable(c)) scope_.push_back(c);
       }
       rowid_qualifier_ = q.from[0].alias;
     } else {
       rowid_ok_ = false;
+      std::ptrdiff_t a_count_fix = 0;
       q.from.push_back({tables[first], "a"});
       q.from.push_back({tables[second], "b"});
       for (int side = 0; side < 2; ++side)
         for (ColumnRef c : columns[side == 0 ? first : second]) {
           c.qualifier = side == 0 ? "a" : "b";
-          scope_.push_back(c);
+          if (usable(c)) scope_.push_back(c);
+          else if (side == 0) --a_count_fix;
         }
-      std::size_t a_count = columns[first].size();
+      std::size_t a_count = columns[first].size() + a_count_fix;
       std::vector<std::pair<std::size_t, std::size_t>> pairs;
       for (std::size_t i = 0; i < a_count; ++i)
         for (std::size_t j = a_count; j < scope_.size(); ++j)
@@ -325,11 +415,11 @@ class QueryGenerator {
       }
       std::size_t aggregates = 1 + rng_.below(3);
       for (std::size_t i = 0; i < aggregates; ++i) q.items.push_back(aggregate_item());
-      if (features_.having && rng_.chance(0.4)) q.having = having();
+      if (features_.having && !q.group_by.empty() && rng_.chance(0.4)) q.having = having();
     } else if (q.aggregate) {
       std::size_t n = 1 + rng_.below(4);
       for (std::size_t i = 0; i < n; ++i) q.items.push_back(aggregate_item());
-    } else if (rng_.chance(0.15) && complete[first] && (q.from.size() == 1 || complete[second])) {
+    } else if (rng_.chance(0.15) && !star_blocked && complete[first] && (q.from.size() == 1 || complete[second])) {
       q.star = true;
       for (const auto& c : scope_) q.outputs.push_back({c.type, false, column(c)});
     } else {
@@ -342,6 +432,7 @@ class QueryGenerator {
     bool approximate_output = std::any_of(q.outputs.begin(), q.outputs.end(), [](const Output& o) { return o.approximate; });
     if (features_.distinct && !approximate_output && rng_.chance(0.15)) q.distinct = true;
     if (features_.order_by && rng_.chance(0.4)) order(q);
+    q.duckdb_only = duckdb_only_;
     return q;
   }
 
@@ -356,11 +447,12 @@ class QueryGenerator {
   std::vector<ColumnRef> scope_;
   bool rowid_ok_ = true;
   std::string rowid_qualifier_;
+  bool duckdb_only_ = false;  // the query being built uses a shape SQLite cannot judge
   static constexpr int kMaxDepth = 4;
 
   static bool comparable(VType a, VType b) {
     bool na = a == VType::Int || a == VType::Double, nb = b == VType::Int || b == VType::Double;
-    return (na && nb) || (a == VType::Text && b == VType::Text);
+    return (na && nb) || (a == b && (a == VType::Text || a == VType::Date));
   }
 
   std::vector<const ColumnRef*> columns_of(VType type) const {
@@ -370,12 +462,14 @@ class QueryGenerator {
     return out;
   }
 
-  static Node column(const ColumnRef& c) {
+  Node column(const ColumnRef& c) {
     Node n;
     n.kind = Node::Kind::Column;
     n.type = c.type;
     n.text = c.name;
     n.qualifier = c.qualifier;
+    n.scale = c.scale;
+    if (c.type == VType::Date || c.scale >= 0) duckdb_only_ = true;
     return n;
   }
 
@@ -412,12 +506,106 @@ class QueryGenerator {
   bool leaf(int depth) { return depth >= kMaxDepth || rng_.chance(0.3 + 0.15 * depth); }
 
   Node any(int depth) {
-    switch (rng_.weighted({4, 3, 2, columns_of(VType::Text).empty() ? 0.3 : 2})) {
+    switch (rng_.weighted({4, 3, 2, columns_of(VType::Text).empty() ? 0.3 : 2,
+                           !features_.types ? 0 : columns_of(VType::Date).empty() ? 0.3 : 1.5})) {
       case 0: return integer(depth);
       case 1: return real(depth);
       case 2: return boolean(depth);
-      default: return text(depth);
+      case 3: return text(depth);
+      default: return date(depth);
     }
+  }
+
+  // Whether to use one of issue #27's shapes here (never without the feature).
+  bool new_shape(double p) { return features_.types && rng_.chance(p); }
+
+  Node null_literal(VType type) {
+    duckdb_only_ = true;
+    return literal(type, "NULL");
+  }
+
+  // DECIMAL literals of several scales, not all binary fractions.
+  Node decimal_literal_node() {
+    static const std::vector<std::string> values = {"0.05",  "123.456",    "-7.0",     "0.001", "99.99",
+                                                    "-0.5",  "1.10",       "12345.6789", "-1000.00", "0.0",
+                                                    "0.333", "-42.4200"};
+    duckdb_only_ = true;
+    return literal(VType::Double, rng_.pick(values));
+  }
+
+  Node date_literal() {
+    static const std::vector<std::string> values = {"1998-12-01", "2000-02-29", "1970-01-01", "1999-12-31",
+                                                    "2024-03-31", "0001-01-01", "9999-12-31", "1998-01-31"};
+    std::vector<std::string> samples;
+    for (const auto* c : columns_of(VType::Date)) samples.insert(samples.end(), c->samples.begin(), c->samples.end());
+    duckdb_only_ = true;
+    return literal(VType::Date, "DATE '" + (!samples.empty() && rng_.chance(0.5) ? rng_.pick(samples) : rng_.pick(values)) + "'");
+  }
+
+  Node date(int depth) {
+    auto cols = columns_of(VType::Date);
+    duckdb_only_ = true;
+    if (leaf(depth)) {
+      if (rng_.chance(0.05)) return null_literal(VType::Date);
+      return !cols.empty() && rng_.chance(0.7) ? column(*rng_.pick(cols)) : date_literal();
+    }
+    switch (rng_.weighted({3, 3, features_.case_when ? 0.4 : 0, 0.5})) {
+      case 0: {
+        Node offset = rng_.chance(0.05) ? null_literal(VType::Int) : literal(VType::Int, std::to_string(rng_.range(-1000, 1000)));
+        Node n = arith(rng_.chance(0.5) ? "+" : "-", typed_date(depth + 1), std::move(offset));
+        n.type = VType::Date;
+        return n;
+      }
+      case 1: {
+        static const std::vector<std::string> units = {"DAY", "MONTH", "YEAR"};
+        Node interval;
+        interval.kind = Node::Kind::Interval;
+        interval.type = VType::Int;
+        interval.text = "INTERVAL '" + std::to_string(rng_.range(-40, 40)) + "' " + rng_.pick(units);
+        Node n = arith(rng_.chance(0.5) ? "+" : "-", typed_date(depth + 1), std::move(interval));
+        n.type = VType::Date;
+        return n;
+      }
+      case 2: return case_when(VType::Date, depth);
+      default: return cast_to(VType::Date, depth);
+    }
+  }
+
+  // A DATE that is no NULL literal (EXTRACT and DATE - DATE need a type).
+  Node typed_date(int depth) {
+    Node d = date(depth);
+    return d.kind == Node::Kind::Literal && d.text == "NULL" ? date_literal() : d;
+  }
+
+  // CAST(x AS t) with t of `target`'s kind and x of any type (NULL too).
+  Node cast_to(VType target, int depth) {
+    static const std::map<VType, std::vector<std::string>> targets = {
+        {VType::Int, {"INTEGER", "BIGINT"}},
+        {VType::Double, {"DOUBLE", "REAL", "DECIMAL(9,2)", "DECIMAL(18,4)", "DECIMAL(5,0)", "DECIMAL(4,3)", "DECIMAL(18,0)"}},
+        {VType::Bool, {"BOOLEAN"}},
+        {VType::Text, {"VARCHAR"}},
+        {VType::Date, {"DATE"}}};
+    duckdb_only_ = true;
+    Node n;
+    n.kind = Node::Kind::Cast;
+    n.type = target;
+    n.text = rng_.pick(targets.at(target));
+    if (n.text.rfind("DECIMAL(", 0) == 0) n.scale = std::atoi(n.text.c_str() + n.text.find(',') + 1);
+    static const std::vector<std::string> strings = {"'12'", "'-3'", "'2.5'", "'true'", "'false'", "'1998-12-01'",
+                                                     "'abc'", "' 7 '", "'1e3'", "'0.125'", "'2147483648'", "''"};
+    switch (rng_.weighted({3, 3, 1.5, 1.5, 1.5, 0.5})) {
+      case 0: n.args.push_back(integer(depth + 1)); break;
+      case 1: n.args.push_back(real(depth + 1)); break;
+      case 2: n.args.push_back(boolean(std::max(depth + 1, kMaxDepth - 1))); break;
+      case 3: {
+        auto texts = columns_of(VType::Text);
+        n.args.push_back(!texts.empty() && rng_.chance(0.3) ? column(*rng_.pick(texts)) : literal(VType::Text, rng_.pick(strings)));
+        break;
+      }
+      case 4: n.args.push_back(date(depth + 1)); break;
+      default: n.args.push_back(null_literal(VType::Int)); break;
+    }
+    return n;
   }
 
   Node number(int depth) { return rng_.chance(0.55) ? integer(depth) : real(depth); }
@@ -481,27 +669,45 @@ class QueryGenerator {
         default: return int_literal();
       }
     }
-    switch (rng_.weighted({1, 6, features_.case_when ? 0.7 : 0})) {
+    double typed = features_.types ? 0.35 : 0;
+    switch (rng_.weighted({1, 6, features_.case_when ? 0.7 : 0, typed, typed, typed})) {
       case 0: return unary(Node::Kind::Neg, integer(depth + 1));
       case 1: {
         static const std::vector<std::string> ops = {"+", "-", "*", "/", "%"};
-        return arith(rng_.pick(ops), integer(depth + 1), integer(depth + 1));
+        Node a = integer(depth + 1), b = new_shape(0.05) ? null_literal(VType::Int) : integer(depth + 1);
+        return arith(rng_.pick(ops), std::move(a), std::move(b));
       }
-      default: return case_when(VType::Int, depth);
+      case 2: return case_when(VType::Int, depth);
+      case 3: {
+        static const std::vector<std::string> fields = {"YEAR", "MONTH", "DAY"};
+        Node n;
+        n.kind = Node::Kind::Extract;
+        n.type = VType::Int;
+        n.text = rng_.pick(fields);
+        n.args.push_back(typed_date(depth + 1));
+        return n;
+      }
+      case 4: return arith("-", typed_date(depth + 1), typed_date(depth + 1));  // DATE - DATE: BIGINT days
+      default: return cast_to(VType::Int, depth);
     }
   }
 
   Node real(int depth) {
     auto cols = columns_of(VType::Double);
-    if (leaf(depth)) return !cols.empty() && rng_.chance(0.75) ? column(*rng_.pick(cols)) : double_literal();
-    switch (rng_.weighted({1, 6, features_.cast ? 0.7 : 0, features_.case_when ? 0.5 : 0})) {
+    if (leaf(depth)) {
+      if (new_shape(0.2)) return decimal_literal_node();
+      return !cols.empty() && rng_.chance(0.75) ? column(*rng_.pick(cols)) : double_literal();
+    }
+    switch (rng_.weighted({1, 6, features_.cast ? 0.7 : 0, features_.case_when ? 0.5 : 0, features_.types ? 0.5 : 0})) {
       case 0: return unary(Node::Kind::Neg, real(depth + 1));
       case 1: {
         static const std::vector<std::string> ops = {"+", "-", "*", "/", "%"};
         Node a = real(depth + 1), b = number(depth + 1);
+        if (new_shape(0.05)) b = null_literal(VType::Double);  // takes a's type
         if (rng_.chance(0.5)) std::swap(a, b);
         return arith(rng_.pick(ops), std::move(a), std::move(b));
       }
+      case 4: return cast_to(VType::Double, depth);
       case 2: {
         Node n = unary(Node::Kind::Cast, integer(depth + 1));
         n.type = VType::Double;
@@ -514,14 +720,25 @@ class QueryGenerator {
   Node text(int depth) {
     auto cols = columns_of(VType::Text);
     if (features_.case_when && depth < kMaxDepth && rng_.chance(0.1)) return case_when(VType::Text, depth);
+    if (depth < kMaxDepth && new_shape(0.1)) return cast_to(VType::Text, depth);
     return !cols.empty() && rng_.chance(0.8) ? column(*rng_.pick(cols)) : text_literal();
   }
 
   Node comparison(int depth) {
     static const std::vector<std::string> ops = {"=", "<>", "<", "<=", ">", ">=", "!="};
     auto texts = columns_of(VType::Text);
-    switch (rng_.weighted({8, texts.empty() ? 0.0 : 2.5, 0.5})) {
-      case 0: return compare(rng_.pick(ops), number(depth + 1), number(depth + 1));
+    switch (rng_.weighted({8, texts.empty() ? 0.0 : 2.5, 0.5, !features_.types ? 0 : columns_of(VType::Date).empty() ? 0.3 : 2})) {
+      case 0: {
+        Node a = number(depth + 1);
+        Node b = new_shape(0.05) ? null_literal(a.type) : number(depth + 1);
+        return compare(rng_.pick(ops), std::move(a), std::move(b));
+      }
+      case 3: {
+        Node a = date(depth + 1);
+        Node b = rng_.chance(0.5) ? date_literal() : date(depth + 1);
+        if (rng_.chance(0.5)) std::swap(a, b);
+        return compare(rng_.pick(ops), std::move(a), std::move(b));
+      }
       case 1: {
         Node col = column(*rng_.pick(texts));
         Node other;
@@ -545,7 +762,8 @@ class QueryGenerator {
     }
     auto texts = columns_of(VType::Text);
     switch (rng_.weighted({4, 1, 5, features_.between ? 0.6 : 0, features_.in_list ? 0.6 : 0,
-                           features_.like && !texts.empty() ? 0.6 : 0, features_.is_null ? 0.6 : 0})) {
+                           features_.like && !texts.empty() ? 0.6 : 0, features_.is_null ? 0.6 : 0,
+                           features_.types ? 0.3 : 0})) {
       case 0: return binary(rng_.chance(0.5) ? Node::Kind::And : Node::Kind::Or, boolean(depth + 1), boolean(depth + 1));
       case 1: return unary(Node::Kind::Not, boolean(depth + 1));
       case 2: return comparison(depth);
@@ -585,6 +803,7 @@ class QueryGenerator {
         n.args = {column(*rng_.pick(texts)), literal(VType::Text, quote(rng_.pick(patterns)))};
         return n;
       }
+      case 7: return cast_to(VType::Bool, depth);
       default: {
         Node n;
         n.kind = Node::Kind::IsNull;
@@ -605,11 +824,12 @@ class QueryGenerator {
       if (type == VType::Int && !features_.case_int_widths) return arith("+", integer(depth + 1), literal(VType::Int, "0"));
       if (type == VType::Int) return integer(depth + 1);
       if (type == VType::Double) return number(depth + 1);
+      if (type == VType::Date) return date(depth + 1);
       return text(kMaxDepth);
     };
     for (std::size_t i = 0; i < whens; ++i) {
       n.args.push_back(boolean(depth + 1));
-      n.args.push_back(value());
+      n.args.push_back(new_shape(0.08) ? null_literal(type) : value());
     }
     // A DOUBLE CASE needs one DOUBLE branch; integer ones alone make an integer.
     n.args.push_back(type == VType::Double ? real(depth + 1) : value());
@@ -657,10 +877,12 @@ class QueryGenerator {
       case 4: {
         Node argument;
         auto texts = columns_of(VType::Text);
-        switch (rng_.weighted({7, texts.empty() ? 0.0 : 2.0, 1})) {
+        switch (rng_.weighted({7, texts.empty() ? 0.0 : 2.0, 1, features_.types ? 1.5 : 0, features_.types ? 0.2 : 0})) {
           case 0: argument = number(1); break;
           case 1: argument = column(*rng_.pick(texts)); break;
-          default: argument = boolean(2); break;
+          case 2: argument = boolean(2); break;
+          case 3: argument = typed_date(1); break;
+          default: argument = null_literal(VType::Int); break;
         }
         VType type = argument.type;
         return agg(rng_.chance(0.5) ? "MIN" : "MAX", std::move(argument), type);
