@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "engine/catalog_statements.hpp"
+#include "engine/common_conjuncts.hpp"
 #include "engine/constant_folding.hpp"
 #include "engine/dictionary_recoding.hpp"
 #include "engine/scalar_functions.hpp"
@@ -1170,6 +1171,15 @@ class QueryBinder {
       return;
     }
     if (e.op == Op::Constant && !e.constant.null_constant && e.constant.value.i != 0) return;  // TRUE
+    if (e.op == Op::Or) {
+      std::vector<BoundExpr> factored = factor_common_conjuncts(std::move(e));
+      if (factored.size() == 1 && factored[0].op == Op::Or) {
+        q_.conjuncts.push_back(std::move(factored[0]));
+      } else {
+        for (auto& c : factored) add_conjuncts(std::move(c));
+      }
+      return;
+    }
     q_.conjuncts.push_back(std::move(e));
   }
 

@@ -95,7 +95,7 @@ struct Instr {
   } value{0};
 };
 
-constexpr int kMaxInstrs = 64;
+constexpr int kMaxInstrs = 128;
 constexpr int kMaxStack = 16;
 constexpr int kMaxColumns = 32;
 

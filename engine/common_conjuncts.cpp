@@ -1,0 +1,64 @@
+#include "engine/common_conjuncts.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+namespace gpusql {
+namespace {
+
+// The operands of a tree of `op` (OR branches, AND conjuncts), left to right.
+void flatten(const BoundExpr& e, Op op, std::vector<BoundExpr>& out) {
+  if (e.op == op) {
+    for (const auto& child : e.children) flatten(child, op, out);
+    return;
+  }
+  out.push_back(e);
+}
+
+bool contains(const std::vector<BoundExpr>& list, const BoundExpr& e) {
+  return std::any_of(list.begin(), list.end(), [&](const BoundExpr& x) { return same_expression(x, e); });
+}
+
+BoundExpr boolean_node(Op op, BoundExpr a, BoundExpr b) {
+  BoundExpr e;
+  e.op = op;
+  e.type = DataType::boolean();
+  e.offset = a.offset;
+  e.children.push_back(std::move(a));
+  e.children.push_back(std::move(b));
+  return e;
+}
+
+}  // namespace
+
+std::vector<BoundExpr> factor_common_conjuncts(BoundExpr condition) {
+  if (condition.op != Op::Or) return {std::move(condition)};
+  std::vector<BoundExpr> branches;
+  flatten(condition, Op::Or, branches);
+  std::vector<std::vector<BoundExpr>> conjuncts(branches.size());
+  for (std::size_t b = 0; b < branches.size(); ++b) flatten(branches[b], Op::And, conjuncts[b]);
+
+  std::vector<BoundExpr> common;
+  for (const BoundExpr& c : conjuncts[0]) {
+    bool everywhere = std::all_of(conjuncts.begin() + 1, conjuncts.end(),
+                                  [&](const std::vector<BoundExpr>& branch) { return contains(branch, c); });
+    if (everywhere && !contains(common, c)) common.push_back(c);
+  }
+  if (common.empty()) return {std::move(condition)};
+
+  std::optional<BoundExpr> rest;  // the OR of what each branch keeps
+  for (auto& branch : conjuncts) {
+    std::optional<BoundExpr> kept;
+    for (auto& c : branch) {
+      if (contains(common, c)) continue;
+      kept = kept ? boolean_node(Op::And, std::move(*kept), std::move(c)) : std::move(c);
+    }
+    if (!kept) return common;  // this branch is TRUE once the common part holds: so is the OR
+    rest = rest ? boolean_node(Op::Or, std::move(*rest), std::move(*kept)) : std::move(*kept);
+  }
+  common.push_back(std::move(*rest));
+  return common;
+}
+
+}  // namespace gpusql
