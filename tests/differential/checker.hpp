@@ -176,19 +176,10 @@ class Fixture {
     }
   }
 
-  // The DuckDB type of a gpusql column type: the same type where the
-  // generator uses it (INTEGER stays 32-bit: D1 of duckdb_oracle.hpp).
-  static std::string duckdb_type(Type type) {
-    switch (type) {
-      case Type::Boolean: return "BOOLEAN";
-      case Type::Integer: return "INTEGER";
-      case Type::BigInt: return "BIGINT";
-      case Type::Real: return "REAL";
-      case Type::Double: return "DOUBLE";
-      case Type::Date: return "DATE";
-      default: return "VARCHAR";
-    }
-  }
+  // The DuckDB type of a gpusql column type: DuckDB spells each as gpusql
+  // does (INTEGER stays 32-bit: D1 of duckdb_oracle.hpp); a DECIMAL's
+  // precision and scale come from its intent (the caller's business).
+  static std::string duckdb_type(Type type) { return std::string(type_name(type)); }
 
   bool ok() const { return load_error_.empty(); }
   const std::string& load_error() const { return load_error_; }
