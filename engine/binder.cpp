@@ -195,9 +195,6 @@ BoundExpr to_decimal(BoundExpr e, int scale, bool saturate = false) {
               offset);
 }
 
-// Brings two numeric operands to one type, as DuckDB does: DOUBLE if either
-// is DOUBLE, else REAL if either is REAL, else DECIMAL (the larger scale, and
-// room for the larger integer part) if either is DECIMAL, else integers.
 // The type two numeric types meet in, as DuckDB's: DOUBLE if either is
 // DOUBLE, else REAL if either is REAL, else a DECIMAL (the larger scale, and
 // room for the larger integer part) if either is DECIMAL, else BIGINT.
