@@ -360,7 +360,9 @@ void selfcheck(OracleKind oracle) {
       ++checked;
       bool overflow = oracle == OracleKind::Duckdb ? duckdb_overflow(r.error)
                                                     : r.error.find("integer overflow") != std::string::npos;
-      if (!r.ok && !overflow) FAIL_CHECK("seed " << seed << ": " << r.error << "\n" << sql);
+      // A value a CAST cannot convert is the data's doing, not the query's.
+      bool data_error = r.error.rfind("Conversion Error", 0) == 0 && r.error.find("Unimplemented") == std::string::npos;
+      if (!r.ok && !overflow && !data_error) FAIL_CHECK("seed " << seed << ": " << r.error << "\n" << sql);
     }
   }
   WARN(checked << " generated queries checked by " << oracle_name(oracle));

@@ -65,7 +65,10 @@
 //      magnitude |x| 10^scale reaches 10^18 -- or DuckDB's own 18-digit
 //      check fails on the probe -- or, for SUM, when sum |x| 10^scale
 //      reaches 10^18 in some group. D7 covers DECIMAL arithmetic too
-//      (DuckDB's overflow in a constant it folds, or below a join).
+//      (DuckDB's overflow in a constant it folds, or below a join). Where
+//      DuckDB itself keeps a result of 64-bit DECIMALs a DECIMAL(18) and so
+//      fails to cast an operand into it ("Casting value ... to type
+//      DECIMAL(18,s)"), gpusql's overflow is the same answer.
 // D11. DATE + INTERVAL and DATE - INTERVAL are a DATE in gpusql; DuckDB makes
 //      them a TIMESTAMP: the DuckDB text reads CAST((d + INTERVAL ...) AS
 //      DATE) (query_generator.hpp).

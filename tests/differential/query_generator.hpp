@@ -593,7 +593,10 @@ class QueryGenerator {
     if (n.text.rfind("DECIMAL(", 0) == 0) n.scale = std::atoi(n.text.c_str() + n.text.find(',') + 1);
     static const std::vector<std::string> strings = {"'12'", "'-3'", "'2.5'", "'true'", "'false'", "'1998-12-01'",
                                                      "'abc'", "' 7 '", "'1e3'", "'0.125'", "'2147483648'", "''"};
-    switch (rng_.weighted({3, 3, 1.5, 1.5, 1.5, 0.5})) {
+    // DATE casts only to and from DATE and text: DuckDB has no cast between
+    // DATE and the numbers or BOOLEAN (and gpusql none either).
+    const bool to_date = target == VType::Date, from_date = target == VType::Date || target == VType::Text;
+    switch (rng_.weighted({to_date ? 0.0 : 3, to_date ? 0.0 : 3, to_date ? 0.0 : 1.5, 1.5, from_date ? 1.5 : 0.0, 0.5})) {
       case 0: n.args.push_back(integer(depth + 1)); break;
       case 1: n.args.push_back(real(depth + 1)); break;
       case 2: n.args.push_back(boolean(std::max(depth + 1, kMaxDepth - 1))); break;
