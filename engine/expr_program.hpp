@@ -425,8 +425,9 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
       case Op::ToIntHalfAway: {
         Slot& a = stack[top];
         double r = in.op == Op::ToInt ? rint(a.d) : round(a.d);
-        if (a.valid && !(r >= -9223372036854775808.0 && r < 9223372036854775808.0)) {
-          error |= kEvalCastRange;
+        // Out of range even under a NULL (x / 0 keeps x): converting it would be undefined.
+        if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0)) {
+          if (a.valid) error |= kEvalCastRange;
           r = 0;
         }
         a.i = static_cast<int64_t>(r);
