@@ -777,6 +777,15 @@ class Checker {
   // 10^18 less one part in 10^9.
   // With `real_precision` (SQLite only): does such a value or operand reach
   // 2^53 unscaled, past which REAL may round it (difference 13)?
+  static std::string with_try_casts(const std::string& sql) {
+    std::string out;
+    for (std::size_t i = 0; i < sql.size(); ++i) {
+      if (sql.compare(i, 5, "CAST(") == 0 && (i < 4 || sql.compare(i - 4, 4, "TRY_") != 0)) out += "TRY_";
+      out += sql[i];
+    }
+    return out;
+  }
+
   bool decimal_may_overflow(bool real_precision = false) {
     using K = Node::Kind;
     Dialect d = dialect_of(f_.oracle_kind());
@@ -806,6 +815,9 @@ class Checker {
       std::string sql = grouped ? "SELECT 1 FROM (SELECT " + select + q_.from_sql(d) + q_.where_sql(d) + q_.group_sql(d) +
                                       ") WHERE " + condition + " LIMIT 1"
                                 : "SELECT 1" + rows_of(n) + " WHERE " + condition + " LIMIT 1";
+      // A CAST that fails on some row must not blind the probe to the other
+      // operands: in DuckDB it becomes a TRY_CAST (NULL where it fails).
+      if (duckdb_) sql = with_try_casts(sql);
       OracleResult r = f_.oracle_query(sql);
       found = r.ok ? !r.rows.empty() : duckdb_ && duckdb_overflow(r.error);
     });
