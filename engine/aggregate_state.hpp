@@ -33,13 +33,15 @@ struct AggSpec {
 // count: rows folded in (for COUNT(*) all rows; otherwise non-NULL ones).
 // An empty state (count == 0) is the identity of combine().
 //
-// AVG over integers keeps its total exact beyond the int64 range, as
-// DuckDB's 128-bit sum does: i holds the total modulo 2^64 (as int64) and d
-// the multiple of 2^64 to add, a whole number (exact as a double far beyond
-// any row count). It uses d, which the integer class leaves at 0
-// otherwise, so that the state does not grow: the kernels hold states in
-// registers and shuffle them field by field. Being exact, the total is the
-// same whatever the order of additions. SUM stays int64 and fails instead.
+// SUM and AVG over integers and DECIMALs keep their total exact beyond the
+// int64 range, as DuckDB's 128-bit sums do: i holds the total modulo 2^64
+// (as int64) and d the multiple of 2^64 to add, a whole number (exact as a
+// double far beyond any row count). They use d, which the integer class
+// leaves at 0 otherwise, so that the state does not grow: the kernels hold
+// states in registers and shuffle them field by field. Being exact, the
+// total is the same whatever the order of additions. A SUM typed BIGINT
+// fails when its final total leaves the int64 range; a DECIMAL's SUM is a
+// 128-bit DECIMAL(38, s) and cannot.
 struct AggState {
   int64_t i = 0;
   double d = 0.0;
@@ -61,8 +63,8 @@ GPUSQL_HD bool arg_better(AggKind kind, Cls cls, int64_t ai, double ad, int64_t 
   return c < 0 || (c == 0 && pa < pb);
 }
 
-// s.i + v for AVG over integers: a wrap past either end of int64 counts
-// in s.d (see AggState).
+// s.i + v for SUM/AVG over integers: a wrap past either end of int64
+// counts in s.d (see AggState).
 GPUSQL_HD void add_wide(AggState& s, int64_t v) {
   const int64_t r = static_cast<int64_t>(static_cast<uint64_t>(s.i) + static_cast<uint64_t>(v));
   if (((s.i ^ r) & (v ^ r)) < 0) s.d += v < 0 ? -1.0 : 1.0;
@@ -79,8 +81,11 @@ GPUSQL_HD double wide_total(const AggState& s) {
   return high + static_cast<double>(s.i & int64_t{0xffffffff});
 }
 
+// `error` takes the failures of a fold or combine: none today (sums are
+// exact), the word stays for aggregates that can fail.
 GPUSQL_HD void agg_fold_value(AggKind kind, Cls cls, AggState& s, const Slot& v, uint32_t& error,
                               int64_t position = -1) {
+  (void)error;
   if (kind == AggKind::CountStar) {
     ++s.count;
     return;
@@ -90,14 +95,6 @@ GPUSQL_HD void agg_fold_value(AggKind kind, Cls cls, AggState& s, const Slot& v,
   ++s.count;
   switch (kind) {
     case AggKind::Sum:
-      if (cls == Cls::Double) {
-        s.d = first ? v.d : s.d + v.d;
-      } else {
-        uint32_t e = 0;
-        s.i = first ? v.i : checked_add(s.i, v.i, e);
-        if (e) error |= kEvalSumOverflow;
-      }
-      break;
     case AggKind::Avg:
       if (cls == Cls::Double) s.d = first ? v.d : s.d + v.d;
       else if (first) s.i = v.i;
@@ -124,20 +121,13 @@ GPUSQL_HD void agg_fold_value(AggKind kind, Cls cls, AggState& s, const Slot& v,
 }
 
 GPUSQL_HD AggState agg_combine(AggKind kind, Cls cls, const AggState& a, const AggState& b, uint32_t& error) {
+  (void)error;
   if (a.count == 0) return b;
   if (b.count == 0) return a;
   AggState r = a;
   r.count = a.count + b.count;
   switch (kind) {
     case AggKind::Sum:
-      if (cls == Cls::Double) {
-        r.d = a.d + b.d;
-      } else {
-        uint32_t e = 0;
-        r.i = checked_add(a.i, b.i, e);
-        if (e) error |= kEvalSumOverflow;
-      }
-      break;
     case AggKind::Avg:
       r.d = a.d + b.d;
       if (cls == Cls::Int) add_wide(r, b.i);
@@ -161,6 +151,51 @@ GPUSQL_HD AggState agg_combine(AggKind kind, Cls cls, const AggState& a, const A
     default: break;
   }
   return r;
+}
+
+// The exact total of a SUM/AVG over integers (see AggState).
+GPUSQL_HD int128 wide_sum(const AggState& s) {
+  return static_cast<int128>(static_cast<int64_t>(s.d)) * (int128{1} << 64) + s.i;
+}
+
+// An aggregate's final value from its state, for both executors (ARG_MIN/
+// ARG_MAX have none: the executor evaluates the argument at the winning
+// position). `decimal_scale`: of a DECIMAL argument, -1 for others;
+// `result`: the result's storage type. A BIGINT SUM past the int64 range
+// sets kEvalSumOverflow.
+GPUSQL_HD Slot final_value(AggKind kind, bool double_argument, int decimal_scale, Type result, const AggState& s,
+                           uint32_t& error) {
+  Slot value;
+  value.valid = true;
+  value.i = 0;
+  value.hi = 0;
+  switch (kind) {
+    case AggKind::Sum:
+      if (double_argument) value.d = s.d;
+      else if (result == Type::HugeInt) set_wide(value, wide_sum(s));
+      else if (s.d != 0.0) error |= kEvalSumOverflow;
+      else value.i = s.i;
+      break;
+    case AggKind::Min:
+    case AggKind::Max:
+      if (double_argument) value.d = s.d;
+      else value.i = s.i;
+      break;
+    case AggKind::Avg: {
+      double total = double_argument ? s.d : wide_total(s);
+      if (decimal_scale >= 0) {
+        double scale = 1;
+        for (int k = 0; k < decimal_scale; ++k) scale *= 10;
+        total /= scale;
+      }
+      value.d = total / static_cast<double>(s.count);
+      break;
+    }
+    default: value.i = static_cast<int64_t>(s.count); break;  // the counts
+  }
+  const bool counts = kind == AggKind::CountStar || kind == AggKind::Count || kind == AggKind::CountDistinct;
+  if (!counts && s.count == 0) value.valid = false;
+  return value;
 }
 
 // The tree over 32 states that a warp's shuffle-down reduction computes;

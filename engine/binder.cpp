@@ -93,21 +93,40 @@ BoundExpr node(Op op, DataType type, std::vector<BoundExpr> children, std::size_
 
 // ---- numeric types, with DuckDB's rules ------------------------------------------
 //
-// DECIMAL values are 64-bit unscaled integers, so a DECIMAL holds at most 18
-// digits. Result types follow DuckDB's precision and scale rules, with the
-// precision capped at 18 (DuckDB widens to 128 bits past it); an exact result
-// that needs more digits is an overflow error, never a rounded value.
-constexpr int kMaxDecimalDigits = 18;
+// A DECIMAL of at most 18 digits is a 64-bit unscaled integer, a wider one
+// (SUM's result, DECIMAL(38, s)) a 128-bit one. Result types follow DuckDB's
+// precision and scale rules: arithmetic on 64-bit DECIMALs stays 64-bit
+// (capped at 18 digits, DuckDB's choice too), arithmetic with a 128-bit
+// operand is 128-bit (capped at 38). An exact result that needs more digits
+// than its type holds is an overflow error, never a rounded value.
+constexpr int kMaxDecimalDigits = DataType::kMaxNarrowDecimalDigits;
 
-DataType decimal_type(int precision, int scale, std::size_t offset) {
+// `wide`: a 128-bit DECIMAL (precision 19 to 38), else 64-bit (1 to 18).
+DataType decimal_type(int precision, int scale, std::size_t offset, bool wide = false) {
   if (scale > kMaxDecimalDigits)
     throw Error(ErrorKind::NotSupported,
-                "not supported yet: a DECIMAL result with more than 18 digits after the point (128-bit decimals)",
-                offset);
+                "not supported yet: a DECIMAL result with more than 18 digits after the point", offset);
   DataType t{Type::Decimal};
-  t.precision = static_cast<uint8_t>(std::clamp(precision, std::max(scale, 1), kMaxDecimalDigits));
+  t.precision = wide ? static_cast<uint8_t>(std::clamp(precision, kMaxDecimalDigits + 1, DataType::kMaxDecimalDigits))
+                     : static_cast<uint8_t>(std::clamp(precision, std::max(scale, 1), kMaxDecimalDigits));
   t.scale = static_cast<uint8_t>(scale);
   return t;
+}
+
+bool is_wide(const BoundExpr& e) { return e.type.is_wide_decimal(); }
+
+// An exact operand as a 128-bit value of the same precision and scale (at
+// least 19 digits: the precision of a 128-bit DECIMAL).
+BoundExpr widen(BoundExpr e) {
+  if (is_wide(e)) return e;
+  DataType type = decimal_type(e.type.id == Type::Decimal ? e.type.precision : 19,
+                               e.type.id == Type::Decimal ? e.type.scale : 0, e.offset, /*wide=*/true);
+  if (e.is_null_constant()) {
+    e.type = type;
+    return e;
+  }
+  std::size_t offset = e.offset;
+  return node(Op::ToWide, type, {std::move(e)}, offset);
 }
 
 // An exact operand's (precision, scale) as DuckDB sees it in DECIMAL arithmetic.
@@ -177,14 +196,17 @@ BoundExpr to_real(BoundExpr e) {
   return node(Op::ToReal, DataType::real(), {to_double(std::move(e))}, offset);
 }
 
-// An exact operand as a DECIMAL of `scale` (at least its own). With
-// `saturate` the rescaling saturates rather than fails (ScaleSaturate): for
-// a comparison, and for a CAST whose precision check follows.
-BoundExpr to_decimal(BoundExpr e, int scale, bool saturate = false) {
+// An exact operand as a DECIMAL of `scale` (at least its own), 128-bit when
+// `wide`. With `saturate` the rescaling saturates rather than fails
+// (ScaleSaturate): for a comparison, and for a CAST whose precision check
+// follows.
+BoundExpr to_decimal(BoundExpr e, int scale, bool saturate = false, bool wide = false) {
   DecimalShape shape = *decimal_shape(e.type);
   std::size_t offset = e.offset;
-  DataType type = decimal_type(shape.precision - shape.scale + scale, scale, offset);
+  wide = wide || is_wide(e);
+  DataType type = decimal_type(shape.precision - shape.scale + scale, scale, offset, wide);
   if (e.is_null_constant()) return retype_null(std::move(e), type);
+  if (wide) e = widen(std::move(e));
   if (shape.scale == scale) {
     e.type = type;
     return e;
@@ -197,7 +219,8 @@ BoundExpr to_decimal(BoundExpr e, int scale, bool saturate = false) {
 
 // The type two numeric types meet in, as DuckDB's: DOUBLE if either is
 // DOUBLE, else REAL if either is REAL, else a DECIMAL (the larger scale, and
-// room for the larger integer part) if either is DECIMAL, else BIGINT.
+// room for the larger integer part; 128-bit if either is) if either is
+// DECIMAL, else BIGINT.
 DataType common_numeric_type(DataType a, DataType b, std::size_t offset) {
   if (a.id == Type::Double || b.id == Type::Double) return DataType::double_();
   if (a.id == Type::Real || b.id == Type::Real) return DataType::real();
@@ -205,7 +228,7 @@ DataType common_numeric_type(DataType a, DataType b, std::size_t offset) {
     DecimalShape x = *decimal_shape(a), y = *decimal_shape(b);
     int scale = std::max(x.scale, y.scale);
     int whole = std::max(x.precision - x.scale, y.precision - y.scale);
-    return decimal_type(whole + scale, scale, offset);
+    return decimal_type(whole + scale, scale, offset, a.is_wide_decimal() || b.is_wide_decimal());
   }
   return a == b ? a : DataType::bigint();
 }
@@ -216,7 +239,7 @@ BoundExpr to_numeric(BoundExpr e, DataType type, bool saturate = false) {
     case Type::Double: return to_double(std::move(e));
     case Type::Real: return to_real(std::move(e));
     case Type::Decimal: {
-      BoundExpr d = to_decimal(std::move(e), type.scale, saturate);
+      BoundExpr d = to_decimal(std::move(e), type.scale, saturate, type.is_wide_decimal());
       d.type = type;
       return d;
     }
@@ -509,6 +532,7 @@ class ExpressionBinder {
     DecimalShape x = *decimal_shape(a.type), y = *decimal_shape(b.type);
     int scale = std::max(x.scale, y.scale);
     int whole = std::max(x.precision - x.scale, y.precision - y.scale);
+    if (is_wide(a) || is_wide(b)) return wide_arithmetic(e, op, std::move(a), std::move(b), x, y);
     switch (op) {
       case Op::Div:
         a = to_double(std::move(a));
@@ -528,6 +552,32 @@ class ExpressionBinder {
         b = to_decimal(std::move(b), scale);
         return capped_decimal(node(op, type, {std::move(a), std::move(b)}, e.offset), width, x, y);
       }
+    }
+  }
+
+  // Arithmetic with a 128-bit DECIMAL operand: 128-bit, DuckDB's result
+  // types capped at 38 digits; the evaluator fails a result past 38 digits.
+  static BoundExpr wide_arithmetic(const ast::Expr& e, Op op, BoundExpr a, BoundExpr b, DecimalShape x, DecimalShape y) {
+    int scale = std::max(x.scale, y.scale);
+    int whole = std::max(x.precision - x.scale, y.precision - y.scale);
+    switch (op) {
+      case Op::Div:
+        a = to_double(std::move(a));
+        b = to_double(std::move(b));
+        return node(op, DataType::double_(), {std::move(a), std::move(b)}, e.offset);
+      case Op::Mul: {
+        DataType type = decimal_type(x.precision + y.precision, x.scale + y.scale, e.offset, /*wide=*/true);
+        return node(op, type, {widen(std::move(a)), widen(std::move(b))}, e.offset);
+      }
+      case Op::Add:
+      case Op::Sub: {
+        DataType type = decimal_type(whole + scale + 1, scale, e.offset, /*wide=*/true);
+        a = to_decimal(std::move(a), scale, false, /*wide=*/true);
+        b = to_decimal(std::move(b), scale, false, /*wide=*/true);
+        return node(op, type, {std::move(a), std::move(b)}, e.offset);
+      }
+      default:
+        throw Error(ErrorKind::NotSupported, "not supported yet: % of a DECIMAL wider than 18 digits", e.offset);
     }
   }
 
@@ -638,13 +688,13 @@ class ExpressionBinder {
     if (v.op == Op::Constant && v.type.id == Type::Varchar && target.id != Type::Varchar) {
       // A string literal cast: parse it now, with the range checks of a load
       // (integers as DuckDB's cast reads them: '1e3', '2.5', '1_000').
-      std::byte raw[8] = {};
+      std::byte raw[16] = {};
       ParseResult r = ParseResult::Ok;
       if (target.id == Type::Integer || target.id == Type::BigInt) {
         int64_t i = 0;
         r = parse_integer_cast(v.text, i);
         if (r == ParseResult::Ok && target.id == Type::Integer && (i < INT32_MIN || i > INT32_MAX)) r = ParseResult::OutOfRange;
-        if (r == ParseResult::Ok) store_value(raw, target.id, 0, Slot{{i}, true});
+        if (r == ParseResult::Ok) store_value(raw, target.id, 0, Slot{{i}, true, 0});
       } else {
         r = parse_fixed(v.text, target, raw, 0);
       }
@@ -674,6 +724,12 @@ class ExpressionBinder {
         BoundExpr wide;
         if (v.type.id == Type::Boolean || v.type.is_integral()) {
           wide = retyped(std::move(v), DataType::bigint());
+        } else if (is_wide(v)) {  // rounded half away from zero, then in BIGINT's range
+          int scale = v.type.scale;
+          if (scale > 0)
+            v = node(Op::DivRound, decimal_type(v.type.precision, 0, at, /*wide=*/true),
+                     {std::move(v), int_constant(pow10(scale), at)}, at);
+          wide = node(Op::CheckInt64, DataType::bigint(), {std::move(v)}, at);
         } else if (v.type.id == Type::Decimal) {  // rounded half away from zero, as DuckDB
           int scale = v.type.scale;
           wide = scale == 0 ? retyped(std::move(v), DataType::bigint())
@@ -705,8 +761,9 @@ class ExpressionBinder {
         } else {
           return unsupported();
         }
+        const bool from_wide = is_wide(d);
         d.type = target;
-        if (whole <= target.precision - target.scale) return d;
+        if (whole <= target.precision - target.scale && !from_wide) return d;
         return node(Op::CheckPrecision, target, {std::move(d), int_constant(pow10(target.precision), at)}, at);
       }
       case Type::Boolean:
@@ -715,12 +772,12 @@ class ExpressionBinder {
       case Type::Varchar: {
         v = fold_constants(std::move(v));
         if (v.op == Op::Constant) {  // printed now, as the result would print it
-          Slot s;
+          Slot s{};
           s.valid = true;
           if (v.type.is_floating()) s.d = v.constant.value.d;
           else s.i = v.constant.value.i;
-          std::byte raw[8] = {};
-          store_value(raw, v.type.id, 0, s);
+          std::byte raw[16] = {};
+          store_value(raw, v.type.storage(), 0, s);
           BoundExpr c = make_constant(DataType::varchar(), at);
           c.text = format_cast_text(v.type, raw, 0);
           return c;
@@ -836,7 +893,7 @@ class ExpressionBinder {
       bool floor = e.name == "floor";
       if (v.type.id == Type::Decimal) {  // DECIMAL(p, s) -> DECIMAL(p, 0), as DuckDB
         if (v.type.scale == 0) return v;
-        DataType type = decimal_type(v.type.precision, 0, e.offset);
+        DataType type = decimal_type(v.type.precision, 0, e.offset, is_wide(v));
         return node(floor ? Op::DivFloor : Op::DivCeil, type, {std::move(v), int_constant(pow10(v.type.scale), e.offset)},
                     e.offset);
       }
@@ -1076,10 +1133,12 @@ class AggregateScope : public Scope {
     } else {
       if (!is_number(arg.type))
         throw Error(ErrorKind::Binder, "No function matches " + n + "(" + arg.type.to_string() + ")", e.args[0]->offset);
+      if (is_wide(arg))
+        throw Error(ErrorKind::NotSupported, "not supported yet: " + n + " of a DECIMAL wider than 18 digits", e.offset);
       if (e.distinct) throw Error(ErrorKind::NotSupported, "not supported yet: " + n + "(DISTINCT ...)", e.offset);
       a.kind = n == "sum" ? AggKind::Sum : AggKind::Avg;
       if (a.kind == AggKind::Avg || arg.type.is_floating()) a.type = DataType::double_();
-      else if (arg.type.id == Type::Decimal) a.type = decimal_type(38, arg.type.scale, e.offset);
+      else if (arg.type.id == Type::Decimal) a.type = decimal_type(38, arg.type.scale, e.offset, /*wide=*/true);
       else a.type = DataType::bigint();
     }
     a.argument = std::move(arg);

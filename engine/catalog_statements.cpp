@@ -68,6 +68,10 @@ std::shared_ptr<Table> table_from_result(std::string name, ResultData& result) {
   table->rows = result.rows;
   std::vector<std::string> names = unique_names(result.names);
   for (std::size_t c = 0; c < result.columns.size(); ++c) {
+    if (result.columns[c].type.is_wide_decimal())
+      throw Error(ErrorKind::NotSupported,
+                  "not supported yet: a table column of " + result.columns[c].type.to_string() + " (column \"" +
+                      names[c] + "\", 128-bit); CAST it to DECIMAL(18, s) or DOUBLE in the query");
     HostColumn column = std::move(result.columns[c]);
     column.size = result.rows;
     column.bytes.resize(result.rows * column.type.width());

@@ -114,9 +114,11 @@ class CudaExecutor final : public Executor {
     return 0;
   }
 
-  void check_errors() {
+  // `current`: errors the host found in this operator, beside the device's.
+  void check_errors(uint32_t current = 0) {
     std::vector<uint32_t> words(stage_ + 1);
     context_.copy_to_host(words.data(), error_words_, words.size() * sizeof(uint32_t));
+    words.back() |= current;
     throw_if_eval_error(first_error(words.data(), words.size()));
   }
 
@@ -208,7 +210,7 @@ class CudaExecutor final : public Executor {
     p.data = c.data;
     p.validity = c.validity;
     p.rows = c.rows ? c.rows->as<uint32_t>() : nullptr;
-    p.type = c.type.id;
+    p.type = c.type.storage();
     p.is_rowid = c.rowid;
     p.side = side;
     return p;
@@ -311,7 +313,7 @@ class CudaExecutor final : public Executor {
       ExprProgram program = compile_expression(e, slots);
       auto values = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, input.count * e.type.width()));
       auto validity = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, words) * sizeof(uint32_t));
-      kernels::project_rows(program, e.type.id, column_set(slots, input), nullptr, input.count, values->data(),
+      kernels::project_rows(program, e.type.storage(), column_set(slots, input), nullptr, input.count, values->data(),
                             validity->as<uint32_t>(), error_, context_);
       DeviceColumnRef ref;
       ref.data = values->data();
@@ -396,7 +398,8 @@ class CudaExecutor final : public Executor {
   DeviceRelation distinct(const DeviceRelation& input) {
     std::vector<BoundExpr> refs;
     for (std::size_t c = 0; c < input.columns.size(); ++c)
-      if (input.columns[c].present) refs.push_back(column_ref(input, static_cast<int>(c)));
+      if (input.columns[c].present)
+        for (BoundExpr& part : order_parts(column_ref(input, static_cast<int>(c)))) refs.push_back(std::move(part));
     std::vector<const BoundExpr*> keys;
     for (const auto& r : refs) keys.push_back(&r);
     kernels::Groups groups;
@@ -416,15 +419,15 @@ class CudaExecutor final : public Executor {
     trace::mark("sort-start");
     SlotMap slots;
     std::vector<kernels::OrderKey> keys;
-    for (const auto& k : sort_keys) {
-      BoundExpr ref = column_ref(input, k.column);
-      kernels::OrderKey key;
-      key.program = compile_expression(ref, slots);
-      key.type = ref.type.id;
-      key.descending = k.descending;
-      key.nulls_first = k.nulls_first;
-      keys.push_back(key);
-    }
+    for (const auto& k : sort_keys)
+      for (const BoundExpr& part : order_parts(column_ref(input, k.column))) {
+        kernels::OrderKey key;
+        key.program = compile_expression(part, slots);
+        key.type = part.type.storage();
+        key.descending = k.descending;
+        key.nulls_first = k.nulls_first;
+        keys.push_back(key);
+      }
     ColumnSet set = column_set(slots, input);
     if (limit && *limit < input.count) {
       auto top = std::make_shared<DeviceBuffer>(kernels::top_positions(keys, set, input.count, *limit, error_, context_));
@@ -440,7 +443,7 @@ class CudaExecutor final : public Executor {
     out.kind = a.kind;
     out.double_argument = a.argument && a.argument->type.is_floating();
     out.decimal_scale = a.argument && a.argument->type.id == Type::Decimal ? a.argument->type.scale : -1;
-    out.type = a.type.id;
+    out.type = a.type.storage();
     return out;
   }
 
@@ -485,7 +488,7 @@ class CudaExecutor final : public Executor {
         const BoundExpr& key = node.group_keys[k];
         auto values = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, group_count * key.type.width()));
         auto validity = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, words) * sizeof(uint32_t));
-        kernels::group_keys(groups, static_cast<int>(k), key.type.id, values->data(), validity->as<uint32_t>(),
+        kernels::group_keys(groups, static_cast<int>(k), key.type.storage(), values->data(), validity->as<uint32_t>(),
                             context_);
         DeviceColumnRef ref;
         ref.type = key.type;
@@ -514,7 +517,7 @@ class CudaExecutor final : public Executor {
         // The argument at each group's winning position; NULL where none.
         auto winners = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, group_count) * sizeof(uint32_t));
         kernels::finalize_aggregate(output_of(bound), d_states, group_count, nullptr, validity->as<uint32_t>(),
-                                    winners->as<uint32_t>(), context_);
+                                    winners->as<uint32_t>(), error_, context_);
         DeviceRelation value = project({*bound.argument}, compose(input, winners, group_count));
         kernels::and_validity(const_cast<uint32_t*>(value.columns[0].validity), validity->as<uint32_t>(), words,
                               context_);
@@ -524,7 +527,7 @@ class CudaExecutor final : public Executor {
       } else {
         auto values = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, group_count * bound.type.width()));
         kernels::finalize_aggregate(output_of(bound), d_states, group_count, values->data(), validity->as<uint32_t>(),
-                                    nullptr, context_);
+                                    nullptr, error_, context_);
         ref.data = values->data();
         ref.validity = validity->as<uint32_t>();
         out.owned.push_back(std::move(values));
@@ -601,10 +604,10 @@ class CudaExecutor final : public Executor {
                               state.as<AggState>(), error_, context_);
       context_.copy_to_host(&states[a], state.data(), sizeof(AggState));
     }
-    check_errors();
     // One row of results, built on the host and uploaded: the select list
     // above reads it like any other relation.
     std::vector<HostColumn> host;
+    uint32_t final_error = 0;
     for (std::size_t a = 0; a < specs.size(); ++a) {
       const BoundAggregate& bound = node.aggregates[a];
       HostColumn column(bound.type, 1);
@@ -613,13 +616,14 @@ class CudaExecutor final : public Executor {
         // The argument, evaluated at the winning position.
         Slot v{};
         if (states[a].count > 0) v = evaluate_at(*bound.argument, input, states[a].position);
-        store_value(column.bytes.data(), bound.type.id, 0, v);
+        store_value(column.bytes.data(), bound.type.storage(), 0, v);
         if (states[a].count == 0 || !v.valid) column.set_null(0);
       } else {
-        store_aggregate_result(bound, states[a], column, 0);
+        store_aggregate_result(bound, states[a], column, 0, final_error);
       }
       host.push_back(std::move(column));
     }
+    check_errors(final_error);
     return upload(host, 1);
   }
 
@@ -677,7 +681,6 @@ class CudaExecutor final : public Executor {
       if (profile_) profile_->operators.resize(profiled);  // the general operators run them again
       return std::nullopt;
     }
-    throw_if_eval_error(result.error);
     if (profile_)
       note_ = "fused star join over " + std::to_string(star.dimensions.size()) + " dimension" +
               (star.dimensions.size() == 1 ? "" : "s");
@@ -694,7 +697,7 @@ class CudaExecutor final : public Executor {
         Slot v{};
         v.valid = true;
         v.i = result.keys[k * rows + r];
-        store_value(column.bytes.data(), key.type.id, static_cast<int64_t>(r), v);
+        store_value(column.bytes.data(), key.type.storage(), static_cast<int64_t>(r), v);
       }
       host.push_back(std::move(column));
     }
@@ -702,9 +705,11 @@ class CudaExecutor final : public Executor {
       const BoundAggregate& bound = node.aggregates[a];
       HostColumn column(bound.type, rows);
       column.dictionary = bound.dictionary;
-      for (std::size_t r = 0; r < rows; ++r) store_aggregate_result(bound, result.states[a * rows + r], column, r);
+      for (std::size_t r = 0; r < rows; ++r)
+        store_aggregate_result(bound, result.states[a * rows + r], column, r, result.error);
       host.push_back(std::move(column));
     }
+    throw_if_eval_error(result.error);
     DeviceRelation out = upload(host, rows);
     trace::mark("star-upload");
     return out;
@@ -717,7 +722,7 @@ class CudaExecutor final : public Executor {
     context_.copy_to_device(one->data(), &p, sizeof p);
     DeviceRelation row = compose(input, one, 1);
     std::vector<HostColumn> value = copy_to_host(project({expr}, row), 1);
-    Slot s = load_raw(value[0].bytes.data(), expr.type.id, 0);
+    Slot s = load_raw(value[0].bytes.data(), expr.type.storage(), 0);
     s.valid = value[0].is_valid(0);
     return s;
   }
@@ -798,7 +803,7 @@ class CudaExecutor final : public Executor {
       for (std::size_t c = 0; c < visible; ++c) {
         SlotMap slots;
         ExprProgram program = compile_expression(refs[c], slots);
-        kernels::project_rows(program, refs[c].type.id, column_set(slots, input), nullptr, count,
+        kernels::project_rows(program, refs[c].type.storage(), column_set(slots, input), nullptr, count,
                               packed.as<char>() + at[2 * c], reinterpret_cast<uint32_t*>(packed.as<char>() + at[2 * c + 1]),
                               error_, context_);
       }

@@ -27,6 +27,11 @@ std::unique_ptr<Executor> make_cuda_executor(DeviceContext& context);
 // ---- pieces both executors share, on the host ----
 
 // Throws the Error a program's run-time error bits stand for; no-op for 0.
+// The 64-bit values by which `value` sorts and compares: itself, or for a
+// 128-bit DECIMAL its WideHigh and WideLow parts. Sorts and DISTINCT key on
+// these.
+std::vector<BoundExpr> order_parts(const BoundExpr& value);
+
 // Of several bits, an arithmetic overflow wins over a SUM overflow.
 void throw_if_eval_error(uint32_t error);
 
@@ -37,7 +42,8 @@ std::vector<AggSpec> compile_aggregates(const std::vector<BoundAggregate>& aggre
 // Writes the aggregate's final value into row `row` of `column` (COUNT of
 // nothing is 0; every other aggregate of nothing is NULL). ARG_MIN/ARG_MAX
 // are written by the executor, which evaluates the argument.
-void store_aggregate_result(const BoundAggregate& aggregate, const AggState& state, HostColumn& column, std::size_t row);
+void store_aggregate_result(const BoundAggregate& aggregate, const AggState& state, HostColumn& column, std::size_t row,
+                            uint32_t& error);
 
 // The operator below the plan's Distinct/Sort/Limit that names the result.
 const PlanNode& projection_of(const PlanNode& root);

@@ -15,8 +15,8 @@ void throw_if_eval_error(uint32_t error) {
     throw Error(ErrorKind::Execution, "Out of Range: integer overflow in arithmetic (a value leaves the BIGINT range)");
   if (error & kEvalDecimalOverflow)
     throw Error(ErrorKind::Execution,
-                "Out of Range: overflow in DECIMAL arithmetic (a result needs more than 18 digits; add an explicit "
-                "CAST to DOUBLE)");
+                "Out of Range: overflow in DECIMAL arithmetic (a result needs more digits than its type holds: 18, or "
+                "38 beside a SUM; add an explicit CAST to DOUBLE)");
   if (error & kEvalSumOverflow)
     throw Error(ErrorKind::Execution, "Out of Range: integer overflow in SUM (the total leaves the BIGINT range)");
   if (error & kEvalCastRange)
@@ -43,38 +43,27 @@ std::vector<AggSpec> compile_aggregates(const std::vector<BoundAggregate>& aggre
   return specs;
 }
 
-void store_aggregate_result(const BoundAggregate& a, const AggState& s, HostColumn& column, std::size_t row) {
-  Slot value;
-  value.valid = true;
-  value.i = 0;
-  bool double_arg = a.argument && a.argument->type.is_floating();
-  switch (a.kind) {
-    case AggKind::CountStar:
-    case AggKind::Count:
-    case AggKind::CountDistinct: value.i = static_cast<int64_t>(s.count); break;
-    case AggKind::Sum:
-    case AggKind::Min:
-    case AggKind::Max:
-      if (double_arg) value.d = s.d;
-      else value.i = s.i;
-      break;
-    case AggKind::Avg: {
-      double total = double_arg ? s.d : wide_total(s);
-      if (a.argument->type.id == Type::Decimal) {
-        double scale = 1;
-        for (int k = 0; k < a.argument->type.scale; ++k) scale *= 10;
-        total /= scale;
-      }
-      value.d = total / static_cast<double>(s.count);
-      break;
-    }
-    case AggKind::ArgMin:
-    case AggKind::ArgMax: return;
-  }
-  bool counts = a.kind == AggKind::CountStar || a.kind == AggKind::Count || a.kind == AggKind::CountDistinct;
-  if (!counts && s.count == 0) value.valid = false;
-  store_value(column.bytes.data(), a.type.id, static_cast<int64_t>(row), value);
+void store_aggregate_result(const BoundAggregate& a, const AggState& s, HostColumn& column, std::size_t row,
+                            uint32_t& error) {
+  const bool double_argument = a.argument && a.argument->type.is_floating();
+  const int decimal_scale = a.argument && a.argument->type.id == Type::Decimal ? a.argument->type.scale : -1;
+  const Slot value = final_value(a.kind, double_argument, decimal_scale, a.type.storage(), s, error);
+  store_value(column.bytes.data(), a.type.storage(), static_cast<int64_t>(row), value);
   if (!value.valid) column.set_null(row);
+}
+
+std::vector<BoundExpr> order_parts(const BoundExpr& value) {
+  if (!value.type.is_wide_decimal()) return {value};
+  std::vector<BoundExpr> parts;
+  for (Op op : {Op::WideHigh, Op::WideLow}) {
+    BoundExpr part;
+    part.op = op;
+    part.type = DataType::bigint();
+    part.offset = value.offset;
+    part.children.push_back(value);
+    parts.push_back(std::move(part));
+  }
+  return parts;
 }
 
 const PlanNode& projection_of(const PlanNode& root) {

@@ -29,8 +29,9 @@
 
 namespace gpusql {
 
-// The operations of a program. Values are one of two compute classes: 64-bit
-// integers (BOOLEAN, INTEGER, BIGINT, DATE, VARCHAR codes) and doubles.
+// The operations of a program. Values are one of three compute classes:
+// 64-bit integers (BOOLEAN, INTEGER, BIGINT, DATE, VARCHAR codes, DECIMAL of
+// at most 18 digits), doubles, and 128-bit integers (a wider DECIMAL).
 enum class Op : uint8_t {
   Column,     // push column `slot` (a row id when the column is a rowid column)
   RowId,      // push the row's position in its table (single-table programs)
@@ -54,6 +55,7 @@ enum class Op : uint8_t {
   DivRound, DivFloor, DivCeil,
   CheckDate,       // a DATE outside DuckDB's range is an error
   CheckInt32,      // a value outside INTEGER's range is a CAST error
+  CheckInt64,      // a 128-bit value outside BIGINT's range is a CAST error
   CheckPrecision,  // pops bound, value: |value| >= bound (10^precision) is a CAST error
   CheckDecimal,    // the same bound on a DECIMAL(18) result of arithmetic: an overflow error
   // value * a positive constant, saturating at the int64 range instead of
@@ -64,6 +66,11 @@ enum class Op : uint8_t {
   // DuckDB computes it -- one division while the value converts exactly,
   // else the whole part plus the fraction (not always correctly rounded).
   DecimalToDouble, DecimalToReal,
+  ToWide,     // a 64-bit integer as a 128-bit one (sign-extended)
+  // A 128-bit value as two 64-bit ones that order and compare as it does,
+  // upper first: sorts and DISTINCT run on 64-bit keys.
+  WideHigh,   // its upper 64 bits (signed)
+  WideLow,    // its lower 64 bits, flipped so that their signed order is their unsigned one
 };
 
 // DuckDB's DATE range in days since 1970-01-01: 5877642-06-25 (BC) to
@@ -79,10 +86,10 @@ enum EvalError : uint32_t {
   kEvalSumOverflow = 1u << 1,   // an integer SUM left the int64 range
   kEvalCastRange = 1u << 2,     // a CAST to a numeric type out of its range
   kEvalDateRange = 1u << 3,     // DATE arithmetic left the DATE range
-  kEvalDecimalOverflow = 1u << 4,  // DECIMAL arithmetic needed more than 18 digits
+  kEvalDecimalOverflow = 1u << 4,  // DECIMAL arithmetic needed more digits than its type holds
 };
 
-enum class Cls : uint8_t { Int, Double };
+enum class Cls : uint8_t { Int, Double, Wide };
 
 struct Instr {
   Op op = Op::Constant;
@@ -163,14 +170,76 @@ struct Position {
 GPUSQL_HD Position at(int64_t position) { return Position{{position, position}}; }
 GPUSQL_HD Position at(int64_t left, int64_t right) { return Position{{left, right}}; }
 
-// One evaluated value: NULL when !valid.
+// One evaluated value: NULL when !valid. A 128-bit value (Cls::Wide) keeps
+// its lower 64 bits in i and its upper ones in hi; other classes leave hi
+// alone.
 struct Slot {
   union {
     int64_t i;
     double d;
   };
   bool valid;
+  int64_t hi;
 };
+
+using int128 = __int128;
+using uint128 = unsigned __int128;
+
+GPUSQL_HD int128 wide_value(const Slot& s) {
+  return static_cast<int128>((static_cast<uint128>(static_cast<uint64_t>(s.hi)) << 64) | static_cast<uint64_t>(s.i));
+}
+GPUSQL_HD void set_wide(Slot& s, int128 v) {
+  s.i = static_cast<int64_t>(static_cast<uint64_t>(v));
+  s.hi = static_cast<int64_t>(static_cast<uint64_t>(static_cast<uint128>(v) >> 64));
+}
+
+// 10^38: no DECIMAL(38) value reaches it.
+constexpr int128 kWideDecimalBound =
+    static_cast<int128>(static_cast<uint128>(10000000000000000000ull) * 10000000000000000000ull);
+
+// A 128-bit DECIMAL result: past 38 digits it is an overflow (and 0).
+GPUSQL_HD int128 checked_wide(int128 v, bool overflow, uint32_t& error) {
+  if (overflow || v <= -kWideDecimalBound || v >= kWideDecimalBound) {
+    error |= kEvalDecimalOverflow;
+    return 0;
+  }
+  return v;
+}
+GPUSQL_HD int128 add_wide_checked(int128 a, int128 b, uint32_t& error) {
+  const int128 r = static_cast<int128>(static_cast<uint128>(a) + static_cast<uint128>(b));
+  return checked_wide(r, ((a ^ r) & (b ^ r)) < 0, error);
+}
+GPUSQL_HD int128 sub_wide_checked(int128 a, int128 b, uint32_t& error) {
+  const int128 r = static_cast<int128>(static_cast<uint128>(a) - static_cast<uint128>(b));
+  return checked_wide(r, ((a ^ b) & (a ^ r)) < 0, error);
+}
+GPUSQL_HD int128 mul_wide_checked(int128 a, int128 b, uint32_t& error) {
+  const bool negative = (a < 0) != (b < 0);
+  const uint128 x = a < 0 ? uint128{0} - static_cast<uint128>(a) : static_cast<uint128>(a);
+  const uint128 y = b < 0 ? uint128{0} - static_cast<uint128>(b) : static_cast<uint128>(b);
+  const uint64_t xh = static_cast<uint64_t>(x >> 64), xl = static_cast<uint64_t>(x);
+  const uint64_t yh = static_cast<uint64_t>(y >> 64), yl = static_cast<uint64_t>(y);
+  // |a| * |b| = xl*yl + (xh*yl + xl*yh) * 2^64 when xh*yh is 0; every bound
+  // below keeps the magnitude under 2^127.
+  bool overflow = xh != 0 && yh != 0;
+  const uint128 cross = static_cast<uint128>(xh) * yl + static_cast<uint128>(xl) * yh;
+  overflow = overflow || (cross >> 63) != 0;
+  const uint128 low = static_cast<uint128>(xl) * yl;
+  const uint128 m = low + (cross << 64);
+  overflow = overflow || m < low || (m >> 127) != 0;
+  const int128 r = negative ? -static_cast<int128>(m) : static_cast<int128>(m);
+  return checked_wide(r, overflow, error);
+}
+
+// A 128-bit integer as DuckDB converts it to a double (Hugeint::TryCast):
+// the lower word plus the upper word times 2^64, with its own case for an
+// upper word of -1 (small negative numbers).
+GPUSQL_HD double wide_to_double(int128 v) {
+  const uint64_t lower = static_cast<uint64_t>(v);
+  const int64_t upper = static_cast<int64_t>(static_cast<uint64_t>(static_cast<uint128>(v) >> 64));
+  if (upper == -1) return -static_cast<double>(UINT64_MAX - lower) - 1.0;
+  return static_cast<double>(lower) + static_cast<double>(upper) * 18446744073709551616.0;
+}
 
 // A double's bits as an int64 whose signed order is the doubles' total
 // order: -0.0 below 0.0, NaNs by their bits at the ends. For Rank tables.
@@ -196,6 +265,10 @@ GPUSQL_HD Slot load_raw(const void* data, Type type, int64_t row) {
     case Type::Decimal: s.i = static_cast<const int64_t*>(data)[row]; break;
     case Type::Double: s.d = static_cast<const double*>(data)[row]; break;
     case Type::Real: s.d = static_cast<const float*>(data)[row]; break;
+    case Type::HugeInt:
+      s.i = static_cast<const int64_t*>(data)[2 * row];
+      s.hi = static_cast<const int64_t*>(data)[2 * row + 1];
+      break;
   }
   return s;
 }
@@ -316,12 +389,18 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
       case Op::Constant:
         ++top;
         stack[top].i = in.value.i;
+        stack[top].hi = in.value.i >> 63;  // a 128-bit constant fits in 64 bits
         stack[top].valid = !in.null_constant;
         break;
+      case Op::ToWide: stack[top].hi = stack[top].i >> 63; break;
+      case Op::WideHigh: stack[top].i = stack[top].hi; break;
+      case Op::WideLow: stack[top].i ^= INT64_MIN; break;
       case Op::Negate: {
         Slot& a = stack[top];
         if (in.cls == Cls::Double) {
           a.d = -a.d;
+        } else if (in.cls == Cls::Wide) {
+          set_wide(a, a.valid ? sub_wide_checked(0, wide_value(a), error) : 0);
         } else {
           if (a.valid && a.i == INT64_MIN) error |= kEvalOverflow;
           a.i = static_cast<int64_t>(0ull - static_cast<uint64_t>(a.i));
@@ -332,7 +411,16 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
         Slot b = stack[top--];
         Slot& a = stack[top];
         bool valid = a.valid && b.valid;
-        if (in.cls == Cls::Double) {
+        if (in.cls == Cls::Wide) {  // + - * only: the binder makes a DECIMAL quotient a DOUBLE
+          const int128 x = wide_value(a), y = wide_value(b);
+          int128 r = 0;
+          if (valid) {
+            if (in.op == Op::Add) r = add_wide_checked(x, y, error);
+            else if (in.op == Op::Sub) r = sub_wide_checked(x, y, error);
+            else r = mul_wide_checked(x, y, error);
+          }
+          set_wide(a, r);
+        } else if (in.cls == Cls::Double) {
           switch (in.op) {
             case Op::Add: a.d = a.d + b.d; break;
             case Op::Sub: a.d = a.d - b.d; break;
@@ -369,7 +457,9 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
       case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: {
         Slot b = stack[top--];
         Slot& a = stack[top];
-        int c = in.cls == Cls::Double ? compare3(a.d, b.d) : compare3(a.i, b.i);
+        int c = in.cls == Cls::Double ? compare3(a.d, b.d)
+                : in.cls == Cls::Wide ? compare3(wide_value(a), wide_value(b))
+                                      : compare3(a.i, b.i);
         bool r = false;
         switch (in.op) {
           case Op::Eq: r = c == 0; break;
@@ -448,7 +538,14 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
         Slot b = stack[top--];
         Slot& a = stack[top];
         const int64_t x = a.i, p = b.i;
-        if (in.op == Op::DecimalToDouble) {
+        if (in.cls == Cls::Wide) {  // DuckDB's formula over its 128-bit conversion
+          const int128 w = wide_value(a);
+          const int128 limit = in.op == Op::DecimalToDouble ? int128{1} << 53 : int128{1} << 24;
+          const bool exact = w <= limit && w >= -limit;
+          const double r = exact || p == 1 ? wide_to_double(w) / static_cast<double>(p)
+                                           : wide_to_double(w / p) + wide_to_double(w % p) / static_cast<double>(p);
+          a.d = in.op == Op::DecimalToDouble ? r : static_cast<double>(static_cast<float>(r));
+        } else if (in.op == Op::DecimalToDouble) {
           const bool exact = (x < 0 ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x)) <= (uint64_t{1} << 53);
           a.d = exact || p == 1 ? static_cast<double>(x) / static_cast<double>(p)
                                 : static_cast<double>(x / p) + static_cast<double>(x % p) / static_cast<double>(p);
@@ -464,6 +561,23 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
       case Op::DivRound: case Op::DivFloor: case Op::DivCeil: {
         Slot b = stack[top--];
         Slot& a = stack[top];
+        if (in.cls == Cls::Wide) {
+          if (a.valid && b.valid && b.i > 0) {
+            const int128 w = wide_value(a);
+            int128 q = w / b.i, r = w % b.i;  // truncated toward zero
+            if (in.op == Op::DivRound) {
+              const int128 magnitude = r < 0 ? -r : r;
+              if (magnitude >= b.i - magnitude) q += r < 0 ? -1 : 1;
+            } else if (in.op == Op::DivFloor) {
+              q -= r < 0;
+            } else {
+              q += r > 0;
+            }
+            set_wide(a, q);
+          }
+          a.valid = a.valid && b.valid;
+          break;
+        }
         if (a.valid && b.valid && b.i > 0) {
           int64_t q = a.i / b.i, r = a.i % b.i;  // truncated toward zero
           if (in.op == Op::DivRound) {
@@ -482,6 +596,13 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
       case Op::ScaleSaturate: {
         Slot b = stack[top--];
         Slot& a = stack[top];
+        if (in.cls == Cls::Wide) {  // saturates at +-10^38, past every DECIMAL(38)
+          uint32_t overflow = 0;
+          const int128 x = wide_value(a), r = mul_wide_checked(x, b.i, overflow);
+          set_wide(a, overflow ? (x < 0 ? -kWideDecimalBound : kWideDecimalBound) : r);
+          a.valid = a.valid && b.valid;
+          break;
+        }
         uint32_t overflow = 0;
         const int64_t r = checked_mul(a.i, b.i, overflow);
         a.i = overflow ? (a.i < 0 ? INT64_MIN : INT64_MAX) : r;
@@ -506,9 +627,29 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
         }
         break;
       }
+      case Op::CheckInt64: {
+        Slot& a = stack[top];
+        if (a.valid && a.hi != (a.i >> 63)) {
+          error |= kEvalCastRange;
+          a.i = 0;
+        }
+        break;
+      }
       case Op::CheckPrecision: case Op::CheckDecimal: {
         Slot b = stack[top--];
         Slot& a = stack[top];
+        if (in.cls == Cls::Wide && in.op == Op::CheckDecimal) {  // the 38-digit bound
+          set_wide(a, a.valid ? checked_wide(wide_value(a), false, error) : 0);
+          break;
+        }
+        if (in.cls == Cls::Wide) {  // a 128-bit value into a 64-bit DECIMAL: the 64-bit bound
+          const int128 w = wide_value(a);
+          if (a.valid && (w <= -static_cast<int128>(b.i) || w >= b.i)) {
+            error |= kEvalCastRange;
+            a.i = 0;
+          }
+          break;
+        }
         // -bound < value < bound; INT64_MIN has no magnitude in range.
         if (a.valid && (a.i <= -b.i || a.i >= b.i)) {
           error |= in.op == Op::CheckPrecision ? kEvalCastRange : kEvalDecimalOverflow;
@@ -522,6 +663,9 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
         Slot& a = stack[top];
         if (in.cls == Cls::Double) {
           a.d = fabs(a.d);
+        } else if (in.cls == Cls::Wide) {
+          const int128 w = wide_value(a);
+          set_wide(a, w < 0 ? -w : w);  // |w| < 10^38: no overflow
         } else if (a.i < 0) {
           if (a.valid && a.i == INT64_MIN) error |= kEvalOverflow;
           a.i = static_cast<int64_t>(0ull - static_cast<uint64_t>(a.i));
@@ -685,6 +829,10 @@ GPUSQL_HD void store_value(void* data, Type type, int64_t row, const Slot& s) {
     case Type::Decimal: static_cast<int64_t*>(data)[row] = s.valid ? s.i : 0; break;
     case Type::Double: static_cast<double*>(data)[row] = s.valid ? s.d : 0.0; break;
     case Type::Real: static_cast<float*>(data)[row] = s.valid ? static_cast<float>(s.d) : 0.0f; break;
+    case Type::HugeInt:
+      static_cast<int64_t*>(data)[2 * row] = s.valid ? s.i : 0;
+      static_cast<int64_t*>(data)[2 * row + 1] = s.valid ? s.hi : 0;
+      break;
   }
 }
 

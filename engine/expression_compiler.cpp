@@ -28,7 +28,7 @@ ColumnSet host_column_set(const SlotMap& slots, const HostColumn& column) {
     } else {
       p.data = column.bytes.data();
       p.validity = column.has_nulls() ? column.validity.data() : nullptr;
-      p.type = column.type.id;
+      p.type = column.type.storage();
     }
     set.columns[set.count++] = p;
   }
@@ -43,7 +43,9 @@ ColumnPointer host_pointer(const LookupTable& table) {
   return p;
 }
 
-Cls compute_class(DataType type) { return type.is_floating() ? Cls::Double : Cls::Int; }
+Cls compute_class(DataType type) {
+  return type.is_floating() ? Cls::Double : type.is_wide_decimal() ? Cls::Wide : Cls::Int;
+}
 
 namespace {
 
@@ -149,7 +151,7 @@ bool collect_comparison(const BoundExpr& e, SlotMap& slots, std::vector<Term>& t
   Term t;
   t.op = op;
   t.cls = compute_class(column->type);
-  if (t.cls != compute_class(constant->type)) return false;
+  if (t.cls != compute_class(constant->type) || t.cls == Cls::Wide) return false;  // terms hold 64 bits
   t.slot = static_cast<uint8_t>(slots.slot_of(column->column));
   t.null_constant = constant->constant.null_constant;
   t.value.i = constant->constant.value.i;
@@ -190,7 +192,7 @@ void classify(const BoundExpr& expr, SlotMap& slots, ExprProgram& program) {
   if (expr.op == Op::Add || expr.op == Op::Sub || expr.op == Op::Mul) {
     Term a, b;
     if (leaf_term(expr.children[0], slots, a) && leaf_term(expr.children[1], slots, b) && a.cls == b.cls &&
-        compute_class(expr.type) == a.cls) {
+        compute_class(expr.type) == a.cls && a.cls != Cls::Wide) {
       a.op = expr.op;
       program.shape = Shape::Arithmetic;
       program.term_count = 2;

@@ -48,7 +48,7 @@ ColumnPointer pointer_of(const ColumnRef& c, uint8_t side = 0) {
   }
   p.data = c.column->bytes.data();
   p.validity = c.column->has_nulls() ? c.column->validity.data() : nullptr;
-  p.type = c.column->type.id;
+  p.type = c.column->type.storage();
   return p;
 }
 
@@ -109,7 +109,7 @@ std::shared_ptr<HostColumn> materialize(const BoundExpr& expr, const Relation& i
   out->dictionary = expr.dictionary;
   for (std::size_t p = 0; p < input.count; ++p) {
     Slot s = evaluate(program, set, static_cast<int64_t>(p), error);
-    store_value(out->bytes.data(), expr.type.id, static_cast<int64_t>(p), s);
+    store_value(out->bytes.data(), expr.type.storage(), static_cast<int64_t>(p), s);
     if (!s.valid) out->set_null(p);
   }
   return out;
@@ -373,7 +373,7 @@ class HostExecutor final : public Executor {
       column->dictionary = node.group_keys[k].dictionary;
       for (std::size_t g = 0; g < group_count; ++g) {
         Slot s = evaluate(key_programs[k], set, groups[g][0], error);
-        store_value(column->bytes.data(), node.group_keys[k].type.id, static_cast<int64_t>(g), s);
+        store_value(column->bytes.data(), node.group_keys[k].type.storage(), static_cast<int64_t>(g), s);
         if (!s.valid) column->set_null(g);
       }
       columns.push_back(std::move(column));
@@ -394,7 +394,7 @@ class HostExecutor final : public Executor {
                                   set, error);
           Slot v{};
           if (s.count > 0) v = evaluate(*argument, arg_set, s.position, error);
-          store_value(column->bytes.data(), bound.type.id, static_cast<int64_t>(g), v);
+          store_value(column->bytes.data(), bound.type.storage(), static_cast<int64_t>(g), v);
           if (s.count == 0 || !v.valid) column->set_null(g);
         }
       } else if (bound.kind == AggKind::CountDistinct) {
@@ -410,13 +410,13 @@ class HostExecutor final : public Executor {
           std::sort(seen.begin(), seen.end());
           AggState s;
           s.count = static_cast<uint64_t>(std::unique(seen.begin(), seen.end()) - seen.begin());
-          store_aggregate_result(bound, s, *column, g);
+          store_aggregate_result(bound, s, *column, g, error);
         }
       } else {
         for (std::size_t g = 0; g < group_count; ++g) {
           AggState s = fold_group(spec, groups[g], global ? input.count : groups[g].size(), global, filter_program,
                                   set, error);
-          store_aggregate_result(bound, s, *column, g);
+          store_aggregate_result(bound, s, *column, g, error);
         }
       }
       columns.push_back(std::move(column));
@@ -448,16 +448,18 @@ class HostExecutor final : public Executor {
     std::vector<ColumnSet> sets;
     std::vector<Cls> classes;
     for (std::size_t c = 0; c < input.columns.size(); ++c) {
-      SlotMap slots;
       BoundExpr ref;
       ref.op = Op::Column;
       ref.column = static_cast<int>(c);
       const ColumnRef& col = input.columns[c];
       ref.type = col.rowid ? DataType::bigint() : col.column->type;
-      ExprProgram p = compile_expression(ref, slots);
-      sets.push_back(column_set(slots, input));
-      classes.push_back(compute_class(ref.type));
-      programs.emplace_back(std::move(slots), p);
+      for (const BoundExpr& part : order_parts(ref)) {
+        SlotMap slots;
+        ExprProgram p = compile_expression(part, slots);
+        sets.push_back(column_set(slots, input));
+        classes.push_back(compute_class(part.type));
+        programs.emplace_back(std::move(slots), p);
+      }
     }
     std::unordered_map<std::vector<int64_t>, bool, KeyHash> seen;
     RowIds keep;
@@ -484,17 +486,19 @@ class HostExecutor final : public Executor {
     uint32_t error = 0;
     for (const auto& k : sort_keys) {
       const ColumnRef& col = input.columns[k.column];
-      DataType type = col.rowid ? DataType::bigint() : col.column->type;
       BoundExpr ref;
       ref.op = Op::Column;
       ref.column = k.column;
-      ref.type = type;
-      SlotMap slots;
-      ExprProgram program = compile_expression(ref, slots);
-      ColumnSet set = column_set(slots, input);
-      Key key{{}, compute_class(type), k.descending, k.nulls_first};
-      for (std::size_t p = 0; p < input.count; ++p) key.values.push_back(evaluate(program, set, static_cast<int64_t>(p), error));
-      keys.push_back(std::move(key));
+      ref.type = col.rowid ? DataType::bigint() : col.column->type;
+      for (const BoundExpr& part : order_parts(ref)) {
+        SlotMap slots;
+        ExprProgram program = compile_expression(part, slots);
+        ColumnSet set = column_set(slots, input);
+        Key key{{}, compute_class(part.type), k.descending, k.nulls_first};
+        for (std::size_t p = 0; p < input.count; ++p)
+          key.values.push_back(evaluate(program, set, static_cast<int64_t>(p), error));
+        keys.push_back(std::move(key));
+      }
     }
     RowIds order(input.count);
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);

@@ -17,6 +17,7 @@ std::string_view type_name(Type type) {
     case Type::Decimal: return "DECIMAL";
     case Type::Date: return "DATE";
     case Type::Varchar: return "VARCHAR";
+    case Type::HugeInt: return "HUGEINT";
   }
   return "?";
 }
@@ -75,8 +76,11 @@ Value Result::value(std::size_t row, std::size_t column) const {
     case Type::Double: return c.values<double>()[row];
     case Type::Real: return static_cast<double>(c.values<float>()[row]);
     case Type::Varchar: return c.dictionary->values[c.values<uint32_t>()[row]];
-    case Type::Decimal: return Decimal{c.values<int64_t>()[row], c.type.scale};
+    case Type::Decimal:
+      if (c.type.is_wide_decimal()) return wide_decimal(c.bytes.data(), row, c.type.scale);
+      return Decimal{c.values<int64_t>()[row], c.type.scale};
     case Type::Date: return Date{c.values<int32_t>()[row]};
+    case Type::HugeInt: break;
   }
   throw Error(ErrorKind::NotSupported, "not supported yet: reading " + c.type.to_string() + " values");
 }

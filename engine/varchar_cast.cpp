@@ -34,7 +34,7 @@ double double_of_key(int64_t key) {
 }
 
 int64_t rank_key(const HostColumn& c, std::size_t row) {
-  const Slot s = load_raw(c.bytes.data(), c.type.id, static_cast<int64_t>(row));
+  const Slot s = load_raw(c.bytes.data(), c.type.storage(), static_cast<int64_t>(row));
   return compute_class(c.type) == Cls::Double ? order_bits(s.d) : s.i;
 }
 
@@ -70,11 +70,11 @@ std::optional<BoundExpr> cast_to_varchar(const BoundExpr& arg) {
   const std::size_t n = keys.size();
   HostColumn values(column_type, n + 1);
   for (std::size_t i = 0; i < n; ++i) {
-    Slot s;
+    Slot s{};
     s.valid = true;
     if (doubles) s.d = double_of_key(keys[i]);
     else s.i = keys[i];
-    store_value(values.bytes.data(), column_type.id, static_cast<int64_t>(i), s);
+    store_value(values.bytes.data(), column_type.storage(), static_cast<int64_t>(i), s);
   }
   values.set_null(n);
 
@@ -87,12 +87,12 @@ std::optional<BoundExpr> cast_to_varchar(const BoundExpr& arg) {
     return std::nullopt;  // a NULL would become a string: not a rank's code
   std::vector<std::string> text(n);
   std::vector<uint8_t> null_result(n);
-  std::vector<std::byte> one(8);
+  std::vector<std::byte> one(16);
   for (std::size_t i = 0; i < n; ++i) {
     const Slot v = evaluate(program, set, static_cast<int64_t>(i), error);
     null_result[i] = !v.valid;
     if (!v.valid) continue;
-    store_value(one.data(), arg.type.id, 0, v);
+    store_value(one.data(), arg.type.storage(), 0, v);
     text[i] = format_cast_text(arg.type, one.data(), 0);
   }
   throw_if_eval_error(error);

@@ -747,10 +747,11 @@ bool make_lean(const std::vector<AggSpec>& specs, const ColumnSet& columns, Lean
     a.rows = c.rows;
     a.type = c.type;
     const bool dbl = spec.cls == Cls::Double;
-    // AVG over integers may pass the int64 range and carry (add_wide()),
-    // which a lean state has no room for. 2048 values of 4 bytes cannot:
-    // a chunk's total fits, and the chunk states combine as AggStates.
-    if (spec.kind == AggKind::Avg && !dbl && storage_bytes(c.type) > 4) return false;
+    // SUM and AVG over integers may pass the int64 range and carry
+    // (add_wide()), which a lean state has no room for. 2048 values of 4
+    // bytes cannot: a chunk's total fits, and the chunk states combine as
+    // AggStates.
+    if ((spec.kind == AggKind::Sum || spec.kind == AggKind::Avg) && !dbl && storage_bytes(c.type) > 4) return false;
     switch (spec.kind) {
       case AggKind::Count: a.op = LeanOp::Count; break;
       case AggKind::Sum:

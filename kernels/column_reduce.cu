@@ -246,7 +246,8 @@ void dispatch(AggKind kind, bool real, const void* data, const ColumnReduce& r, 
 }
 
 // Whether this path takes `spec` over `column`. AVG of integers needs the
-// wide sums of agg_combine(), which a 64-bit state has no room for.
+// wide sums of agg_combine(), which a 64-bit state has no room for; so
+// does SUM of 64-bit integers (of at most 2^32 4-byte ones, the total fits).
 bool takes(const AggSpec& spec, const ColumnPointer& column, std::size_t count) {
   if (count == 0 || count > (uint64_t{1} << 32) || !plain_column(column) || column.validity || column.rows)
     return false;
@@ -254,6 +255,7 @@ bool takes(const AggSpec& spec, const ColumnPointer& column, std::size_t count) 
       spec.kind != AggKind::Avg)
     return false;
   if (spec.kind == AggKind::Avg && spec.cls != Cls::Double) return false;
+  if (spec.kind == AggKind::Sum && spec.cls != Cls::Double && storage_bytes(column.type) > 4) return false;
   // The state's class follows the column's, as make_lean() asks.
   if (is_double_type(column.type) != (spec.cls == Cls::Double)) return false;
   switch (column.type) {

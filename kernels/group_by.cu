@@ -52,7 +52,9 @@ void with_stored_type(Type type, Launch&& launch) {
     case Type::Decimal: return launch(static_cast<int64_t*>(nullptr));
     case Type::Double: return launch(static_cast<double*>(nullptr));
     case Type::Real: return launch(static_cast<float*>(nullptr));
+    case Type::HugeInt: break;  // keyed on by its order_parts()
   }
+  throw Error(ErrorKind::Invalid, "internal: a 128-bit key column");
 }
 
 // Calls launch(T*) with the type key_value() loads `program`'s value as:
@@ -904,8 +906,10 @@ __global__ void __launch_bounds__(kThreads)
 
 __global__ void __launch_bounds__(kThreads)
     finalize_kernel(const AggregateOutput output, const AggState* __restrict__ states, uint64_t groups,
-                    void* __restrict__ out, uint32_t* __restrict__ validity, uint32_t* __restrict__ positions) {
+                    void* __restrict__ out, uint32_t* __restrict__ validity, uint32_t* __restrict__ positions,
+                    uint32_t* __restrict__ error_word) {
   const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  uint32_t error = 0;
   for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x; base < groups; base += stride) {
     const uint64_t g = base + threadIdx.x;
     bool valid = false;
@@ -915,32 +919,7 @@ __global__ void __launch_bounds__(kThreads)
         valid = s.count > 0;
         positions[g] = valid ? static_cast<uint32_t>(s.position) : 0u;
       } else {
-        // store_aggregate_result(), operation for operation.
-        Slot value;
-        value.valid = true;
-        value.i = 0;
-        const bool counts = output.kind == AggKind::CountStar || output.kind == AggKind::Count ||
-                            output.kind == AggKind::CountDistinct;
-        switch (output.kind) {
-          case AggKind::Sum:
-          case AggKind::Min:
-          case AggKind::Max:
-            if (output.double_argument) value.d = s.d;
-            else value.i = s.i;
-            break;
-          case AggKind::Avg: {
-            double total = output.double_argument ? s.d : wide_total(s);
-            if (output.decimal_scale >= 0) {
-              double scale = 1;
-              for (int k = 0; k < output.decimal_scale; ++k) scale *= 10;
-              total /= scale;
-            }
-            value.d = total / static_cast<double>(s.count);
-            break;
-          }
-          default: value.i = static_cast<int64_t>(s.count); break;
-        }
-        if (!counts && s.count == 0) value.valid = false;
+        const Slot value = final_value(output.kind, output.double_argument, output.decimal_scale, output.type, s, error);
         store_value(out, output.type, static_cast<int64_t>(g), value);
         valid = value.valid;
       }
@@ -948,6 +927,7 @@ __global__ void __launch_bounds__(kThreads)
     const uint32_t bits = __ballot_sync(kFullMask, valid);
     if (threadIdx.x % 32 == 0 && g < groups) validity[g / 32] = bits;
   }
+  if (error) atomicOr(error_word, error);
 }
 
 __global__ void __launch_bounds__(kThreads)
@@ -1492,10 +1472,10 @@ void count_distinct(const ExprProgram& predicate, const ExprProgram& arg, Cls cl
 }
 
 void finalize_aggregate(const AggregateOutput& output, const AggState* d_states, std::size_t groups, void* d_out,
-                        uint32_t* d_validity, uint32_t* d_positions, DeviceContext& context) {
+                        uint32_t* d_validity, uint32_t* d_positions, uint32_t* d_error, DeviceContext& context) {
   if (groups == 0) return;
   finalize_kernel<<<blocks_for(groups, context), kThreads, 0, context.stream()>>>(output, d_states, groups, d_out,
-                                                                                  d_validity, d_positions);
+                                                                                  d_validity, d_positions, d_error);
   GPUSQL_CHECK_LAUNCH();
 }
 

@@ -140,17 +140,18 @@ void count_distinct(const ExprProgram& predicate, const ExprProgram& arg, Cls cl
 struct AggregateOutput {
   AggKind kind = AggKind::CountStar;
   bool double_argument = false;  // the argument is REAL/DOUBLE
-  int decimal_scale = -1;        // AVG of a DECIMAL: its scale; -1 otherwise
-  Type type = Type::BigInt;      // of the result
+  int decimal_scale = -1;        // a DECIMAL argument's scale; -1 otherwise
+  Type type = Type::BigInt;      // the result's storage
 };
 
 // Writes `groups` final values of one aggregate (states d_states[0..groups))
 // to d_out/d_validity (validity by warp ballot, room for (groups+31)/32
 // words). ARG_MIN/ARG_MAX write no value: d_positions[g] gets the winning
 // position (0 for an empty group) and the validity says whether there is
-// one; the executor evaluates the argument there. Does not synchronize.
+// one; the executor evaluates the argument there. A BIGINT SUM past the
+// int64 range ORs kEvalSumOverflow into *d_error. Does not synchronize.
 void finalize_aggregate(const AggregateOutput& output, const AggState* d_states, std::size_t groups, void* d_out,
-                        uint32_t* d_validity, uint32_t* d_positions, DeviceContext& context);
+                        uint32_t* d_validity, uint32_t* d_positions, uint32_t* d_error, DeviceContext& context);
 
 // d_validity[w] &= d_mask[w] for w < words.
 void and_validity(uint32_t* d_validity, const uint32_t* d_mask, std::size_t words, DeviceContext& context);

@@ -88,7 +88,8 @@ bool right_aligned(const Result& result, std::size_t column) {
     case Type::BigInt:
     case Type::Real:
     case Type::Double:
-    case Type::Decimal: return true;
+    case Type::Decimal:
+    case Type::HugeInt: return true;
     case Type::Boolean:
     case Type::Date:
     case Type::Varchar: return false;

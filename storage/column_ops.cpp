@@ -115,6 +115,7 @@ Scalar read_scalar(const HostColumn& c, std::size_t row) {
       s.kind = Scalar::Kind::Text;
       s.text = c.dictionary->values[c.values<uint32_t>()[row]];
       break;
+    case Type::HugeInt: break;  // cast_column() refuses 128-bit columns
   }
   return s;
 }
@@ -151,7 +152,8 @@ ParseResult store_integer(int64_t v, const DataType& to, void* data, std::size_t
     case Type::Decimal:
       return scale_integer(v, to, static_cast<int64_t*>(data)[row]) ? ParseResult::Ok : ParseResult::OutOfRange;
     case Type::Date:
-    case Type::Varchar: break;
+    case Type::Varchar:
+    case Type::HugeInt: break;
   }
   return ParseResult::Invalid;
 }
@@ -221,6 +223,10 @@ ParseResult convert(const Scalar& s, const DataType& to, void* data, std::size_t
 
 HostColumn cast_column(const HostColumn& column, DataType target, std::string_view column_name) {
   if (column.type == target) return column;
+  if (column.type.is_wide_decimal() || target.is_wide_decimal())
+    throw Error(ErrorKind::NotSupported, "not supported yet: storing a " + column.type.to_string() + " value as " +
+                                             target.to_string() + " (column \"" + std::string(column_name) +
+                                             "\"); CAST it in the query");
   const std::size_t rows = column.size;
   auto fail = [&](std::size_t row, ParseResult result) -> void {
     std::string suffix = " (column \"" + std::string(column_name) + "\")";

@@ -27,8 +27,18 @@ struct DataType {
     return a.id == b.id && a.precision == b.precision && a.scale == b.scale;
   }
 
+  // DECIMAL holds up to 18 digits in 64 bits, up to 38 in 128 (DuckDB's split).
+  static constexpr int kMaxNarrowDecimalDigits = 18;
+  static constexpr int kMaxDecimalDigits = 38;
+  constexpr bool is_wide_decimal() const { return id == Type::Decimal && precision > kMaxNarrowDecimalDigits; }
+
+  // How a value is stored and read: the type itself, or HugeInt for a wide
+  // DECIMAL. Every column pointer and typed load or store takes this.
+  constexpr Type storage() const { return is_wide_decimal() ? Type::HugeInt : id; }
+
   // Bytes one value takes in a column (VARCHAR: its 32-bit dictionary code).
   constexpr std::size_t width() const {
+    if (is_wide_decimal()) return 16;
     switch (id) {
       case Type::Boolean: return 1;
       case Type::Integer: return 4;
@@ -38,6 +48,7 @@ struct DataType {
       case Type::BigInt: return 8;
       case Type::Double: return 8;
       case Type::Decimal: return 8;
+      case Type::HugeInt: return 16;
     }
     return 8;
   }

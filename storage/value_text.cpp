@@ -321,20 +321,53 @@ std::string to_string(Date date) {
   return buffer;
 }
 
+namespace {
+
+__int128 unscaled_value(const Decimal& d) {
+  return static_cast<__int128>(d.high) * (static_cast<__int128>(1) << 64) + d.unscaled;
+}
+
+// A 128-bit integer as DuckDB converts it to a double (the evaluator's
+// wide_to_double(), which this layer cannot include).
+double hugeint_to_double(__int128 v) {
+  const uint64_t lower = static_cast<uint64_t>(v);
+  const int64_t upper = static_cast<int64_t>(static_cast<unsigned __int128>(v) >> 64);
+  if (upper == -1) return -static_cast<double>(UINT64_MAX - lower) - 1.0;
+  return static_cast<double>(lower) + static_cast<double>(upper) * 18446744073709551616.0;
+}
+
+}  // namespace
+
+Decimal wide_decimal(const void* data, std::size_t row, uint8_t scale) {
+  const int64_t* words = static_cast<const int64_t*>(data) + 2 * row;
+  // Stored as two's complement (lower word, upper word); Decimal counts the
+  // lower word signed, so a negative lower word carries one into high.
+  return Decimal{words[0], scale, words[1] + (words[0] < 0 ? 1 : 0)};
+}
+
 std::string to_string(const Decimal& decimal) {
-  uint64_t magnitude = decimal.unscaled < 0 ? 0 - static_cast<uint64_t>(decimal.unscaled)
-                                            : static_cast<uint64_t>(decimal.unscaled);
-  std::string digits = std::to_string(magnitude);
+  const __int128 value = unscaled_value(decimal);
+  unsigned __int128 magnitude = value < 0 ? 0 - static_cast<unsigned __int128>(value) : static_cast<unsigned __int128>(value);
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
+    magnitude /= 10;
+  } while (magnitude != 0);
   if (decimal.scale > 0) {
     if (digits.size() <= decimal.scale) digits.insert(0, decimal.scale + 1 - digits.size(), '0');
     digits.insert(digits.size() - decimal.scale, 1, '.');
   }
-  return decimal.unscaled < 0 ? "-" + digits : digits;
+  return value < 0 ? "-" + digits : digits;
 }
 
 // DuckDB's conversion (as the evaluator's DecimalToDouble): one division
 // while the unscaled value converts exactly, else whole part plus fraction.
 double Decimal::to_double() const {
+  if (high != 0) {  // 128-bit: never exact
+    const __int128 v = unscaled_value(*this), p = power_of_ten(scale);
+    if (p == 1) return hugeint_to_double(v);
+    return hugeint_to_double(v / p) + hugeint_to_double(v % p) / static_cast<double>(p);
+  }
   if (scale > 18) return static_cast<double>(unscaled) / std::pow(10.0, scale);
   const int64_t p = power_of_ten(scale);
   const uint64_t magnitude = unscaled < 0 ? 0 - static_cast<uint64_t>(unscaled) : static_cast<uint64_t>(unscaled);
@@ -349,9 +382,12 @@ std::string format_fixed(DataType type, const void* data, std::size_t row) {
     case Type::BigInt: return std::to_string(static_cast<const int64_t*>(data)[row]);
     case Type::Real: return shortest(static_cast<const float*>(data)[row]);
     case Type::Double: return shortest(static_cast<const double*>(data)[row]);
-    case Type::Decimal: return to_string(Decimal{static_cast<const int64_t*>(data)[row], type.scale});
+    case Type::Decimal:
+      if (type.is_wide_decimal()) return to_string(wide_decimal(data, row, type.scale));
+      return to_string(Decimal{static_cast<const int64_t*>(data)[row], type.scale});
     case Type::Date: return to_string(Date{static_cast<const int32_t*>(data)[row]});
-    case Type::Varchar: break;
+    case Type::Varchar:
+    case Type::HugeInt: break;
   }
   return "?";
 }

@@ -196,9 +196,12 @@ inline ParseResult parse_fixed(std::string_view text, DataType type, void* data,
     case Type::BigInt: return parse_integer(text, static_cast<int64_t*>(data)[row]);
     case Type::Real: return parse_real(text, static_cast<float*>(data)[row]);
     case Type::Double: return parse_double(text, static_cast<double*>(data)[row]);
-    case Type::Decimal: return parse_decimal(text, type.precision, type.scale, static_cast<int64_t*>(data)[row]);
+    case Type::Decimal:
+      if (type.is_wide_decimal()) break;  // no 128-bit column is read from text yet
+      return parse_decimal(text, type.precision, type.scale, static_cast<int64_t*>(data)[row]);
     case Type::Date: return parse_date(text, static_cast<int32_t*>(data)[row]);
-    case Type::Varchar: break;
+    case Type::Varchar:
+    case Type::HugeInt: break;
   }
   return ParseResult::Invalid;
 }
@@ -223,6 +226,10 @@ inline std::size_t invalid_utf8_offset(std::string_view text) {
 // A value of `type` at data[row] as text: what Result::text and casts to
 // VARCHAR print (shortest round-trip form for REAL and DOUBLE).
 std::string format_fixed(DataType type, const void* data, std::size_t row);
+
+// The value at `row` of a 128-bit DECIMAL column (two's complement words,
+// lower first) of `scale`.
+Decimal wide_decimal(const void* data, std::size_t row, uint8_t scale);
 
 // The message for a failed parse: `could not convert "abc" to INTEGER` or
 // `"3000000000" is out of range for INTEGER`; `quote` wraps the text.

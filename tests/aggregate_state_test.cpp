@@ -93,11 +93,22 @@ TEST_CASE("AVG's total as a double is static_cast<double>(i) below 2^63", "[aggr
   CHECK(wide_total(two_maxima) == 0x1p64);
 }
 
-TEST_CASE("SUM over integers still fails past the int64 range", "[aggregate]") {
+TEST_CASE("SUM over integers is exact past the int64 range; a BIGINT result fails only at the end", "[aggregate]") {
   uint32_t error = 0;
-  canonical(AggKind::Sum, {kMax, 1}, error);
+  const AggState sum = canonical(AggKind::Sum, {kMax, 1}, error);
+  CHECK(error == 0);
+  CHECK(wide_sum(sum) == static_cast<__int128>(kMax) + 1);
+  final_value(AggKind::Sum, false, -1, Type::BigInt, sum, error);
   CHECK((error & kEvalSumOverflow) != 0);
   error = 0;
+  const Slot wide = final_value(AggKind::Sum, false, 2, Type::HugeInt, sum, error);
+  CHECK(error == 0);
+  CHECK(wide_value(wide) == static_cast<__int128>(kMax) + 1);
+  // Past the range and back: no error, the exact total.
+  const AggState back = canonical(AggKind::Sum, {kMax, kMax, -kMax, -kMax + 1}, error);
+  CHECK(error == 0);
+  CHECK(final_value(AggKind::Sum, false, -1, Type::BigInt, back, error).i == 1);
+  CHECK(error == 0);
   const AggState avg = canonical(AggKind::Avg, {kMax, 1}, error);
   CHECK(error == 0);
   CHECK(exact_total(avg) == static_cast<__int128>(kMax) + 1);

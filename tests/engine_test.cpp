@@ -135,6 +135,17 @@ TEST_CASE("floating SUM follows the fixed reduction order over many chunks", "[e
   for (int i = 0; i < 3; ++i) CHECK(db.query("SELECT SUM(v) FROM big").get<double>(0, 0) == first.get<double>(0, 0));
 }
 
+TEST_CASE("SUM of a DECIMAL is a 128-bit DECIMAL(38, s) through the API", "[engine]") {
+  Database db{Options{ExecutorKind::Host}};
+  db.query("CREATE TABLE w (x DECIMAL(18,2)); INSERT INTO w VALUES (9999999999999999.99), (9999999999999999.99)");
+  Result r = db.query("SELECT SUM(x), -SUM(x) * 500 FROM w");
+  CHECK(r.column_type(0) == Type::Decimal);
+  CHECK(r.get<Decimal>(0, 0) == Decimal{1999999999999999998, 2});  // fits in 64 bits: high is 0
+  CHECK(r.get<Decimal>(0, 1) == Decimal{-3875820019684211736, 2, -54});
+  CHECK(r.text(0, 1) == "-9999999999999999990.00");
+  CHECK(r.get<Decimal>(0, 1).to_double() == -1e19);
+}
+
 TEST_CASE("integer overflow is an error, not a wrap", "[engine]") {
   TempDir dir;
   std::string path = dir.write("big.csv", "a,b\n9223372036854775807,1\n1,2\n");

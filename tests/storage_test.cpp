@@ -113,6 +113,13 @@ TEST_CASE("decimals: exact, rounded half away from zero, range by precision", "[
   CHECK(to_string(Decimal{7, 0}) == "7");
   CHECK(to_string(Decimal{INT64_MIN, 3}) == "-9223372036854775.808");
   CHECK(Decimal{1234, 2}.to_double() == 12.34);
+  // 128-bit values: high * 2^64 + unscaled, unscaled counted signed.
+  CHECK(to_string(Decimal{3875820019684211736, 2, 54}) == "9999999999999999990.00");
+  CHECK(to_string(Decimal{-3875820019684211736, 2, -54}) == "-9999999999999999990.00");
+  CHECK(to_string(Decimal{-1, 0, 1}) == "18446744073709551615");
+  CHECK(Decimal{3875820019684211736, 2, 54}.to_double() == 1e19);
+  const int64_t words[] = {-1, 0};  // 2^64 - 1 in two's complement words
+  CHECK(wide_decimal(words, 0, 0) == Decimal{-1, 0, 1});
 }
 
 TEST_CASE("dates: YYYY-MM-DD, real calendar days, days since 1970", "[storage]") {

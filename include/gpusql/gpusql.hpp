@@ -26,8 +26,11 @@
 namespace gpusql {
 
 // SQL column types. INTEGER is 32-bit, BIGINT 64-bit, DOUBLE IEEE binary64;
-// VARCHAR values are stored as codes into a sorted dictionary.
-enum class Type { Boolean, Integer, BigInt, Real, Double, Decimal, Date, Varchar };
+// VARCHAR values are stored as codes into a sorted dictionary. A DECIMAL of
+// at most 18 digits is a 64-bit integer, a wider one (up to 38 digits) a
+// 128-bit one. HugeInt names that 128-bit storage inside the engine: a
+// result column's type is never HugeInt, a wide DECIMAL column says Decimal.
+enum class Type { Boolean, Integer, BigInt, Real, Double, Decimal, Date, Varchar, HugeInt };
 
 // The upper-case SQL spelling of a type ("INTEGER", "VARCHAR", ...).
 std::string_view type_name(Type type);
@@ -99,10 +102,13 @@ struct Date {
   friend bool operator==(const Date&, const Date&) = default;
 };
 
-// A DECIMAL(p,s) value: unscaled / 10^scale, exactly (p <= 18).
+// A DECIMAL(p,s) value: (high * 2^64 + unscaled) / 10^scale, exactly.
+// `high` is 0 whenever the unscaled value fits in int64 (always for p <=
+// 18); otherwise `unscaled` holds its lower 64 bits as a signed number.
 struct Decimal {
   int64_t unscaled = 0;
   uint8_t scale = 0;
+  int64_t high = 0;
   // The nearest double (exact for |unscaled| < 2^53).
   double to_double() const;
   friend bool operator==(const Decimal&, const Decimal&) = default;

@@ -43,10 +43,11 @@ namespace gpusql::test::diff {
 //  5. Integer overflow in + - * / and unary minus is an error in gpusql;
 //     SQLite silently switches to REAL: gpusql's overflow error is accepted
 //     when SQLite finds a REAL in some integer subexpression of the query.
-//  6. Integer SUM overflow depends on the order of the partial sums: either
-//     engine may report it while the other does not, accepted only when
-//     sum |x| reaches 2^63. AVG never overflows in either (gpusql sums its
-//     integers exactly past 2^63, as DuckDB).
+//  6. Integer SUM overflow: gpusql sums exactly (as DuckDB) and fails only
+//     when the total leaves int64; SQLite fails when a partial sum in its row
+//     order does: SQLite's overflow is accepted when sum |x| reaches 2^63,
+//     and gpusql's when SQLite's overflows too. AVG never overflows in
+//     either.
 //  7. NaN: SQLite turns it into NULL; a NaN from gpusql matches a NULL.
 //     NaN comes only from infinities (inf - inf, 0 * inf, fmod(inf, x)), and
 //     SQLite's NULL then behaves differently (skipped by aggregates, NULL in
@@ -64,8 +65,8 @@ namespace gpusql::test::diff {
 //     SQLite computes in REAL: gpusql's overflow is accepted when SQLite
 //     finds such a value (unscaled, |x| 10^scale >= 10^18, less one part in
 //     10^9 for REAL's rounding) in a DECIMAL subexpression on some row of its
-//     tables (or group), or a DECIMAL SUM whose sum |x| reaches it (D10 of
-//     duckdb_oracle.hpp, with the same probe).
+//     tables (or group) (D10 of duckdb_oracle.hpp, with the same probe). A
+//     DECIMAL SUM is 128-bit and never overflows.
 // 13. DECIMAL arithmetic is exact in gpusql; SQLite computes it in REAL,
 //     which rounds past 2^53: a different answer is accepted when some
 //     DECIMAL + - * % (or CASE) has a value or operand of at least 2^53
@@ -324,20 +325,20 @@ class Checker {
       return r;
     }
     if (!g.ok && g.kind == ErrorKind::Execution && g.error.find("integer overflow in SUM") != std::string::npos) {
-      if (sqlite_overflow || sum_may_overflow(false)) return known("integer SUM overflow (order of partial sums)");
-      if (sum_may_overflow(true)) return known(kDecimalPast64Sqlite);
+      // The total leaves int64, so some partial sum of SQLite's does too.
+      if (sqlite_overflow) return known("integer SUM overflow (SQLite fails on a partial sum)");
       return mismatch("gpusql reports a SUM overflow SQLite does not see");
     }
     if (!g.ok && g.kind == ErrorKind::Execution && g.error.find("overflow") != std::string::npos) {
       if (g.error.find("integer overflow") != std::string::npos &&
-          (arithmetic_may_overflow() || (sqlite_overflow && sum_may_overflow(false))))
+          (arithmetic_may_overflow() || (sqlite_overflow && sum_may_overflow())))
         return known("integer arithmetic overflow (SQLite switches to REAL)");
       if (decimal_may_overflow()) return known(kDecimalPast64Sqlite);
       return mismatch("gpusql reports an overflow SQLite does not see");
     }
     if (!g.ok && !s.ok) return mismatch("both fail (a generator bug?)");
     if (!g.ok) return mismatch(std::string("gpusql fails: ") + std::string(error_kind_name(g.kind)));
-    if (sqlite_overflow && sum_may_overflow(false)) return known("integer SUM overflow (order of partial sums)");
+    if (sqlite_overflow && sum_may_overflow()) return known("integer SUM overflow (order of partial sums)");
     return mismatch("SQLite fails");
   }
 
@@ -385,9 +386,11 @@ class Checker {
       if (cast_may_fail()) return known("a CAST failing on rows or branches DuckDB does not evaluate");
       return mismatch("gpusql fails a CAST DuckDB does not");
     }
+    // Sums are exact in both: a BIGINT SUM fails in gpusql exactly where
+    // DuckDB's HUGEINT SUM fails its CAST to BIGINT (D5), handled above --
+    // except in a group DuckDB drops before the CAST (HAVING) (D7).
     if (gpusql_overflow && g.error.find("integer overflow in SUM") != std::string::npos) {
-      if (sum_may_overflow(false)) return known("integer SUM overflow in a partial sum (DuckDB adds exactly)");
-      if (sum_may_overflow(true)) return known(kDecimalPast64Duckdb);
+      if (sum_leaves_bigint()) return known("integer SUM past BIGINT in a group DuckDB drops first");
       return mismatch("gpusql reports a SUM overflow DuckDB does not see");
     }
     if (gpusql_overflow) {
@@ -747,16 +750,29 @@ class Checker {
     return found;
   }
 
-  // Difference 6 (D6 against DuckDB): can some integer SUM reach 2^63 in
-  // magnitude? With `decimal`: can some DECIMAL SUM reach 10^18 unscaled
-  // (difference 12, D10)?
-  bool sum_may_overflow(bool decimal) {
+  // D5 and D7 against DuckDB: does some integer SUM's exact total leave the
+  // BIGINT range in some group (HAVING or not)?
+  bool sum_leaves_bigint() {
     bool found = false;
     each_node([&](const Node& n) {
-      if (found || n.kind != Node::Kind::Agg || n.star || n.text != "SUM") return;
-      auto scale = decimal_scale(n.args[0]);
-      if (decimal ? !scale : n.args[0].type != VType::Int) return;
-      double limit = decimal ? 1e18 / std::pow(10.0, *scale) * (1 - 1e-9) : 9.0e18;
+      if (found || n.kind != Node::Kind::Agg || n.star || n.text != "SUM" || n.args[0].type != VType::Int) return;
+      const Dialect d = Dialect::Duckdb;
+      OracleResult r = f_.oracle_query("SELECT COUNT(*) FROM (SELECT SUM(" + render(n.args[0], d) + ") AS s" +
+                                       q_.from_sql(d) + q_.where_sql(d) + q_.group_sql(d) +
+                                       ") WHERE ABS(s) > 9223372036854775807");
+      if (r.ok && !r.rows.empty())
+        if (auto* c = std::get_if<int64_t>(&r.rows[0][0])) found = *c > 0;
+    });
+    return found;
+  }
+
+  // Difference 6: can some integer SUM reach 2^63 in magnitude, so that
+  // SQLite fails on a partial sum?
+  bool sum_may_overflow() {
+    bool found = false;
+    each_node([&](const Node& n) {
+      if (found || n.kind != Node::Kind::Agg || n.star || n.text != "SUM" || n.args[0].type != VType::Int) return;
+      const double limit = 9.0e18;
       Dialect d = dialect_of(f_.oracle_kind());
       std::string e = render(n.args[0], d);
       std::string abs_sum = duckdb_ ? "SUM(ABS(CAST(" + e + " AS DOUBLE)))" : "TOTAL(ABS(CAST(" + e + " AS REAL)))";

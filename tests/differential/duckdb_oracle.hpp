@@ -27,10 +27,12 @@
 //      infinities stay IEEE in both.)
 //  D5. SUM over integers is BIGINT in gpusql, an error when the total leaves
 //      the BIGINT range; DuckDB's is HUGEINT (128 bits): the DuckDB text reads
-//      CAST(SUM(x) AS BIGINT), which fails where gpusql's SUM does.
-//  D6. gpusql checks every partial integer SUM (in its fixed tree order) for
-//      overflow; DuckDB adds exactly: gpusql's SUM overflow is accepted when
-//      sum |x| reaches 2^63 in some group.
+//      CAST(SUM(x) AS BIGINT), which fails where gpusql's SUM does -- but
+//      only in the groups it keeps, where gpusql's fails in every group, a
+//      HAVING or not: gpusql's SUM overflow is accepted when some group's
+//      exact total leaves the BIGINT range.
+//  D6. (none: gpusql's partial sums were checked for overflow; they are
+//      exact now, as DuckDB's.)
 //  D7. gpusql evaluates a WHERE on every row, both sides of AND/OR and every
 //      CASE branch, so an integer overflow there is an error even on rows or
 //      branches DuckDB never evaluates: gpusql's overflow is accepted when
@@ -52,19 +54,19 @@
 //  D9. Floating SUM and AVG add in gpusql's fixed tree order, DuckDB in its
 //      own: these columns may differ by the summation error bound (difference
 //      4 of checker.hpp, with n and sum |x| taken from DuckDB).
-// D10. DECIMALs are 64-bit in gpusql (precision at most 18): a DECIMAL
-//      + - * % result, or an operand rescaled to its scale (an INTEGER or
-//      BIGINT operand joins as DECIMAL(10,0) or (19,0)), or a CASE branch
-//      rescaled to the CASE's scale, that needs more than 18 digits or leaves
-//      int64 is an overflow error; so is a DECIMAL SUM past int64. DuckDB
-//      widens to 128-bit DECIMAL where an operand has more than 18 digits
-//      (a BIGINT, a SUM) and answers. gpusql's overflow is accepted when some
+// D10. DECIMAL columns, literals and CASTs are 64-bit in gpusql (precision
+//      at most 18); only a SUM (DECIMAL(38,s)) and arithmetic on it are
+//      128-bit, as in DuckDB. A 64-bit DECIMAL + - * % result, or an operand
+//      rescaled to its scale (an INTEGER or BIGINT operand joins as
+//      DECIMAL(10,0) or (19,0)), or a CASE branch rescaled to the CASE's
+//      scale, that needs more than 18 digits or leaves int64 is an overflow
+//      error. DuckDB widens to 128-bit DECIMAL where an operand has more than
+//      18 digits (a BIGINT) and answers. gpusql's overflow is accepted when some
 //      such subexpression (DECIMAL in gpusql's typing: decimal_scale in
 //      query_generator.hpp) has, on some row of its tables over all rows (or
 //      some group, as D7's probe), a value or operand whose unscaled
 //      magnitude |x| 10^scale reaches 10^18 -- or DuckDB's own 18-digit
-//      check fails on the probe -- or, for SUM, when sum |x| 10^scale
-//      reaches 10^18 in some group. D7 covers DECIMAL arithmetic too
+//      check fails on the probe. D7 covers DECIMAL arithmetic too
 //      (DuckDB's overflow in a constant it folds, or below a join). Where
 //      DuckDB itself keeps a result of 64-bit DECIMALs a DECIMAL(18) and so
 //      fails to cast an operand into it ("Casting value ... to type
