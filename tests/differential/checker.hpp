@@ -325,8 +325,9 @@ class Checker {
       return r;
     }
     if (!g.ok && g.kind == ErrorKind::Execution && g.error.find("integer overflow in SUM") != std::string::npos) {
-      // The total leaves int64, so some partial sum of SQLite's does too.
-      if (sqlite_overflow) return known("integer SUM overflow (SQLite fails on a partial sum)");
+      // The total leaves int64, so SQLite's partial sums do too -- where it
+      // evaluates them at all (not under LIMIT 0, say).
+      if (sqlite_overflow || sum_may_overflow()) return known("integer SUM overflow (SQLite fails on a partial sum)");
       return mismatch("gpusql reports a SUM overflow SQLite does not see");
     }
     if (!g.ok && g.kind == ErrorKind::Execution && g.error.find("overflow") != std::string::npos) {
