@@ -265,11 +265,16 @@ GPUSQL_HD Slot load_raw(const void* data, Type type, int64_t row) {
     case Type::Decimal: s.i = static_cast<const int64_t*>(data)[row]; break;
     case Type::Double: s.d = static_cast<const double*>(data)[row]; break;
     case Type::Real: s.d = static_cast<const float*>(data)[row]; break;
-    case Type::HugeInt:
-      s.i = static_cast<const int64_t*>(data)[2 * row];
-      s.hi = static_cast<const int64_t*>(data)[2 * row + 1];
-      break;
+    case Type::HugeInt: break;  // load_wide(): kept out of this switch, which every scan inlines
   }
+  return s;
+}
+
+GPUSQL_HD Slot load_wide(const void* data, int64_t row) {
+  Slot s;
+  s.valid = true;
+  s.i = static_cast<const int64_t*>(data)[2 * row];
+  s.hi = static_cast<const int64_t*>(data)[2 * row + 1];
   return s;
 }
 
@@ -283,6 +288,17 @@ GPUSQL_HD Slot load_value(const ColumnPointer& c, const Position& where) {
     return s;
   }
   Slot s = load_raw(c.data, c.type, row);
+  s.valid = row_is_valid(c.validity, row);
+  return s;
+}
+
+// load_value() of a column that may be 128-bit: the interpreter's loads (the
+// compiler gives a 128-bit value no fast shape).
+GPUSQL_HD Slot load_any_value(const ColumnPointer& c, const Position& where) {
+  if (c.type != Type::HugeInt) return load_value(c, where);
+  int64_t position = where.side[c.side];
+  int64_t row = c.rows ? static_cast<int64_t>(c.rows[position]) : position;
+  Slot s = load_wide(c.data, row);
   s.valid = row_is_valid(c.validity, row);
   return s;
 }
@@ -380,7 +396,7 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
   for (int pc = 0; pc < p.length; ++pc) {
     const Instr& in = p.code[pc];
     switch (in.op) {
-      case Op::Column: stack[++top] = load_value(cols.columns[in.slot], where); break;
+      case Op::Column: stack[++top] = load_any_value(cols.columns[in.slot], where); break;
       case Op::RowId:
         ++top;
         stack[top].i = where.side[0];

@@ -176,6 +176,7 @@ bool leaf_term(const BoundExpr& e, SlotMap& slots, Term& t) {
 
 void classify(const BoundExpr& expr, SlotMap& slots, ExprProgram& program) {
   program.shape = Shape::General;
+  if (compute_class(expr.type) == Cls::Wide) return;  // 128-bit values: the interpreter only
   if (expr.op == Op::Column) {
     program.shape = Shape::Column;
     program.term_count = 1;
