@@ -161,18 +161,18 @@ GPUSQL_HD int128 wide_sum(const AggState& s) {
 // An aggregate's final value from its state, for both executors (ARG_MIN/
 // ARG_MAX have none: the executor evaluates the argument at the winning
 // position). `decimal_scale`: of a DECIMAL argument, -1 for others;
-// `result`: the result's storage type. A BIGINT SUM past the int64 range
-// sets kEvalSumOverflow.
+// `result`: the result's storage type (HugeInt: the upper word goes to
+// `high`). A BIGINT SUM past the int64 range sets kEvalSumOverflow.
 GPUSQL_HD Slot final_value(AggKind kind, bool double_argument, int decimal_scale, Type result, const AggState& s,
-                           uint32_t& error) {
+                           uint32_t& error, int64_t& high) {
   Slot value;
   value.valid = true;
   value.i = 0;
-  value.hi = 0;
+  high = 0;
   switch (kind) {
     case AggKind::Sum:
       if (double_argument) value.d = s.d;
-      else if (result == Type::HugeInt) set_wide(value, wide_sum(s));
+      else if (result == Type::HugeInt) split_wide(wide_sum(s), value.i, high);
       else if (s.d != 0.0) error |= kEvalSumOverflow;
       else value.i = s.i;
       break;

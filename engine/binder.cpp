@@ -528,6 +528,14 @@ class ExpressionBinder {
     }
     if (a.type.id != Type::Decimal && b.type.id != Type::Decimal)
       return node(op, DataType::bigint(), {std::move(a), std::move(b)}, e.offset);
+    // DuckDB binds DECIMAL + - * % beside a NULL constant (typed or not) as
+    // an untyped NULL, which takes its type from the context (a CASE's other
+    // branches, say); so do we.
+    if (op != Op::Div && (a.is_null_constant() || b.is_null_constant())) {
+      BoundExpr n = null_constant(DataType::integer(), e.offset);
+      n.text = "NULL";  // the untyped NULL literal's mark
+      return n;
+    }
     // Exact DECIMAL arithmetic with DuckDB's result types; division is DOUBLE.
     DecimalShape x = *decimal_shape(a.type), y = *decimal_shape(b.type);
     int scale = std::max(x.scale, y.scale);
@@ -694,7 +702,7 @@ class ExpressionBinder {
         int64_t i = 0;
         r = parse_integer_cast(v.text, i);
         if (r == ParseResult::Ok && target.id == Type::Integer && (i < INT32_MIN || i > INT32_MAX)) r = ParseResult::OutOfRange;
-        if (r == ParseResult::Ok) store_value(raw, target.id, 0, Slot{{i}, true, 0});
+        if (r == ParseResult::Ok) store_value(raw, target.id, 0, Slot{{i}, true});
       } else {
         r = parse_fixed(v.text, target, raw, 0);
       }
@@ -756,14 +764,19 @@ class ExpressionBinder {
           if (target.scale >= shape->scale) {  // a value past int64 saturates: the check below fails it
             d = to_decimal(std::move(v), target.scale, /*saturate=*/true);
           } else {  // fewer digits after the point: rounded half away from zero
-            d = node(Op::DivRound, target, {std::move(v), int_constant(pow10(shape->scale - target.scale), at)}, at);
+            // A 128-bit value stays 128-bit until the check below narrows it.
+            DataType step = is_wide(v) ? decimal_type(v.type.precision, target.scale, at, /*wide=*/true) : target;
+            d = node(Op::DivRound, step, {std::move(v), int_constant(pow10(shape->scale - target.scale), at)}, at);
           }
         } else {
           return unsupported();
         }
-        const bool from_wide = is_wide(d);
+        // Retyping a 128-bit value as a 64-bit DECIMAL would read its lower
+        // word alone: it goes through the check, which narrows it.
+        if (is_wide(d))
+          return node(Op::CheckPrecision, target, {std::move(d), int_constant(pow10(target.precision), at)}, at);
         d.type = target;
-        if (whole <= target.precision - target.scale && !from_wide) return d;
+        if (whole <= target.precision - target.scale) return d;
         return node(Op::CheckPrecision, target, {std::move(d), int_constant(pow10(target.precision), at)}, at);
       }
       case Type::Boolean:

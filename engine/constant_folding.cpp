@@ -15,8 +15,11 @@ BoundExpr fold_constants(BoundExpr e) {
   ExprProgram program = compile_expression(e, slots);
   ColumnSet none;
   uint32_t error = 0;
-  Slot value = evaluate(program, none, 0, error);
+  int64_t high = 0;
+  Slot value = evaluate_to(program, none, 0, error, high);
   if (error) return e;
+  // A constant holds 64 bits: a 128-bit value past them stays an expression.
+  if (program.result_cls == Cls::Wide && value.valid && high != (value.i >> 63)) return e;
   BoundExpr folded;
   folded.op = Op::Constant;
   folded.type = e.type;

@@ -271,11 +271,37 @@ class CudaExecutor final : public Executor {
     return out;
   }
 
+  // Whether `e` has a 128-bit step (reads a SUM's DECIMAL(38, s), say).
+  static bool is_wide(const BoundExpr& e) {
+    if (e.type.is_wide_decimal()) return true;
+    for (const auto& c : e.children)
+      if (is_wide(c)) return true;
+    return false;
+  }
+
+  // `expressions` as the scan kernels can read them: one with a 128-bit step
+  // is evaluated into a new column of `input` by project_rows(), the one
+  // kernel with the 128-bit interpreter, and becomes a reference to it.
+  std::vector<BoundExpr> narrowed(DeviceRelation& input, std::vector<BoundExpr> expressions) {
+    for (BoundExpr& e : expressions) {
+      if (!is_wide(e)) continue;
+      DeviceRelation value = project({e}, input);
+      input.columns.push_back(value.columns[0]);
+      input.owned.insert(input.owned.end(), value.owned.begin(), value.owned.end());
+      BoundExpr ref = column_ref(input, static_cast<int>(input.columns.size() - 1));
+      ref.offset = e.offset;
+      e = std::move(ref);
+    }
+    return expressions;
+  }
+
   DeviceRelation filter(const DeviceRelation& input, const BoundExpr& predicate) {
+    DeviceRelation readable = input;
+    const BoundExpr p = narrowed(readable, {predicate})[0];
     SlotMap slots;
-    ExprProgram program = compile_expression(predicate, slots);
+    ExprProgram program = compile_expression(p, slots);
     auto selected = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, input.count) * sizeof(uint32_t));
-    std::size_t count = kernels::filter_rows(program, column_set(slots, input), nullptr, input.count,
+    std::size_t count = kernels::filter_rows(program, column_set(slots, readable), nullptr, input.count,
                                              selected->as<uint32_t>(), error_, context_);
     return compose(input, selected, count);
   }
@@ -396,15 +422,17 @@ class CudaExecutor final : public Executor {
   // The first occurrence of each distinct row (over all its columns), in
   // position order: the groups of all columns, at their first positions.
   DeviceRelation distinct(const DeviceRelation& input) {
-    std::vector<BoundExpr> refs;
+    std::vector<BoundExpr> parts;
     for (std::size_t c = 0; c < input.columns.size(); ++c)
       if (input.columns[c].present)
-        for (BoundExpr& part : order_parts(column_ref(input, static_cast<int>(c)))) refs.push_back(std::move(part));
+        for (BoundExpr& part : order_parts(column_ref(input, static_cast<int>(c)))) parts.push_back(std::move(part));
+    DeviceRelation readable = input;
+    const std::vector<BoundExpr> refs = narrowed(readable, std::move(parts));
     std::vector<const BoundExpr*> keys;
     for (const auto& r : refs) keys.push_back(&r);
     kernels::Groups groups;
     {
-      kernels::KeyColumns columns = keys_of(input, keys);
+      kernels::KeyColumns columns = keys_of(readable, keys);
       groups = kernels::assign_groups(columns, context_);
     }
     auto first = std::make_shared<DeviceBuffer>(std::move(groups.first));
@@ -417,18 +445,26 @@ class CudaExecutor final : public Executor {
   DeviceRelation sort(const std::vector<SortKey>& sort_keys, const DeviceRelation& input,
                       std::optional<std::size_t> limit) {
     trace::mark("sort-start");
+    std::vector<BoundExpr> parts;
+    std::vector<const SortKey*> part_of;
+    for (const auto& k : sort_keys)
+      for (BoundExpr& part : order_parts(column_ref(input, k.column))) {
+        parts.push_back(std::move(part));
+        part_of.push_back(&k);
+      }
+    DeviceRelation readable = input;
+    parts = narrowed(readable, std::move(parts));
     SlotMap slots;
     std::vector<kernels::OrderKey> keys;
-    for (const auto& k : sort_keys)
-      for (const BoundExpr& part : order_parts(column_ref(input, k.column))) {
-        kernels::OrderKey key;
-        key.program = compile_expression(part, slots);
-        key.type = part.type.storage();
-        key.descending = k.descending;
-        key.nulls_first = k.nulls_first;
-        keys.push_back(key);
-      }
-    ColumnSet set = column_set(slots, input);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      kernels::OrderKey key;
+      key.program = compile_expression(parts[i], slots);
+      key.type = parts[i].type.storage();
+      key.descending = part_of[i]->descending;
+      key.nulls_first = part_of[i]->nulls_first;
+      keys.push_back(key);
+    }
+    ColumnSet set = column_set(slots, readable);
     if (limit && *limit < input.count) {
       auto top = std::make_shared<DeviceBuffer>(kernels::top_positions(keys, set, input.count, *limit, error_, context_));
       return compose(input, top, *limit);

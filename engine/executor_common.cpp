@@ -11,6 +11,8 @@ namespace gpusql {
 // operation's error (CAST(a + b AS INTEGER) fails in the addition) and, its
 // sums being 128 bits wide, an overflow of an argument before a SUM's.
 void throw_if_eval_error(uint32_t error) {
+  if (error & kEvalWideProgram)
+    throw Error(ErrorKind::Invalid, "internal: a 128-bit DECIMAL expression reached a kernel without 128-bit support");
   if (error & kEvalOverflow)
     throw Error(ErrorKind::Execution, "Out of Range: integer overflow in arithmetic (a value leaves the BIGINT range)");
   if (error & kEvalDecimalOverflow)
@@ -47,8 +49,9 @@ void store_aggregate_result(const BoundAggregate& a, const AggState& s, HostColu
                             uint32_t& error) {
   const bool double_argument = a.argument && a.argument->type.is_floating();
   const int decimal_scale = a.argument && a.argument->type.id == Type::Decimal ? a.argument->type.scale : -1;
-  const Slot value = final_value(a.kind, double_argument, decimal_scale, a.type.storage(), s, error);
-  store_value(column.bytes.data(), a.type.storage(), static_cast<int64_t>(row), value);
+  int64_t high = 0;
+  const Slot value = final_value(a.kind, double_argument, decimal_scale, a.type.storage(), s, error, high);
+  store_value(column.bytes.data(), a.type.storage(), static_cast<int64_t>(row), value, high);
   if (!value.valid) column.set_null(row);
 }
 

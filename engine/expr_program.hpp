@@ -87,6 +87,7 @@ enum EvalError : uint32_t {
   kEvalCastRange = 1u << 2,     // a CAST to a numeric type out of its range
   kEvalDateRange = 1u << 3,     // DATE arithmetic left the DATE range
   kEvalDecimalOverflow = 1u << 4,  // DECIMAL arithmetic needed more digits than its type holds
+  kEvalWideProgram = 1u << 5,      // internal: a 128-bit program in a kernel without that interpreter
 };
 
 enum class Cls : uint8_t { Int, Double, Wide };
@@ -138,6 +139,7 @@ struct ExprProgram {
   Instr code[kMaxInstrs];
   int32_t length = 0;
   Cls result_cls = Cls::Int;
+  bool wide = false;  // some operation is 128-bit (Cls::Wide): the interpreter only, see evaluate_general()
   Shape shape = Shape::Empty;
   int32_t term_count = 0;
   Term terms[kMaxTerms];
@@ -171,26 +173,26 @@ GPUSQL_HD Position at(int64_t position) { return Position{{position, position}};
 GPUSQL_HD Position at(int64_t left, int64_t right) { return Position{{left, right}}; }
 
 // One evaluated value: NULL when !valid. A 128-bit value (Cls::Wide) keeps
-// its lower 64 bits in i and its upper ones in hi; other classes leave hi
-// alone.
+// its lower 64 bits in i; its upper ones travel beside it (the
+// interpreter's stack of high words, evaluate_to()'s `high`), so that a Slot
+// stays two registers in every kernel that never sees one.
 struct Slot {
   union {
     int64_t i;
     double d;
   };
   bool valid;
-  int64_t hi;
 };
 
 using int128 = __int128;
 using uint128 = unsigned __int128;
 
-GPUSQL_HD int128 wide_value(const Slot& s) {
-  return static_cast<int128>((static_cast<uint128>(static_cast<uint64_t>(s.hi)) << 64) | static_cast<uint64_t>(s.i));
+GPUSQL_HD int128 wide_of(int64_t low, int64_t high) {
+  return static_cast<int128>((static_cast<uint128>(static_cast<uint64_t>(high)) << 64) | static_cast<uint64_t>(low));
 }
-GPUSQL_HD void set_wide(Slot& s, int128 v) {
-  s.i = static_cast<int64_t>(static_cast<uint64_t>(v));
-  s.hi = static_cast<int64_t>(static_cast<uint64_t>(static_cast<uint128>(v) >> 64));
+GPUSQL_HD void split_wide(int128 v, int64_t& low, int64_t& high) {
+  low = static_cast<int64_t>(static_cast<uint64_t>(v));
+  high = static_cast<int64_t>(static_cast<uint64_t>(static_cast<uint128>(v) >> 64));
 }
 
 // 10^38: no DECIMAL(38) value reaches it.
@@ -265,16 +267,16 @@ GPUSQL_HD Slot load_raw(const void* data, Type type, int64_t row) {
     case Type::Decimal: s.i = static_cast<const int64_t*>(data)[row]; break;
     case Type::Double: s.d = static_cast<const double*>(data)[row]; break;
     case Type::Real: s.d = static_cast<const float*>(data)[row]; break;
-    case Type::HugeInt: break;  // load_wide(): kept out of this switch, which every scan inlines
+    case Type::HugeInt: s.i = 0; break;  // load_wide(): kept out of this switch, which every scan inlines
   }
   return s;
 }
 
-GPUSQL_HD Slot load_wide(const void* data, int64_t row) {
+GPUSQL_HD Slot load_wide(const void* data, int64_t row, int64_t& high) {
   Slot s;
   s.valid = true;
   s.i = static_cast<const int64_t*>(data)[2 * row];
-  s.hi = static_cast<const int64_t*>(data)[2 * row + 1];
+  high = static_cast<const int64_t*>(data)[2 * row + 1];
   return s;
 }
 
@@ -292,13 +294,13 @@ GPUSQL_HD Slot load_value(const ColumnPointer& c, const Position& where) {
   return s;
 }
 
-// load_value() of a column that may be 128-bit: the interpreter's loads (the
-// compiler gives a 128-bit value no fast shape).
-GPUSQL_HD Slot load_any_value(const ColumnPointer& c, const Position& where) {
+// load_value() of a column that may be 128-bit (its upper word to `high`):
+// the interpreter's loads (the compiler gives a 128-bit value no fast shape).
+GPUSQL_HD Slot load_any_value(const ColumnPointer& c, const Position& where, int64_t& high) {
   if (c.type != Type::HugeInt) return load_value(c, where);
   int64_t position = where.side[c.side];
   int64_t row = c.rows ? static_cast<int64_t>(c.rows[position]) : position;
-  Slot s = load_wide(c.data, row);
+  Slot s = load_wide(c.data, row, high);
   s.valid = row_is_valid(c.validity, row);
   return s;
 }
@@ -382,21 +384,36 @@ GPUSQL_HD int compare3(T a, T b) {
   return (a > b) - (a < b);
 }
 
-// Evaluates `p` on one row. Integer division and modulo truncate toward zero
+// The postfix interpreter. Integer division and modulo truncate toward zero
 // and give NULL for a zero divisor, as SQLite does. Kept out of line on the
-// device so the fast shapes in evaluate() stay light on registers.
+// device so the fast shapes in evaluate() stay light on registers. WIDE:
+// with the 128-bit class (a 128-bit result's upper word to *high_out);
+// without it every 128-bit step folds away, and with it the stack of upper
+// words.
+template <bool WIDE>
 #if defined(__CUDA_ARCH__)
 __device__ __noinline__
 #else
 inline
 #endif
-Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Position& where, uint32_t& error) {
+Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& where, uint32_t& error,
+               int64_t* high_out) {
   Slot stack[kMaxStack];
+  int64_t high[kMaxStack];  // the upper words of 128-bit values, beside their slots
   int top = -1;
   for (int pc = 0; pc < p.length; ++pc) {
     const Instr& in = p.code[pc];
     switch (in.op) {
-      case Op::Column: stack[++top] = load_any_value(cols.columns[in.slot], where); break;
+      case Op::Column:
+        ++top;
+        if (WIDE) {
+          stack[top] = load_any_value(cols.columns[in.slot], where, high[top]);
+        } else {
+          // A 128-bit column in a program typed as 64-bit: a binder bug, not a value.
+          if (cols.columns[in.slot].type == Type::HugeInt) error |= kEvalWideProgram;
+          stack[top] = load_value(cols.columns[in.slot], where);
+        }
+        break;
       case Op::RowId:
         ++top;
         stack[top].i = where.side[0];
@@ -405,18 +422,22 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
       case Op::Constant:
         ++top;
         stack[top].i = in.value.i;
-        stack[top].hi = in.value.i >> 63;  // a 128-bit constant fits in 64 bits
+        if (WIDE) high[top] = in.value.i >> 63;  // a 128-bit constant fits in 64 bits
         stack[top].valid = !in.null_constant;
         break;
-      case Op::ToWide: stack[top].hi = stack[top].i >> 63; break;
-      case Op::WideHigh: stack[top].i = stack[top].hi; break;
+      case Op::ToWide:
+        if (WIDE) high[top] = stack[top].i >> 63;
+        break;
+      case Op::WideHigh:
+        if (WIDE) stack[top].i = high[top];
+        break;
       case Op::WideLow: stack[top].i ^= INT64_MIN; break;
       case Op::Negate: {
         Slot& a = stack[top];
         if (in.cls == Cls::Double) {
           a.d = -a.d;
-        } else if (in.cls == Cls::Wide) {
-          set_wide(a, a.valid ? sub_wide_checked(0, wide_value(a), error) : 0);
+        } else if (WIDE && in.cls == Cls::Wide) {
+          split_wide(a.valid ? sub_wide_checked(0, wide_of(a.i, high[top]), error) : 0, a.i, high[top]);
         } else {
           if (a.valid && a.i == INT64_MIN) error |= kEvalOverflow;
           a.i = static_cast<int64_t>(0ull - static_cast<uint64_t>(a.i));
@@ -427,15 +448,15 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
         Slot b = stack[top--];
         Slot& a = stack[top];
         bool valid = a.valid && b.valid;
-        if (in.cls == Cls::Wide) {  // + - * only: the binder makes a DECIMAL quotient a DOUBLE
-          const int128 x = wide_value(a), y = wide_value(b);
+        if (WIDE && in.cls == Cls::Wide) {  // + - * only: the binder makes a DECIMAL quotient a DOUBLE
+          const int128 x = wide_of(a.i, high[top]), y = wide_of(b.i, high[top + 1]);
           int128 r = 0;
           if (valid) {
             if (in.op == Op::Add) r = add_wide_checked(x, y, error);
             else if (in.op == Op::Sub) r = sub_wide_checked(x, y, error);
             else r = mul_wide_checked(x, y, error);
           }
-          set_wide(a, r);
+          split_wide(r, a.i, high[top]);
         } else if (in.cls == Cls::Double) {
           switch (in.op) {
             case Op::Add: a.d = a.d + b.d; break;
@@ -474,7 +495,7 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
         Slot b = stack[top--];
         Slot& a = stack[top];
         int c = in.cls == Cls::Double ? compare3(a.d, b.d)
-                : in.cls == Cls::Wide ? compare3(wide_value(a), wide_value(b))
+                : (WIDE && in.cls == Cls::Wide) ? compare3(wide_of(a.i, high[top]), wide_of(b.i, high[top + 1]))
                                       : compare3(a.i, b.i);
         bool r = false;
         switch (in.op) {
@@ -554,8 +575,8 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
         Slot b = stack[top--];
         Slot& a = stack[top];
         const int64_t x = a.i, p = b.i;
-        if (in.cls == Cls::Wide) {  // DuckDB's formula over its 128-bit conversion
-          const int128 w = wide_value(a);
+        if (WIDE && in.cls == Cls::Wide) {  // DuckDB's formula over its 128-bit conversion
+          const int128 w = wide_of(a.i, high[top]);
           const int128 limit = in.op == Op::DecimalToDouble ? int128{1} << 53 : int128{1} << 24;
           const bool exact = w <= limit && w >= -limit;
           const double r = exact || p == 1 ? wide_to_double(w) / static_cast<double>(p)
@@ -577,9 +598,9 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
       case Op::DivRound: case Op::DivFloor: case Op::DivCeil: {
         Slot b = stack[top--];
         Slot& a = stack[top];
-        if (in.cls == Cls::Wide) {
+        if (WIDE && in.cls == Cls::Wide) {
           if (a.valid && b.valid && b.i > 0) {
-            const int128 w = wide_value(a);
+            const int128 w = wide_of(a.i, high[top]);
             int128 q = w / b.i, r = w % b.i;  // truncated toward zero
             if (in.op == Op::DivRound) {
               const int128 magnitude = r < 0 ? -r : r;
@@ -589,7 +610,7 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
             } else {
               q += r > 0;
             }
-            set_wide(a, q);
+            split_wide(q, a.i, high[top]);
           }
           a.valid = a.valid && b.valid;
           break;
@@ -612,10 +633,10 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
       case Op::ScaleSaturate: {
         Slot b = stack[top--];
         Slot& a = stack[top];
-        if (in.cls == Cls::Wide) {  // saturates at +-10^38, past every DECIMAL(38)
+        if (WIDE && in.cls == Cls::Wide) {  // saturates at +-10^38, past every DECIMAL(38)
           uint32_t overflow = 0;
-          const int128 x = wide_value(a), r = mul_wide_checked(x, b.i, overflow);
-          set_wide(a, overflow ? (x < 0 ? -kWideDecimalBound : kWideDecimalBound) : r);
+          const int128 x = wide_of(a.i, high[top]), r = mul_wide_checked(x, b.i, overflow);
+          split_wide(overflow ? (x < 0 ? -kWideDecimalBound : kWideDecimalBound) : r, a.i, high[top]);
           a.valid = a.valid && b.valid;
           break;
         }
@@ -645,7 +666,7 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
       }
       case Op::CheckInt64: {
         Slot& a = stack[top];
-        if (a.valid && a.hi != (a.i >> 63)) {
+        if (WIDE && a.valid && high[top] != (a.i >> 63)) {
           error |= kEvalCastRange;
           a.i = 0;
         }
@@ -654,12 +675,12 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
       case Op::CheckPrecision: case Op::CheckDecimal: {
         Slot b = stack[top--];
         Slot& a = stack[top];
-        if (in.cls == Cls::Wide && in.op == Op::CheckDecimal) {  // the 38-digit bound
-          set_wide(a, a.valid ? checked_wide(wide_value(a), false, error) : 0);
+        if (WIDE && in.cls == Cls::Wide && in.op == Op::CheckDecimal) {  // the 38-digit bound
+          split_wide(a.valid ? checked_wide(wide_of(a.i, high[top]), false, error) : 0, a.i, high[top]);
           break;
         }
-        if (in.cls == Cls::Wide) {  // a 128-bit value into a 64-bit DECIMAL: the 64-bit bound
-          const int128 w = wide_value(a);
+        if (WIDE && in.cls == Cls::Wide) {  // a 128-bit value into a 64-bit DECIMAL: the 64-bit bound
+          const int128 w = wide_of(a.i, high[top]);
           if (a.valid && (w <= -static_cast<int128>(b.i) || w >= b.i)) {
             error |= kEvalCastRange;
             a.i = 0;
@@ -679,9 +700,9 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
         Slot& a = stack[top];
         if (in.cls == Cls::Double) {
           a.d = fabs(a.d);
-        } else if (in.cls == Cls::Wide) {
-          const int128 w = wide_value(a);
-          set_wide(a, w < 0 ? -w : w);  // |w| < 10^38: no overflow
+        } else if (WIDE && in.cls == Cls::Wide) {
+          const int128 w = wide_of(a.i, high[top]);
+          split_wide(w < 0 ? -w : w, a.i, high[top]);  // |w| < 10^38: no overflow
         } else if (a.i < 0) {
           if (a.valid && a.i == INT64_MIN) error |= kEvalOverflow;
           a.i = static_cast<int64_t>(0ull - static_cast<uint64_t>(a.i));
@@ -692,7 +713,9 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
         Slot b = stack[top--];
         Slot a = stack[top--];
         Slot& c = stack[top];
-        c = (c.valid && c.i != 0) ? a : b;
+        const bool take_a = c.valid && c.i != 0;
+        c = take_a ? a : b;
+        if (WIDE) high[top] = take_a ? high[top + 1] : high[top + 2];
         break;
       }
       case Op::Lookup: {
@@ -737,7 +760,28 @@ Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Positio
       }
     }
   }
+  if (WIDE && high_out) *high_out = high[0];
   return stack[0];
+}
+
+// Evaluates `p` on one row with the interpreter. On the device a program
+// with a 128-bit step is refused (kEvalWideProgram): the executor evaluates
+// those into columns with project_rows() (evaluate_to()), so the 128-bit
+// interpreter stays out of every other kernel and its registers. The host
+// runs them here.
+GPUSQL_HD Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, const Position& where, uint32_t& error) {
+#if defined(__CUDA_ARCH__)
+  if (p.wide) {
+    error |= kEvalWideProgram;
+    Slot none;
+    none.i = 0;
+    none.valid = false;
+    return none;
+  }
+  return interpret<false>(p, cols, where, error, nullptr);
+#else
+  return p.wide ? interpret<true>(p, cols, where, error, nullptr) : interpret<false>(p, cols, where, error, nullptr);
+#endif
 }
 
 GPUSQL_HD bool compare_op(Op op, int c) {
@@ -834,8 +878,17 @@ GPUSQL_HD Slot evaluate(const ExprProgram& p, const ColumnSet& cols, int64_t pos
   return evaluate(p, cols, at(position), error);
 }
 
-// Writes a value into a column of `type` (0 for NULL: validity is separate).
-GPUSQL_HD void store_value(void* data, Type type, int64_t row, const Slot& s) {
+// evaluate() of any program, 128-bit ones included: a 128-bit result's
+// upper word goes to `high`. The one device caller is project_rows().
+GPUSQL_HD Slot evaluate_to(const ExprProgram& p, const ColumnSet& cols, int64_t position, uint32_t& error,
+                           int64_t& high) {
+  if (!p.wide) return evaluate(p, cols, at(position), error);
+  return interpret<true>(p, cols, at(position), error, &high);
+}
+
+// Writes a value into a column of `type` (0 for NULL: validity is separate);
+// `high`: a 128-bit value's upper word.
+GPUSQL_HD void store_value(void* data, Type type, int64_t row, const Slot& s, int64_t high = 0) {
   switch (type) {
     case Type::Boolean: static_cast<uint8_t*>(data)[row] = s.valid ? static_cast<uint8_t>(s.i != 0) : 0; break;
     case Type::Integer:
@@ -847,7 +900,7 @@ GPUSQL_HD void store_value(void* data, Type type, int64_t row, const Slot& s) {
     case Type::Real: static_cast<float*>(data)[row] = s.valid ? static_cast<float>(s.d) : 0.0f; break;
     case Type::HugeInt:
       static_cast<int64_t*>(data)[2 * row] = s.valid ? s.i : 0;
-      static_cast<int64_t*>(data)[2 * row + 1] = s.valid ? s.hi : 0;
+      static_cast<int64_t*>(data)[2 * row + 1] = s.valid ? high : 0;
       break;
   }
 }

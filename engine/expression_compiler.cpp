@@ -210,6 +210,7 @@ ExprProgram compile_expression(const BoundExpr& expr, SlotMap& slots) {
   Emitter emitter{program, slots};
   emitter.emit(expr);
   program.result_cls = compute_class(expr.type);
+  for (int i = 0; i < program.length; ++i) program.wide = program.wide || program.code[i].cls == Cls::Wide;
   classify(expr, slots, program);
   return program;
 }

@@ -108,8 +108,9 @@ std::shared_ptr<HostColumn> materialize(const BoundExpr& expr, const Relation& i
   auto out = std::make_shared<HostColumn>(expr.type, input.count);
   out->dictionary = expr.dictionary;
   for (std::size_t p = 0; p < input.count; ++p) {
-    Slot s = evaluate(program, set, static_cast<int64_t>(p), error);
-    store_value(out->bytes.data(), expr.type.storage(), static_cast<int64_t>(p), s);
+    int64_t high = 0;
+    Slot s = evaluate_to(program, set, static_cast<int64_t>(p), error, high);
+    store_value(out->bytes.data(), expr.type.storage(), static_cast<int64_t>(p), s, high);
     if (!s.valid) out->set_null(p);
   }
   return out;

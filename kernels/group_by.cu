@@ -919,8 +919,10 @@ __global__ void __launch_bounds__(kThreads)
         valid = s.count > 0;
         positions[g] = valid ? static_cast<uint32_t>(s.position) : 0u;
       } else {
-        const Slot value = final_value(output.kind, output.double_argument, output.decimal_scale, output.type, s, error);
-        store_value(out, output.type, static_cast<int64_t>(g), value);
+        int64_t high = 0;
+        const Slot value =
+            final_value(output.kind, output.double_argument, output.decimal_scale, output.type, s, error, high);
+        store_value(out, output.type, static_cast<int64_t>(g), value, high);
         valid = value.valid;
       }
     }

@@ -19,8 +19,9 @@ __global__ void __launch_bounds__(kProjectThreads)
     bool valid = false;
     if (position < count) {
       int64_t row = selection ? selection[position] : static_cast<int64_t>(position);
-      Slot s = evaluate(*program, *columns, row, error);
-      store_value(out, type, static_cast<int64_t>(position), s);
+      int64_t high = 0;
+      Slot s = evaluate_to(*program, *columns, row, error, high);
+      store_value(out, type, static_cast<int64_t>(position), s, high);
       valid = s.valid;
     }
     uint32_t bits = __ballot_sync(0xffffffffu, valid);

@@ -867,8 +867,49 @@ class QueryGenerator {
     }
   }
 
+  // A DECIMAL for SUM to add: a DECIMAL column, or an integer times a
+  // DECIMAL literal.
+  Node decimal_argument() {
+    std::vector<const ColumnRef*> decimals;
+    for (const auto* c : columns_of(VType::Double))
+      if (c->scale >= 0) decimals.push_back(c);
+    if (!decimals.empty() && rng_.chance(0.7)) return column(*rng_.pick(decimals));
+    return arith("*", integer(2), decimal_literal_node());
+  }
+
+  // An expression over a DECIMAL SUM, a 128-bit DECIMAL(38, s) in both
+  // engines: 128-bit arithmetic, comparisons, and CASTs that narrow it.
+  Node wide_item() {
+    duckdb_only_ = true;
+    Node sum = agg("SUM", decimal_argument(), VType::Double);
+    switch (rng_.below(5)) {
+      case 0: {
+        static const std::vector<std::string> ops = {"+", "-", "*"};
+        Node right = rng_.chance(0.5) ? agg("SUM", decimal_argument(), VType::Double) : decimal_literal_node();
+        return arith(rng_.pick(ops), std::move(sum), std::move(right));
+      }
+      case 1: {
+        static const std::vector<std::string> cmp = {"=", "<>", "<", ">="};
+        return compare(rng_.pick(cmp), std::move(sum), rng_.chance(0.5) ? decimal_literal_node() : int_literal());
+      }
+      case 2:
+      case 3: {
+        static const std::vector<std::string> targets = {"DECIMAL(18,2)", "DECIMAL(9,2)", "DECIMAL(18,0)", "DECIMAL(5,0)",
+                                                         "DOUBLE", "BIGINT"};
+        Node n;
+        n.kind = Node::Kind::Cast;
+        n.text = rng_.pick(targets);
+        n.type = n.text == "BIGINT" ? VType::Int : VType::Double;
+        if (n.text.rfind("DECIMAL(", 0) == 0) n.scale = std::atoi(n.text.c_str() + n.text.find(',') + 1);
+        n.args.push_back(std::move(sum));
+        return n;
+      }
+      default: return sum;
+    }
+  }
+
   Node aggregate_item() {
-    switch (rng_.weighted({1.5, 1.5, 2, 1, 2.5, 1.5, 0.5, features_.count_distinct ? 0.7 : 0})) {
+    switch (rng_.weighted({1.5, 1.5, 2, 1, 2.5, 1.5, 0.5, features_.count_distinct ? 0.7 : 0, features_.types ? 1.5 : 0})) {
       case 0: return count_star();
       case 1: return agg("COUNT", any(1), VType::Int);
       case 2: {
@@ -900,11 +941,12 @@ class QueryGenerator {
         return arith(rng_.pick(ops), exact_int_aggregate(), std::move(right));
       }
       case 6: return rng_.chance(0.5) ? int_literal() : text_literal();
-      default: {
+      case 7: {
         Node n = agg("COUNT", any(1), VType::Int);
         n.negated = true;
         return n;
       }
+      default: return wide_item();
     }
   }
 
