@@ -571,10 +571,21 @@ class QueryGenerator {
     }
   }
 
-  // A DATE that is no NULL literal (EXTRACT and DATE - DATE need a type).
+  // Whether `n` is an untyped NULL in both engines: a NULL literal, or a
+  // CASE whose every result is one.
+  static bool untyped_null(const Node& n) {
+    if (n.kind == Node::Kind::Literal) return n.text == "NULL";
+    if (n.kind != Node::Kind::Case) return false;
+    for (std::size_t i = 1; i < n.args.size(); i += 2)
+      if (!untyped_null(n.args[i])) return false;
+    return untyped_null(n.args.back());
+  }
+
+  // A DATE that is no untyped NULL (EXTRACT, DATE - DATE and DATE +- days
+  // need a type).
   Node typed_date(int depth) {
     Node d = date(depth);
-    return d.kind == Node::Kind::Literal && d.text == "NULL" ? date_literal() : d;
+    return untyped_null(d) ? date_literal() : d;
   }
 
   // CAST(x AS t) with t of `target`'s kind and x of any type (NULL too).
