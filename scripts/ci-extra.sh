@@ -6,7 +6,9 @@
 #      scripts/install-deps.sh could not fetch DuckDB's library);
 #   3. scripts/sanitize.sh: the host test suite under ASan + UBSan (clang);
 #   4. scripts/fuzz-sql.sh: the SQL front end fuzzed for $GPUSQL_FUZZ_SECONDS (60);
-#   5. scripts/fuzz-csv.sh: the CSV reader likewise, where that script exists.
+#   5. scripts/fuzz-csv.sh: the CSV reader likewise, where that script exists;
+#   6. scripts/check-consumer.sh: a project outside gpusql built against it
+#      through find_package (the installed build/) and add_subdirectory.
 # Every step runs; the exit status says whether all passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +36,9 @@ if [ -x scripts/fuzz-csv.sh ]; then
   step "fuzz: CSV reader, ${seconds}s"
   scripts/fuzz-csv.sh "$seconds" || status=1
 fi
+
+step "outside project: find_package and add_subdirectory"
+scripts/check-consumer.sh || status=1
 
 step "done: status $status"
 exit $status
