@@ -1,11 +1,34 @@
 #include "storage/device_memory.hpp"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "storage/device_code.hpp"
+
 namespace gpusql {
+
+namespace {
+
+// Why no device could be counted, in a user's words: the runtime calls a
+// machine without the NVIDIA driver one with an "insufficient" driver.
+std::string no_device_reason(cudaError_t status) {
+  if (status != cudaErrorInsufficientDriver) return cudaGetErrorString(status);
+  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (!driver) return "no NVIDIA driver found (libcuda.so.1 is not installed)";
+  dlclose(driver);
+  int version = 0;
+  cudaDriverGetVersion(&version);
+  cudaGetLastError();
+  return "the NVIDIA driver supports CUDA " + std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) +
+         "; this build needs CUDA " + std::to_string(CUDART_VERSION / 1000) + "." +
+         std::to_string(CUDART_VERSION % 1000 / 10) + " or newer";
+}
+
+}  // namespace
 
 void cuda_check(cudaError_t status, const char* what, const char* file, int line) {
   if (status == cudaSuccess) return;
@@ -24,7 +47,7 @@ bool gpu_available(std::string* why) {
   cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
     cudaGetLastError();
-    if (why) *why = cudaGetErrorString(status);
+    if (why) *why = no_device_reason(status);
     return false;
   }
   if (count == 0) {
@@ -43,7 +66,7 @@ bool gpu_available(std::string* why) {
     if (why) *why = "device 0 does not support stream-ordered memory pools";
     return false;
   }
-  return true;
+  return device_code_runs(why);
 }
 
 DeviceContext::DeviceContext() {

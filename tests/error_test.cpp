@@ -1,6 +1,8 @@
 // Binder and catalog errors: the exact text a user sees, caret included.
 #include <catch2/catch.hpp>
 
+#include <dlfcn.h>
+
 #include "tests/test_support.hpp"
 
 using namespace gpusql;
@@ -104,6 +106,9 @@ TEST_CASE("asking for the GPU where there is none is a clear error", "[errors]")
     SUCCEED("a GPU is usable here");
     return;
   }
+  // A machine without the NVIDIA driver hears so, not of an "insufficient" one.
+  if (void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) dlclose(driver);
+  else CHECK(why == "no NVIDIA driver found (libcuda.so.1 is not installed)");
   CHECK_THROWS_WITH(Database(Options{ExecutorKind::Gpu}),
                     "Device Error: the GPU executor was asked for, but no GPU is usable: " + why);
   Database fallback;  // Auto falls back to the host
