@@ -942,6 +942,10 @@ class TableScope : public Scope {
   const char* clause() const override { return clause_; }
 
   BoundExpr resolve(const ast::Expr& e) const {
+    // SELECT without FROM: one table, the unnamed row of no columns.
+    if (query_.tables.size() == 1 && query_.tables[0].alias.empty())
+      throw Error(ErrorKind::Binder,
+                  "Referenced column \"" + e.name + "\" was not found because the FROM clause is missing", e.offset);
     std::vector<const BoundTableRef*> candidates;
     if (!e.table.empty()) {
       for (const auto& t : query_.tables)
@@ -1167,8 +1171,8 @@ class QueryBinder {
       : catalog_(catalog), sql_(sql), reader_(reader ? reader : default_table_function_reader()) {}
 
   BoundQuery bind(const ast::SelectStatement& s) {
-    if (s.from.empty()) throw Error(ErrorKind::NotSupported, "not supported yet: SELECT without FROM");
-    bind_from(s);
+    if (s.from.empty()) bind_no_from(s);
+    else bind_from(s);
     TableScope where_scope(q_, "WHERE");
     ExpressionBinder where_binder(where_scope);
     if (s.where) add_conjuncts(where_binder.bind_boolean(*s.where, "WHERE clause"));
@@ -1232,6 +1236,26 @@ class QueryBinder {
       q_.column_types.push_back(DataType::bigint());
       q_.tables.push_back(std::move(t));
     }
+  }
+
+  // SELECT without FROM reads one row of no columns, as DuckDB's dummy scan.
+  void bind_no_from(const ast::SelectStatement& s) {
+    for (const auto& item : s.items)
+      if (item.expr->kind == ExprKind::Star)
+        throw Error(ErrorKind::Binder, "* expression without FROM clause!", item.expr->offset);
+    static const std::shared_ptr<const Table> one_row = [] {
+      auto t = std::make_shared<Table>();
+      t->rows = 1;
+      t->device = std::make_unique<DeviceTable>();  // no columns: nothing to upload
+      return std::shared_ptr<const Table>(std::move(t));
+    }();
+    BoundTableRef t;
+    t.table = one_row;
+    t.first_column = q_.column_count;
+    q_.column_count += t.column_count();
+    q_.column_names.push_back(".rowid");
+    q_.column_types.push_back(DataType::bigint());
+    q_.tables.push_back(std::move(t));
   }
 
   void add_conjuncts(BoundExpr e) {

@@ -349,11 +349,13 @@ struct limit_offset : sor<seq<limit_clause, opt<offset_clause>>, seq<offset_clau
 
 struct unsupported_set_operation : sor<kw_union, kw_intersect, kw_except> {};
 
-// Without FROM, only the end of the statement may follow the select list.
+// After the select list: the clauses (FROM optional, as in DuckDB: SELECT
+// 1 + 1 reads one row of no columns), a set operation, or the end.
 struct statement_end : at<sor<one<';'>, eof>> {};
-struct select_clauses : seq<from_clause, opt<where_clause>, opt<group_by_clause>, opt<having_clause>,
+struct select_clauses : seq<opt<from_clause>, opt<where_clause>, opt<group_by_clause>, opt<having_clause>,
                             opt<order_by_clause>, opt<limit_offset>> {};
-struct select_rest : sor<select_clauses, unsupported_set_operation, statement_end> {};
+struct clause_start : at<sor<kw_from, kw_where, kw_group, kw_having, kw_order, kw_limit, kw_offset>> {};
+struct select_rest : sor<seq<clause_start, select_clauses>, unsupported_set_operation, statement_end> {};
 
 struct select_distinct : kw_distinct {};
 struct select_statement

@@ -1466,10 +1466,10 @@ TEST_CASE("parser: rejected statements of the full dialect", "[parser]") {
        "Parser Error: syntax error at or near \"BETWEEN\" (line 1, column 41)\n"
        "LINE 1: SELECT a FROM t WHERE a BETWEEN 1 AND 2 BETWEEN 3 AND 4\n"
        "                                                ^"},
-      {"SELECT a WHERE a > 1",
-       "Parser Error: syntax error at or near \"WHERE\": expected FROM (line 1, column 10)\n"
-       "LINE 1: SELECT a WHERE a > 1\n"
-       "                 ^"},
+      {"SELECT 1 foo bar",
+       "Parser Error: syntax error at or near \"bar\": expected FROM (line 1, column 14)\n"
+       "LINE 1: SELECT 1 foo bar\n"
+       "                     ^"},
       {"SELECT CAST(a) FROM t",
        "Parser Error: syntax error at or near \")\": expected AS (line 1, column 14)\n"
        "LINE 1: SELECT CAST(a) FROM t\n"
