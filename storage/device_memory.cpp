@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "storage/device_code.hpp"
+#include "storage/cuda_architectures.hpp"
 
 namespace gpusql {
 
@@ -42,6 +42,27 @@ void cuda_check(cudaError_t status, const char* what, const char* file, int line
   throw Error(ErrorKind::Device, std::string("CUDA error: ") + cudaGetErrorString(status) + where);
 }
 
+bool architectures_run_on(std::string_view architectures, int major, int minor) {
+  if (architectures.empty() || architectures.rfind("all", 0) == 0 || architectures == "native") return true;
+  const int device = major * 10 + minor;
+  std::size_t begin = 0;
+  while (begin <= architectures.size()) {
+    std::size_t end = architectures.find(';', begin);
+    if (end == std::string_view::npos) end = architectures.size();
+    const std::string_view entry = architectures.substr(begin, end - begin);
+    const std::size_t dash = entry.find('-');
+    const std::string_view kind = dash == std::string_view::npos ? "" : entry.substr(dash + 1);
+    int arch = 0;
+    for (char c : entry.substr(0, dash))
+      if (c >= '0' && c <= '9') arch = arch * 10 + (c - '0');
+    const bool machine_code = kind != "virtual", ptx = kind != "real";
+    if (machine_code && arch / 10 == major && arch % 10 <= minor) return true;
+    if (ptx && arch > 0 && device >= arch) return true;
+    begin = end + 1;
+  }
+  return false;
+}
+
 bool gpu_available(std::string* why) {
   int count = 0;
   cudaError_t status = cudaGetDeviceCount(&count);
@@ -66,7 +87,20 @@ bool gpu_available(std::string* why) {
     if (why) *why = "device 0 does not support stream-ordered memory pools";
     return false;
   }
-  return device_code_runs(why);
+#if defined(GPUSQL_CUDA_ARCHITECTURES)  // CMakeLists.txt passes the build's architectures
+  cudaDeviceProp device{};
+  if (cudaGetDeviceProperties(&device, 0) != cudaSuccess) {
+    cudaGetLastError();
+  } else if (!architectures_run_on(GPUSQL_CUDA_ARCHITECTURES, device.major, device.minor)) {
+    if (why)
+      *why = std::string("device 0 (") + device.name + ", compute capability " + std::to_string(device.major) + "." +
+             std::to_string(device.minor) + ") cannot run this build's GPU code, compiled for CUDA architectures " +
+             GPUSQL_CUDA_ARCHITECTURES + ": rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(device.major) +
+             std::to_string(device.minor);
+    return false;
+  }
+#endif
+  return true;
 }
 
 DeviceContext::DeviceContext() {

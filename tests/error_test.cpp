@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include "storage/cuda_architectures.hpp"
 #include "tests/test_support.hpp"
 
 using namespace gpusql;
@@ -137,4 +138,17 @@ TEST_CASE("the embedding example runs", "[example]") {
                   "Did you mean \"records.weight\"?\n"
                   "LINE 1: SELECT weigth FROM records\n"
                   "               ^\n");
+}
+
+TEST_CASE("a build's GPU code runs on the devices its architectures cover", "[errors]") {
+  CHECK(architectures_run_on("90", 9, 0));     // sm_90 machine code
+  CHECK_FALSE(architectures_run_on("90", 8, 0));
+  CHECK(architectures_run_on("90", 10, 0));    // compute_90 PTX, compiled by the driver
+  CHECK(architectures_run_on("86", 8, 9));     // same major, newer minor
+  CHECK_FALSE(architectures_run_on("90-real", 10, 0));
+  CHECK_FALSE(architectures_run_on("89-real", 8, 6));
+  CHECK(architectures_run_on("90;80-virtual", 8, 6));
+  CHECK_FALSE(architectures_run_on("90;80-virtual", 7, 5));
+  CHECK(architectures_run_on("all-major", 7, 0));
+  CHECK(architectures_run_on("native", 8, 0));
 }

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -571,6 +572,19 @@ class QueryGenerator {
     }
   }
 
+  // Whether `n` reads no column and has a NULL literal or a CASE in it: a
+  // constant that may fold to NULL.
+  static bool may_fold_to_null(const Node& n) {
+    bool constant = true, null_source = false;
+    std::function<void(const Node&)> visit = [&](const Node& x) {
+      if (x.kind == Node::Kind::Column || x.kind == Node::Kind::RowId || x.kind == Node::Kind::Agg) constant = false;
+      if (x.kind == Node::Kind::Case || (x.kind == Node::Kind::Literal && x.text == "NULL")) null_source = true;
+      for (const auto& a : x.args) visit(a);
+    };
+    visit(n);
+    return constant && null_source;
+  }
+
   // Whether `n` is an untyped NULL in both engines: a NULL literal, or a
   // CASE whose every result is one.
   static bool untyped_null(const Node& n) {
@@ -718,6 +732,10 @@ class QueryGenerator {
         static const std::vector<std::string> ops = {"+", "-", "*", "/", "%"};
         Node a = real(depth + 1), b = number(depth + 1);
         if (new_shape(0.05)) b = null_literal(VType::Double);  // takes a's type
+        // gpusql (as DuckDB) binds DECIMAL arithmetic beside a constant that
+        // is NULL as an untyped NULL, typed by its context; SQLite's text
+        // would call it REAL.
+        if (may_fold_to_null(a) || may_fold_to_null(b)) duckdb_only_ = true;
         if (rng_.chance(0.5)) std::swap(a, b);
         return arith(rng_.pick(ops), std::move(a), std::move(b));
       }
