@@ -1,6 +1,7 @@
 // gpusql::Error and the one formatter that puts a caret under the fault.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "gpusql/gpusql.hpp"
 
@@ -38,6 +39,11 @@ Error::Error(ErrorKind kind, std::string message, std::optional<std::size_t> off
       line_(line),
       column_(column) {}
 
+// A line longer than this many characters shows only a window of them
+// around the caret, its cut ends marked "...": a failing statement of a
+// single 5 MB line is not echoed whole.
+constexpr std::size_t kMaxShownColumns = 160;
+
 Error Error::with_source(std::string_view sql) const {
   if (!offset_ || line_) return *this;
   std::size_t offset = std::min(*offset_, sql.size());
@@ -55,13 +61,26 @@ Error Error::with_source(std::string_view sql) const {
   if (!text.empty() && text.back() == '\r') text.pop_back();
   for (char& c : text)
     if (c == '\t') c = ' ';
+  // Characters, not bytes, again: where each begins.
+  std::vector<std::size_t> starts;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
+  std::size_t caret = column - 1;
+  if (starts.size() > kMaxShownColumns) {
+    const std::size_t first = std::min(caret > kMaxShownColumns / 2 ? caret - kMaxShownColumns / 2 : 0,
+                                       starts.size() - kMaxShownColumns);
+    const std::size_t last = first + kMaxShownColumns;
+    const std::size_t begin = starts[first], end = last < starts.size() ? starts[last] : text.size();
+    text = (first > 0 ? "..." : "") + text.substr(begin, end - begin) + (last < starts.size() ? "..." : "");
+    caret = caret - first + (first > 0 ? 3 : 0);
+  }
   std::string label = "LINE " + std::to_string(line) + ": ";
   // The position goes at the end of the message's first line; hints such as
   // "Did you mean ..." follow on their own lines, then the caret.
   std::string full = prefixed(kind_, message_);
   std::size_t first_line_end = std::min(full.find('\n'), full.size());
   full.insert(first_line_end, " (line " + std::to_string(line) + ", column " + std::to_string(column) + ")");
-  full += "\n" + label + text + "\n" + std::string(label.size() + column - 1, ' ') + "^";
+  full += "\n" + label + text + "\n" + std::string(label.size() + caret, ' ') + "^";
   return Error(kind_, message_, offset_, std::move(full), line, column);
 }
 

@@ -152,3 +152,28 @@ TEST_CASE("a build's GPU code runs on the devices its architectures cover", "[er
   CHECK(architectures_run_on("all-major", 7, 0));
   CHECK(architectures_run_on("native", 8, 0));
 }
+
+TEST_CASE("a long line shows a window around the caret, not the whole statement", "[errors]") {
+  Database db{Options{ExecutorKind::Host}};
+  db.query("CREATE TABLE t (a INTEGER)");
+  std::string sql = "SELECT a FROM t WHERE a = 1 AND" + std::string(20000, ' ') + "zz = 2 AND " +
+                    std::string(20000, ' ') + "a = 1";
+  try {
+    db.query(sql);
+    FAIL("the unknown column zz should fail");
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    CHECK(what.size() < 600);
+    CHECK(*e.column() == sql.find("zz") + 1);  // the position itself is not cut
+    const std::size_t line_at = what.find("LINE 1: ...");
+    REQUIRE(line_at != std::string::npos);
+    const std::size_t line_end = what.find('\n', line_at);
+    const std::string line = what.substr(line_at, line_end - line_at);
+    const std::string caret = what.substr(line_end + 1);
+    CHECK(caret.back() == '^');
+    CHECK(line.substr(caret.size() - 1, 2) == "zz");
+    CHECK(line.size() <= std::string("LINE 1: ").size() + 3 + 160 + 3);
+  }
+  // A short line is shown whole, as before.
+  CHECK_THROWS_WITH(db.query("SELECT zz FROM t"), Catch::Contains("LINE 1: SELECT zz FROM t\n               ^"));
+}
