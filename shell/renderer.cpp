@@ -1,5 +1,8 @@
 #include "shell/renderer.hpp"
 
+#include <locale.h>
+#include <wchar.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -27,12 +30,27 @@ constexpr std::array<ModeName, 5> MODE_NAMES{{
     {RenderMode::Trash, "trash"},
 }};
 
-// Terminal columns a UTF-8 string takes, counting one per code point: good
-// for Latin, Greek, Cyrillic and the box-drawing characters, not for
-// double-width CJK.
+// Terminal columns a UTF-8 string takes: each code point's wcwidth() in the
+// C.UTF-8 locale (2 for CJK and most emoji, 0 for combining marks), whatever
+// the user's locale; 1 for a code point it calls unprintable (the caller
+// escaped control characters already), and 1 a code point where that
+// locale is missing.
 std::size_t display_width(std::string_view text) {
+  static const locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(0));
+  const locale_t previous = utf8 ? uselocale(utf8) : static_cast<locale_t>(0);
   std::size_t width = 0;
-  for (unsigned char c : text) width += (c & 0xC0) != 0x80;
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char lead = static_cast<unsigned char>(text[i]);
+    const int length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 1;
+    char32_t code = length == 1 ? lead : lead & (0x7F >> length);
+    int k = 1;
+    for (; k < length && i + k < text.size() && (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80; ++k)
+      code = (code << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+    const int columns = utf8 && k == length ? wcwidth(static_cast<wchar_t>(code)) : 1;
+    width += columns < 0 ? 1 : static_cast<std::size_t>(columns);
+    i += static_cast<std::size_t>(k);
+  }
+  if (utf8) uselocale(previous);
   return width;
 }
 

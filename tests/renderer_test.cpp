@@ -150,6 +150,19 @@ TEST_CASE("box: width counts characters, not UTF-8 bytes", "[shell]") {
         "└─────────┘\n");
 }
 
+TEST_CASE("box: width counts terminal columns: two for CJK and emoji, none for a combining mark", "[shell]") {
+  Result r = make_result({{"word", strings({"日本語", "e\u0301t\u00e9", "\U0001F600!"})}});
+  CHECK(render(RenderMode::Box, r) ==
+        "┌─────────┐\n"
+        "│  word   │\n"
+        "│ varchar │\n"
+        "├─────────┤\n"
+        "│ 日本語  │\n"
+        "│ e\u0301t\u00e9     │\n"
+        "│ \U0001F600!     │\n"
+        "└─────────┘\n");
+}
+
 TEST_CASE("box: line breaks and control characters are escaped", "[shell]") {
   Result r = make_result({{"s", strings({"a\nb", std::string("t\tu\x01", 4)})}});
   CHECK(render(RenderMode::Box, r) ==
