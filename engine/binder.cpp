@@ -540,53 +540,24 @@ class ExpressionBinder {
     DecimalShape x = *decimal_shape(a.type), y = *decimal_shape(b.type);
     int scale = std::max(x.scale, y.scale);
     int whole = std::max(x.precision - x.scale, y.precision - y.scale);
-    if (is_wide(a) || is_wide(b)) return wide_arithmetic(e, op, std::move(a), std::move(b), x, y);
-    switch (op) {
-      case Op::Div:
-        a = to_double(std::move(a));
-        b = to_double(std::move(b));
-        return node(op, DataType::double_(), {std::move(a), std::move(b)}, e.offset);
-      case Op::Mul: {
-        int width = x.precision + y.precision;
-        DataType type = decimal_type(width, x.scale + y.scale, e.offset);
-        a = to_decimal(std::move(a), x.scale);
-        b = to_decimal(std::move(b), y.scale);
-        return capped_decimal(node(op, type, {std::move(a), std::move(b)}, e.offset), width, x, y);
-      }
-      default: {
-        int width = whole + scale + (op == Op::Mod ? 0 : 1);
-        DataType type = decimal_type(width, scale, e.offset);
-        a = to_decimal(std::move(a), scale);
-        b = to_decimal(std::move(b), scale);
-        return capped_decimal(node(op, type, {std::move(a), std::move(b)}, e.offset), width, x, y);
-      }
+    // With a 128-bit operand (a SUM) the arithmetic is 128-bit, its types
+    // capped at 38 digits; the evaluator fails a result past them.
+    const bool wide = is_wide(a) || is_wide(b);
+    if (wide && op == Op::Mod)
+      throw Error(ErrorKind::NotSupported, "not supported yet: % of a DECIMAL wider than 18 digits", e.offset);
+    if (op == Op::Div) {
+      a = to_double(std::move(a));
+      b = to_double(std::move(b));
+      return node(op, DataType::double_(), {std::move(a), std::move(b)}, e.offset);
     }
-  }
-
-  // Arithmetic with a 128-bit DECIMAL operand: 128-bit, DuckDB's result
-  // types capped at 38 digits; the evaluator fails a result past 38 digits.
-  static BoundExpr wide_arithmetic(const ast::Expr& e, Op op, BoundExpr a, BoundExpr b, DecimalShape x, DecimalShape y) {
-    int scale = std::max(x.scale, y.scale);
-    int whole = std::max(x.precision - x.scale, y.precision - y.scale);
-    switch (op) {
-      case Op::Div:
-        a = to_double(std::move(a));
-        b = to_double(std::move(b));
-        return node(op, DataType::double_(), {std::move(a), std::move(b)}, e.offset);
-      case Op::Mul: {
-        DataType type = decimal_type(x.precision + y.precision, x.scale + y.scale, e.offset, /*wide=*/true);
-        return node(op, type, {widen(std::move(a)), widen(std::move(b))}, e.offset);
-      }
-      case Op::Add:
-      case Op::Sub: {
-        DataType type = decimal_type(whole + scale + 1, scale, e.offset, /*wide=*/true);
-        a = to_decimal(std::move(a), scale, false, /*wide=*/true);
-        b = to_decimal(std::move(b), scale, false, /*wide=*/true);
-        return node(op, type, {std::move(a), std::move(b)}, e.offset);
-      }
-      default:
-        throw Error(ErrorKind::NotSupported, "not supported yet: % of a DECIMAL wider than 18 digits", e.offset);
-    }
+    // * keeps each operand's scale; + - % bring both to the larger one.
+    const bool product = op == Op::Mul;
+    int width = product ? x.precision + y.precision : whole + scale + (op == Op::Mod ? 0 : 1);
+    DataType type = decimal_type(width, product ? x.scale + y.scale : scale, e.offset, wide);
+    a = to_decimal(std::move(a), product ? x.scale : scale, false, wide);
+    b = to_decimal(std::move(b), product ? y.scale : scale, false, wide);
+    BoundExpr result = node(op, type, {std::move(a), std::move(b)}, e.offset);
+    return wide ? result : capped_decimal(std::move(result), width, x, y);
   }
 
   // DuckDB keeps a result of 64-bit DECIMALs that would be wider than 18
@@ -1245,6 +1216,7 @@ class QueryBinder {
         throw Error(ErrorKind::Binder, "* expression without FROM clause!", item.expr->offset);
     static const std::shared_ptr<const Table> one_row = [] {
       auto t = std::make_shared<Table>();
+      t->name = "(one row, no FROM)";  // as EXPLAIN names it
       t->rows = 1;
       t->device = std::make_unique<DeviceTable>();  // no columns: nothing to upload
       return std::shared_ptr<const Table>(std::move(t));

@@ -319,7 +319,7 @@ std::string PlanNode::to_string(const std::vector<std::string>& global, const Pr
   std::string line;
   switch (kind) {
     case PlanKind::Scan:
-      line = "SCAN " + table.table->name + (table.alias != table.table->name ? " AS " + table.alias : "");
+      line = "SCAN " + table.table->name + (!table.alias.empty() && table.alias != table.table->name ? " AS " + table.alias : "");
       break;
     case PlanKind::Filter: line = "FILTER " + describe(*predicate, input); break;
     case PlanKind::HashJoin: {
