@@ -4,6 +4,8 @@
 #include "kernels/lean_ops.cuh"
 #include "kernels/launch.hpp"
 
+#include <optional>
+
 namespace gpusql::kernels {
 namespace {
 
@@ -747,11 +749,11 @@ bool make_lean(const std::vector<AggSpec>& specs, const ColumnSet& columns, Lean
     a.rows = c.rows;
     a.type = c.type;
     const bool dbl = spec.cls == Cls::Double;
-    // SUM and AVG over integers may pass the int64 range and carry
-    // (add_wide()), which a lean state has no room for. 2048 values of 4
-    // bytes cannot: a chunk's total fits, and the chunk states combine as
-    // AggStates.
-    if ((spec.kind == AggKind::Sum || spec.kind == AggKind::Avg) && !dbl && storage_bytes(c.type) > 4) return false;
+    // AVG over integers may pass the int64 range and carry (add_wide()),
+    // which a lean state has no room for. 2048 values of 4 bytes cannot: a
+    // chunk's total fits, and the chunk states combine as AggStates. A SUM
+    // of 8-byte values folds checked (lean_sums_may_overflow()).
+    if (spec.kind == AggKind::Avg && !dbl && storage_bytes(c.type) > 4) return false;
     switch (spec.kind) {
       case AggKind::Count: a.op = LeanOp::Count; break;
       case AggKind::Sum:
@@ -764,11 +766,105 @@ bool make_lean(const std::vector<AggSpec>& specs, const ColumnSet& columns, Lean
   return true;
 }
 
+// Whether a SUM of `lean` adds 8-byte integers: its 64-bit chunk state may
+// overflow part way where the exact total still fits.
+bool lean_sums_may_overflow(const LeanAggregates& lean) {
+  for (int a = 0; a < lean.count; ++a)
+    if (lean.aggregates[a].op == LeanOp::SumInt && storage_bytes(lean.aggregates[a].type) > 4) return true;
+  return false;
+}
+
 // Resident blocks of the lean kernel (its occupancy on every
 // multiprocessor), no more than there are chunks.
 template <bool GENERAL_PREDICATE>
 unsigned lean_grid(uint64_t chunks, const DeviceContext& context) {
   return grid_for(chunks, context, resident_blocks_per_sm<lean_fold_kernel<GENERAL_PREDICATE>, kReduceThreads>());
+}
+
+// Pass 1 of the lean path: a state per aggregate and chunk into `partials`.
+void fold_lean(const ExprProgram& predicate, const LeanAggregates& lean, const ColumnSet& columns,
+               const uint32_t* d_selection, std::size_t count, uint64_t chunks, AggState* partials,
+               uint32_t* d_error, DeviceContext& context) {
+  DeviceObjects objects;
+  FastPredicate fast;
+  const bool fast_predicate = make_fast_predicate(predicate, columns, fast);
+  std::size_t p = 0, c = 0;
+  if (!fast_predicate) {
+    p = objects.add(predicate);
+    c = objects.add(columns);
+    objects.upload(context);
+  }
+  if (fast_predicate && make_dense(lean, fast, d_selection)) {
+    const std::size_t smem = sizeof(LeanState) * static_cast<std::size_t>(lean.count) * kReduceThreads / kWarp *
+                             (kReduceThreads / kWarp);
+    if (fast.count > 0)
+      dense_fold_kernel<true><<<dense_grid<true>(chunks, context), kReduceThreads, smem, context.stream()>>>(
+          fast, lean, count, chunks, partials, d_error);
+    else
+      dense_fold_kernel<false><<<dense_grid<false>(chunks, context), kReduceThreads, smem, context.stream()>>>(
+          fast, lean, count, chunks, partials, d_error);
+  } else if (fast_predicate) {
+    lean_fold_kernel<false><<<lean_grid<false>(chunks, context), kReduceThreads, 0, context.stream()>>>(
+        fast, nullptr, nullptr, lean, d_selection, count, chunks, partials, d_error);
+  } else {
+    lean_fold_kernel<true><<<lean_grid<true>(chunks, context), kReduceThreads, 0, context.stream()>>>(
+        fast, objects.at<ExprProgram>(p), objects.at<ColumnSet>(c), lean, d_selection, count, chunks, partials,
+        d_error);
+  }
+  GPUSQL_CHECK_LAUNCH();
+}
+
+// Pass 1 of the general path: the interpreter's values, exact sums.
+void fold_general(const ExprProgram& predicate, const std::vector<AggSpec>& specs, const ColumnSet& columns,
+                  const uint32_t* d_selection, std::size_t count, uint64_t chunks, AggState* partials,
+                  uint32_t* d_error, DeviceContext& context) {
+  const std::size_t n_specs = specs.size();
+  AggregateParams params;
+  params.predicate = predicate;
+  params.spec_count = static_cast<int32_t>(n_specs);
+  for (std::size_t a = 0; a < n_specs; ++a) params.specs[a] = specs[a];
+  DeviceObjects objects;
+  std::size_t p = objects.add(params), c = objects.add(columns);
+  objects.upload(context);
+  auto fold = [&](auto kernel) {
+    kernel<<<grid_for(chunks, context), kReduceThreads, 0, context.stream()>>>(
+        objects.at<AggregateParams>(p), objects.at<ColumnSet>(c), d_selection, count, chunks, partials, d_error);
+  };
+  switch (n_specs) {
+    case 1: fold(fold_rows_kernel<1>); break;
+    case 2: fold(fold_rows_kernel<2>); break;
+    case 3: fold(fold_rows_kernel<3>); break;
+    case 4: fold(fold_rows_kernel<4>); break;
+    case 5: fold(fold_rows_kernel<5>); break;
+    case 6: fold(fold_rows_kernel<6>); break;
+    case 7: fold(fold_rows_kernel<7>); break;
+    default: fold(fold_rows_kernel<kMaxAggregates>); break;
+  }
+  GPUSQL_CHECK_LAUNCH();
+}
+
+// The passes over the chunk states, then the final states to the host.
+std::vector<AggState> combine_chunks(const std::vector<AggSpec>& specs, DeviceBuffer partials, uint64_t chunks,
+                                     uint32_t* d_error, DeviceContext& context) {
+  const std::size_t n_specs = specs.size();
+  AggKinds kinds{};
+  kinds.count = static_cast<int32_t>(n_specs);
+  for (std::size_t a = 0; a < n_specs; ++a) {
+    kinds.kind[a] = specs[a].kind;
+    kinds.cls[a] = specs[a].cls;
+  }
+  while (chunks > 1) {
+    uint64_t next_chunks = (chunks + kReduceChunk - 1) / kReduceChunk;
+    DeviceBuffer next(context, n_specs * next_chunks * sizeof(AggState));
+    combine_partials_kernel<<<grid_for(next_chunks, context), kReduceThreads, 0, context.stream()>>>(
+        kinds, partials.as<AggState>(), chunks, next.as<AggState>(), next_chunks, d_error);
+    GPUSQL_CHECK_LAUNCH();
+    partials = std::move(next);
+    chunks = next_chunks;
+  }
+  std::vector<AggState> result(n_specs);
+  context.copy_to_host(result.data(), partials.data(), n_specs * sizeof(AggState));
+  return result;
 }
 
 }  // namespace
@@ -786,78 +882,24 @@ std::vector<AggState> aggregate_rows(const ExprProgram& predicate, const std::ve
   if (n_specs == 1 && !d_selection && predicate.shape == Shape::Empty && specs[0].arg.shape == Shape::Column &&
       reduce_column(specs[0], columns.columns[specs[0].arg.terms[0].slot], count, d_error, context, result[0]))
     return result;
-  AggKinds kinds{};
-  kinds.count = static_cast<int32_t>(n_specs);
-  for (std::size_t a = 0; a < n_specs; ++a) {
-    kinds.kind[a] = specs[a].kind;
-    kinds.cls[a] = specs[a].cls;
-  }
-
-  uint64_t chunks = (count + kReduceChunk - 1) / kReduceChunk;
-  DeviceBuffer partials(context, n_specs * chunks * sizeof(AggState));
-  DeviceObjects objects;
+  const uint64_t chunks = (count + kReduceChunk - 1) / kReduceChunk;
   LeanAggregates lean;
-  FastPredicate fast;
   if (make_lean(specs, columns, lean)) {
-    const bool fast_predicate = make_fast_predicate(predicate, columns, fast);
-    std::size_t p = 0, c = 0;
-    if (!fast_predicate) {
-      p = objects.add(predicate);
-      c = objects.add(columns);
-      objects.upload(context);
-    }
-    if (fast_predicate && make_dense(lean, fast, d_selection)) {
-      const std::size_t smem = sizeof(LeanState) * static_cast<std::size_t>(lean.count) * kReduceThreads / kWarp *
-                               (kReduceThreads / kWarp);
-      if (fast.count > 0)
-        dense_fold_kernel<true><<<dense_grid<true>(chunks, context), kReduceThreads, smem, context.stream()>>>(
-            fast, lean, count, chunks, partials.as<AggState>(), d_error);
-      else
-        dense_fold_kernel<false><<<dense_grid<false>(chunks, context), kReduceThreads, smem, context.stream()>>>(
-            fast, lean, count, chunks, partials.as<AggState>(), d_error);
-    } else if (fast_predicate) {
-      lean_fold_kernel<false><<<lean_grid<false>(chunks, context), kReduceThreads, 0, context.stream()>>>(
-          fast, nullptr, nullptr, lean, d_selection, count, chunks, partials.as<AggState>(), d_error);
-    } else {
-      lean_fold_kernel<true><<<lean_grid<true>(chunks, context), kReduceThreads, 0, context.stream()>>>(
-          fast, objects.at<ExprProgram>(p), objects.at<ColumnSet>(c), lean, d_selection, count, chunks,
-          partials.as<AggState>(), d_error);
-    }
-  } else {
-    AggregateParams params;
-    params.predicate = predicate;
-    params.spec_count = static_cast<int32_t>(n_specs);
-    for (std::size_t a = 0; a < n_specs; ++a) params.specs[a] = specs[a];
-    std::size_t p = objects.add(params), c = objects.add(columns);
-    objects.upload(context);
-    auto fold = [&](auto kernel) {
-      kernel<<<grid_for(chunks, context), kReduceThreads, 0, context.stream()>>>(
-          objects.at<AggregateParams>(p), objects.at<ColumnSet>(c), d_selection, count, chunks,
-          partials.as<AggState>(), d_error);
-    };
-    switch (n_specs) {
-      case 1: fold(fold_rows_kernel<1>); break;
-      case 2: fold(fold_rows_kernel<2>); break;
-      case 3: fold(fold_rows_kernel<3>); break;
-      case 4: fold(fold_rows_kernel<4>); break;
-      case 5: fold(fold_rows_kernel<5>); break;
-      case 6: fold(fold_rows_kernel<6>); break;
-      case 7: fold(fold_rows_kernel<7>); break;
-      default: fold(fold_rows_kernel<kMaxAggregates>); break;
-    }
+    // A checked 64-bit sum that overflowed part way gives way to the
+    // general path's exact sums, and the lean pass's other errors (of a
+    // general predicate) are raised again there.
+    const bool may_overflow = lean_sums_may_overflow(lean);
+    std::optional<OwnErrorWord> own;
+    if (may_overflow) own.emplace(context);
+    uint32_t* error = may_overflow ? own->get() : d_error;
+    DeviceBuffer partials(context, n_specs * chunks * sizeof(AggState));
+    fold_lean(predicate, lean, columns, d_selection, count, chunks, partials.as<AggState>(), error, context);
+    result = combine_chunks(specs, std::move(partials), chunks, error, context);
+    if (!may_overflow || own->read(context) == 0) return result;
   }
-  GPUSQL_CHECK_LAUNCH();
-  while (chunks > 1) {
-    uint64_t next_chunks = (chunks + kReduceChunk - 1) / kReduceChunk;
-    DeviceBuffer next(context, n_specs * next_chunks * sizeof(AggState));
-    combine_partials_kernel<<<grid_for(next_chunks, context), kReduceThreads, 0, context.stream()>>>(
-        kinds, partials.as<AggState>(), chunks, next.as<AggState>(), next_chunks, d_error);
-    GPUSQL_CHECK_LAUNCH();
-    partials = std::move(next);
-    chunks = next_chunks;
-  }
-  context.copy_to_host(result.data(), partials.data(), n_specs * sizeof(AggState));
-  return result;
+  DeviceBuffer partials(context, n_specs * chunks * sizeof(AggState));
+  fold_general(predicate, specs, columns, d_selection, count, chunks, partials.as<AggState>(), d_error, context);
+  return combine_chunks(specs, std::move(partials), chunks, d_error, context);
 }
 
 }  // namespace gpusql::kernels

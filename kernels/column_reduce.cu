@@ -4,6 +4,7 @@
 #include "kernels/lean_ops.cuh"
 
 #include <cstring>
+#include <optional>
 #include <type_traits>
 
 namespace gpusql::kernels {
@@ -246,8 +247,7 @@ void dispatch(AggKind kind, bool real, const void* data, const ColumnReduce& r, 
 }
 
 // Whether this path takes `spec` over `column`. AVG of integers needs the
-// wide sums of agg_combine(), which a 64-bit state has no room for; so
-// does SUM of 64-bit integers (of at most 2^32 4-byte ones, the total fits).
+// wide sums of agg_combine(), which a 64-bit state has no room for.
 bool takes(const AggSpec& spec, const ColumnPointer& column, std::size_t count) {
   if (count == 0 || count > (uint64_t{1} << 32) || !plain_column(column) || column.validity || column.rows)
     return false;
@@ -255,7 +255,6 @@ bool takes(const AggSpec& spec, const ColumnPointer& column, std::size_t count) 
       spec.kind != AggKind::Avg)
     return false;
   if (spec.kind == AggKind::Avg && spec.cls != Cls::Double) return false;
-  if (spec.kind == AggKind::Sum && spec.cls != Cls::Double && storage_bytes(column.type) > 4) return false;
   // The state's class follows the column's, as make_lean() asks.
   if (is_double_type(column.type) != (spec.cls == Cls::Double)) return false;
   switch (column.type) {
@@ -278,7 +277,14 @@ bool reduce_column(const AggSpec& spec, const ColumnPointer& column, std::size_t
   r.count = count;
   r.chunks = (count + kReduceChunk - 1) / kReduceChunk;
   r.groups = (r.chunks + kReduceChunk - 1) / kReduceChunk;
-  r.error_word = d_error;
+  // A SUM of 64-bit integers may overflow a 64-bit state part way and still
+  // end inside the range: such a sum reports into a word of its own and,
+  // when it did, leaves the total to aggregate_rows()' exact sums (of at
+  // most 2^32 4-byte values, every partial total fits).
+  const bool may_overflow = spec.cls != Cls::Double && spec.kind == AggKind::Sum && storage_bytes(column.type) > 4;
+  std::optional<OwnErrorWord> own;
+  if (may_overflow) own.emplace(context);
+  r.error_word = may_overflow ? own->get() : d_error;
   r.arrivals = context.arrival_counters(r.groups + 1);
   DeviceBuffer states(context, (r.chunks + r.groups) * sizeof(int64_t));
   r.chunk_states = states.as<int64_t>();
@@ -296,6 +302,7 @@ bool reduce_column(const AggSpec& spec, const ColumnPointer& column, std::size_t
   } else {
     context.copy_to_host(&bits, r.result, sizeof bits);
   }
+  if (may_overflow && own->read(context) != 0) return false;
   out = AggState{};
   out.count = count;
   if (real) std::memcpy(&out.d, &bits, sizeof bits);

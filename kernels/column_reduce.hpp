@@ -18,7 +18,8 @@ namespace gpusql::kernels {
 // The final state of `spec` over rows 0 .. count-1 of `column` into `out`
 // (count >= 1), run-time errors OR-ed into *d_error; false, with nothing
 // launched, when the aggregate is not of the form above or the column is
-// longer than 2^32 rows.
+// longer than 2^32 rows, and false after a launch when a SUM of 64-bit
+// integers overflowed part way (its exact total may still fit).
 bool reduce_column(const AggSpec& spec, const ColumnPointer& column, std::size_t count, uint32_t* d_error,
                    DeviceContext& context, AggState& out);
 

@@ -80,4 +80,26 @@ class DeviceObjects {
   DeviceBuffer buffer_;
 };
 
+// An error word of one launch's own, zero at the start: for a fast path
+// that gives way to a general one when its kernel reports anything (a
+// checked 64-bit sum that overflowed part way, where the general path's
+// exact sum may still fit).
+class OwnErrorWord {
+ public:
+  explicit OwnErrorWord(DeviceContext& context) : buffer_(context, sizeof(uint32_t)) {
+    const uint32_t zero = 0;
+    context.copy_to_device(buffer_.data(), &zero, sizeof zero);
+  }
+  uint32_t* get() { return buffer_.as<uint32_t>(); }
+  // Waits for the launches before it.
+  uint32_t read(DeviceContext& context) const {
+    uint32_t value = 0;
+    context.copy_to_host(&value, buffer_.data(), sizeof value);
+    return value;
+  }
+
+ private:
+  DeviceBuffer buffer_;
+};
+
 }  // namespace gpusql::kernels
