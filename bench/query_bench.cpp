@@ -1,5 +1,5 @@
 // End-to-end query benchmark: SQL text in, host result out, on in-memory
-// tables large enough to fill the GPU's memory system (a 1 GiB DOUBLE column).
+// tables large enough to fill the GPU's memory system (1 GiB DOUBLE and BIGINT columns).
 // Each query runs on the CUDA executor (median and minimum of --reps runs
 // after a warm-up) and once more on the host executor in the same run, as
 // the CPU reference. Effective bandwidth = bytes of the columns the query
@@ -33,18 +33,21 @@ std::shared_ptr<Table> make_table(std::size_t rows) {
   auto table = std::make_shared<Table>();
   table->name = "big";
   table->rows = rows;
-  HostColumn v(DataType::double_(), rows), k(DataType::integer(), rows);
+  HostColumn v(DataType::double_(), rows), k(DataType::integer(), rows), b(DataType::bigint(), rows);
   uint64_t state = 42;
   auto values = v.values<double>();
   auto keys = k.values<int32_t>();
+  auto bigs = b.values<int64_t>();
   for (std::size_t i = 0; i < rows; ++i) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     values[i] = static_cast<double>(state >> 11) / 9007199254740992.0;
     keys[i] = static_cast<int32_t>((state >> 33) % 1000);
+    bigs[i] = static_cast<int64_t>((state >> 20) % 1000000007);  // its total stays inside BIGINT
   }
-  table->columns = {{"v", DataType::double_()}, {"k", DataType::integer()}};
+  table->columns = {{"v", DataType::double_()}, {"k", DataType::integer()}, {"b", DataType::bigint()}};
   table->host.push_back(std::move(v));
   table->host.push_back(std::move(k));
+  table->host.push_back(std::move(b));
   return table;
 }
 
@@ -83,6 +86,8 @@ int main(int argc, char** argv) {
 
     const std::vector<Query> queries = {
         {"sum", "SELECT SUM(v) FROM big", 8},
+        {"sum_bigint", "SELECT SUM(b) FROM big", 8},
+        {"sum_bigint_filter_10", "SELECT SUM(b), COUNT(*) FROM big WHERE k < 100", 12},
         {"count_filter_50", "SELECT COUNT(*) FROM big WHERE v < 0.5", 8},
         {"aggregates_filter_10", "SELECT SUM(v), MIN(v), MAX(v), COUNT(*) FROM big WHERE k < 100", 12},
         {"select_filter_1", "SELECT k FROM big WHERE v < 0.01", 8.0 + 0.01 * 4},
