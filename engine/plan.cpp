@@ -136,10 +136,57 @@ class Planner {
     bool used = false;
   };
 
+  // Distinct values of a join key over `rows` rows of its side: the
+  // column's estimate (storage/column_statistics.hpp), at most the rows;
+  // for a rowid or an expression, the rows themselves (a key).
+  double key_distinct(const BoundExpr& key, double rows) const {
+    const BoundExpr* e = &key;
+    while (e->op == Op::ToWide && e->children.size() == 1) e = &e->children[0];
+    if (e->op != Op::Column) return rows;
+    for (const BoundTableRef& t : q_.tables) {
+      const int c = e->column - t.first_column;
+      if (c < 0 || c >= t.column_count()) continue;
+      if (c == t.column_count() - 1) return rows;  // the rowid
+      return std::max(1.0, std::min(rows, t.table->distinct_estimate(static_cast<std::size_t>(c))));
+    }
+    return rows;
+  }
+
+  // Rows of an equi-join: |L| |R| / max(distinct values of either side's
+  // key), over the key that divides most (the textbook estimate, keys
+  // taken as independent of the filters). A foreign key to a primary key
+  // keeps the fact side's rows, a many-to-many key multiplies them.
+  double join_rows(double left_rows, double right_rows, const std::vector<JoinKey>& keys) const {
+    double divisor = 1;
+    for (const JoinKey& k : keys)
+      divisor = std::max({divisor, key_distinct(k.left, left_rows), key_distinct(k.right, right_rows)});
+    return std::max(1.0, left_rows * right_rows / divisor);
+  }
+
+  // The join keys between the joined set and table `side`, each as
+  // (joined side, new side); `use` marks their conjuncts used.
+  std::vector<JoinKey> keys_between(std::vector<Conjunct>& conjuncts, uint64_t joined, uint64_t side, bool use) {
+    std::vector<JoinKey> keys;
+    for (auto& c : conjuncts)
+      if (!c.used && equi_key(c.expr, joined, side)) {
+        const BoundExpr& a = c.expr.children[0];
+        const BoundExpr& b = c.expr.children[1];
+        const bool a_left = (tables_of(a, q_) & ~joined) == 0;
+        keys.push_back({a_left ? a : b, a_left ? b : a});
+        if (use) c.used = true;
+      }
+    return keys;
+  }
+
   // Scans with their own conjuncts pushed down, joined greedily: start from
   // the largest (the fact table of a star schema), then add the smallest
-  // table connected to the joined set by an equality, building the hash
-  // table on the smaller side.
+  // table connected to the joined set by an equality that does not multiply
+  // rows (join_rows() at most the larger input: a foreign key to a key),
+  // building the hash table on the smaller side. Only when every equality
+  // multiplies rows (a many-to-many key, such as TPC-H Q5's c_nationkey =
+  // s_nationkey before orders is joined) the one that makes the fewest; a
+  // table with no equality to the joined set comes last, the smallest
+  // first, by a nested-loop join.
   std::unique_ptr<PlanNode> join_tables() {
     std::vector<Conjunct> conjuncts;
     for (auto& c : q_.conjuncts) {
@@ -177,32 +224,30 @@ class Planner {
     uint64_t joined = 1ull << first;
     std::unique_ptr<PlanNode> top = std::move(scans[first]);
     while (joined != (n == 64 ? ~0ull : (1ull << n) - 1)) {
-      // The smallest table with an equality to the joined set, else the smallest.
-      int pick = -1;
-      bool connected = false;
+      // Rank of a candidate: 2 joins by an equality without multiplying
+      // rows, 1 by one that multiplies them, 0 by none.
+      int pick = -1, pick_rank = -1;
+      double pick_rows = 0;  // join_rows() of the join with `pick`, when connected
       for (std::size_t t = 0; t < n; ++t) {
         if (joined & (1ull << t)) continue;
-        bool has_key = false;
-        for (const auto& c : conjuncts)
-          if (!c.used && equi_key(c.expr, joined, 1ull << t)) has_key = true;
-        bool better = pick < 0 || (has_key && !connected) ||
-                      (has_key == connected && scans[t]->estimated_rows < scans[pick]->estimated_rows);
+        const std::vector<JoinKey> keys = keys_between(conjuncts, joined, 1ull << t, false);
+        const double left = top->estimated_rows, right = scans[t]->estimated_rows;
+        const double rows = keys.empty() ? left * right : join_rows(left, right, keys);
+        const int rank = keys.empty() ? 0 : rows <= std::max(left, right) ? 2 : 1;
+        bool better = rank > pick_rank;
+        if (rank == pick_rank) {
+          if (rank == 1) better = rows < pick_rows;
+          else better = right < scans[pick]->estimated_rows;
+        }
         if (better) {
           pick = static_cast<int>(t);
-          connected = has_key;
+          pick_rank = rank;
+          pick_rows = rows;
         }
       }
       uint64_t side = 1ull << pick;
       std::unique_ptr<PlanNode> right = std::move(scans[pick]);
-      std::vector<JoinKey> keys;
-      for (auto& c : conjuncts)
-        if (!c.used && equi_key(c.expr, joined, side)) {
-          BoundExpr& a = c.expr.children[0];
-          BoundExpr& b = c.expr.children[1];
-          bool a_left = (tables_of(a, q_) & ~joined) == 0;
-          keys.push_back({a_left ? a : b, a_left ? b : a});
-          c.used = true;
-        }
+      std::vector<JoinKey> keys = keys_between(conjuncts, joined, side, true);
       std::vector<BoundExpr> residual;
       for (auto& c : conjuncts)
         if (!c.used && (c.tables & ~(joined | side)) == 0) {
@@ -215,7 +260,7 @@ class Planner {
         join = make(PlanKind::HashJoin, std::move(top));
         join->keys = std::move(keys);
         join->build_right = right_rows <= left_rows;
-        join->estimated_rows = std::max(left_rows, right_rows);
+        join->estimated_rows = pick_rank == 1 ? pick_rows : std::max(left_rows, right_rows);
         join->right = std::move(right);
         join = add_filter(std::move(join), std::move(residual));
       } else {

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "storage/column_ops.hpp"
+#include "storage/column_statistics.hpp"
 
 namespace gpusql {
 
@@ -23,6 +24,15 @@ int Table::find_column(std::string_view column) const {
   for (std::size_t i = 0; i < columns.size(); ++i)
     if (iequals(columns[i].name, column)) return static_cast<int>(i);
   return -1;
+}
+
+double Table::distinct_estimate(std::size_t column) const {
+  if (column >= host.size() || host[column].size != rows) return static_cast<double>(rows);  // no host copy
+  std::lock_guard lock(statistics_->mutex);
+  std::vector<double>& distinct = statistics_->distinct;
+  if (distinct.size() != host.size()) distinct.assign(host.size(), -1.0);
+  if (distinct[column] < 0) distinct[column] = estimate_distinct(host[column]);
+  return distinct[column];
 }
 
 std::size_t Table::host_bytes() const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,11 +27,23 @@ struct Table {
   std::size_t rows = 0;
   std::unique_ptr<DeviceTable> device;  // null when the database runs on the host
 
+  // estimate_distinct() of column `column`, computed on first use and kept
+  // (a table's rows never change: an append makes a new Table). Safe to call
+  // from several threads at once.
+  double distinct_estimate(std::size_t column) const;
+
   // Index of the column called `name` (case-insensitive), or -1.
   int find_column(std::string_view column) const;
   // Bytes its columns (and dictionaries) take in host memory, and on the device.
   std::size_t host_bytes() const;
   std::size_t device_bytes() const;
+
+ private:
+  struct Statistics {
+    std::mutex mutex;
+    std::vector<double> distinct;  // per column; negative: not computed yet
+  };
+  std::unique_ptr<Statistics> statistics_ = std::make_unique<Statistics>();
 };
 
 // ASCII case-insensitive equality, the rule for SQL identifiers here.

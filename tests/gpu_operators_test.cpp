@@ -221,9 +221,10 @@ void hash_joins(Pair& db) {
   db.check("SELECT * FROM one o JOIN t a ON o.f = a.f");
   db.check("SELECT a.id, b.id FROM t a JOIN u b ON a.k = b.k + 100");
   // Both build sides: the planner builds the side it estimates smaller --
-  // here the left, a join its filter is guessed to shrink.
+  // here the left, a join its two filters are guessed to shrink.
   const std::string build_left =
-      "SELECT a.id, b.id, c.id, c.w FROM t a JOIN u b ON a.k = b.k AND a.id + 100 > b.id JOIN u c ON b.f = c.f";
+      "SELECT a.id, b.id, c.id, c.w FROM t a JOIN u b ON a.k = b.k AND a.id + 100 > b.id AND b.id + 100 > a.id "
+      "JOIN u c ON b.f = c.f";
   CHECK_THAT(db.explain(build_left), Catch::Contains("(build left)"));
   CHECK(db.rows(build_left) > 100);
   db.check("SELECT a.id, b.id FROM t a JOIN u b ON a.k = b.k WHERE a.id = 3 OR a.id = 12");
