@@ -896,6 +896,36 @@ class ExpressionBinder {
 
 // ---- the FROM clause's names ---------------------------------------------------
 
+}  // namespace
+
+int DerivedTable::find_column(std::string_view name) const {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (iequals(names[i], name)) return static_cast<int>(i);
+  return -1;
+}
+
+namespace {
+
+const std::string& alias_of(const BoundQuery& q, BoundQuery::Source source) {
+  return source.derived ? q.derived[source.index].alias : q.tables[source.index].alias;
+}
+
+std::vector<std::string> column_names_of(const BoundQuery& q, BoundQuery::Source source) {
+  if (source.derived) return q.derived[source.index].names;
+  std::vector<std::string> names;
+  for (const auto& column : q.tables[source.index].table->columns) names.push_back(column.name);
+  return names;
+}
+
+// Whether a bare name is a column of some FROM item (which then wins over a
+// select-list alias of the same name).
+bool names_a_column(const BoundQuery& q, std::string_view name) {
+  for (const auto& source : q.sources)
+    for (const std::string& column : column_names_of(q, source))
+      if (iequals(column, name)) return true;
+  return false;
+}
+
 class TableScope : public Scope {
  public:
   TableScope(const BoundQuery& query, const char* clause) : query_(query), clause_(clause) {}
@@ -914,31 +944,43 @@ class TableScope : public Scope {
 
   BoundExpr resolve(const ast::Expr& e) const {
     // SELECT without FROM: one table, the unnamed row of no columns.
-    if (query_.tables.size() == 1 && query_.tables[0].alias.empty())
+    if (query_.sources.size() == 1 && !query_.sources[0].derived && query_.tables[0].alias.empty())
       throw Error(ErrorKind::Binder,
                   "Referenced column \"" + e.name + "\" was not found because the FROM clause is missing", e.offset);
-    std::vector<const BoundTableRef*> candidates;
+    std::vector<BoundQuery::Source> candidates;
     if (!e.table.empty()) {
-      for (const auto& t : query_.tables)
-        if (iequals(t.alias, e.table)) candidates.push_back(&t);
+      for (const auto& source : query_.sources)
+        if (iequals(alias_of(query_, source), e.table)) candidates.push_back(source);
       if (candidates.empty()) {
         std::vector<std::string> aliases;
-        for (const auto& t : query_.tables) aliases.push_back(t.alias);
+        for (const auto& source : query_.sources) aliases.push_back(alias_of(query_, source));
         std::string hint = closest_name(e.table, aliases);
         throw Error(ErrorKind::Binder,
                     "Referenced table \"" + e.table + "\" not found!" + (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
                     e.offset);
       }
     } else {
-      for (const auto& t : query_.tables) candidates.push_back(&t);
+      candidates = query_.sources;
     }
     std::vector<BoundExpr> found;
     std::vector<std::string> found_names;
-    for (const BoundTableRef* t : candidates) {
-      int c = t->table->find_column(e.name);
+    for (const auto& source : candidates) {
+      if (source.derived) {
+        const DerivedTable& d = query_.derived[source.index];
+        int c = d.find_column(e.name);
+        if (c >= 0) {
+          BoundExpr column = d.columns[c];
+          column.offset = e.offset;
+          found.push_back(std::move(column));
+          found_names.push_back(d.alias + "." + d.names[c]);
+        }
+        continue;
+      }
+      const BoundTableRef& t = query_.tables[source.index];
+      int c = t.table->find_column(e.name);
       if (c >= 0) {
-        found.push_back(column_ref(*t, c, e.offset));
-        found_names.push_back(t->alias + "." + t->table->columns[c].name);
+        found.push_back(column_ref(t, c, e.offset));
+        found_names.push_back(t.alias + "." + t.table->columns[c].name);
       }
     }
     if (found.size() == 1) return std::move(found[0]);
@@ -948,25 +990,28 @@ class TableScope : public Scope {
       throw Error(ErrorKind::Binder, "Ambiguous reference to column name \"" + e.name + "\" (use: " + list + ")", e.offset);
     }
     if (iequals(e.name, "rowid")) {
-      if (candidates.size() > 1)
+      std::vector<const BoundTableRef*> tables;
+      for (const auto& source : candidates)
+        if (!source.derived) tables.push_back(&query_.tables[source.index]);
+      if (tables.size() > 1)
         throw Error(ErrorKind::Binder, "Ambiguous reference to column name \"rowid\": qualify it with a table", e.offset);
-      BoundExpr r;
-      r.op = Op::Column;
-      r.column = candidates[0]->first_column + candidates[0]->column_count() - 1;
-      r.type = DataType::bigint();
-      r.offset = e.offset;
-      return r;
-    }
-    std::vector<std::string> names;
-    std::string bindings;
-    for (const BoundTableRef* t : candidates)
-      for (const auto& col : t->table->columns) {
-        names.push_back(t->alias + "." + col.name);
-        bindings += std::string(bindings.empty() ? "" : ", ") + "\"" + t->alias + "." + col.name + "\"";
+      if (tables.size() == 1) {
+        BoundExpr r;
+        r.op = Op::Column;
+        r.column = tables[0]->first_column + tables[0]->column_count() - 1;
+        r.type = DataType::bigint();
+        r.offset = e.offset;
+        return r;
       }
-    std::vector<std::string> bare;
-    for (const BoundTableRef* t : candidates)
-      for (const auto& col : t->table->columns) bare.push_back(col.name);
+    }
+    std::vector<std::string> names, bare;
+    std::string bindings;
+    for (const auto& source : candidates)
+      for (const std::string& column : column_names_of(query_, source)) {
+        names.push_back(alias_of(query_, source) + "." + column);
+        bare.push_back(column);
+        bindings += std::string(bindings.empty() ? "" : ", ") + "\"" + names.back() + "\"";
+      }
     std::string message = "Referenced column \"" + e.name + "\" not found in FROM clause!";
     std::string hint = closest_name(e.name, bare);
     if (!hint.empty()) {
@@ -1184,6 +1229,10 @@ class QueryBinder {
 
   void bind_from(const ast::SelectStatement& s) {
     for (const auto& ref : s.from) {
+      if (ref.subquery) {
+        bind_derived(ref);
+        continue;
+      }
       BoundTableRef t;
       if (ref.is_function) {
         if (!reader_ || !iequals(ref.name, "read_csv"))
@@ -1193,9 +1242,8 @@ class QueryBinder {
         t.table = catalog_.get(ref.name, ref.offset);
       }
       t.alias = ref.alias.empty() ? (ref.is_function ? ref.name : t.table->name) : ref.alias;
-      for (const auto& other : q_.tables)
-        if (iequals(other.alias, t.alias))
-          throw Error(ErrorKind::Binder, "Duplicate alias \"" + t.alias + "\" in query!", ref.offset);
+      check_new_alias(t.alias, ref.offset);
+      q_.sources.push_back({false, static_cast<int>(q_.tables.size())});
       t.first_column = q_.column_count;
       t.offset = ref.offset;
       q_.column_count += t.column_count();
@@ -1207,6 +1255,60 @@ class QueryBinder {
       q_.column_types.push_back(DataType::bigint());
       q_.tables.push_back(std::move(t));
     }
+  }
+
+  // Two tables may not share an alias; a derived table may share one
+  // (DuckDB runs FROM (SELECT 1) d, (SELECT 2) d).
+  void check_new_alias(const std::string& alias, std::size_t offset) const {
+    for (const auto& source : q_.sources)
+      if (!source.derived && iequals(alias_of(q_, source), alias))
+        throw Error(ErrorKind::Binder, "Duplicate alias \"" + alias + "\" in query!", offset);
+  }
+
+  // FROM (SELECT ...) AS alias: bound on its own, then flattened into this
+  // query (DerivedTable). A derived table that groups, aggregates, removes
+  // duplicates, sorts or limits cannot be flattened that way: not yet.
+  void bind_derived(const ast::TableRef& ref) {
+    const ast::SelectStatement& inner = *ref.subquery;
+    auto not_yet = [&](const std::string& what) {
+      throw Error(ErrorKind::NotSupported, "not supported yet: " + what + " in a subquery in FROM", ref.offset);
+    };
+    if (inner.distinct) not_yet("DISTINCT");
+    if (!inner.group_by.empty() || inner.having) not_yet("GROUP BY or HAVING");
+    for (const auto& item : inner.items)
+      if (AggregateScope::contains_aggregate(*item.expr)) not_yet("an aggregate");
+    if (!inner.order_by.empty() || inner.limit || inner.offset) not_yet("ORDER BY, LIMIT or OFFSET");
+    BoundQuery b = QueryBinder(catalog_, sql_, reader_).bind(inner);
+    const int shift = q_.column_count;
+    for (BoundTableRef& t : b.tables) {
+      t.first_column += shift;
+      t.hidden = true;
+      q_.tables.push_back(std::move(t));
+    }
+    q_.column_count += b.column_count;
+    q_.column_names.insert(q_.column_names.end(), b.column_names.begin(), b.column_names.end());
+    q_.column_types.insert(q_.column_types.end(), b.column_types.begin(), b.column_types.end());
+    for (BoundExpr& c : b.conjuncts) {
+      shift_columns(c, shift);
+      q_.conjuncts.push_back(std::move(c));
+    }
+    DerivedTable d;
+    d.alias = ref.alias;
+    for (std::size_t i = 0; i < b.visible; ++i) {
+      shift_columns(b.outputs[i], shift);
+      d.columns.push_back(std::move(b.outputs[i]));
+      // A name taken before becomes name_1, name_2, ... (DuckDB's rule).
+      std::string name = b.names[i];
+      for (int k = 1; d.find_column(name) >= 0; ++k) name = b.names[i] + "_" + std::to_string(k);
+      d.names.push_back(std::move(name));
+    }
+    q_.sources.push_back({true, static_cast<int>(q_.derived.size())});
+    q_.derived.push_back(std::move(d));
+  }
+
+  static void shift_columns(BoundExpr& e, int shift) {
+    if (e.op == Op::Column) e.column += shift;
+    for (auto& child : e.children) shift_columns(child, shift);
   }
 
   // SELECT without FROM reads one row of no columns, as DuckDB's dummy scan.
@@ -1227,6 +1329,7 @@ class QueryBinder {
     q_.column_count += t.column_count();
     q_.column_names.push_back(".rowid");
     q_.column_types.push_back(DataType::bigint());
+    q_.sources.push_back({false, static_cast<int>(q_.tables.size())});
     q_.tables.push_back(std::move(t));
   }
 
@@ -1258,9 +1361,7 @@ class QueryBinder {
       return *s.items[k - 1].expr;
     }
     if (e.kind == ExprKind::Column && e.table.empty()) {
-      bool is_table_column = false;
-      for (const auto& t : q_.tables) is_table_column |= t.table->find_column(e.name) >= 0;
-      if (!is_table_column)
+      if (!names_a_column(q_, e.name))
         for (const auto& item : s.items)
           if (!item.alias.empty() && iequals(item.alias, e.name)) return *item.expr;
     }
@@ -1314,9 +1415,18 @@ class QueryBinder {
         if (q_.aggregated)
           throw Error(ErrorKind::Binder, "* cannot be used in a query with GROUP BY or aggregates", e.offset);
         bool matched = false;
-        for (const auto& t : q_.tables) {
-          if (!e.table.empty() && !iequals(e.table, t.alias)) continue;
+        for (const auto& source : q_.sources) {
+          if (!e.table.empty() && !iequals(e.table, alias_of(q_, source))) continue;
           matched = true;
+          if (source.derived) {
+            const DerivedTable& d = q_.derived[source.index];
+            for (std::size_t c = 0; c < d.columns.size(); ++c) {
+              q_.outputs.push_back(d.columns[c]);
+              q_.names.push_back(d.names[c]);
+            }
+            continue;
+          }
+          const BoundTableRef& t = q_.tables[source.index];
           for (std::size_t c = 0; c < t.table->columns.size(); ++c) {
             q_.outputs.push_back(TableScope::column_ref(t, static_cast<int>(c), e.offset));
             q_.names.push_back(t.table->columns[c].name);
@@ -1339,9 +1449,7 @@ class QueryBinder {
         : AggregateScope(query, tables, "HAVING"), query_(query), select_(s) {}
     std::optional<BoundExpr> intercept(const ast::Expr& e) override {
       if (e.kind == ExprKind::Column && e.table.empty()) {
-        bool is_table_column = false;
-        for (const auto& t : query_.tables) is_table_column |= t.table->find_column(e.name) >= 0;
-        if (!is_table_column)
+        if (!names_a_column(query_, e.name))
           for (std::size_t i = 0; i < select_.items.size(); ++i)
             if (!select_.items[i].alias.empty() && iequals(select_.items[i].alias, e.name)) return query_.outputs[i];
       }

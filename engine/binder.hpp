@@ -29,7 +29,20 @@ struct BoundTableRef {
   std::string alias;
   int first_column = 0;
   std::size_t offset = 0;
+  // A base table of a derived table in FROM: scanned and joined like any
+  // other, but names outside the derived table do not reach it.
+  bool hidden = false;
   int column_count() const { return static_cast<int>(table->columns.size()) + 1; }  // + rowid
+};
+
+// FROM (SELECT ...) AS alias, flattened into the query that reads it: its
+// tables join the query's (hidden), its WHERE joins the conjuncts, and each
+// of its columns is the expression its select list gives.
+struct DerivedTable {
+  std::string alias;
+  std::vector<std::string> names;
+  std::vector<BoundExpr> columns;
+  int find_column(std::string_view name) const;
 };
 
 struct BoundOrder {
@@ -40,6 +53,14 @@ struct BoundOrder {
 
 struct BoundQuery {
   std::vector<BoundTableRef> tables;
+  std::vector<DerivedTable> derived;  // what names see of each derived table
+  // The FROM items names see, in order: a table (index into `tables`) or a
+  // derived table (index into `derived`).
+  struct Source {
+    bool derived = false;
+    int index = 0;
+  };
+  std::vector<Source> sources;
   int column_count = 0;  // of all tables, rowids included
   std::vector<std::string> column_names;  // "alias.column" for each column number
   std::vector<DataType> column_types;

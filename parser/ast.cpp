@@ -209,7 +209,8 @@ void append_list(std::string& out, const std::vector<ExprPtr>& exprs) {
 }
 
 void append_table_ref(std::string& out, const TableRef& ref) {
-  append_name(out, ref.name);
+  if (ref.subquery) out += "(" + to_string(*ref.subquery) + ")";
+  else append_name(out, ref.name);
   if (ref.is_function) {
     out += '(';
     append_list(out, ref.function_args);

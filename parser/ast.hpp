@@ -88,8 +88,10 @@ enum class JoinKind {
   Cross,  // CROSS JOIN b
 };
 
+struct SelectStatement;
+
 struct TableRef {
-  std::string name;   // table name, or the table function's name ("read_csv")
+  std::string name;   // table name, or the table function's name ("read_csv"); "" for a subquery
   std::string alias;  // "" when none
   std::size_t offset = 0;
   JoinKind join = JoinKind::Comma;  // how it joins the tables before it
@@ -98,6 +100,8 @@ struct TableRef {
   bool is_function = false;
   std::vector<ExprPtr> function_args;                              // positional
   std::vector<std::pair<std::string, ExprPtr>> function_named_args;  // name lower-cased
+  // A derived table: FROM (SELECT ...) [AS] alias.
+  std::shared_ptr<const SelectStatement> subquery;
 };
 
 struct OrderItem {

@@ -313,13 +313,15 @@ struct qualified_star : seq<identifier, dot, asterisk> {};
 struct select_item : sor<star_item, qualified_star, seq<expression, opt<alias>>> {};
 struct select_list : list_must<select_item, comma> {};
 
-// FROM t [AS] a, read_csv('path', delim => '|') [AS] a, ...
+// FROM t [AS] a, read_csv('path', delim => '|') [AS] a, (SELECT ...) [AS] a, ...
 struct named_argument : seq<identifier, named_argument_arrow, must<expression>> {};
 struct table_function_argument : sor<named_argument, expression> {};
 struct table_function_arguments : opt<list_must<table_function_argument, comma>> {};
 struct table_function : seq<identifier, lparen, table_function_arguments, must<rparen>> {};
 struct table_name : seq<identifier> {};
-struct table_ref : seq<sor<table_function, table_name>, opt<alias>> {};
+struct select_statement;
+struct derived_table : seq<lparen, at<kw_select>, must<select_statement, rparen>> {};
+struct table_ref : seq<sor<table_function, derived_table, table_name>, opt<alias>> {};
 
 struct comma_join : seq<comma, must<table_ref>> {};
 struct inner_join : seq<sor<if_must<kw_inner, kw_join>, kw_join>, must<table_ref, kw_on, expression>> {};
@@ -351,7 +353,7 @@ struct unsupported_set_operation : sor<kw_union, kw_intersect, kw_except> {};
 
 // After the select list: the clauses (FROM optional, as in DuckDB: SELECT
 // 1 + 1 reads one row of no columns), a set operation, or the end.
-struct statement_end : at<sor<one<';'>, eof>> {};
+struct statement_end : at<sor<one<';'>, one<')'>, eof>> {};  // ')': the end of a subquery
 struct select_clauses : seq<opt<from_clause>, opt<where_clause>, opt<group_by_clause>, opt<having_clause>,
                             opt<order_by_clause>, opt<limit_offset>> {};
 struct clause_start : at<sor<kw_from, kw_where, kw_group, kw_having, kw_order, kw_limit, kw_offset>> {};

@@ -701,7 +701,9 @@ class Lowering {
     ast::TableRef ref;
     ref.offset = begin(n);
     const Node& first = *n.children.at(0);
-    if (first.is_type<g::table_function>()) {
+    if (first.is_type<g::select_statement>()) {
+      ref.subquery = std::make_shared<const ast::SelectStatement>(select(first));
+    } else if (first.is_type<g::table_function>()) {
       ref.is_function = true;
       ref.name = lower(identifier(*first.children.at(0)));
       for (std::size_t i = 1; i < first.children.size(); ++i) {
