@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "engine/catalog_statements.hpp"
 #include "engine/common_conjuncts.hpp"
@@ -311,6 +312,10 @@ class Scope {
   virtual std::optional<BoundExpr> intercept(const ast::Expr&) { return std::nullopt; }
   virtual BoundExpr column(const ast::Expr& e) = 0;
   virtual const char* clause() const = 0;  // for "aggregates are not allowed in ..."
+  // A scalar subquery: its value, where the scope can run one.
+  virtual BoundExpr subquery(const ast::Expr& e) {
+    throw Error(ErrorKind::NotSupported, std::string("not supported yet: a subquery in ") + clause(), e.offset);
+  }
 };
 
 class ExpressionBinder {
@@ -337,6 +342,13 @@ class ExpressionBinder {
       case ExprKind::Cast: return bind_cast(e, bind(*e.args[0]));
       case ExprKind::Case: return bind_case(e);
       case ExprKind::Extract: return bind_extract(e);
+      case ExprKind::Subquery: return scope_.subquery(e);
+      case ExprKind::InSubquery:
+        throw Error(ErrorKind::NotSupported,
+                    e.negated ? std::string("not supported yet: NOT IN (SELECT ...)")
+                              : std::string("not supported yet: IN (SELECT ...) other than as a condition of WHERE "
+                                            "joined by AND"),
+                    e.offset);
     }
     throw Error(ErrorKind::Binder, "unsupported expression", e.offset);
   }
@@ -926,9 +938,14 @@ bool names_a_column(const BoundQuery& q, std::string_view name) {
   return false;
 }
 
+class Subqueries;
+
 class TableScope : public Scope {
  public:
-  TableScope(const BoundQuery& query, const char* clause) : query_(query), clause_(clause) {}
+  TableScope(const BoundQuery& query, const char* clause, Subqueries* subqueries = nullptr)
+      : query_(query), clause_(clause), subqueries_(subqueries) {}
+  Subqueries* subqueries() const { return subqueries_; }
+  BoundExpr subquery(const ast::Expr& e) override;
 
   std::optional<BoundExpr> intercept(const ast::Expr& e) override {
     if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) {
@@ -1040,7 +1057,140 @@ class TableScope : public Scope {
  private:
   const BoundQuery& query_;
   const char* clause_;
+  Subqueries* subqueries_;
 };
+
+// The scalar subqueries of one query, each run once (a scope may bind an
+// expression twice: AggregateScope tries it as a group key first).
+class Subqueries {
+ public:
+  Subqueries(const SubqueryRunner& runner) : runner_(runner) {}
+
+  // The subquery's one value as a constant of its type; NULL when it has no
+  // row; an error when it has more, or more than one column.
+  BoundExpr scalar(const ast::Expr& e, const TableScope& outer) {
+    std::shared_ptr<ResultData>& cached = results_[e.subquery.get()];
+    if (!cached) cached = run(*e.subquery, e.offset, outer);
+    const ResultData& r = *cached;
+    if (r.columns.size() != 1)
+      throw Error(ErrorKind::Binder,
+                  "Subquery returns " + std::to_string(r.columns.size()) + " columns - expected 1", e.offset);
+    if (r.rows > 1)
+      throw Error(ErrorKind::Execution,
+                  "More than one row returned by a subquery used as an expression - scalar subqueries can only "
+                  "return a single row.",
+                  e.offset);
+    const HostColumn& c = r.columns[0];
+    if (r.rows == 0 || !c.is_valid(0)) return null_constant(c.type, e.offset);
+    switch (c.type.storage()) {
+      case Type::Boolean: return bool_constant(c.values<uint8_t>()[0] != 0, e.offset);
+      case Type::Integer:
+      case Type::Date: return int_constant(c.values<int32_t>()[0], e.offset, c.type);
+      case Type::BigInt:
+      case Type::Decimal: return int_constant(c.values<int64_t>()[0], e.offset, c.type);
+      case Type::Double: return double_constant(c.values<double>()[0], e.offset);
+      case Type::Real: {
+        BoundExpr v = make_constant(DataType::real(), e.offset);
+        v.constant.value.d = c.values<float>()[0];
+        return v;
+      }
+      case Type::Varchar: {
+        BoundExpr v = make_constant(DataType::varchar(), e.offset);
+        v.text = c.dictionary->values.at(c.values<uint32_t>()[0]);
+        return v;
+      }
+      case Type::HugeInt: {
+        // A 128-bit DECIMAL (a SUM's): kept 128-bit, from its 64-bit value.
+        const int64_t* words = reinterpret_cast<const int64_t*>(c.bytes.data());
+        const int64_t low = words[0], high = words[1];
+        if (high != (low < 0 ? -1 : 0))
+          throw Error(ErrorKind::NotSupported,
+                      "not supported yet: a subquery value of more than 18 digits", e.offset);
+        BoundExpr v = widen(int_constant(low, e.offset, decimal_type(18, c.type.scale, e.offset)));
+        v.type = c.type;
+        return v;
+      }
+    }
+    throw Error(ErrorKind::NotSupported, "not supported yet: a subquery value of type " + c.type.to_string(),
+                e.offset);
+  }
+
+  // The subquery's rows as a table (IN (SELECT ...), a derived table that groups).
+  std::shared_ptr<const Table> table(const ast::SelectStatement& select, std::size_t offset, const TableScope& outer) {
+    if (!runner_.table) throw Error(ErrorKind::NotSupported, "not supported yet: subqueries here", offset);
+    return correlated_as_not_supported(select, outer, [&] {
+      try {
+        return runner_.table(select);
+      } catch (const Error& error) {
+        if (error.offset()) throw;
+        throw Error(error.kind(), error.message(), offset);  // what the table cannot hold: at the subquery
+      }
+    });
+  }
+
+ private:
+  std::shared_ptr<ResultData> run(const ast::SelectStatement& select, std::size_t offset, const TableScope& outer) {
+    if (!runner_.result) throw Error(ErrorKind::NotSupported, "not supported yet: subqueries here", offset);
+    return correlated_as_not_supported(select, outer, [&] { return runner_.result(select); });
+  }
+
+  // A subquery that names a column of the query around it (a correlated
+  // one) fails to bind on its own: say so, rather than "not found".
+  template <class F>
+  static auto correlated_as_not_supported(const ast::SelectStatement& select, const TableScope& outer, F&& run)
+      -> decltype(run()) {
+    try {
+      return run();
+    } catch (const Error& error) {
+      if (error.kind() != ErrorKind::Binder) throw;
+      if (!error.offset()) throw;
+      const ast::Expr* column = column_at(select, *error.offset());
+      if (!column) throw;
+      try {
+        outer.resolve(*column);
+      } catch (const Error&) {
+        throw error;
+      }
+      throw Error(ErrorKind::NotSupported, "not supported yet: correlated subqueries (\"" + column->name +
+                                               "\" is a column of the query around it)",
+                  column->offset);
+    }
+  }
+
+  static const ast::Expr* column_at(const ast::Expr& e, std::size_t offset) {
+    if (e.kind == ExprKind::Column && e.offset == offset) return &e;
+    for (const auto& a : e.args)
+      if (const ast::Expr* found = column_at(*a, offset)) return found;
+    if (e.subquery) return column_at(*e.subquery, offset);
+    return nullptr;
+  }
+
+  static const ast::Expr* column_at(const ast::SelectStatement& s, std::size_t offset) {
+    std::vector<const ast::Expr*> roots;
+    for (const auto& item : s.items) roots.push_back(item.expr.get());
+    for (const auto& ref : s.from) {
+      if (ref.on) roots.push_back(ref.on.get());
+      if (ref.subquery)
+        if (const ast::Expr* found = column_at(*ref.subquery, offset)) return found;
+    }
+    roots.push_back(s.where.get());
+    for (const auto& g : s.group_by) roots.push_back(g.get());
+    roots.push_back(s.having.get());
+    for (const auto& o : s.order_by) roots.push_back(o.expr.get());
+    for (const ast::Expr* root : roots)
+      if (root)
+        if (const ast::Expr* found = column_at(*root, offset)) return found;
+    return nullptr;
+  }
+
+  const SubqueryRunner& runner_;
+  std::map<const ast::SelectStatement*, std::shared_ptr<ResultData>> results_;
+};
+
+BoundExpr TableScope::subquery(const ast::Expr& e) {
+  if (!subqueries_) return Scope::subquery(e);
+  return subqueries_->scalar(e, *this);
+}
 
 // Above the aggregate: group keys and aggregates are columns; a bare column
 // that is neither is an error that names it.
@@ -1054,7 +1204,7 @@ class AggregateScope : public Scope {
     if (e.kind == ExprKind::Literal) return std::nullopt;
     if (!contains_aggregate(e)) {
       // An expression equal to a group key reads that key.
-      TableScope plain(query_, clause_);
+      TableScope plain(query_, clause_, tables_.subqueries());
       std::optional<BoundExpr> bound;
       try {
         bound = ExpressionBinder(plain).bind(e);
@@ -1076,6 +1226,7 @@ class AggregateScope : public Scope {
                 e.offset);
   }
   const char* clause() const override { return clause_; }
+  BoundExpr subquery(const ast::Expr& e) override { return tables_.subquery(e); }
 
   static bool contains_aggregate(const ast::Expr& e) {
     if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) return true;
@@ -1119,7 +1270,7 @@ class AggregateScope : public Scope {
   }
 
   BoundAggregate bind_aggregate(const ast::Expr& e) {
-    TableScope inner(query_, "aggregate arguments");
+    TableScope inner(query_, "aggregate arguments", tables_.subqueries());
     ExpressionBinder binder(inner);
     BoundAggregate a;
     a.distinct = e.distinct;
@@ -1183,18 +1334,21 @@ class AggregateScope : public Scope {
 
 class QueryBinder {
  public:
-  QueryBinder(const Catalog& catalog, std::string_view sql, const TableFunctionReader& reader)
-      : catalog_(catalog), sql_(sql), reader_(reader ? reader : default_table_function_reader()) {}
+  QueryBinder(const Catalog& catalog, std::string_view sql, const TableFunctionReader& reader,
+              const SubqueryRunner& runner)
+      : catalog_(catalog),
+        sql_(sql),
+        reader_(reader ? reader : default_table_function_reader()),
+        runner_(runner),
+        subqueries_(runner_) {}
 
   BoundQuery bind(const ast::SelectStatement& s) {
     if (s.from.empty()) bind_no_from(s);
     else bind_from(s);
-    TableScope where_scope(q_, "WHERE");
-    ExpressionBinder where_binder(where_scope);
-    if (s.where) add_conjuncts(where_binder.bind_boolean(*s.where, "WHERE clause"));
+    if (s.where) bind_where(*s.where);
     for (const auto& ref : s.from)
       if (ref.on) {
-        TableScope on_scope(q_, "JOIN condition");
+        TableScope on_scope(q_, "JOIN condition", &subqueries_);
         add_conjuncts(ExpressionBinder(on_scope).bind_boolean(*ref.on, "JOIN condition"));
       }
 
@@ -1217,7 +1371,79 @@ class QueryBinder {
   const Catalog& catalog_;
   std::string_view sql_;
   TableFunctionReader reader_;
+  const SubqueryRunner& runner_;
+  Subqueries subqueries_;
   BoundQuery q_;
+
+  // WHERE: a condition `x IN (SELECT ...)` joined to the rest by AND is a
+  // join with the subquery's distinct values (semi_join()); the rest binds
+  // as one expression.
+  void bind_where(const ast::Expr& where) {
+    std::vector<const ast::Expr*> parts;
+    split_and(where, parts);
+    const bool any_in = std::any_of(parts.begin(), parts.end(), [](const ast::Expr* p) {
+      return p->kind == ExprKind::InSubquery && !p->negated;
+    });
+    TableScope scope(q_, "WHERE", &subqueries_);
+    ExpressionBinder binder(scope);
+    if (!any_in) {
+      add_conjuncts(binder.bind_boolean(where, "WHERE clause"));
+      return;
+    }
+    for (const ast::Expr* part : parts) {
+      if (part->kind == ExprKind::InSubquery && !part->negated) semi_join(*part);
+      else add_conjuncts(binder.bind_boolean(*part, "WHERE clause"));
+    }
+  }
+
+  static void split_and(const ast::Expr& e, std::vector<const ast::Expr*>& parts) {
+    if (e.kind == ExprKind::Binary && e.binary_op == ast::BinaryOp::And) {
+      split_and(*e.args[0], parts);
+      split_and(*e.args[1], parts);
+    } else {
+      parts.push_back(&e);
+    }
+  }
+
+  // x IN (SELECT y ...) as a condition of WHERE: the subquery runs once,
+  // its distinct values become a table of their own (hidden from names),
+  // and x = y joins it. A row stays when some value equals x, as IN keeps
+  // it; a NULL x or NULL values never make it TRUE, and NULL drops a row
+  // from WHERE as FALSE does.
+  void semi_join(const ast::Expr& in) {
+    ast::SelectStatement distinct;
+    distinct.distinct = true;
+    auto star = std::make_unique<ast::Expr>();
+    star->kind = ExprKind::Star;
+    star->offset = in.offset;
+    distinct.items.push_back({std::move(star), ""});
+    ast::TableRef from;
+    from.subquery = in.subquery;
+    from.alias = "in_set";
+    from.offset = in.offset;
+    distinct.from.push_back(std::move(from));
+    TableScope outer(q_, "WHERE", &subqueries_);
+    std::shared_ptr<const Table> set = subqueries_.table(distinct, in.offset, outer);
+    if (set->columns.size() != 1)
+      throw Error(ErrorKind::Binder,
+                  "Subquery returns " + std::to_string(set->columns.size()) + " columns - expected 1", in.offset);
+    BoundTableRef t;
+    t.table = set;
+    t.alias = "in_set";
+    t.hidden = true;
+    t.first_column = q_.column_count;
+    t.offset = in.offset;
+    q_.column_count += t.column_count();
+    q_.column_names.push_back("in_set." + set->columns[0].name);
+    q_.column_types.push_back(set->columns[0].type);
+    q_.column_names.push_back("in_set.rowid");
+    q_.column_types.push_back(DataType::bigint());
+    BoundExpr value = TableScope::column_ref(t, 0, in.offset);
+    q_.tables.push_back(std::move(t));
+    ExpressionBinder binder(outer);
+    BoundExpr x = binder.bind(*in.args[0]);
+    add_conjuncts(binder.compare(Op::Eq, std::move(x), std::move(value), in.offset, in.offset));
+  }
 
   // An output column's name: a column reference is named by its column, as
   // in DuckDB ("v" and t.v are v); anything else by its text as written.
@@ -1266,19 +1492,33 @@ class QueryBinder {
   }
 
   // FROM (SELECT ...) AS alias: bound on its own, then flattened into this
-  // query (DerivedTable). A derived table that groups, aggregates, removes
-  // duplicates, sorts or limits cannot be flattened that way: not yet.
+  // query (DerivedTable). One that groups, aggregates, removes duplicates,
+  // sorts or limits cannot be flattened that way: it runs once, first, and
+  // the query reads its rows as a table.
   void bind_derived(const ast::TableRef& ref) {
     const ast::SelectStatement& inner = *ref.subquery;
-    auto not_yet = [&](const std::string& what) {
-      throw Error(ErrorKind::NotSupported, "not supported yet: " + what + " in a subquery in FROM", ref.offset);
-    };
-    if (inner.distinct) not_yet("DISTINCT");
-    if (!inner.group_by.empty() || inner.having) not_yet("GROUP BY or HAVING");
-    for (const auto& item : inner.items)
-      if (AggregateScope::contains_aggregate(*item.expr)) not_yet("an aggregate");
-    if (!inner.order_by.empty() || inner.limit || inner.offset) not_yet("ORDER BY, LIMIT or OFFSET");
-    BoundQuery b = QueryBinder(catalog_, sql_, reader_).bind(inner);
+    bool flat = !inner.distinct && inner.group_by.empty() && !inner.having && inner.order_by.empty() &&
+                !inner.limit && !inner.offset;
+    for (const auto& item : inner.items) flat = flat && !AggregateScope::contains_aggregate(*item.expr);
+    if (!flat) {
+      TableScope outer(q_, "FROM", &subqueries_);
+      BoundTableRef t;
+      t.table = subqueries_.table(inner, ref.offset, outer);
+      t.alias = ref.alias.empty() ? "unnamed_subquery" : ref.alias;  // DuckDB's name for it
+      t.first_column = q_.column_count;
+      t.offset = ref.offset;
+      q_.column_count += t.column_count();
+      for (const auto& column : t.table->columns) {
+        q_.column_names.push_back(t.alias + "." + column.name);
+        q_.column_types.push_back(column.type);
+      }
+      q_.column_names.push_back(t.alias + ".rowid");
+      q_.column_types.push_back(DataType::bigint());
+      q_.sources.push_back({false, static_cast<int>(q_.tables.size())});
+      q_.tables.push_back(std::move(t));
+      return;
+    }
+    BoundQuery b = QueryBinder(catalog_, sql_, reader_, runner_).bind(inner);
     const int shift = q_.column_count;
     for (BoundTableRef& t : b.tables) {
       t.first_column += shift;
@@ -1373,7 +1613,7 @@ class QueryBinder {
       const ast::Expr& e = group_item(s, *g);
       if (AggregateScope::contains_aggregate(e))
         throw Error(ErrorKind::Binder, "GROUP BY clause cannot contain aggregates", e.offset);
-      TableScope scope(q_, "GROUP BY");
+      TableScope scope(q_, "GROUP BY", &subqueries_);
       BoundExpr key = ExpressionBinder(scope).bind(e);
       if (is_untyped_null(key)) key = retype_null(std::move(key), DataType::integer());
       if (key.type.id == Type::Varchar && key.op == Op::Constant && !key.dictionary) {
@@ -1389,7 +1629,7 @@ class QueryBinder {
   }
 
   BoundExpr bind_output(const ast::Expr& e) {
-    TableScope tables(q_, "the select list");
+    TableScope tables(q_, "the select list", &subqueries_);
     BoundExpr out;
     if (q_.aggregated) {
       AggregateScope scope(q_, tables, "the select list");
@@ -1463,7 +1703,7 @@ class QueryBinder {
 
   void bind_having(const ast::SelectStatement& s) {
     if (!s.having) return;
-    TableScope tables(q_, "HAVING");
+    TableScope tables(q_, "HAVING", &subqueries_);
     HavingScope scope(q_, tables, s);
     q_.having = ExpressionBinder(scope).bind_boolean(*s.having, "HAVING clause");
   }
@@ -1505,7 +1745,7 @@ class QueryBinder {
   }
 
   int64_t constant_count(const ast::Expr& e, const char* what) {
-    TableScope scope(q_, what);
+    TableScope scope(q_, what, &subqueries_);
     BoundExpr v = ExpressionBinder(scope).bind(e);
     if (v.op != Op::Constant || !v.type.is_integral() || v.constant.null_constant || v.constant.value.i < 0)
       throw Error(ErrorKind::Binder, std::string(what) + " must be a non-negative integer constant", e.offset);
@@ -1543,8 +1783,8 @@ bool same_aggregate(const BoundAggregate& a, const BoundAggregate& b) {
 }
 
 BoundQuery bind_query(const ast::SelectStatement& statement, const Catalog& catalog, std::string_view sql,
-                      const TableFunctionReader& reader) {
-  return QueryBinder(catalog, sql, reader).bind(statement);
+                      const TableFunctionReader& reader, const SubqueryRunner& runner) {
+  return QueryBinder(catalog, sql, reader, runner).bind(statement);
 }
 
 void set_table_function_reader(TableFunctionReader reader) { default_table_function_reader() = std::move(reader); }

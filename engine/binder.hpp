@@ -84,11 +84,23 @@ struct BoundQuery {
 // device too, when the database uses one).
 using TableFunctionReader = std::function<std::shared_ptr<const Table>(const ast::TableRef& ref)>;
 
+struct ResultData;
+
+// Runs a subquery that binding cannot fold into its query, once and never
+// per row: the value of a scalar subquery, the set an IN (SELECT ...) tests,
+// a derived table that groups. The database plans and executes it; either
+// function may be empty (a subquery there is then "not supported yet").
+struct SubqueryRunner {
+  std::function<std::shared_ptr<ResultData>(const ast::SelectStatement&)> result;
+  // The result as a table, on the database's device when it has one.
+  std::function<std::shared_ptr<const Table>(const ast::SelectStatement&)> table;
+};
+
 // `sql` is the whole text the statement came from: output columns without an
 // alias are named by their text as written, as SQLite does. Without a
 // `reader`, the one set_table_function_reader registered is used.
 BoundQuery bind_query(const ast::SelectStatement& statement, const Catalog& catalog, std::string_view sql,
-                      const TableFunctionReader& reader = {});
+                      const TableFunctionReader& reader = {}, const SubqueryRunner& runner = {});
 
 void set_table_function_reader(TableFunctionReader reader);
 

@@ -61,28 +61,6 @@ std::vector<std::string> unique_names(const std::vector<std::string>& names) {
   return out;
 }
 
-// A table from a query's result (CREATE TABLE AS).
-std::shared_ptr<Table> table_from_result(std::string name, ResultData& result) {
-  auto table = std::make_shared<Table>();
-  table->name = std::move(name);
-  table->rows = result.rows;
-  std::vector<std::string> names = unique_names(result.names);
-  for (std::size_t c = 0; c < result.columns.size(); ++c) {
-    if (result.columns[c].type.is_wide_decimal())
-      throw Error(ErrorKind::NotSupported,
-                  "not supported yet: a table column of " + result.columns[c].type.to_string() + " (column \"" +
-                      names[c] + "\", 128-bit); CAST it to DECIMAL(18, s) or DOUBLE in the query");
-    HostColumn column = std::move(result.columns[c]);
-    column.size = result.rows;
-    column.bytes.resize(result.rows * column.type.width());
-    normalize_validity(column);
-    if (column.type.id == Type::Varchar && !column.dictionary) column.dictionary = std::make_shared<Dictionary>();
-    table->columns.push_back({names[c], column.type});
-    table->host.push_back(std::move(column));
-  }
-  return table;
-}
-
 // A new version of `old` with `added` (one column per table column) after its rows.
 std::shared_ptr<Table> appended(const Table& old, std::vector<HostColumn> added) {
   auto table = std::make_shared<Table>();
@@ -459,6 +437,27 @@ std::shared_ptr<ResultData> describe(const ast::DescribeStatement& s, Database::
 }
 
 }  // namespace
+
+std::shared_ptr<Table> table_from_result(std::string name, ResultData& result) {
+  auto table = std::make_shared<Table>();
+  table->name = std::move(name);
+  table->rows = result.rows;
+  std::vector<std::string> names = unique_names(result.names);
+  for (std::size_t c = 0; c < result.columns.size(); ++c) {
+    if (result.columns[c].type.is_wide_decimal())
+      throw Error(ErrorKind::NotSupported,
+                  "not supported yet: a table column of " + result.columns[c].type.to_string() + " (column \"" +
+                      names[c] + "\", 128-bit); CAST it to DECIMAL(18, s) or DOUBLE in the query");
+    HostColumn column = std::move(result.columns[c]);
+    column.size = result.rows;
+    column.bytes.resize(result.rows * column.type.width());
+    normalize_validity(column);
+    if (column.type.id == Type::Varchar && !column.dictionary) column.dictionary = std::make_shared<Dictionary>();
+    table->columns.push_back({names[c], column.type});
+    table->host.push_back(std::move(column));
+  }
+  return table;
+}
 
 DataType data_type_from_name(const ast::TypeName& type) {
   const std::string name = to_lower(type.name);

@@ -62,7 +62,7 @@ std::shared_ptr<ResultData> Database::Impl::run(const ast::Statement& statement,
 }
 
 std::shared_ptr<ResultData> Database::Impl::run_select(const ast::SelectStatement& select, std::string_view sql) {
-  Plan plan = plan_query(bind_query(select, catalog, sql, table_function_reader()));
+  Plan plan = plan_query(bind_query(select, catalog, sql, table_function_reader(), subquery_runner(sql)));
   trace::mark("plan");
   return executor->execute(plan);
 }
@@ -70,7 +70,7 @@ std::shared_ptr<ResultData> Database::Impl::run_select(const ast::SelectStatemen
 // EXPLAIN: the plan tree, one operator a row; EXPLAIN ANALYZE runs the query
 // and adds each operator's rows and time.
 std::shared_ptr<ResultData> Database::Impl::run_explain(const ast::ExplainStatement& explain, std::string_view sql) {
-  Plan plan = plan_query(bind_query(explain.select, catalog, sql, table_function_reader()));
+  Plan plan = plan_query(bind_query(explain.select, catalog, sql, table_function_reader(), subquery_runner(sql)));
   Profile profile;
   std::string text;
   if (explain.analyze) {
@@ -108,6 +108,18 @@ std::shared_ptr<ResultData> Database::Impl::run_explain(const ast::ExplainStatem
 // read_csv(...) in FROM reads onto this database's device, if it has one.
 TableFunctionReader Database::Impl::table_function_reader() {
   return [this](const ast::TableRef& ref) { return read_csv_table_function(ref, device.get()); };
+}
+
+SubqueryRunner Database::Impl::subquery_runner(std::string_view sql) {
+  SubqueryRunner runner;
+  runner.result = [this, sql](const ast::SelectStatement& select) { return run_select(select, sql); };
+  runner.table = [this, sql](const ast::SelectStatement& select) {
+    std::shared_ptr<ResultData> result = run_select(select, sql);
+    std::shared_ptr<Table> table = table_from_result("(subquery)", *result);
+    if (device) table->device = upload_table(*table, *device);
+    return std::shared_ptr<const Table>(std::move(table));
+  };
+  return runner;
 }
 
 Database::Database(Options options) : impl_(std::make_unique<Impl>(options)) {}

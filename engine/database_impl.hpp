@@ -36,6 +36,8 @@ struct Database::Impl {
   std::shared_ptr<ResultData> run_select(const ast::SelectStatement& select, std::string_view sql);
   std::shared_ptr<ResultData> run_explain(const ast::ExplainStatement& explain, std::string_view sql);
   TableFunctionReader table_function_reader();
+  // Runs the subqueries binding cannot fold into `sql`'s query, with run_select().
+  SubqueryRunner subquery_runner(std::string_view sql);
 };
 
 }  // namespace gpusql

@@ -141,6 +141,15 @@ void append(std::string& out, const Expr& expr) {
       append(out, *expr.args.at(2));
       out += ')';
       return;
+    case ExprKind::Subquery:
+      out += "(" + to_string(*expr.subquery) + ")";
+      return;
+    case ExprKind::InSubquery:
+      out += '(';
+      append(out, *expr.args.at(0));
+      out += expr.negated ? " NOT IN (" : " IN (";
+      out += to_string(*expr.subquery) + "))";
+      return;
     case ExprKind::InList:
       out += '(';
       append(out, *expr.args.at(0));

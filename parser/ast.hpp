@@ -15,6 +15,7 @@ namespace gpusql::ast {
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
+struct SelectStatement;
 
 enum class ExprKind {
   Literal,   // literal
@@ -31,6 +32,8 @@ enum class ExprKind {
   Case,      // CASE [operand] WHEN w THEN t ... [ELSE e] END:
              //   args = [operand if has_operand] w1 t1 w2 t2 ... [e if has_else]
   Extract,   // EXTRACT(name FROM args[0]); name is "year", "month" or "day"
+  Subquery,  // (subquery): a scalar subquery
+  InSubquery,  // args[0] [NOT] IN (subquery)                      (negated)
 };
 
 enum class UnaryOp { Negate, Not };
@@ -75,6 +78,7 @@ struct Expr {
   bool has_else = false;    // Case
   TypeName cast_type;       // Cast
   std::vector<ExprPtr> args;  // see ExprKind; Function: its arguments (COUNT(*): one Star)
+  std::shared_ptr<const SelectStatement> subquery;  // Subquery, InSubquery
 };
 
 struct SelectItem {
@@ -87,8 +91,6 @@ enum class JoinKind {
   Inner,  // [INNER] JOIN b ON condition
   Cross,  // CROSS JOIN b
 };
-
-struct SelectStatement;
 
 struct TableRef {
   std::string name;   // table name, or the table function's name ("read_csv"); "" for a subquery

@@ -227,8 +227,10 @@ struct expression;
 template <class Guard, class Rule>
 struct guarded : seq<at<Guard>, Rule> {};
 
-// (SELECT ...) where a value is expected.
-struct unsupported_subquery : seq<lparen, kw_select> {};
+// (SELECT ...) where a value is expected: a scalar subquery.
+struct select_statement;
+struct subquery_body : must<select_statement, rparen> {};  // one nesting level, once SELECT follows '('
+struct scalar_subquery : seq<lparen, at<kw_select>, subquery_body> {};
 
 struct paren_operand : must<expression, rparen> {};
 struct paren_expr : seq<lparen, paren_operand> {};
@@ -259,7 +261,7 @@ struct column_ref : seq<identifier, opt<dot, must<column_name>>> {};
 
 struct literal : sor<guarded<sor<digit, one<'.'>>, numeric_literal>, guarded<one<'\''>, string_literal>,
                      guarded<kw_true, true_literal>, guarded<kw_false, false_literal>, guarded<kw_null, null_literal>> {};
-struct primary : sor<unsupported_subquery, guarded<one<'('>, paren_expr>, literal, guarded<kw_case, case_expr>,
+struct primary : sor<scalar_subquery, guarded<one<'('>, paren_expr>, literal, guarded<kw_case, case_expr>,
                      guarded<kw_cast, cast_expr>, guarded<kw_extract, extract_expr>, guarded<kw_date, date_literal>,
                      guarded<kw_interval, interval_literal>,
                      guarded<sor<one<'"'>, seq<bare_identifier, ws, one<'('>>>, function_call>, column_ref> {};
@@ -284,8 +286,8 @@ struct is_not : kw_not {};
 struct is_null_predicate : if_must<kw_is, opt<is_not>, kw_null> {};
 struct between_predicate : if_must<kw_between, additive, kw_and, additive> {};
 struct in_list : list_must<expression, comma> {};
-struct unsupported_in_subquery : kw_select {};
-struct in_items : sor<unsupported_in_subquery, in_list> {};
+struct in_subquery : seq<at<kw_select>, select_statement> {};
+struct in_items : sor<in_subquery, in_list> {};
 struct in_operand : must<in_items, rparen> {};
 struct in_predicate : if_must<kw_in, lparen, in_operand> {};
 struct like_predicate : if_must<kw_like, additive> {};
@@ -319,8 +321,7 @@ struct table_function_argument : sor<named_argument, expression> {};
 struct table_function_arguments : opt<list_must<table_function_argument, comma>> {};
 struct table_function : seq<identifier, lparen, table_function_arguments, must<rparen>> {};
 struct table_name : seq<identifier> {};
-struct select_statement;
-struct derived_table : seq<lparen, at<kw_select>, must<select_statement, rparen>> {};
+struct derived_table : seq<lparen, at<kw_select>, subquery_body> {};
 struct table_ref : seq<sor<table_function, derived_table, table_name>, opt<alias>> {};
 
 struct comma_join : seq<comma, must<table_ref>> {};

@@ -145,6 +145,7 @@ template <> inline constexpr bool is_nesting<g::case_body> = true;
 template <> inline constexpr bool is_nesting<g::cast_operand> = true;
 template <> inline constexpr bool is_nesting<g::extract_operand> = true;
 template <> inline constexpr bool is_nesting<g::in_operand> = true;
+template <> inline constexpr bool is_nesting<g::subquery_body> = true;
 
 bool is_identifier_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -322,17 +323,12 @@ struct raise_not_supported {
                 state.offset_of(in.begin()));
   }
 };
-struct subqueries {
-  static std::string name(std::string_view) { return "subqueries"; }
-};
 struct keyword_join {
   static std::string name(std::string_view text) { return upper_word(text) + " JOIN"; }
 };
 struct keyword_itself {
   static std::string name(std::string_view text) { return upper_word(text); }
 };
-template <> struct action<g::unsupported_subquery> : raise_not_supported<subqueries> {};
-template <> struct action<g::unsupported_in_subquery> : raise_not_supported<subqueries> {};
 template <> struct action<g::unsupported_join> : raise_not_supported<keyword_join> {};
 template <> struct action<g::unsupported_set_operation> : raise_not_supported<keyword_itself> {};
 template <> struct action<g::unsupported_statement> : raise_not_supported<keyword_itself> {};
@@ -407,7 +403,8 @@ using selector = pt::selector<
         // expressions
         g::identifier, g::numeric_literal, g::string_literal, g::true_literal, g::false_literal, g::null_literal,
         g::date_literal, g::interval_literal, g::unit_day, g::unit_month, g::unit_year, g::function_call,
-        g::star_argument, g::distinct_arguments, g::column_ref, g::paren_expr, g::negation, g::unary_plus,
+        g::star_argument, g::distinct_arguments, g::column_ref, g::paren_expr, g::scalar_subquery, g::in_subquery,
+        g::negation, g::unary_plus,
         g::logical_not, g::case_expr, g::when_clause, g::else_clause, g::cast_expr, g::type_name,
         g::double_precision, g::type_parameter, g::extract_expr, g::is_null_predicate, g::is_not,
         g::between_predicate, g::in_predicate, g::like_predicate, g::not_predicate, g::op_add, g::op_sub,
@@ -801,6 +798,11 @@ class Lowering {
       operand.begin = begin(n);
       return operand;
     }
+    if (n.is_type<g::scalar_subquery>()) {
+      ast::ExprPtr subquery = make_node(ast::ExprKind::Subquery, begin(n));
+      subquery->subquery = std::make_shared<const ast::SelectStatement>(select(*n.children.at(0)));
+      return combine(std::move(subquery), begin(n), end(n), 0, begin(n));
+    }
     if (n.is_type<g::paren_expr>()) {
       Lowered inner = expression(*n.children.at(0));
       inner.begin = begin(n);
@@ -926,13 +928,15 @@ class Lowering {
     } else if (tail->is_type<g::between_predicate>()) {
       kind = ast::ExprKind::Between;
     } else if (tail->is_type<g::in_predicate>()) {
-      kind = ast::ExprKind::InList;
+      kind = tail->children.at(0)->is_type<g::in_subquery>() ? ast::ExprKind::InSubquery : ast::ExprKind::InList;
     }
     ast::ExprPtr expr = make_node(kind, b);
     expr->negated = negated;
     int depth = operand.depth;
     expr->args.push_back(std::move(operand.expr));
-    if (kind != ast::ExprKind::IsNull)
+    if (kind == ast::ExprKind::InSubquery)
+      expr->subquery = std::make_shared<const ast::SelectStatement>(select(*tail->children.at(0)->children.at(0)));
+    else if (kind != ast::ExprKind::IsNull)
       for (const auto& child : tail->children) add_argument(*expr, depth, *child);
     return combine(std::move(expr), b, end(n), depth, at);
   }

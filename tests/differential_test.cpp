@@ -81,6 +81,7 @@ Features probe_features(ExecutorKind kind) {
   f.null_text_compare = works({"SELECT s = NULL, NULL < s FROM p"});
   f.types = works({"SELECT CAST(d AS DECIMAL(9,2)) * 0.05, DATE '1998-12-01' + INTERVAL '3' MONTH, DATE '1998-12-01' - 3, "
                    "EXTRACT(YEAR FROM DATE '1998-12-01'), CAST(NULL AS DATE), CAST(i AS VARCHAR), i + NULL FROM p"});
+  f.derived = works({"SELECT x.i FROM (SELECT * FROM p) AS x", "SELECT x.i FROM (SELECT * FROM p LIMIT 10) AS x"});
   // Not a feature but a fix: the answer must be right.
   try {
     Result r = db.query("SELECT CASE WHEN i > 1 THEN 0 ELSE 2147483648 END FROM p WHERE i = 1");

@@ -1663,14 +1663,6 @@ TEST_CASE("parser: valid SQL this version cannot run says so", "[parser]") {
         "Not implemented Error: not supported yet: NATURAL JOIN (line 1, column 17)\n"
         "LINE 1: SELECT a FROM t NATURAL JOIN u\n"
         "                        ^");
-  CHECK(not_supported("SELECT a FROM t WHERE a IN (SELECT b FROM u)") ==
-        "Not implemented Error: not supported yet: subqueries (line 1, column 29)\n"
-        "LINE 1: SELECT a FROM t WHERE a IN (SELECT b FROM u)\n"
-        "                                    ^");
-  CHECK(not_supported("SELECT (SELECT 1) FROM t") ==
-        "Not implemented Error: not supported yet: subqueries (line 1, column 8)\n"
-        "LINE 1: SELECT (SELECT 1) FROM t\n"
-        "               ^");
   CHECK(not_supported("SELECT a FROM t UNION SELECT a FROM u") ==
         "Not implemented Error: not supported yet: UNION (line 1, column 17)\n"
         "LINE 1: SELECT a FROM t UNION SELECT a FROM u\n"
@@ -1685,6 +1677,30 @@ TEST_CASE("parser: valid SQL this version cannot run says so", "[parser]") {
         "        ^");
 }
 
+TEST_CASE("parser: subqueries as values, IN sets and tables", "[parser]") {
+  std::vector<ast::Statement> holder;
+  const auto& scalar = parse_one("SELECT (SELECT MAX(b) FROM u) + 1 FROM t", holder);
+  const ast::Expr& plus = *scalar.items[0].expr;
+  REQUIRE(plus.args.size() == 2);
+  CHECK(plus.args[0]->kind == ast::ExprKind::Subquery);
+  CHECK(plus.args[0]->offset == 7);
+  CHECK(plus.args[0]->subquery->from.at(0).name == "u");
+  const auto& in = parse_one("SELECT a FROM t WHERE a NOT IN (SELECT b FROM u WHERE b > 0)", holder);
+  CHECK(in.where->kind == ast::ExprKind::InSubquery);
+  CHECK(in.where->negated);
+  CHECK(in.where->args.size() == 1);
+  CHECK(in.where->subquery->where != nullptr);
+  const auto& derived = parse_one("SELECT d.x FROM (SELECT a AS x FROM t) AS d JOIN u ON d.x = u.b", holder);
+  REQUIRE(derived.from.size() == 2);
+  CHECK(derived.from[0].subquery->items.at(0).alias == "x");
+  CHECK(derived.from[0].alias == "d");
+  CHECK(derived.from[0].name.empty());
+  CHECK(parse_one("SELECT * FROM (SELECT 1)", holder).from[0].subquery->from.empty());
+  check_reparses(holder);
+  // Unbalanced: the subquery's ')' is expected.
+  CHECK_THROWS_WITH(parse_sql("SELECT (SELECT 1 FROM t"), Catch::Contains("expected \")\""));
+}
+
 TEST_CASE("parser: nesting through CASE, CAST, IN and EXTRACT is bounded", "[parser]") {
   const std::string message = "expression nested too deeply (more than 200 levels)";
   using Failure = std::pair<std::string, std::size_t>;
@@ -1694,12 +1710,16 @@ TEST_CASE("parser: nesting through CASE, CAST, IN and EXTRACT is bounded", "[par
   auto casts = [](int n) { return "SELECT " + repeat("CAST(", n) + "x" + repeat(" AS int)", n) + " FROM t"; };
   auto ins = [](int n) { return "SELECT " + repeat("x IN (", n) + "x" + repeat(")", n) + " FROM t"; };
   auto extracts = [](int n) { return "SELECT " + repeat("EXTRACT(day FROM ", n) + "x" + repeat(")", n) + " FROM t"; };
+  auto subqueries = [](int n) { return "SELECT " + repeat("(SELECT ", n) + "x" + repeat(")", n) + " FROM t"; };
+  auto derived = [](int n) { return "SELECT * FROM " + repeat("(SELECT * FROM ", n) + "t" + repeat(") d", n); };
 
   SECTION("200 levels parse") {
     CHECK(parse_one(cases(200), holder).items[0].expr->kind == ast::ExprKind::Case);
     CHECK(parse_one(casts(200), holder).items[0].expr->kind == ast::ExprKind::Cast);
     CHECK(parse_one(ins(200), holder).items[0].expr->kind == ast::ExprKind::InList);
     CHECK(parse_one(extracts(200), holder).items[0].expr->kind == ast::ExprKind::Extract);
+    CHECK(parse_one(subqueries(200), holder).items[0].expr->kind == ast::ExprKind::Subquery);
+    CHECK(parse_one(derived(200), holder).from[0].subquery != nullptr);
     check_reparses(holder);
   }
   SECTION("level 201 is an error where it starts") {
@@ -1707,6 +1727,9 @@ TEST_CASE("parser: nesting through CASE, CAST, IN and EXTRACT is bounded", "[par
     CHECK(error_of(casts(201)) == Failure{message, 7 + 200 * 5 + 4});
     CHECK(error_of(ins(201)) == Failure{message, 7 + 200 * 6 + 5});
     CHECK(error_of(extracts(201)) == Failure{message, 7 + 200 * 17 + 7});
+    CHECK(error_of(subqueries(201)).first == message);
+    CHECK(error_of(derived(201)).first == message);
+    CHECK(error_of(subqueries(5000)).first == message);  // no stack overflow before the limit
     CHECK(error_of("SELECT " + repeat("CASE WHEN (", 101) + "x" + repeat(") THEN 1 END", 101) + " FROM t") ==
           Failure{message, 7 + 100 * 11});
   }

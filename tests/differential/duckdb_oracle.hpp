@@ -80,7 +80,9 @@
 // a Conversion Error is the same answer, and so is one engine's failing CAST
 // against the other's overflow when the probes find both. DuckDB's failing
 // CAST of a constant, which it folds while planning, is accepted where
-// gpusql evaluates it on no row.
+// gpusql evaluates it on no row, and so is DuckDB's failing CAST in a
+// filter it runs before a join, on rows the join would have dropped
+// (gpusql filters after the join), when the probe finds the CAST failing.
 // Issue #27's shapes (DECIMAL and DATE columns, DECIMAL literals of any
 // scale, DATE arithmetic, CASTs, NULL literals: Features::types) are judged
 // by DuckDB only: Query::duckdb_only, and the SQLite run leaves them out.

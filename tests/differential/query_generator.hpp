@@ -51,6 +51,10 @@ struct Features {
   // INTERVAL, DATE - DATE, EXTRACT, CAST between every pair of types, NULL
   // literals as operands, CASE branches, aggregate arguments and CAST(NULL).
   bool types = false;
+  // An aliased table read through a derived table: (SELECT * FROM t) AS x,
+  // flattened, or (SELECT * FROM t LIMIT 1000000000) AS x, run first and
+  // read as a table.
+  bool derived = false;
 };
 
 // The name of every feature, in the order of Features' fields.
@@ -62,7 +66,8 @@ inline std::vector<std::pair<std::string, bool Features::*>> feature_fields() {
           {"like", &Features::like},           {"is_null", &Features::is_null},
           {"case", &Features::case_when},      {"cast", &Features::cast},
           {"count_distinct", &Features::count_distinct}, {"null_text_compare", &Features::null_text_compare},
-          {"case_int_widths", &Features::case_int_widths}, {"types", &Features::types}};
+          {"case_int_widths", &Features::case_int_widths}, {"types", &Features::types},
+          {"derived", &Features::derived}};
 }
 
 // Double: any non-integer number -- DOUBLE, REAL or DECIMAL (decimal_scale tells).
@@ -248,6 +253,7 @@ struct ColumnRef {
 struct TableRef {
   std::string table;
   std::string alias;  // "" for none
+  enum class Derived { No, Flat, Materialized } derived = Derived::No;
 };
 
 struct OrderKey {
@@ -282,7 +288,12 @@ struct Query {
   bool duckdb_only = false;
 
   std::string from_sql(Dialect d) const {
-    auto ref = [](const TableRef& t) { return t.table + (t.alias.empty() ? "" : " AS " + t.alias); };
+    auto ref = [](const TableRef& t) {
+      std::string source = t.table;
+      if (t.derived == TableRef::Derived::Flat) source = "(SELECT * FROM " + t.table + ")";
+      if (t.derived == TableRef::Derived::Materialized) source = "(SELECT * FROM " + t.table + " LIMIT 1000000000)";
+      return source + (t.alias.empty() ? "" : " AS " + t.alias);
+    };
     std::string s = " FROM " + ref(from[0]);
     if (from.size() > 1) {
       switch (join) {
@@ -397,6 +408,13 @@ class QueryGenerator {
           q.where = std::move(condition);
         }
       }
+    }
+    // Derived tables: only aliased ones (a derived table has no table name to
+    // qualify with), and no rowid (a derived table has none).
+    if (features_.derived && rng_.chance(0.3) && !q.from[0].alias.empty()) {
+      for (TableRef& t : q.from)
+        t.derived = rng_.chance(0.5) ? TableRef::Derived::Flat : TableRef::Derived::Materialized;
+      rowid_ok_ = false;
     }
     if (!q.where && rng_.chance(0.75)) q.where = boolean(0);
     else if (q.where && rng_.chance(0.3)) q.where = binary(Node::Kind::And, std::move(*q.where), boolean(1));
@@ -572,13 +590,16 @@ class QueryGenerator {
     }
   }
 
-  // Whether `n` reads no column and has a NULL literal or a CASE in it: a
-  // constant that may fold to NULL.
+  // Whether `n` reads no column and has a NULL literal, a CASE, or a / or %
+  // (by zero: NULL) in it: a constant that may fold to NULL, which takes its
+  // type from beside it in gpusql and DuckDB (3 % 0.0 * 0.5 beside a BIGINT
+  // CASE branch leaves the CASE a BIGINT) where SQLite's is REAL.
   static bool may_fold_to_null(const Node& n) {
     bool constant = true, null_source = false;
     std::function<void(const Node&)> visit = [&](const Node& x) {
       if (x.kind == Node::Kind::Column || x.kind == Node::Kind::RowId || x.kind == Node::Kind::Agg) constant = false;
       if (x.kind == Node::Kind::Case || (x.kind == Node::Kind::Literal && x.text == "NULL")) null_source = true;
+      if (x.kind == Node::Kind::Arith && (x.text == "/" || x.text == "%")) null_source = true;
       for (const auto& a : x.args) visit(a);
     };
     visit(n);
