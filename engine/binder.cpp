@@ -1381,19 +1381,187 @@ class QueryBinder {
   void bind_where(const ast::Expr& where) {
     std::vector<const ast::Expr*> parts;
     split_and(where, parts);
-    const bool any_in = std::any_of(parts.begin(), parts.end(), [](const ast::Expr* p) {
-      return p->kind == ExprKind::InSubquery && !p->negated;
+    const bool any_subquery = std::any_of(parts.begin(), parts.end(), [](const ast::Expr* p) {
+      return (p->kind == ExprKind::InSubquery && !p->negated) || subquery_comparison(*p);
     });
     TableScope scope(q_, "WHERE", &subqueries_);
     ExpressionBinder binder(scope);
-    if (!any_in) {
+    if (!any_subquery) {
       add_conjuncts(binder.bind_boolean(where, "WHERE clause"));
       return;
     }
     for (const ast::Expr* part : parts) {
       if (part->kind == ExprKind::InSubquery && !part->negated) semi_join(*part);
-      else add_conjuncts(binder.bind_boolean(*part, "WHERE clause"));
+      else if (!(subquery_comparison(*part) && join_correlated(*part)))
+        add_conjuncts(binder.bind_boolean(*part, "WHERE clause"));
     }
+  }
+
+  // `x op (SELECT ...)` or `(SELECT ...) op x`, op a comparison.
+  static bool subquery_comparison(const ast::Expr& e) {
+    if (e.kind != ExprKind::Binary || !is_comparison(to_op(e.binary_op))) return false;
+    return (e.args[0]->kind == ExprKind::Subquery) != (e.args[1]->kind == ExprKind::Subquery);
+  }
+
+  // An expression of aggregates other than COUNT, constants, + - * / and
+  // CAST, with at least one aggregate: NULL over no rows, as the scalar
+  // subquery it stands in would be.
+  static bool null_over_no_rows(const ast::Expr& e, bool& aggregate) {
+    switch (e.kind) {
+      case ExprKind::Literal: return e.literal.kind != ast::Literal::Kind::Null;
+      case ExprKind::Function:
+        if (e.name == "sum" || e.name == "avg" || e.name == "min" || e.name == "max") {
+          aggregate = true;
+          return true;
+        }
+        return false;
+      case ExprKind::Unary: return e.unary_op == ast::UnaryOp::Negate && null_over_no_rows(*e.args[0], aggregate);
+      case ExprKind::Binary:
+        switch (e.binary_op) {
+          case ast::BinaryOp::Add: case ast::BinaryOp::Sub: case ast::BinaryOp::Mul: case ast::BinaryOp::Div:
+            return null_over_no_rows(*e.args[0], aggregate) && null_over_no_rows(*e.args[1], aggregate);
+          default: return false;
+        }
+      case ExprKind::Cast: return null_over_no_rows(*e.args[0], aggregate);
+      default: return false;
+    }
+  }
+
+  static void collect_columns(const ast::Expr& e, std::vector<const ast::Expr*>& out) {
+    if (e.kind == ExprKind::Column) out.push_back(&e);
+    for (const auto& a : e.args) collect_columns(*a, out);
+  }
+
+  // A correlated scalar subquery compared in a WHERE condition, of the shape
+  // TPC-H Q2 and Q17 have -- x op (SELECT agg-expr FROM ... WHERE inner_k =
+  // outer_k AND local conditions) -- unnested into a join: the subquery
+  // grouped by its correlation keys runs once, first, and joins on them;
+  // the condition compares x with its value. A row whose keys find no group
+  // would compare with NULL (the aggregate over no rows) and leave WHERE,
+  // as it leaves the join. False, with nothing changed, for any other shape
+  // (the subquery then binds as a scalar one, which says what it lacks).
+  bool join_correlated(const ast::Expr& comparison) {
+    const bool left = comparison.args[0]->kind == ExprKind::Subquery;
+    const ast::Expr& sub = *comparison.args[left ? 0 : 1];
+    const ast::Expr& other = *comparison.args[left ? 1 : 0];
+    const ast::SelectStatement& inner = *sub.subquery;
+    if (inner.items.size() != 1 || inner.distinct || !inner.group_by.empty() || inner.having ||
+        !inner.order_by.empty() || inner.limit || inner.offset || inner.from.empty() || !inner.where)
+      return false;
+    bool aggregate = false;
+    if (!null_over_no_rows(*inner.items[0].expr, aggregate) || !aggregate) return false;
+    for (const auto& ref : inner.from)
+      if (ref.on || ref.join != ast::JoinKind::Comma) return false;
+    // Which names are the subquery's own: its FROM alone, bound apart.
+    QueryBinder own(catalog_, sql_, reader_, runner_);
+    own.bind_from(inner);
+    TableScope inner_scope(own.q_, "WHERE"), outer_scope(q_, "WHERE", &subqueries_);
+    auto resolves = [](const TableScope& scope, const ast::Expr& column) {
+      try {
+        scope.resolve(column);
+        return true;
+      } catch (const Error&) {
+        return false;
+      }
+    };
+    // Where an expression's columns come from: 1 the subquery, 2 the query
+    // around it, 3 both, 0 neither or none.
+    auto origin = [&](const ast::Expr& e) {
+      std::vector<const ast::Expr*> columns;
+      collect_columns(e, columns);
+      int from = 0;
+      for (const ast::Expr* c : columns) {
+        if (resolves(inner_scope, *c)) from |= 1;
+        else if (resolves(outer_scope, *c)) from |= 2;
+        else return 0;
+      }
+      return from;
+    };
+    std::vector<const ast::Expr*> conditions, local;
+    std::vector<std::pair<const ast::Expr*, const ast::Expr*>> keys;  // (inner, outer)
+    split_and(*inner.where, conditions);
+    for (const ast::Expr* c : conditions) {
+      if (has_subquery(*c)) return false;
+      const int from = origin(*c);
+      if (from <= 1) {  // its own columns, or none (a name nowhere fails in the grouped query)
+        local.push_back(c);
+        continue;
+      }
+      if (from != 3 || c->kind != ExprKind::Binary || c->binary_op != ast::BinaryOp::Eq) return false;
+      const int a = origin(*c->args[0]), b = origin(*c->args[1]);
+      if (a == 1 && b == 2) keys.push_back({c->args[0].get(), c->args[1].get()});
+      else if (a == 2 && b == 1) keys.push_back({c->args[1].get(), c->args[0].get()});
+      else return false;
+    }
+    if (keys.empty()) return false;
+    std::vector<const ast::Expr*> item_columns;
+    collect_columns(*inner.items[0].expr, item_columns);
+    for (const ast::Expr* c : item_columns)
+      if (!resolves(inner_scope, *c)) return false;
+
+    // SELECT inner_k0, ..., agg-expr FROM ... WHERE local GROUP BY inner_k0, ...
+    ast::SelectStatement grouped;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      grouped.items.push_back({ast::clone(*keys[i].first), "k" + std::to_string(i)});
+      grouped.group_by.push_back(ast::clone(*keys[i].first));
+    }
+    grouped.items.push_back({ast::clone(*inner.items[0].expr), "v"});
+    for (const auto& ref : inner.from) {
+      ast::TableRef copy;
+      copy.name = ref.name;
+      copy.alias = ref.alias;
+      copy.offset = ref.offset;
+      copy.is_function = ref.is_function;
+      for (const auto& a : ref.function_args) copy.function_args.push_back(ast::clone(*a));
+      for (const auto& [name, a] : ref.function_named_args) copy.function_named_args.emplace_back(name, ast::clone(*a));
+      copy.subquery = ref.subquery;
+      grouped.from.push_back(std::move(copy));
+    }
+    for (const ast::Expr* c : local)
+      grouped.where = grouped.where ? ast::make_binary(ast::BinaryOp::And, std::move(grouped.where), ast::clone(*c), c->offset)
+                                    : ast::clone(*c);
+    std::shared_ptr<const Table> groups = subqueries_.table(grouped, sub.offset, outer_scope);
+    const BoundTableRef& t = add_hidden_table(std::move(groups), "correlated", sub.offset);
+    ExpressionBinder binder(outer_scope);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      BoundExpr outer = binder.bind(*keys[i].second);
+      add_conjuncts(binder.compare(Op::Eq, std::move(outer), TableScope::column_ref(t, static_cast<int>(i), sub.offset),
+                                   sub.offset, sub.offset));
+    }
+    BoundExpr value = TableScope::column_ref(t, static_cast<int>(keys.size()), sub.offset);
+    BoundExpr x = binder.bind(other);
+    Op op = to_op(comparison.binary_op);
+    if (left) op = mirrored(op);
+    add_conjuncts(binder.compare(op, std::move(x), std::move(value), comparison.offset, sub.offset));
+    return true;
+  }
+
+  static bool has_subquery(const ast::Expr& e) {
+    if (e.subquery) return true;
+    for (const auto& a : e.args)
+      if (has_subquery(*a)) return true;
+    return false;
+  }
+
+  // A table the query joins that names cannot reach (an IN set, a grouped
+  // correlated subquery).
+  const BoundTableRef& add_hidden_table(std::shared_ptr<const Table> table, const std::string& alias,
+                                        std::size_t offset) {
+    BoundTableRef t;
+    t.table = std::move(table);
+    t.alias = alias;
+    t.hidden = true;
+    t.first_column = q_.column_count;
+    t.offset = offset;
+    q_.column_count += t.column_count();
+    for (const auto& column : t.table->columns) {
+      q_.column_names.push_back(alias + "." + column.name);
+      q_.column_types.push_back(column.type);
+    }
+    q_.column_names.push_back(alias + ".rowid");
+    q_.column_types.push_back(DataType::bigint());
+    q_.tables.push_back(std::move(t));
+    return q_.tables.back();
   }
 
   static void split_and(const ast::Expr& e, std::vector<const ast::Expr*>& parts) {
@@ -1427,19 +1595,8 @@ class QueryBinder {
     if (set->columns.size() != 1)
       throw Error(ErrorKind::Binder,
                   "Subquery returns " + std::to_string(set->columns.size()) + " columns - expected 1", in.offset);
-    BoundTableRef t;
-    t.table = set;
-    t.alias = "in_set";
-    t.hidden = true;
-    t.first_column = q_.column_count;
-    t.offset = in.offset;
-    q_.column_count += t.column_count();
-    q_.column_names.push_back("in_set." + set->columns[0].name);
-    q_.column_types.push_back(set->columns[0].type);
-    q_.column_names.push_back("in_set.rowid");
-    q_.column_types.push_back(DataType::bigint());
+    const BoundTableRef& t = add_hidden_table(set, "in_set", in.offset);
     BoundExpr value = TableScope::column_ref(t, 0, in.offset);
-    q_.tables.push_back(std::move(t));
     ExpressionBinder binder(outer);
     BoundExpr x = binder.bind(*in.args[0]);
     add_conjuncts(binder.compare(Op::Eq, std::move(x), std::move(value), in.offset, in.offset));

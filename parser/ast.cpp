@@ -283,6 +283,26 @@ ExprPtr make_function(std::string name, std::vector<ExprPtr> args, bool distinct
   return expr;
 }
 
+ExprPtr clone(const Expr& expr) {
+  auto copy = std::make_unique<Expr>();
+  copy->kind = expr.kind;
+  copy->offset = expr.offset;
+  copy->end = expr.end;
+  copy->literal = expr.literal;
+  copy->table = expr.table;
+  copy->name = expr.name;
+  copy->unary_op = expr.unary_op;
+  copy->binary_op = expr.binary_op;
+  copy->distinct = expr.distinct;
+  copy->negated = expr.negated;
+  copy->has_operand = expr.has_operand;
+  copy->has_else = expr.has_else;
+  copy->cast_type = expr.cast_type;
+  for (const auto& a : expr.args) copy->args.push_back(clone(*a));
+  copy->subquery = expr.subquery;
+  return copy;
+}
+
 std::string to_string(const Expr& expr) {
   std::string out;
   append(out, expr);

@@ -195,6 +195,9 @@ ExprPtr make_unary(UnaryOp op, ExprPtr operand, std::size_t offset);
 ExprPtr make_binary(BinaryOp op, ExprPtr left, ExprPtr right, std::size_t offset);
 ExprPtr make_function(std::string name, std::vector<ExprPtr> args, bool distinct, std::size_t offset);
 
+// A deep copy (subqueries are shared: they are never changed once parsed).
+ExprPtr clone(const Expr& expr);
+
 // SQL text of an expression, fully parenthesised, for tests and EXPLAIN.
 std::string to_string(const Expr& expr);
 std::string to_string(BinaryOp op);
