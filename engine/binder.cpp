@@ -342,7 +342,8 @@ class ExpressionBinder {
       case ExprKind::Cast: return bind_cast(e, bind(*e.args[0]));
       case ExprKind::Case: return bind_case(e);
       case ExprKind::Extract: return bind_extract(e);
-      case ExprKind::Subquery: return scope_.subquery(e);
+      case ExprKind::Subquery:
+      case ExprKind::Exists: return scope_.subquery(e);
       case ExprKind::InSubquery:
         throw Error(ErrorKind::NotSupported,
                     e.negated ? std::string("not supported yet: NOT IN (SELECT ...)")
@@ -1072,6 +1073,7 @@ class Subqueries {
     std::shared_ptr<ResultData>& cached = results_[e.subquery.get()];
     if (!cached) cached = run(*e.subquery, e.offset, outer);
     const ResultData& r = *cached;
+    if (e.kind == ExprKind::Exists) return bool_constant(r.rows > 0, e.offset);  // an uncorrelated EXISTS
     if (r.columns.size() != 1)
       throw Error(ErrorKind::Binder,
                   "Subquery returns " + std::to_string(r.columns.size()) + " columns - expected 1", e.offset);
@@ -1382,7 +1384,8 @@ class QueryBinder {
     std::vector<const ast::Expr*> parts;
     split_and(where, parts);
     const bool any_subquery = std::any_of(parts.begin(), parts.end(), [](const ast::Expr* p) {
-      return (p->kind == ExprKind::InSubquery && !p->negated) || subquery_comparison(*p);
+      return (p->kind == ExprKind::InSubquery && !p->negated) || p->kind == ExprKind::Exists ||
+             subquery_comparison(*p);
     });
     TableScope scope(q_, "WHERE", &subqueries_);
     ExpressionBinder binder(scope);
@@ -1392,7 +1395,8 @@ class QueryBinder {
     }
     for (const ast::Expr* part : parts) {
       if (part->kind == ExprKind::InSubquery && !part->negated) semi_join(*part);
-      else if (!(subquery_comparison(*part) && join_correlated(*part)))
+      else if (!(subquery_comparison(*part) && join_correlated(*part)) &&
+               !(part->kind == ExprKind::Exists && join_exists(*part)))
         add_conjuncts(binder.bind_boolean(*part, "WHERE clause"));
     }
   }
@@ -1440,18 +1444,19 @@ class QueryBinder {
   // would compare with NULL (the aggregate over no rows) and leave WHERE,
   // as it leaves the join. False, with nothing changed, for any other shape
   // (the subquery then binds as a scalar one, which says what it lacks).
-  bool join_correlated(const ast::Expr& comparison) {
-    const bool left = comparison.args[0]->kind == ExprKind::Subquery;
-    const ast::Expr& sub = *comparison.args[left ? 0 : 1];
-    const ast::Expr& other = *comparison.args[left ? 1 : 0];
-    const ast::SelectStatement& inner = *sub.subquery;
-    if (inner.items.size() != 1 || inner.distinct || !inner.group_by.empty() || inner.having ||
-        !inner.order_by.empty() || inner.limit || inner.offset || inner.from.empty() || !inner.where)
-      return false;
-    bool aggregate = false;
-    if (!null_over_no_rows(*inner.items[0].expr, aggregate) || !aggregate) return false;
+  // The correlation of a subquery whose WHERE ties it to this query by
+  // equalities only: inner_key = outer_key conditions (keys) and the rest,
+  // which read the subquery's own columns (local). Nullopt for any other
+  // shape, or a subquery with no correlation.
+  struct Correlation {
+    std::vector<std::pair<const ast::Expr*, const ast::Expr*>> keys;  // (inner, outer)
+    std::vector<const ast::Expr*> local;
+  };
+  std::optional<Correlation> correlate(const ast::SelectStatement& inner,
+                                       const std::vector<const ast::Expr*>& inner_only) {
+    if (inner.from.empty() || !inner.where || inner.limit || inner.offset) return std::nullopt;
     for (const auto& ref : inner.from)
-      if (ref.on || ref.join != ast::JoinKind::Comma) return false;
+      if (ref.on || ref.join != ast::JoinKind::Comma) return std::nullopt;
     // Which names are the subquery's own: its FROM alone, bound apart.
     QueryBinder own(catalog_, sql_, reader_, runner_);
     own.bind_from(inner);
@@ -1465,7 +1470,7 @@ class QueryBinder {
       }
     };
     // Where an expression's columns come from: 1 the subquery, 2 the query
-    // around it, 3 both, 0 neither or none.
+    // around it, 3 both, 0 none (or a name neither has: it fails later).
     auto origin = [&](const ast::Expr& e) {
       std::vector<const ast::Expr*> columns;
       collect_columns(e, columns);
@@ -1477,35 +1482,41 @@ class QueryBinder {
       }
       return from;
     };
-    std::vector<const ast::Expr*> conditions, local;
-    std::vector<std::pair<const ast::Expr*, const ast::Expr*>> keys;  // (inner, outer)
+    Correlation found;
+    std::vector<const ast::Expr*> conditions;
     split_and(*inner.where, conditions);
     for (const ast::Expr* c : conditions) {
-      if (has_subquery(*c)) return false;
+      if (has_subquery(*c)) return std::nullopt;
       const int from = origin(*c);
-      if (from <= 1) {  // its own columns, or none (a name nowhere fails in the grouped query)
-        local.push_back(c);
+      if (from <= 1) {
+        found.local.push_back(c);
         continue;
       }
-      if (from != 3 || c->kind != ExprKind::Binary || c->binary_op != ast::BinaryOp::Eq) return false;
+      if (from != 3 || c->kind != ExprKind::Binary || c->binary_op != ast::BinaryOp::Eq) return std::nullopt;
       const int a = origin(*c->args[0]), b = origin(*c->args[1]);
-      if (a == 1 && b == 2) keys.push_back({c->args[0].get(), c->args[1].get()});
-      else if (a == 2 && b == 1) keys.push_back({c->args[1].get(), c->args[0].get()});
-      else return false;
+      if (a == 1 && b == 2) found.keys.push_back({c->args[0].get(), c->args[1].get()});
+      else if (a == 2 && b == 1) found.keys.push_back({c->args[1].get(), c->args[0].get()});
+      else return std::nullopt;
     }
-    if (keys.empty()) return false;
-    std::vector<const ast::Expr*> item_columns;
-    collect_columns(*inner.items[0].expr, item_columns);
-    for (const ast::Expr* c : item_columns)
-      if (!resolves(inner_scope, *c)) return false;
+    if (found.keys.empty()) return std::nullopt;
+    for (const ast::Expr* e : inner_only) {
+      std::vector<const ast::Expr*> columns;
+      collect_columns(*e, columns);
+      for (const ast::Expr* c : columns)
+        if (!resolves(inner_scope, *c)) return std::nullopt;
+    }
+    return found;
+  }
 
-    // SELECT inner_k0, ..., agg-expr FROM ... WHERE local GROUP BY inner_k0, ...
-    ast::SelectStatement grouped;
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      grouped.items.push_back({ast::clone(*keys[i].first), "k" + std::to_string(i)});
-      grouped.group_by.push_back(ast::clone(*keys[i].first));
+  // SELECT [DISTINCT] inner_k0 AS k0, ..., FROM (the subquery's) WHERE local
+  // [GROUP BY the keys]: the subquery over every key at once.
+  static ast::SelectStatement by_keys(const ast::SelectStatement& inner, const Correlation& c, bool group) {
+    ast::SelectStatement out;
+    out.distinct = !group;
+    for (std::size_t i = 0; i < c.keys.size(); ++i) {
+      out.items.push_back({ast::clone(*c.keys[i].first), "k" + std::to_string(i)});
+      if (group) out.group_by.push_back(ast::clone(*c.keys[i].first));
     }
-    grouped.items.push_back({ast::clone(*inner.items[0].expr), "v"});
     for (const auto& ref : inner.from) {
       ast::TableRef copy;
       copy.name = ref.name;
@@ -1515,24 +1526,75 @@ class QueryBinder {
       for (const auto& a : ref.function_args) copy.function_args.push_back(ast::clone(*a));
       for (const auto& [name, a] : ref.function_named_args) copy.function_named_args.emplace_back(name, ast::clone(*a));
       copy.subquery = ref.subquery;
-      grouped.from.push_back(std::move(copy));
+      out.from.push_back(std::move(copy));
     }
-    for (const ast::Expr* c : local)
-      grouped.where = grouped.where ? ast::make_binary(ast::BinaryOp::And, std::move(grouped.where), ast::clone(*c), c->offset)
-                                    : ast::clone(*c);
-    std::shared_ptr<const Table> groups = subqueries_.table(grouped, sub.offset, outer_scope);
-    const BoundTableRef& t = add_hidden_table(std::move(groups), "correlated", sub.offset);
+    for (const ast::Expr* l : c.local)
+      out.where = out.where ? ast::make_binary(ast::BinaryOp::And, std::move(out.where), ast::clone(*l), l->offset)
+                            : ast::clone(*l);
+    return out;
+  }
+
+  // The outer keys = the table's first columns, one condition each.
+  void join_on_keys(const Correlation& c, const BoundTableRef& t, std::size_t offset) {
+    TableScope outer_scope(q_, "WHERE", &subqueries_);
     ExpressionBinder binder(outer_scope);
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      BoundExpr outer = binder.bind(*keys[i].second);
-      add_conjuncts(binder.compare(Op::Eq, std::move(outer), TableScope::column_ref(t, static_cast<int>(i), sub.offset),
-                                   sub.offset, sub.offset));
+    for (std::size_t i = 0; i < c.keys.size(); ++i) {
+      BoundExpr outer = binder.bind(*c.keys[i].second);
+      add_conjuncts(binder.compare(Op::Eq, std::move(outer), TableScope::column_ref(t, static_cast<int>(i), offset),
+                                   offset, offset));
     }
-    BoundExpr value = TableScope::column_ref(t, static_cast<int>(keys.size()), sub.offset);
+  }
+
+  // A correlated scalar subquery compared in a WHERE condition, of the shape
+  // TPC-H Q2, Q17 and Q20 have -- x op (SELECT agg-expr FROM ... WHERE
+  // inner_k = outer_k AND local conditions) -- unnested into a join: the
+  // subquery grouped by its correlation keys runs once, first, and joins on
+  // them; the condition compares x with its value. A row whose keys find no
+  // group would compare with NULL (the aggregate over no rows) and leave
+  // WHERE, as it leaves the join. False, with nothing changed, for any other
+  // shape (the subquery then binds as a scalar one, which says what it lacks).
+  bool join_correlated(const ast::Expr& comparison) {
+    const bool left = comparison.args[0]->kind == ExprKind::Subquery;
+    const ast::Expr& sub = *comparison.args[left ? 0 : 1];
+    const ast::Expr& other = *comparison.args[left ? 1 : 0];
+    const ast::SelectStatement& inner = *sub.subquery;
+    if (inner.items.size() != 1 || inner.distinct || !inner.group_by.empty() || inner.having ||
+        !inner.order_by.empty())
+      return false;
+    bool aggregate = false;
+    if (!null_over_no_rows(*inner.items[0].expr, aggregate) || !aggregate) return false;
+    std::optional<Correlation> c = correlate(inner, {inner.items[0].expr.get()});
+    if (!c) return false;
+    ast::SelectStatement grouped = by_keys(inner, *c, true);
+    grouped.items.push_back({ast::clone(*inner.items[0].expr), "v"});
+    TableScope outer_scope(q_, "WHERE", &subqueries_);
+    const BoundTableRef& t = add_hidden_table(subqueries_.table(grouped, sub.offset, outer_scope), "correlated",
+                                              sub.offset);
+    join_on_keys(*c, t, sub.offset);
+    ExpressionBinder binder(outer_scope);
+    BoundExpr value = TableScope::column_ref(t, static_cast<int>(c->keys.size()), sub.offset);
     BoundExpr x = binder.bind(other);
     Op op = to_op(comparison.binary_op);
     if (left) op = mirrored(op);
     add_conjuncts(binder.compare(op, std::move(x), std::move(value), comparison.offset, sub.offset));
+    return true;
+  }
+
+  // EXISTS (SELECT ... WHERE inner_k = outer_k AND local) as a condition of
+  // WHERE (TPC-H Q4): a join with the subquery's distinct keys, so a row
+  // stays when some row of the subquery has its keys. False for any other
+  // shape (an uncorrelated EXISTS is then a constant).
+  bool join_exists(const ast::Expr& exists) {
+    const ast::SelectStatement& inner = *exists.subquery;
+    if (!inner.group_by.empty() || inner.having) return false;
+    for (const auto& item : inner.items)
+      if (AggregateScope::contains_aggregate(*item.expr)) return false;
+    std::optional<Correlation> c = correlate(inner, {});
+    if (!c) return false;
+    TableScope outer_scope(q_, "WHERE", &subqueries_);
+    const BoundTableRef& t = add_hidden_table(subqueries_.table(by_keys(inner, *c, false), exists.offset, outer_scope),
+                                              "exists", exists.offset);
+    join_on_keys(*c, t, exists.offset);
     return true;
   }
 

@@ -144,6 +144,9 @@ void append(std::string& out, const Expr& expr) {
     case ExprKind::Subquery:
       out += "(" + to_string(*expr.subquery) + ")";
       return;
+    case ExprKind::Exists:
+      out += "(EXISTS (" + to_string(*expr.subquery) + "))";
+      return;
     case ExprKind::InSubquery:
       out += '(';
       append(out, *expr.args.at(0));

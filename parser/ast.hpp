@@ -34,6 +34,7 @@ enum class ExprKind {
   Extract,   // EXTRACT(name FROM args[0]); name is "year", "month" or "day"
   Subquery,  // (subquery): a scalar subquery
   InSubquery,  // args[0] [NOT] IN (subquery)                      (negated)
+  Exists,    // EXISTS (subquery)
 };
 
 enum class UnaryOp { Negate, Not };
@@ -78,7 +79,7 @@ struct Expr {
   bool has_else = false;    // Case
   TypeName cast_type;       // Cast
   std::vector<ExprPtr> args;  // see ExprKind; Function: its arguments (COUNT(*): one Star)
-  std::shared_ptr<const SelectStatement> subquery;  // Subquery, InSubquery
+  std::shared_ptr<const SelectStatement> subquery;  // Subquery, InSubquery, Exists
 };
 
 struct SelectItem {

@@ -231,6 +231,7 @@ struct guarded : seq<at<Guard>, Rule> {};
 struct select_statement;
 struct subquery_body : must<select_statement, rparen> {};  // one nesting level, once SELECT follows '('
 struct scalar_subquery : seq<lparen, at<kw_select>, subquery_body> {};
+struct exists_subquery : seq<kw_exists, must<lparen>, subquery_body> {};  // EXISTS (SELECT ...)
 
 struct paren_operand : must<expression, rparen> {};
 struct paren_expr : seq<lparen, paren_operand> {};
@@ -261,7 +262,7 @@ struct column_ref : seq<identifier, opt<dot, must<column_name>>> {};
 
 struct literal : sor<guarded<sor<digit, one<'.'>>, numeric_literal>, guarded<one<'\''>, string_literal>,
                      guarded<kw_true, true_literal>, guarded<kw_false, false_literal>, guarded<kw_null, null_literal>> {};
-struct primary : sor<scalar_subquery, guarded<one<'('>, paren_expr>, literal, guarded<kw_case, case_expr>,
+struct primary : sor<scalar_subquery, guarded<kw_exists, exists_subquery>, guarded<one<'('>, paren_expr>, literal, guarded<kw_case, case_expr>,
                      guarded<kw_cast, cast_expr>, guarded<kw_extract, extract_expr>, guarded<kw_date, date_literal>,
                      guarded<kw_interval, interval_literal>,
                      guarded<sor<one<'"'>, seq<bare_identifier, ws, one<'('>>>, function_call>, column_ref> {};

@@ -403,7 +403,8 @@ using selector = pt::selector<
         // expressions
         g::identifier, g::numeric_literal, g::string_literal, g::true_literal, g::false_literal, g::null_literal,
         g::date_literal, g::interval_literal, g::unit_day, g::unit_month, g::unit_year, g::function_call,
-        g::star_argument, g::distinct_arguments, g::column_ref, g::paren_expr, g::scalar_subquery, g::in_subquery,
+        g::star_argument, g::distinct_arguments, g::column_ref, g::paren_expr, g::scalar_subquery, g::exists_subquery,
+        g::in_subquery,
         g::negation, g::unary_plus,
         g::logical_not, g::case_expr, g::when_clause, g::else_clause, g::cast_expr, g::type_name,
         g::double_precision, g::type_parameter, g::extract_expr, g::is_null_predicate, g::is_not,
@@ -797,6 +798,11 @@ class Lowering {
       Lowered operand = expression(*n.children.back());
       operand.begin = begin(n);
       return operand;
+    }
+    if (n.is_type<g::exists_subquery>()) {
+      ast::ExprPtr exists = make_node(ast::ExprKind::Exists, begin(n));
+      exists->subquery = std::make_shared<const ast::SelectStatement>(select(*n.children.at(0)));
+      return combine(std::move(exists), begin(n), end(n), 0, begin(n));
     }
     if (n.is_type<g::scalar_subquery>()) {
       ast::ExprPtr subquery = make_node(ast::ExprKind::Subquery, begin(n));
