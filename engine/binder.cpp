@@ -27,7 +27,7 @@ TableFunctionReader& default_table_function_reader() {
 }
 
 const char* const kAggregateNames[] = {"count", "sum", "min", "max", "avg", "arg_min", "arg_max", "min_by", "max_by"};
-const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs"};
+const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs", "coalesce", "ifnull", "nullif"};
 
 bool is_aggregate_name(std::string_view name) {
   return std::find(std::begin(kAggregateNames), std::end(kAggregateNames), name) != std::end(kAggregateNames);
@@ -875,6 +875,43 @@ class ExpressionBinder {
     return node(op, DataType::bigint(), {std::move(d)}, e.offset);
   }
 
+  // COALESCE(a, b, ...) (IFNULL(a, b)) and NULLIF(a, b), as the CASE each
+  // means -- CASE WHEN a IS NOT NULL THEN a WHEN b ... ELSE last END and CASE
+  // WHEN a = b THEN NULL ELSE a END -- so their result types are CASE's
+  // (DuckDB's: the arguments' common type).
+  BoundExpr bind_null_function(const ast::Expr& e) {
+    const bool nullif = e.name == "nullif";
+    if (e.args.empty() || ((nullif || e.name == "ifnull") && e.args.size() != 2))
+      throw Error(ErrorKind::Binder,
+                  e.name + "() takes " + (e.args.empty() && !nullif && e.name != "ifnull" ? "at least one argument"
+                                                                                          : "exactly two arguments"),
+                  e.offset);
+    if (!nullif && e.args.size() == 1) return bind(*e.args[0]);
+    ast::Expr c;
+    c.kind = ExprKind::Case;
+    c.offset = e.offset;
+    c.end = e.end;
+    c.has_else = true;
+    if (nullif) {
+      c.args.push_back(ast::make_binary(ast::BinaryOp::Eq, ast::clone(*e.args[0]), ast::clone(*e.args[1]), e.offset));
+      ast::Literal null;
+      c.args.push_back(ast::make_literal(null, e.offset));
+      c.args.push_back(ast::clone(*e.args[0]));
+    } else {
+      for (std::size_t i = 0; i + 1 < e.args.size(); ++i) {
+        auto not_null = std::make_unique<ast::Expr>();
+        not_null->kind = ExprKind::IsNull;
+        not_null->negated = true;
+        not_null->offset = e.args[i]->offset;
+        not_null->args.push_back(ast::clone(*e.args[i]));
+        c.args.push_back(std::move(not_null));
+        c.args.push_back(ast::clone(*e.args[i]));
+      }
+      c.args.push_back(ast::clone(*e.args.back()));
+    }
+    return bind_case(c);
+  }
+
   BoundExpr bind_function(const ast::Expr& e) {
     if (is_aggregate_name(e.name))
       throw Error(ErrorKind::Binder, std::string("aggregate functions are not allowed in ") + scope_.clause(), e.offset);
@@ -898,6 +935,7 @@ class ExpressionBinder {
       DataType type = v.type;  // a whole REAL is still a REAL
       return node(floor ? Op::Floor : Op::Ceil, type, {std::move(v)}, e.offset);
     }
+    if (e.name == "coalesce" || e.name == "ifnull" || e.name == "nullif") return bind_null_function(e);
     std::string hint = closest_name(e.name, function_names());
     throw Error(ErrorKind::Binder,
                 "Scalar Function with name " + e.name + " does not exist!" +
