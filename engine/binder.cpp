@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 
@@ -316,6 +317,10 @@ class Scope {
   virtual BoundExpr subquery(const ast::Expr& e) {
     throw Error(ErrorKind::NotSupported, std::string("not supported yet: a subquery in ") + clause(), e.offset);
   }
+  // x [NOT] IN (SELECT ...) with x bound: a search of the subquery's values.
+  virtual BoundExpr in_subquery(const ast::Expr& e, BoundExpr) {
+    throw Error(ErrorKind::NotSupported, std::string("not supported yet: a subquery in ") + clause(), e.offset);
+  }
 };
 
 class ExpressionBinder {
@@ -344,12 +349,7 @@ class ExpressionBinder {
       case ExprKind::Extract: return bind_extract(e);
       case ExprKind::Subquery:
       case ExprKind::Exists: return scope_.subquery(e);
-      case ExprKind::InSubquery:
-        throw Error(ErrorKind::NotSupported,
-                    e.negated ? std::string("not supported yet: NOT IN (SELECT ...)")
-                              : std::string("not supported yet: IN (SELECT ...) other than as a condition of WHERE "
-                                            "joined by AND"),
-                    e.offset);
+      case ExprKind::InSubquery: return scope_.in_subquery(e, bind(*e.args[0]));
     }
     throw Error(ErrorKind::Binder, "unsupported expression", e.offset);
   }
@@ -985,6 +985,7 @@ class TableScope : public Scope {
       : query_(query), clause_(clause), subqueries_(subqueries) {}
   Subqueries* subqueries() const { return subqueries_; }
   BoundExpr subquery(const ast::Expr& e) override;
+  BoundExpr in_subquery(const ast::Expr& e, BoundExpr x) override;
 
   std::optional<BoundExpr> intercept(const ast::Expr& e) override {
     if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) {
@@ -1155,6 +1156,93 @@ class Subqueries {
                 e.offset);
   }
 
+  // x [NOT] IN (SELECT ...) where no join can stand in (NOT IN, under OR or
+  // NOT, outside WHERE): the subquery's distinct values, sorted, are searched
+  // for x on every row (Rank) and the value found there (Lookup) compared
+  // with x. SQL's NULLs: x NULL gives NULL, a NULL among the values makes a
+  // miss NULL, and no values at all make IN FALSE whatever x is.
+  BoundExpr membership(const ast::Expr& e, BoundExpr x, const TableScope& outer) {
+    std::shared_ptr<ResultData>& cached = results_[e.subquery.get()];
+    if (!cached) cached = run(*e.subquery, e.offset, outer);
+    const ResultData& r = *cached;
+    if (r.columns.size() != 1)
+      throw Error(ErrorKind::Binder,
+                  "Subquery returns " + std::to_string(r.columns.size()) + " columns - expected 1", e.offset);
+    const HostColumn& c = r.columns[0];
+    auto not_yet = [&] {
+      return Error(ErrorKind::NotSupported,
+                   "not supported yet: IN (SELECT ...) here between " + x.type.to_string() + " and " +
+                       c.type.to_string() + " (as a condition of WHERE joined by AND, IN (SELECT ...) takes any types)",
+                   e.offset);
+    };
+    bool has_null = false;
+    std::vector<int64_t> keys;
+    const bool integers = [](Type t) { return t == Type::Integer || t == Type::BigInt; }(x.type.id) &&
+                          (c.type.id == Type::Integer || c.type.id == Type::BigInt);
+    const bool same_kind = (x.type.id == Type::Date && c.type.id == Type::Date) ||
+                           (x.type.id == Type::Decimal && c.type.id == Type::Decimal && !x.type.is_wide_decimal() &&
+                            !c.type.is_wide_decimal() && x.type.scale == c.type.scale);
+    if (x.type.id == Type::Varchar && c.type.id == Type::Varchar && x.dictionary) {
+      for (std::size_t row = 0; row < r.rows; ++row) {
+        if (!c.is_valid(row)) {
+          has_null = true;
+          continue;
+        }
+        const std::string& value = c.dictionary->values[c.values<uint32_t>()[row]];
+        const uint32_t code = x.dictionary->lower_bound(value);
+        if (code < x.dictionary->size() && x.dictionary->values[code] == value) keys.push_back(code);
+      }
+    } else if (integers || same_kind) {
+      for (std::size_t row = 0; row < r.rows; ++row) {
+        if (!c.is_valid(row)) {
+          has_null = true;
+          continue;
+        }
+        keys.push_back(c.type.storage() == Type::Integer || c.type.storage() == Type::Date
+                           ? int64_t{c.values<int32_t>()[row]}
+                           : c.values<int64_t>()[row]);
+      }
+    } else {
+      throw not_yet();
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    const std::size_t at = e.offset;
+    BoundExpr in;
+    if (r.rows == 0) {
+      in = bool_constant(false, at);
+    } else {
+      BoundExpr member = bool_constant(false, at);
+      if (!keys.empty()) {
+        auto table = std::make_shared<LookupTable>();
+        table->type = Type::BigInt;
+        table->entries = keys.size();
+        table->bytes.resize(keys.size() * sizeof(int64_t));
+        std::memcpy(table->bytes.data(), keys.data(), table->bytes.size());
+        BoundExpr rank;
+        rank.op = Op::Rank;
+        rank.type = DataType::bigint();
+        rank.offset = at;
+        rank.lookup = table;
+        rank.children.push_back(x);
+        BoundExpr found;
+        found.op = Op::Lookup;
+        found.type = DataType::bigint();
+        found.offset = at;
+        found.lookup = table;
+        found.children.push_back(rank);
+        BoundExpr inside = node(Op::Lt, DataType::boolean(),
+                                {std::move(rank), int_constant(static_cast<int64_t>(keys.size()), at)}, at);
+        BoundExpr equal = node(Op::Eq, DataType::boolean(), {std::move(found), std::move(x)}, at);
+        member = node(Op::And, DataType::boolean(), {std::move(inside), std::move(equal)}, at);
+      }
+      in = has_null ? node(Op::Select, DataType::boolean(),
+                           {std::move(member), bool_constant(true, at), null_constant(DataType::boolean(), at)}, at)
+                    : std::move(member);
+    }
+    return e.negated ? node(Op::Not, DataType::boolean(), {std::move(in)}, at) : std::move(in);
+  }
+
   // The subquery's rows as a table (IN (SELECT ...), a derived table that groups).
   std::shared_ptr<const Table> table(const ast::SelectStatement& select, std::size_t offset, const TableScope& outer) {
     if (!runner_.table) throw Error(ErrorKind::NotSupported, "not supported yet: subqueries here", offset);
@@ -1232,6 +1320,11 @@ BoundExpr TableScope::subquery(const ast::Expr& e) {
   return subqueries_->scalar(e, *this);
 }
 
+BoundExpr TableScope::in_subquery(const ast::Expr& e, BoundExpr x) {
+  if (!subqueries_) return Scope::in_subquery(e, std::move(x));
+  return subqueries_->membership(e, std::move(x), *this);
+}
+
 // Above the aggregate: group keys and aggregates are columns; a bare column
 // that is neither is an error that names it.
 class AggregateScope : public Scope {
@@ -1267,6 +1360,7 @@ class AggregateScope : public Scope {
   }
   const char* clause() const override { return clause_; }
   BoundExpr subquery(const ast::Expr& e) override { return tables_.subquery(e); }
+  BoundExpr in_subquery(const ast::Expr& e, BoundExpr x) override { return tables_.in_subquery(e, std::move(x)); }
 
   static bool contains_aggregate(const ast::Expr& e) {
     if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) return true;
