@@ -1212,7 +1212,11 @@ class Subqueries {
     if (r.rows == 0) {
       in = bool_constant(false, at);
     } else {
-      BoundExpr member = bool_constant(false, at);
+      // With no key x could equal, x's NULL still makes IN NULL.
+      BoundExpr member = node(Op::Select, DataType::boolean(),
+                              {node(Op::IsNull, DataType::boolean(), {x}, at), null_constant(DataType::boolean(), at),
+                               bool_constant(false, at)},
+                              at);
       if (!keys.empty()) {
         auto table = std::make_shared<LookupTable>();
         table->type = Type::BigInt;
