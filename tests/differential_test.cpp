@@ -82,6 +82,10 @@ Features probe_features(ExecutorKind kind) {
   f.types = works({"SELECT CAST(d AS DECIMAL(9,2)) * 0.05, DATE '1998-12-01' + INTERVAL '3' MONTH, DATE '1998-12-01' - 3, "
                    "EXTRACT(YEAR FROM DATE '1998-12-01'), CAST(NULL AS DATE), CAST(i AS VARCHAR), i + NULL FROM p"});
   f.derived = works({"SELECT x.i FROM (SELECT * FROM p) AS x", "SELECT x.i FROM (SELECT * FROM p LIMIT 10) AS x"});
+  f.subquery = works({"SELECT i FROM p WHERE i IN (SELECT s.i FROM q AS s) AND d < (SELECT MAX(s.i) FROM q AS s)",
+                      "SELECT i NOT IN (SELECT s.i FROM q AS s), EXISTS (SELECT * FROM q AS s) FROM p",
+                      "SELECT i FROM p WHERE EXISTS (SELECT * FROM q AS s WHERE s.i = p.i)",
+                      "SELECT i FROM p WHERE d > (SELECT AVG(s.i) FROM q AS s WHERE s.s = p.s)"});
   // Not a feature but a fix: the answer must be right.
   try {
     Result r = db.query("SELECT CASE WHEN i > 1 THEN 0 ELSE 2147483648 END FROM p WHERE i = 1");

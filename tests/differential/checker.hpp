@@ -409,7 +409,22 @@ class Checker {
       return known("integer overflow on rows DuckDB filters before the join (gpusql after)");
     if (duckdb_conversion && q_.from.size() > 1 && cast_may_fail())
       return known("a failing CAST on rows DuckDB filters before the join (gpusql after)");
+    // A subquery in WHERE may join (IN, EXISTS, a correlated comparison),
+    // and gpusql evaluates the rest of WHERE on the rows the join keeps.
+    if (duckdb_overflows && subquery_in_where() && duckdb_may_overflow())
+      return known("integer overflow on rows a subquery's join removes first in gpusql");
+    if (duckdb_conversion && subquery_in_where() && cast_may_fail())
+      return known("a failing CAST on rows a subquery's join removes first in gpusql");
     return mismatch(duckdb_overflows ? "DuckDB reports an overflow gpusql does not see" : "DuckDB fails");
+  }
+
+  bool subquery_in_where() const {
+    bool found = false;
+    if (q_.where)
+      collect(*q_.where, [&](const Node& n) {
+        found = found || n.kind == Node::Kind::Scalar || n.kind == Node::Kind::InSelect || n.kind == Node::Kind::Exists;
+      });
+    return found;
   }
 
   // Text of an outcome: its rows (at most 40) or its error.
@@ -935,15 +950,13 @@ inline bool references(const Query& q, const std::string& column) {
   if (q.star) return true;
   bool found = false;
   Query copy = q;
-  for (Node* n : nodes_of(copy))
-    if (n->kind == Node::Kind::Column && n->text == column) found = true;
-  for (const auto& k : q.group_by) {
-    std::function<void(const Node&)> walk = [&](const Node& n) {
-      if (n.kind == Node::Kind::Column && n.text == column) found = true;
-      for (const auto& a : n.args) walk(a);
-    };
-    walk(k);
-  }
+  std::function<void(const Node&)> walk = [&](const Node& n) {
+    if (n.kind == Node::Kind::Column && n.text == column) found = true;
+    for (const auto& a : n.args) walk(a);
+    for (const auto& a : n.inner) walk(a);  // a subquery's
+  };
+  for (Node* n : nodes_of(copy)) walk(*n);
+  for (const auto& k : q.group_by) walk(k);
   return found;
 }
 

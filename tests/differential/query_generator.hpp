@@ -55,6 +55,11 @@ struct Features {
   // flattened, or (SELECT * FROM t LIMIT 1000000000) AS x, run first and
   // read as a table.
   bool derived = false;
+  // Subqueries over a table aliased s: a scalar aggregate compared, x [NOT]
+  // IN (SELECT s.c ...), an uncorrelated [NOT] EXISTS, anywhere a condition
+  // goes; and, as a condition of WHERE, a correlated EXISTS or a comparison
+  // with a correlated MIN/MAX/SUM/AVG (s.k = outer.k).
+  bool subquery = false;
 };
 
 // The name of every feature, in the order of Features' fields.
@@ -67,7 +72,7 @@ inline std::vector<std::pair<std::string, bool Features::*>> feature_fields() {
           {"case", &Features::case_when},      {"cast", &Features::cast},
           {"count_distinct", &Features::count_distinct}, {"null_text_compare", &Features::null_text_compare},
           {"case_int_widths", &Features::case_int_widths}, {"types", &Features::types},
-          {"derived", &Features::derived}};
+          {"derived", &Features::derived}, {"subquery", &Features::subquery}};
 }
 
 // Double: any non-integer number -- DOUBLE, REAL or DECIMAL (decimal_scale tells).
@@ -79,6 +84,12 @@ struct Node {
     Column, RowId, Literal, Neg, Not, Arith, Compare, And, Or, Agg, Between, In, Like, IsNull, Case, Cast,
     Interval,  // INTERVAL 'n' DAY|MONTH|YEAR (text), the right operand of a DATE + or -
     Extract,   // EXTRACT(text FROM args[0])
+    // Subqueries over the table `text` aliased s; their parts are in
+    // `inner`, out of reach of the walks over args (which see this query's
+    // expressions only).
+    Scalar,    // (SELECT inner[0] FROM text AS s [WHERE inner[1]])
+    InSelect,  // args[0] [NOT] IN (SELECT inner[0] FROM text AS s [WHERE inner[1]])
+    Exists,    // [NOT] EXISTS (SELECT * FROM text AS s [WHERE inner[0]])
   };
   Kind kind = Kind::Literal;
   VType type = VType::Int;
@@ -87,8 +98,9 @@ struct Node {
   std::string qualifier;  // Column, RowId: table alias ("" unqualified)
   bool negated = false;   // Between, In, Like, IsNull: the NOT form; Agg: DISTINCT
   bool star = false;      // Agg: COUNT(*)
-  int scale = -1;         // Column, Cast: the scale of a DECIMAL column or target type (-1: none)
+  int scale = -1;         // Column, Cast, Scalar: the scale of a DECIMAL column, target type or value (-1: none)
   std::vector<Node> args;
+  std::vector<Node> inner;  // Scalar, InSelect, Exists: the subquery's item and WHERE
 };
 
 inline bool contains_aggregate(const Node& n) {
@@ -130,6 +142,7 @@ inline std::optional<int> decimal_scale(const Node& n) {
       if (!decimal_literal(n.text)) return std::nullopt;
       return static_cast<int>(n.text.size() - n.text.find('.') - 1);
     case K::Column:
+    case K::Scalar:
     case K::Cast: return n.scale >= 0 ? std::optional<int>(n.scale) : std::nullopt;
     case K::Neg: return decimal_scale(n.args[0]);
     case K::Agg:
@@ -237,6 +250,16 @@ inline std::string render(const Node& n, Dialect d) {
     case K::Cast:
       if (!n.text.empty()) return "CAST(" + r(n.args[0]) + " AS " + n.text + ")";
       return "CAST(" + r(n.args[0]) + (d == Dialect::Sqlite ? " AS REAL)" : " AS DOUBLE)");
+    case K::Scalar:
+    case K::InSelect: {
+      std::string select = "(SELECT " + r(n.inner[0]) + " FROM " + n.text + " AS s" +
+                           (n.inner.size() > 1 ? " WHERE " + r(n.inner[1]) : "") + ")";
+      if (n.kind == K::Scalar) return select;
+      return "(" + r(n.args[0]) + (n.negated ? " NOT" : "") + " IN " + select + ")";
+    }
+    case K::Exists:
+      return std::string("(") + (n.negated ? "NOT " : "") + "EXISTS (SELECT * FROM " + n.text + " AS s" +
+             (n.inner.empty() ? "" : " WHERE " + r(n.inner[0])) + "))";
   }
   return "?";
 }
@@ -353,6 +376,8 @@ class QueryGenerator {
               const std::vector<std::size_t>& row_counts, const std::vector<bool>& complete) {
     Query q;
     scope_.clear();
+    tables_ = tables;
+    columns_ = columns;
     rowid_ok_ = true;
     duckdb_only_ = false;
     bool star_blocked = false;  // a DECIMAL or DATE column without the types feature
@@ -418,6 +443,9 @@ class QueryGenerator {
     }
     if (!q.where && rng_.chance(0.75)) q.where = boolean(0);
     else if (q.where && rng_.chance(0.3)) q.where = binary(Node::Kind::And, std::move(*q.where), boolean(1));
+    if (features_.subquery && rng_.chance(0.25))
+      if (std::optional<Node> c = correlated_condition(q.from[0]))
+        q.where = q.where ? binary(Node::Kind::And, std::move(*q.where), std::move(*c)) : std::move(*c);
 
     bool grouped = features_.group_by && rng_.chance(0.3);
     q.aggregate = grouped || rng_.chance(0.35);
@@ -464,6 +492,9 @@ class QueryGenerator {
   Rng& rng_;
   Features features_;
   std::vector<ColumnRef> scope_;
+  std::vector<std::string> tables_;             // every table, for subqueries
+  std::vector<std::vector<ColumnRef>> columns_;  // their usable columns
+  bool in_subquery_ = false;                     // building a subquery's parts (no subquery in them)
   bool rowid_ok_ = true;
   std::string rowid_qualifier_;
   bool duckdb_only_ = false;  // the query being built uses a shape SQLite cannot judge
@@ -816,8 +847,9 @@ class QueryGenerator {
     auto texts = columns_of(VType::Text);
     switch (rng_.weighted({4, 1, 5, features_.between ? 0.6 : 0, features_.in_list ? 0.6 : 0,
                            features_.like && !texts.empty() ? 0.6 : 0, features_.is_null ? 0.6 : 0,
-                           features_.types ? 0.3 : 0})) {
+                           features_.types ? 0.3 : 0, features_.subquery && !in_subquery_ ? 0.6 : 0})) {
       case 0: return binary(rng_.chance(0.5) ? Node::Kind::And : Node::Kind::Or, boolean(depth + 1), boolean(depth + 1));
+      case 8: return subquery_condition(depth);
       case 1: return unary(Node::Kind::Not, boolean(depth + 1));
       case 2: return comparison(depth);
       case 3: {
@@ -866,6 +898,153 @@ class QueryGenerator {
         return n;
       }
     }
+  }
+
+  // Table t's columns as a subquery sees them (qualified s).
+  std::vector<ColumnRef> inner_scope(std::size_t t) const {
+    std::vector<ColumnRef> out;
+    for (ColumnRef c : columns_[t]) {
+      c.qualifier = "s";
+      if (features_.types || (c.type != VType::Date && c.scale < 0)) out.push_back(c);
+    }
+    return out;
+  }
+
+  // `build()` run with table t's columns in scope, as a subquery's parts
+  // (no rowid, no subquery in them).
+  template <class F>
+  auto inside(std::size_t t, F&& build) {
+    std::vector<ColumnRef> outer = std::move(scope_);
+    scope_ = inner_scope(t);
+    const bool rowid = rowid_ok_;
+    rowid_ok_ = false;
+    in_subquery_ = true;
+    auto result = build();
+    scope_ = std::move(outer);
+    rowid_ok_ = rowid;
+    in_subquery_ = false;
+    return result;
+  }
+
+  // A subquery's WHERE of its own columns: one comparison without arithmetic.
+  Node local_condition() { return comparison(kMaxDepth - 1); }
+
+  // An aggregate of a subquery's column that every engine computes alike:
+  // MIN/MAX, SUM and AVG of INTEGER columns (whose sums fit), SUM of a
+  // DECIMAL, COUNT(*) (not correlated: 0, not NULL, where no row matches).
+  std::optional<Node> scalar_aggregate(bool correlated) {
+    std::vector<const ColumnRef*> numbers, integers, decimals;
+    for (const ColumnRef& c : scope_) {
+      if (c.type != VType::Int && c.type != VType::Double) continue;
+      numbers.push_back(&c);
+      if (c.type == VType::Int && c.name[0] == 'i') integers.push_back(&c);
+      if (c.scale >= 0) decimals.push_back(&c);
+    }
+    if (correlated && numbers.empty()) return std::nullopt;
+    switch (rng_.weighted({numbers.empty() ? 0.0 : 3, integers.empty() ? 0.0 : 2, integers.empty() ? 0.0 : 1.5,
+                           correlated ? 0.0 : 1, decimals.empty() ? 0.0 : 1})) {
+      case 0: {
+        Node c = column(*rng_.pick(numbers));
+        VType type = c.type;
+        return agg(rng_.chance(0.5) ? "MIN" : "MAX", std::move(c), type);
+      }
+      case 1: return agg("SUM", column(*rng_.pick(integers)), VType::Int);
+      case 2: return agg("AVG", column(*rng_.pick(integers)), VType::Double);
+      case 4: return agg("SUM", column(*rng_.pick(decimals)), VType::Double);
+      default:
+        if (correlated) return std::nullopt;
+        return count_star();
+    }
+  }
+
+  Node subquery_node(Node::Kind kind, std::size_t t, std::vector<Node> inner) {
+    Node n;
+    n.kind = kind;
+    n.type = VType::Bool;
+    n.text = tables_[t];
+    n.inner = std::move(inner);
+    return n;
+  }
+
+  // An uncorrelated subquery in a condition: x op (SELECT aggregate ...),
+  // x [NOT] IN (SELECT s.c ...), [NOT] EXISTS (SELECT * ...).
+  Node subquery_condition(int depth) {
+    static const std::vector<std::string> ops = {"=", "<>", "<", "<=", ">", ">="};
+    const std::size_t t = rng_.below(tables_.size());
+    switch (rng_.below(3)) {
+      case 0: {
+        std::vector<Node> parts = inside(t, [&] {
+          std::vector<Node> p = {*scalar_aggregate(false)};
+          if (rng_.chance(0.5)) p.push_back(local_condition());
+          return p;
+        });
+        Node sub = subquery_node(Node::Kind::Scalar, t, std::move(parts));
+        sub.type = sub.inner[0].type;
+        sub.scale = decimal_scale(sub.inner[0]).value_or(-1);
+        Node x = sub.type == VType::Int && rng_.chance(0.6) ? integer(depth + 1) : number(depth + 1);
+        if (rng_.chance(0.5)) return compare(rng_.pick(ops), std::move(x), std::move(sub));
+        return compare(rng_.pick(ops), std::move(sub), std::move(x));
+      }
+      case 1: {
+        // x and the subquery's column of one kind: integers, strings, DATEs.
+        std::vector<VType> kinds = {VType::Int};
+        if (!columns_of(VType::Text).empty()) kinds.push_back(VType::Text);
+        if (features_.types) kinds.push_back(VType::Date);
+        const VType kind = rng_.pick(kinds);
+        std::vector<Node> parts = inside(t, [&] {
+          std::vector<Node> p;
+          std::vector<const ColumnRef*> candidates = columns_of(kind);
+          if (candidates.empty()) return p;
+          p.push_back(column(*rng_.pick(candidates)));
+          if (rng_.chance(0.5)) p.push_back(local_condition());
+          return p;
+        });
+        if (parts.empty()) return comparison(depth);
+        Node n = subquery_node(Node::Kind::InSelect, t, std::move(parts));
+        n.negated = rng_.chance(0.4);
+        n.args.push_back(kind == VType::Int    ? integer(depth + 1)
+                         : kind == VType::Date ? typed_date(depth + 1)
+                                               : column(*rng_.pick(columns_of(VType::Text))));
+        return n;
+      }
+      default: {
+        std::vector<Node> parts = inside(t, [&] {
+          std::vector<Node> p;
+          if (rng_.chance(0.8)) p.push_back(local_condition());
+          return p;
+        });
+        Node n = subquery_node(Node::Kind::Exists, t, std::move(parts));
+        n.negated = rng_.chance(0.4);
+        return n;
+      }
+    }
+  }
+
+  // A condition of WHERE with a correlated subquery (s.k = outer.k, k
+  // integers, strings or DATEs): EXISTS, or x op (SELECT aggregate ...).
+  // Nullopt when no column pair can correlate.
+  std::optional<Node> correlated_condition(const TableRef& from) {
+    const std::size_t t = rng_.below(tables_.size());
+    std::vector<ColumnRef> inner = inner_scope(t);
+    std::vector<std::pair<ColumnRef, ColumnRef>> pairs;  // (inner, outer)
+    for (const ColumnRef& o : scope_)
+      for (const ColumnRef& i : inner)
+        if (o.type == i.type && (o.type == VType::Int || o.type == VType::Text || o.type == VType::Date))
+          pairs.push_back({i, o});
+    if (pairs.empty()) return std::nullopt;
+    auto [i, o] = rng_.pick(pairs);
+    // An unqualified outer column would name the subquery's own.
+    if (o.qualifier.empty()) o.qualifier = from.alias.empty() ? from.table : from.alias;
+    Node where = compare("=", column(i), column(o));
+    if (rng_.chance(0.4)) where = binary(Node::Kind::And, std::move(where), inside(t, [&] { return local_condition(); }));
+    std::optional<Node> value;
+    if (rng_.chance(0.6)) value = inside(t, [&] { return scalar_aggregate(true); });
+    if (!value) return subquery_node(Node::Kind::Exists, t, {std::move(where)});
+    Node sub = subquery_node(Node::Kind::Scalar, t, {*value, std::move(where)});
+    sub.type = value->type;
+    sub.scale = decimal_scale(*value).value_or(-1);
+    static const std::vector<std::string> ops = {"=", "<>", "<", "<=", ">", ">="};
+    return compare(rng_.pick(ops), number(2), std::move(sub));
   }
 
   Node case_when(VType type, int depth) {
