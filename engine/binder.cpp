@@ -748,6 +748,8 @@ class ExpressionBinder {
           if (target.scale >= shape->scale) {  // a value past int64 saturates: the check below fails it
             d = to_decimal(std::move(v), target.scale, /*saturate=*/true);
           } else {  // fewer digits after the point: rounded half away from zero
+            // Rounding may carry into one more digit (99.99 -> 100).
+            ++whole;
             // A 128-bit value stays 128-bit until the check below narrows it.
             DataType step = is_wide(v) ? decimal_type(v.type.precision, target.scale, at, /*wide=*/true) : target;
             d = node(Op::DivRound, step, {std::move(v), int_constant(pow10(shape->scale - target.scale), at)}, at);
