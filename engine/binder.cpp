@@ -1331,6 +1331,19 @@ BoundExpr TableScope::in_subquery(const ast::Expr& e, BoundExpr x) {
   return subqueries_->membership(e, std::move(x), *this);
 }
 
+// A GROUP BY key as it is grouped: an untyped NULL as an INTEGER, a string
+// constant as a column of one dictionary entry.
+BoundExpr as_group_key(BoundExpr key) {
+  if (is_untyped_null(key)) key = retype_null(std::move(key), DataType::integer());
+  if (key.type.id == Type::Varchar && key.op == Op::Constant && !key.dictionary) {
+    auto dictionary = std::make_shared<Dictionary>();
+    dictionary->values.push_back(key.text);
+    key.dictionary = std::move(dictionary);
+    key.constant.value.i = 0;
+  }
+  return key;
+}
+
 // Above the aggregate: group keys and aggregates are columns; a bare column
 // that is neither is an error that names it.
 class AggregateScope : public Scope {
@@ -1350,9 +1363,11 @@ class AggregateScope : public Scope {
       } catch (const Error&) {
         bound.reset();
       }
-      if (bound)
+      if (bound) {
+        bound = as_group_key(*std::move(bound));
         for (std::size_t k = 0; k < query_.group_keys.size(); ++k)
           if (same_expression(*bound, query_.group_keys[k])) return key_ref(k, *bound, e.offset);
+      }
     }
     return std::nullopt;
   }
@@ -1971,14 +1986,7 @@ class QueryBinder {
       if (AggregateScope::contains_aggregate(e))
         throw Error(ErrorKind::Binder, "GROUP BY clause cannot contain aggregates", e.offset);
       TableScope scope(q_, "GROUP BY", &subqueries_);
-      BoundExpr key = ExpressionBinder(scope).bind(e);
-      if (is_untyped_null(key)) key = retype_null(std::move(key), DataType::integer());
-      if (key.type.id == Type::Varchar && key.op == Op::Constant && !key.dictionary) {
-        auto dictionary = std::make_shared<Dictionary>();
-        dictionary->values.push_back(key.text);
-        key.dictionary = std::move(dictionary);
-        key.constant.value.i = 0;
-      }
+      BoundExpr key = as_group_key(ExpressionBinder(scope).bind(e));
       bool duplicate = false;
       for (const auto& k : q_.group_keys) duplicate |= same_expression(k, key);
       if (!duplicate) q_.group_keys.push_back(std::move(key));
