@@ -1108,9 +1108,15 @@ class Subqueries {
  public:
   Subqueries(const SubqueryRunner& runner) : runner_(runner) {}
 
+  // A correlated EXISTS as the query around it binds one (nullopt: it is
+  // not one it can bind; it then runs as an uncorrelated one).
+  std::function<std::optional<BoundExpr>(const ast::Expr&)> correlated_exists;
+
   // The subquery's one value as a constant of its type; NULL when it has no
   // row; an error when it has more, or more than one column.
   BoundExpr scalar(const ast::Expr& e, const TableScope& outer) {
+    if (e.kind == ExprKind::Exists && correlated_exists)
+      if (std::optional<BoundExpr> bound = correlated_exists(e)) return *std::move(bound);
     std::shared_ptr<ResultData>& cached = results_[e.subquery.get()];
     if (!cached) cached = run(*e.subquery, e.offset, outer);
     const ResultData& r = *cached;
@@ -1247,6 +1253,11 @@ class Subqueries {
                     : std::move(member);
     }
     return e.negated ? node(Op::Not, DataType::boolean(), {std::move(in)}, at) : std::move(in);
+  }
+
+  // The subquery's rows (uncorrelated: it runs on its own).
+  std::shared_ptr<ResultData> result(const ast::SelectStatement& select, std::size_t offset, const TableScope& outer) {
+    return run(select, offset, outer);
   }
 
   // The subquery's rows as a table (IN (SELECT ...), a derived table that groups).
@@ -1495,7 +1506,11 @@ class QueryBinder {
         sql_(sql),
         reader_(reader ? reader : default_table_function_reader()),
         runner_(runner),
-        subqueries_(runner_) {}
+        subqueries_(runner_) {
+    subqueries_.correlated_exists = [this](const ast::Expr& e) { return exists_by_search(e); };
+  }
+  QueryBinder(const QueryBinder&) = delete;
+  QueryBinder& operator=(const QueryBinder&) = delete;
 
   BoundQuery bind(const ast::SelectStatement& s) {
     if (s.from.empty()) bind_no_from(s);
@@ -1601,12 +1616,14 @@ class QueryBinder {
   // equalities only: inner_key = outer_key conditions (keys) and the rest,
   // which read the subquery's own columns (local). Nullopt for any other
   // shape, or a subquery with no correlation.
+  // With `unequal`, inner_c <> outer_x conditions too (Correlation::unequal).
   struct Correlation {
-    std::vector<std::pair<const ast::Expr*, const ast::Expr*>> keys;  // (inner, outer)
+    std::vector<std::pair<const ast::Expr*, const ast::Expr*>> keys;     // (inner, outer)
+    std::vector<std::pair<const ast::Expr*, const ast::Expr*>> unequal;  // (inner, outer)
     std::vector<const ast::Expr*> local;
   };
   std::optional<Correlation> correlate(const ast::SelectStatement& inner,
-                                       const std::vector<const ast::Expr*>& inner_only) {
+                                       const std::vector<const ast::Expr*>& inner_only, bool unequal = false) {
     if (inner.from.empty() || !inner.where || inner.limit || inner.offset) return std::nullopt;
     for (const auto& ref : inner.from)
       if (ref.on || ref.join != ast::JoinKind::Comma) return std::nullopt;
@@ -1645,10 +1662,14 @@ class QueryBinder {
         found.local.push_back(c);
         continue;
       }
-      if (from != 3 || c->kind != ExprKind::Binary || c->binary_op != ast::BinaryOp::Eq) return std::nullopt;
+      if (from != 3 || c->kind != ExprKind::Binary) return std::nullopt;
+      auto& list = c->binary_op == ast::BinaryOp::Eq                ? found.keys
+                   : unequal && c->binary_op == ast::BinaryOp::Ne ? found.unequal
+                                                                   : found.keys;
+      if (c->binary_op != ast::BinaryOp::Eq && &list == &found.keys) return std::nullopt;
       const int a = origin(*c->args[0]), b = origin(*c->args[1]);
-      if (a == 1 && b == 2) found.keys.push_back({c->args[0].get(), c->args[1].get()});
-      else if (a == 2 && b == 1) found.keys.push_back({c->args[1].get(), c->args[0].get()});
+      if (a == 1 && b == 2) list.push_back({c->args[0].get(), c->args[1].get()});
+      else if (a == 2 && b == 1) list.push_back({c->args[1].get(), c->args[0].get()});
       else return std::nullopt;
     }
     if (found.keys.empty()) return std::nullopt;
@@ -1749,6 +1770,109 @@ class QueryBinder {
                                               "exists", exists.offset);
     join_on_keys(*c, t, exists.offset);
     return true;
+  }
+
+  // [NOT] EXISTS (SELECT ... WHERE inner_k = outer_k [AND inner_c <>
+  // outer_x] AND local) anywhere a condition goes (TPC-H Q21, Q22): k an
+  // integer, DATE or string column, c an integer or DATE. The subquery
+  // grouped by k runs once, first, giving each key the MIN and MAX of its
+  // group's non-NULL c; the sorted keys (a string's: its code in outer_k's
+  // dictionary) are searched for outer_k on every row (Rank, Lookup). Some
+  // row of the group has c <> outer_x exactly when its MIN or MAX differs
+  // from outer_x. TRUE or FALSE, never NULL: a NULL outer_k or outer_x finds
+  // no row. Nullopt for any other shape.
+  std::optional<BoundExpr> exists_by_search(const ast::Expr& exists) {
+    const ast::SelectStatement& inner = *exists.subquery;
+    if (!inner.group_by.empty() || inner.having) return std::nullopt;
+    for (const auto& item : inner.items)
+      if (AggregateScope::contains_aggregate(*item.expr)) return std::nullopt;
+    std::optional<Correlation> c = correlate(inner, {}, /*unequal=*/true);
+    if (!c || c->keys.size() != 1 || c->unequal.size() > 1) return std::nullopt;
+    TableScope outer_scope(q_, "WHERE", &subqueries_);
+    ExpressionBinder binder(outer_scope);
+    auto integral = [](const DataType& t) {
+      return t.id == Type::Integer || t.id == Type::BigInt || t.id == Type::Date;
+    };
+    BoundExpr outer_key = binder.bind(*c->keys[0].second);
+    std::optional<BoundExpr> outer_value;
+    if (!c->unequal.empty()) outer_value = binder.bind(*c->unequal[0].second);
+    const bool strings = outer_key.type.id == Type::Varchar && outer_key.dictionary;
+    if ((!integral(outer_key.type) && !strings) || (outer_value && !integral(outer_value->type))) return std::nullopt;
+
+    ast::SelectStatement grouped = by_keys(inner, *c, true);
+    const std::size_t at = exists.offset;
+    if (!c->unequal.empty())
+      for (const char* name : {"min", "max"}) {
+        std::vector<ast::ExprPtr> args;
+        args.push_back(ast::clone(*c->unequal[0].first));
+        grouped.items.push_back({ast::make_function(name, std::move(args), false, at), name});
+      }
+    std::shared_ptr<ResultData> groups = subqueries_.result(grouped, at, outer_scope);
+    auto same_kind = [&](const DataType& a, const DataType& b) {
+      if (a.id == Type::Varchar || b.id == Type::Varchar) return a.id == b.id;
+      return integral(a) && integral(b) && (a.id == Type::Date) == (b.id == Type::Date);
+    };
+    if (!same_kind(groups->columns[0].type, outer_key.type)) return std::nullopt;
+    for (std::size_t i = 1; i < groups->columns.size(); ++i)
+      if (!same_kind(groups->columns[i].type, outer_value->type)) return std::nullopt;
+    auto value_at = [&](std::size_t column, std::size_t row) {
+      const HostColumn& col = groups->columns[column];
+      return col.type.storage() == Type::BigInt ? col.values<int64_t>()[row] : int64_t{col.values<int32_t>()[row]};
+    };
+    // (key, group) of the groups with a key (and, for <>, some non-NULL c),
+    // by key; a string no value of outer_k equals has no code and no entry.
+    std::vector<std::pair<int64_t, std::size_t>> entries;
+    for (std::size_t row = 0; row < groups->rows; ++row) {
+      bool valid = true;
+      for (const HostColumn& col : groups->columns) valid = valid && col.is_valid(row);
+      if (!valid) continue;
+      if (!strings) {
+        entries.push_back({value_at(0, row), row});
+        continue;
+      }
+      const HostColumn& col = groups->columns[0];
+      const std::string& value = col.dictionary->values[col.values<uint32_t>()[row]];
+      const uint32_t code = outer_key.dictionary->lower_bound(value);
+      if (code < outer_key.dictionary->size() && outer_key.dictionary->values[code] == value)
+        entries.push_back({code, row});
+    }
+    std::sort(entries.begin(), entries.end());
+    if (entries.empty()) return bool_constant(false, at);
+    auto table_of = [&](std::size_t column) {
+      auto table = std::make_shared<LookupTable>();
+      table->type = Type::BigInt;
+      table->entries = entries.size();
+      table->bytes.resize(entries.size() * sizeof(int64_t));
+      for (std::size_t i = 0; i < entries.size(); ++i) {
+        const int64_t v = column == 0 ? entries[i].first : value_at(column, entries[i].second);
+        std::memcpy(table->bytes.data() + i * sizeof(int64_t), &v, sizeof v);
+      }
+      return table;
+    };
+    auto lookup = [&](Op op, std::shared_ptr<LookupTable> table, BoundExpr child) {
+      BoundExpr e;
+      e.op = op;
+      e.type = DataType::bigint();
+      e.offset = at;
+      e.lookup = std::move(table);
+      e.children.push_back(std::move(child));
+      return e;
+    };
+    auto keys = table_of(0);
+    BoundExpr rank = lookup(Op::Rank, keys, outer_key);
+    BoundExpr inside = node(Op::Lt, DataType::boolean(),
+                            {rank, int_constant(static_cast<int64_t>(entries.size()), at)}, at);
+    BoundExpr equal = node(Op::Eq, DataType::boolean(), {lookup(Op::Lookup, keys, rank), outer_key}, at);
+    BoundExpr found = node(Op::And, DataType::boolean(), {std::move(inside), std::move(equal)}, at);
+    if (outer_value) {
+      BoundExpr low = node(Op::Ne, DataType::boolean(), {lookup(Op::Lookup, table_of(1), rank), *outer_value}, at);
+      BoundExpr high = node(Op::Ne, DataType::boolean(), {lookup(Op::Lookup, table_of(2), rank), *outer_value}, at);
+      found = node(Op::And, DataType::boolean(),
+                   {std::move(found), node(Op::Or, DataType::boolean(), {std::move(low), std::move(high)}, at)}, at);
+    }
+    // NULL (a NULL key or value) is FALSE: EXISTS is never NULL.
+    return node(Op::Select, DataType::boolean(), {std::move(found), bool_constant(true, at), bool_constant(false, at)},
+                at);
   }
 
   static bool has_subquery(const ast::Expr& e) {

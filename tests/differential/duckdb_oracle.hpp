@@ -74,6 +74,11 @@
 // D11. DATE + INTERVAL and DATE - INTERVAL are a DATE in gpusql; DuckDB makes
 //      them a TIMESTAMP: the DuckDB text reads CAST((d + INTERVAL ...) AS
 //      DATE) (query_generator.hpp).
+// D12. Not gpusql's difference but DuckDB 1.5's bug (duckdb#23979): a
+//      correlated EXISTS whose subquery compares inner <> outer is TRUE in
+//      DuckDB for a NULL outer value (no row has c <> NULL: FALSE in SQLite
+//      and the standard). The DuckDB text reads ((inner <> outer) IS TRUE),
+//      which DuckDB answers right (query_generator.hpp).
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with

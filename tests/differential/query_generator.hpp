@@ -96,7 +96,7 @@ struct Node {
   std::string text;       // Column: name; Literal: its SQL; Arith/Compare: operator; Agg: function;
                           // Cast: the target type ("" : DOUBLE, REAL in SQLite)
   std::string qualifier;  // Column, RowId: table alias ("" unqualified)
-  bool negated = false;   // Between, In, Like, IsNull: the NOT form; Agg: DISTINCT
+  bool negated = false;   // Between, In, Like, IsNull: the NOT form; Agg: DISTINCT; Compare: D12's <>
   bool star = false;      // Agg: COUNT(*)
   int scale = -1;         // Column, Cast, Scalar: the scale of a DECIMAL column, target type or value (-1: none)
   std::vector<Node> args;
@@ -216,6 +216,8 @@ inline std::string render(const Node& n, Dialect d) {
       }
       return "(" + r(n.args[0]) + " " + n.text + " " + r(n.args[1]) + ")";
     case K::Compare: {
+      // D12: a correlated <> (negated marks it) as DuckDB answers it right.
+      if (n.negated && d == Dialect::Duckdb) return "((" + r(n.args[0]) + " <> " + r(n.args[1]) + ") IS TRUE)";
       bool mixed = (n.args[0].type == VType::Double) != (n.args[1].type == VType::Double) &&
                    n.args[0].type != VType::Bool && n.args[0].type != VType::Text;
       if (mixed) return "(" + as_real(n.args[0]) + " " + n.text + " " + as_real(n.args[1]) + ")";
@@ -434,6 +436,7 @@ class QueryGenerator {
         }
       }
     }
+    outer_from_ = q.from[0];
     // Derived tables: only aliased ones (a derived table has no table name to
     // qualify with), and no rowid (a derived table has none).
     if (features_.derived && rng_.chance(0.3) && !q.from[0].alias.empty()) {
@@ -444,7 +447,7 @@ class QueryGenerator {
     if (!q.where && rng_.chance(0.75)) q.where = boolean(0);
     else if (q.where && rng_.chance(0.3)) q.where = binary(Node::Kind::And, std::move(*q.where), boolean(1));
     if (features_.subquery && rng_.chance(0.25))
-      if (std::optional<Node> c = correlated_condition(q.from[0]))
+      if (std::optional<Node> c = correlated_condition(false))
         q.where = q.where ? binary(Node::Kind::And, std::move(*q.where), std::move(*c)) : std::move(*c);
 
     bool grouped = features_.group_by && rng_.chance(0.3);
@@ -495,6 +498,7 @@ class QueryGenerator {
   std::vector<std::string> tables_;             // every table, for subqueries
   std::vector<std::vector<ColumnRef>> columns_;  // their usable columns
   bool in_subquery_ = false;                     // building a subquery's parts (no subquery in them)
+  TableRef outer_from_;                          // the query's first table, which correlation names
   bool rowid_ok_ = true;
   std::string rowid_qualifier_;
   bool duckdb_only_ = false;  // the query being built uses a shape SQLite cannot judge
@@ -971,7 +975,10 @@ class QueryGenerator {
   Node subquery_condition(int depth) {
     static const std::vector<std::string> ops = {"=", "<>", "<", "<=", ">", ">="};
     const std::size_t t = rng_.below(tables_.size());
-    switch (rng_.below(3)) {
+    switch (rng_.below(4)) {
+      case 3:
+        if (std::optional<Node> c = correlated_condition(true)) return *c;
+        return comparison(depth);
       case 0: {
         std::vector<Node> parts = inside(t, [&] {
           std::vector<Node> p = {*scalar_aggregate(false)};
@@ -1020,10 +1027,12 @@ class QueryGenerator {
     }
   }
 
-  // A condition of WHERE with a correlated subquery (s.k = outer.k, k
-  // integers, strings or DATEs): EXISTS, or x op (SELECT aggregate ...).
+  // A condition with a correlated subquery (s.k = outer.k, k integers,
+  // strings or DATEs, and maybe s.c <> outer.c): [NOT] EXISTS, or (as a
+  // condition of WHERE, not `anywhere`) x op (SELECT aggregate ...).
   // Nullopt when no column pair can correlate.
-  std::optional<Node> correlated_condition(const TableRef& from) {
+  std::optional<Node> correlated_condition(bool anywhere) {
+    const TableRef& from = outer_from_;
     const std::size_t t = rng_.below(tables_.size());
     std::vector<ColumnRef> inner = inner_scope(t);
     std::vector<std::pair<ColumnRef, ColumnRef>> pairs;  // (inner, outer)
@@ -1034,12 +1043,30 @@ class QueryGenerator {
     if (pairs.empty()) return std::nullopt;
     auto [i, o] = rng_.pick(pairs);
     // An unqualified outer column would name the subquery's own.
-    if (o.qualifier.empty()) o.qualifier = from.alias.empty() ? from.table : from.alias;
-    Node where = compare("=", column(i), column(o));
-    if (rng_.chance(0.4)) where = binary(Node::Kind::And, std::move(where), inside(t, [&] { return local_condition(); }));
+    auto outer_column = [&](ColumnRef c) {
+      if (c.qualifier.empty()) c.qualifier = from.alias.empty() ? from.table : from.alias;
+      return column(c);
+    };
     std::optional<Node> value;
-    if (rng_.chance(0.6)) value = inside(t, [&] { return scalar_aggregate(true); });
-    if (!value) return subquery_node(Node::Kind::Exists, t, {std::move(where)});
+    if (!anywhere && rng_.chance(0.6)) value = inside(t, [&] { return scalar_aggregate(true); });
+    Node where = compare("=", column(i), outer_column(o));
+    if (!value && rng_.chance(0.3)) {  // EXISTS only
+      std::vector<std::pair<ColumnRef, ColumnRef>> others;
+      for (const auto& [a, b] : pairs)
+        if (a.type != VType::Text) others.push_back({a, b});
+      if (!others.empty()) {
+        auto [a, b] = rng_.pick(others);
+        Node unequal = compare("<>", column(a), outer_column(b));
+        unequal.negated = true;  // D12 of duckdb_oracle.hpp
+        where = binary(Node::Kind::And, std::move(where), std::move(unequal));
+      }
+    }
+    if (rng_.chance(0.4)) where = binary(Node::Kind::And, std::move(where), inside(t, [&] { return local_condition(); }));
+    if (!value) {
+      Node n = subquery_node(Node::Kind::Exists, t, {std::move(where)});
+      n.negated = rng_.chance(0.4);
+      return n;
+    }
     Node sub = subquery_node(Node::Kind::Scalar, t, {*value, std::move(where)});
     sub.type = value->type;
     sub.scale = decimal_scale(*value).value_or(-1);
