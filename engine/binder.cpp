@@ -28,7 +28,7 @@ TableFunctionReader& default_table_function_reader() {
 }
 
 const char* const kAggregateNames[] = {"count", "sum", "min", "max", "avg", "arg_min", "arg_max", "min_by", "max_by"};
-const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs", "coalesce", "ifnull", "nullif"};
+const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs", "coalesce", "ifnull", "nullif", "substring", "substr"};
 
 bool is_aggregate_name(std::string_view name) {
   return std::find(std::begin(kAggregateNames), std::end(kAggregateNames), name) != std::end(kAggregateNames);
@@ -914,6 +914,47 @@ class ExpressionBinder {
     return bind_case(c);
   }
 
+  // SUBSTRING(s, start[, length]) with constant start and length: applied to
+  // each entry of s's dictionary (map_strings), or to a string literal.
+  BoundExpr bind_substring(const ast::Expr& e) {
+    if (e.args.size() != 2 && e.args.size() != 3)
+      throw Error(ErrorKind::Binder, e.name + "() takes two or three arguments", e.offset);
+    BoundExpr s = bind(*e.args[0]);
+    const bool null_string = is_untyped_null(s);
+    if (!null_string && s.type.id != Type::Varchar)
+      throw Error(ErrorKind::Binder, "No function matches " + e.name + "(" + s.type.to_string() + ", ...)",
+                  e.args[0]->offset);
+    std::vector<std::optional<int64_t>> bounds;  // start, length; nullopt: NULL
+    for (std::size_t i = 1; i < e.args.size(); ++i) {
+      BoundExpr v = fold_constants(bind(*e.args[i]));
+      if (is_untyped_null(v)) {
+        bounds.push_back(std::nullopt);
+        continue;
+      }
+      if (!v.type.is_integral())
+        throw Error(ErrorKind::Binder, "No function matches " + e.name + "(VARCHAR, " + v.type.to_string() + ")",
+                    e.args[i]->offset);
+      if (v.op != Op::Constant)
+        throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " from a position that is not a constant",
+                    e.args[i]->offset);
+      bounds.push_back(v.constant.null_constant ? std::nullopt : std::optional<int64_t>(v.constant.value.i));
+    }
+    const bool null = std::any_of(bounds.begin(), bounds.end(), [](const auto& b) { return !b; });
+    if (null || null_string || (s.op == Op::Constant && s.constant.null_constant))
+      return null_constant(DataType::varchar(), e.offset);
+    const int64_t start = *bounds[0];
+    const std::optional<int64_t> length = bounds.size() > 1 ? bounds[1] : std::nullopt;
+    if (s.op == Op::Constant) {
+      s.text = substring(s.text, start, length);
+      s.offset = e.offset;
+      return s;
+    }
+    if (!s.dictionary)
+      throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of a string that is not a column's",
+                  e.offset);
+    return map_strings(std::move(s), [&](const std::string& text) { return substring(text, start, length); });
+  }
+
   BoundExpr bind_function(const ast::Expr& e) {
     if (is_aggregate_name(e.name))
       throw Error(ErrorKind::Binder, std::string("aggregate functions are not allowed in ") + scope_.clause(), e.offset);
@@ -938,6 +979,7 @@ class ExpressionBinder {
       return node(floor ? Op::Floor : Op::Ceil, type, {std::move(v)}, e.offset);
     }
     if (e.name == "coalesce" || e.name == "ifnull" || e.name == "nullif") return bind_null_function(e);
+    if (e.name == "substring" || e.name == "substr") return bind_substring(e);
     std::string hint = closest_name(e.name, function_names());
     throw Error(ErrorKind::Binder,
                 "Scalar Function with name " + e.name + " does not exist!" +

@@ -68,4 +68,29 @@ BoundExpr recode(BoundExpr e, const std::shared_ptr<const Dictionary>& target) {
   return lookup;
 }
 
+BoundExpr map_strings(BoundExpr e, const std::function<std::string(const std::string&)>& f) {
+  const std::vector<std::string>& from = e.dictionary->values;
+  std::vector<std::string> images(from.size());
+  for (std::size_t i = 0; i < from.size(); ++i) images[i] = f(from[i]);
+  auto target = std::make_shared<Dictionary>();
+  target->values = images;
+  std::sort(target->values.begin(), target->values.end());
+  target->values.erase(std::unique(target->values.begin(), target->values.end()), target->values.end());
+  std::vector<uint32_t> codes(from.size());
+  for (std::size_t i = 0; i < from.size(); ++i) codes[i] = target->lower_bound(images[i]);
+  auto table = std::make_shared<LookupTable>();
+  table->type = Type::Varchar;
+  table->entries = codes.size();
+  table->bytes.resize(codes.size() * sizeof(uint32_t));
+  if (!codes.empty()) std::memcpy(table->bytes.data(), codes.data(), table->bytes.size());
+  BoundExpr lookup;
+  lookup.op = Op::Lookup;
+  lookup.type = DataType::varchar();
+  lookup.offset = e.offset;
+  lookup.dictionary = std::move(target);
+  lookup.lookup = std::move(table);
+  lookup.children.push_back(std::move(e));
+  return lookup;
+}
+
 }  // namespace gpusql

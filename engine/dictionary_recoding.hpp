@@ -7,7 +7,9 @@
 // once at bind time (as LIKE's table is).
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/bound_expression.hpp"
@@ -18,6 +20,11 @@ namespace gpusql {
 // one operand's dictionary already holds every value, it is that dictionary,
 // and that operand needs no recoding.
 std::shared_ptr<const Dictionary> common_dictionary(const std::vector<const BoundExpr*>& operands);
+
+// `e` (a VARCHAR expression with a dictionary) mapped through a string
+// function: each entry's image, sorted and distinct, is the new dictionary,
+// and a Lookup node maps each code to its image's.
+BoundExpr map_strings(BoundExpr e, const std::function<std::string(const std::string&)>& f);
 
 // `e` (a VARCHAR expression with a dictionary, a string literal or a NULL)
 // as codes of `target`, which must hold all of its values.

@@ -1,8 +1,9 @@
 // Scalar helpers the binder runs once per query on the host: date text,
-// LIKE patterns (matched against each dictionary entry, never per row).
+// LIKE patterns and SUBSTRING (applied to each dictionary entry, never per row).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,5 +16,11 @@ std::string format_date(int64_t days);
 // SQL LIKE: '%' matches any run of characters, '_' any one character
 // (UTF-8 aware); everything else matches itself, case-sensitively.
 bool like_match(std::string_view text, std::string_view pattern);
+
+// SUBSTRING(text, start[, length]) as DuckDB's: characters are UTF-8 code
+// points counted from 1; a start of 0 or below begins before the first (a
+// negative one counts from the end), a negative length takes the characters
+// before the start. `length` absent: to the end.
+std::string substring(std::string_view text, int64_t start, std::optional<int64_t> length);
 
 }  // namespace gpusql

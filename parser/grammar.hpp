@@ -120,6 +120,7 @@ struct kw_double : keyword<TAO_PEGTL_ISTRING("double")> {};
 struct kw_drop : keyword<TAO_PEGTL_ISTRING("drop")> {};
 struct kw_explain : keyword<TAO_PEGTL_ISTRING("explain")> {};
 struct kw_extract : keyword<TAO_PEGTL_ISTRING("extract")> {};
+struct kw_for : keyword<TAO_PEGTL_ISTRING("for")> {};
 struct kw_first : keyword<TAO_PEGTL_ISTRING("first")> {};
 struct kw_if : keyword<TAO_PEGTL_ISTRING("if")> {};
 struct kw_insert : keyword<TAO_PEGTL_ISTRING("insert")> {};
@@ -128,6 +129,7 @@ struct kw_last : keyword<TAO_PEGTL_ISTRING("last")> {};
 struct kw_month : keyword<TAO_PEGTL_ISTRING("month")> {};
 struct kw_months : keyword<TAO_PEGTL_ISTRING("months")> {};
 struct kw_nulls : keyword<TAO_PEGTL_ISTRING("nulls")> {};
+struct kw_substring : keyword<TAO_PEGTL_ISTRING("substring")> {};
 struct kw_precision : keyword<TAO_PEGTL_ISTRING("precision")> {};
 struct kw_show : keyword<TAO_PEGTL_ISTRING("show")> {};
 struct kw_tables : keyword<TAO_PEGTL_ISTRING("tables")> {};
@@ -257,6 +259,11 @@ struct extract_field : seq<identifier> {};
 struct extract_operand : must<extract_field, kw_from, expression, rparen> {};
 struct extract_expr : seq<kw_extract, lparen, extract_operand> {};
 
+// SUBSTRING(s FROM start [FOR length]); SUBSTRING(s, start[, length]) is a
+// function_call.
+struct substring_call : seq<kw_substring, lparen, expression, kw_from, must<expression>,
+                            opt<kw_for, must<expression>>, must<rparen>> {};
+
 struct column_name : seq<identifier> {};
 struct column_ref : seq<identifier, opt<dot, must<column_name>>> {};
 
@@ -264,7 +271,7 @@ struct literal : sor<guarded<sor<digit, one<'.'>>, numeric_literal>, guarded<one
                      guarded<kw_true, true_literal>, guarded<kw_false, false_literal>, guarded<kw_null, null_literal>> {};
 struct primary : sor<scalar_subquery, guarded<kw_exists, exists_subquery>, guarded<one<'('>, paren_expr>, literal, guarded<kw_case, case_expr>,
                      guarded<kw_cast, cast_expr>, guarded<kw_extract, extract_expr>, guarded<kw_date, date_literal>,
-                     guarded<kw_interval, interval_literal>,
+                     guarded<kw_interval, interval_literal>, guarded<kw_substring, substring_call>,
                      guarded<sor<one<'"'>, seq<bare_identifier, ws, one<'('>>>, function_call>, column_ref> {};
 
 struct unary_expr;

@@ -407,7 +407,7 @@ using selector = pt::selector<
         g::in_subquery,
         g::negation, g::unary_plus,
         g::logical_not, g::case_expr, g::when_clause, g::else_clause, g::cast_expr, g::type_name,
-        g::double_precision, g::type_parameter, g::extract_expr, g::is_null_predicate, g::is_not,
+        g::double_precision, g::type_parameter, g::extract_expr, g::substring_call, g::is_null_predicate, g::is_not,
         g::between_predicate, g::in_predicate, g::like_predicate, g::not_predicate, g::op_add, g::op_sub,
         g::op_mul, g::op_div, g::op_mod, g::op_eq, g::op_ne, g::op_lt, g::op_le, g::op_gt, g::op_ge>,
     fold_single::on<g::expression, g::and_expr, g::comparison, g::additive, g::multiplicative>>;
@@ -825,6 +825,12 @@ class Lowering {
       return leaf(ast::make_column(std::move(table), std::move(name), begin(n)), n);
     }
     if (n.is_type<g::function_call>()) return function_call(n);
+    if (n.is_type<g::substring_call>()) {
+      ast::ExprPtr call = ast::make_function("substring", {}, false, begin(n));
+      int depth = 0;
+      for (const auto& child : n.children) add_argument(*call, depth, *child);
+      return combine(std::move(call), begin(n), end(n), depth, begin(n));
+    }
     if (n.is_type<g::case_expr>()) return case_expression(n);
     if (n.is_type<g::cast_expr>()) {
       ast::ExprPtr cast = make_node(ast::ExprKind::Cast, begin(n));

@@ -118,7 +118,7 @@ void check_query(Database& db, const std::string& file) {
 TEST_CASE("the TPC-H queries gpusql runs parse, bind, EXPLAIN and run", "[sql][tpch]") {
   Database db(Options{ExecutorKind::Host});
   add_tpch_schema(db);
-  for (const char* q : {"q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9", "q10", "q11", "q12", "q14", "q16", "q17", "q18", "q19", "q20"})
+  for (const char* q : {"q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9", "q10", "q11", "q12", "q14", "q16", "q17", "q18", "q19", "q20", "q21", "q22"})
     check_query(db, std::string("tpch/") + q + ".sql");
   // Q6's answer by hand: l_shipdate in [1994-01-01, 1995-01-01) is every row
   // (days 9000..9180), l_discount 0.05..0.07 is v = ... none: discounts are
