@@ -993,6 +993,17 @@ class ExpressionBinder {
 
 }  // namespace
 
+const std::string& BoundTableRef::column_name(int c) const {
+  const std::size_t i = static_cast<std::size_t>(c);
+  return i < column_aliases.size() ? column_aliases[i] : table->columns[i].name;
+}
+
+int BoundTableRef::find_column(std::string_view name) const {
+  for (std::size_t c = 0; c < table->columns.size(); ++c)
+    if (iequals(column_name(static_cast<int>(c)), name)) return static_cast<int>(c);
+  return -1;
+}
+
 int DerivedTable::find_column(std::string_view name) const {
   for (std::size_t i = 0; i < names.size(); ++i)
     if (iequals(names[i], name)) return static_cast<int>(i);
@@ -1078,10 +1089,10 @@ class TableScope : public Scope {
         continue;
       }
       const BoundTableRef& t = query_.tables[source.index];
-      int c = t.table->find_column(e.name);
+      int c = t.find_column(e.name);
       if (c >= 0) {
         found.push_back(column_ref(t, c, e.offset));
-        found_names.push_back(t.alias + "." + t.table->columns[c].name);
+        found_names.push_back(t.alias + "." + t.column_name(c));
       }
     }
     if (found.size() == 1) return std::move(found[0]);
@@ -1561,7 +1572,9 @@ class QueryBinder {
     for (const auto& ref : s.from)
       if (ref.on) {
         TableScope on_scope(q_, "JOIN condition", &subqueries_);
-        add_conjuncts(ExpressionBinder(on_scope).bind_boolean(*ref.on, "JOIN condition"));
+        BoundExpr on = ExpressionBinder(on_scope).bind_boolean(*ref.on, "JOIN condition");
+        if (ref.join == ast::JoinKind::Left) bind_left_join_condition(ref, std::move(on));
+        else add_conjuncts(std::move(on));
       }
 
     q_.aggregated = !s.group_by.empty() || s.having;
@@ -1586,6 +1599,34 @@ class QueryBinder {
   const SubqueryRunner& runner_;
   Subqueries subqueries_;
   BoundQuery q_;
+  std::map<const ast::TableRef*, std::size_t> left_tables_;  // LEFT JOIN's tables, by their FROM item
+
+  // A LEFT JOIN's ON condition, kept with its table (`left_tables_`); it may
+  // read that table and the ones before it in FROM only.
+  void bind_left_join_condition(const ast::TableRef& ref, BoundExpr on) {
+    BoundTableRef& t = q_.tables[left_tables_.at(&ref)];
+    std::vector<BoundExpr> parts;
+    std::function<void(BoundExpr)> split = [&](BoundExpr e) {
+      if (e.op == Op::And) {
+        for (auto& child : e.children) split(std::move(child));
+        return;
+      }
+      if (e.op == Op::Constant && !e.constant.null_constant && e.constant.value.i != 0) return;  // TRUE
+      parts.push_back(std::move(e));
+    };
+    split(std::move(on));
+    const int end = t.first_column + t.column_count();
+    std::function<void(const BoundExpr&)> check = [&](const BoundExpr& e) {
+      if (e.op == Op::Column && e.column >= end) {
+        const std::string& name = q_.column_names.at(static_cast<std::size_t>(e.column));
+        throw Error(ErrorKind::Binder,
+                    "Referenced table \"" + name.substr(0, name.find('.')) + "\" not found!", e.offset);
+      }
+      for (const auto& child : e.children) check(child);
+    };
+    for (const auto& p : parts) check(p);
+    t.on = std::move(parts);
+  }
 
   // WHERE: a condition `x IN (SELECT ...)` joined to the rest by AND is a
   // join with the subquery's distinct values (semi_join()); the rest binds
@@ -1737,6 +1778,7 @@ class QueryBinder {
       ast::TableRef copy;
       copy.name = ref.name;
       copy.alias = ref.alias;
+      copy.column_aliases = ref.column_aliases;
       copy.offset = ref.offset;
       copy.is_function = ref.is_function;
       for (const auto& a : ref.function_args) copy.function_args.push_back(ast::clone(*a));
@@ -2007,18 +2049,37 @@ class QueryBinder {
       }
       t.alias = ref.alias.empty() ? (ref.is_function ? ref.name : t.table->name) : ref.alias;
       check_new_alias(t.alias, ref.offset);
+      t.column_aliases = column_aliases(ref, t.table->columns.size(), t.table->name);
       q_.sources.push_back({false, static_cast<int>(q_.tables.size())});
       t.first_column = q_.column_count;
       t.offset = ref.offset;
       q_.column_count += t.column_count();
       for (std::size_t c = 0; c < t.table->columns.size(); ++c) {
-        q_.column_names.push_back(t.alias + "." + t.table->columns[c].name);
+        q_.column_names.push_back(t.alias + "." + t.column_name(static_cast<int>(c)));
         q_.column_types.push_back(t.table->columns[c].type);
       }
       q_.column_names.push_back(t.alias + ".rowid");
       q_.column_types.push_back(DataType::bigint());
+      mark_left_join(ref, t);
       q_.tables.push_back(std::move(t));
     }
+  }
+
+  // AS alias(a, b, ...): no more names than `table` has columns (DuckDB's check).
+  static std::vector<std::string> column_aliases(const ast::TableRef& ref, std::size_t columns,
+                                                 const std::string& table) {
+    if (ref.column_aliases.size() > columns)
+      throw Error(ErrorKind::Binder,
+                  "table \"" + table + "\" has " + std::to_string(columns) + " columns available but " +
+                      std::to_string(ref.column_aliases.size()) + " columns specified",
+                  ref.offset);
+    return ref.column_aliases;
+  }
+
+  void mark_left_join(const ast::TableRef& ref, BoundTableRef& t) {
+    if (ref.join != ast::JoinKind::Left) return;
+    t.left_outer = true;
+    left_tables_[&ref] = q_.tables.size();
   }
 
   // Two tables may not share an alias; a derived table may share one
@@ -2035,24 +2096,27 @@ class QueryBinder {
   // the query reads its rows as a table.
   void bind_derived(const ast::TableRef& ref) {
     const ast::SelectStatement& inner = *ref.subquery;
+    // The nullable side of a LEFT JOIN is one table: it runs first.
     bool flat = !inner.distinct && inner.group_by.empty() && !inner.having && inner.order_by.empty() &&
-                !inner.limit && !inner.offset;
+                !inner.limit && !inner.offset && ref.join != ast::JoinKind::Left;
     for (const auto& item : inner.items) flat = flat && !AggregateScope::contains_aggregate(*item.expr);
     if (!flat) {
       TableScope outer(q_, "FROM", &subqueries_);
       BoundTableRef t;
       t.table = subqueries_.table(inner, ref.offset, outer);
       t.alias = ref.alias.empty() ? "unnamed_subquery" : ref.alias;  // DuckDB's name for it
+      t.column_aliases = column_aliases(ref, t.table->columns.size(), t.alias);
       t.first_column = q_.column_count;
       t.offset = ref.offset;
       q_.column_count += t.column_count();
-      for (const auto& column : t.table->columns) {
-        q_.column_names.push_back(t.alias + "." + column.name);
-        q_.column_types.push_back(column.type);
+      for (std::size_t c = 0; c < t.table->columns.size(); ++c) {
+        q_.column_names.push_back(t.alias + "." + t.column_name(static_cast<int>(c)));
+        q_.column_types.push_back(t.table->columns[c].type);
       }
       q_.column_names.push_back(t.alias + ".rowid");
       q_.column_types.push_back(DataType::bigint());
       q_.sources.push_back({false, static_cast<int>(q_.tables.size())});
+      mark_left_join(ref, t);
       q_.tables.push_back(std::move(t));
       return;
     }
@@ -2072,12 +2136,14 @@ class QueryBinder {
     }
     DerivedTable d;
     d.alias = ref.alias;
+    const std::vector<std::string> aliases = column_aliases(ref, b.visible, ref.alias);
     for (std::size_t i = 0; i < b.visible; ++i) {
       shift_columns(b.outputs[i], shift);
       d.columns.push_back(std::move(b.outputs[i]));
       // A name taken before becomes name_1, name_2, ... (DuckDB's rule).
-      std::string name = b.names[i];
-      for (int k = 1; d.find_column(name) >= 0; ++k) name = b.names[i] + "_" + std::to_string(k);
+      const std::string base = i < aliases.size() ? aliases[i] : b.names[i];
+      std::string name = base;
+      for (int k = 1; d.find_column(name) >= 0; ++k) name = base + "_" + std::to_string(k);
       d.names.push_back(std::move(name));
     }
     q_.sources.push_back({true, static_cast<int>(q_.derived.size())});
@@ -2200,7 +2266,7 @@ class QueryBinder {
           const BoundTableRef& t = q_.tables[source.index];
           for (std::size_t c = 0; c < t.table->columns.size(); ++c) {
             q_.outputs.push_back(TableScope::column_ref(t, static_cast<int>(c), e.offset));
-            q_.names.push_back(t.table->columns[c].name);
+            q_.names.push_back(t.column_name(static_cast<int>(c)));
           }
         }
         if (!matched) throw Error(ErrorKind::Binder, "Referenced table \"" + e.table + "\" not found!", e.offset);

@@ -32,6 +32,14 @@ struct BoundTableRef {
   // A base table of a derived table in FROM: scanned and joined like any
   // other, but names outside the derived table do not reach it.
   bool hidden = false;
+  // LEFT JOIN: the nullable side, joined after every inner table (the
+  // planner's rule), by `on`: its ON condition split at top-level AND.
+  bool left_outer = false;
+  std::vector<BoundExpr> on;
+  // FROM t AS alias(a, b, ...): the names of its first columns.
+  std::vector<std::string> column_aliases;
+  const std::string& column_name(int c) const;
+  int find_column(std::string_view name) const;  // -1: none
   int column_count() const { return static_cast<int>(table->columns.size()) + 1; }  // + rowid
 };
 

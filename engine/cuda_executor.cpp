@@ -393,9 +393,45 @@ class CudaExecutor final : public Executor {
     kernels::JoinPairs pairs;
     {
       kernels::KeyColumns lk = keys_of(left, left_keys), rk = keys_of(right, right_keys);
-      pairs = kernels::hash_join(lk, rk, node.build_right, context_);
+      pairs = kernels::hash_join(lk, rk, node.build_right, context_, node.left_outer);
     }
+    if (node.left_outer) return left_outer_output(left, right, pairs);
     return join_output(left, right, pairs);
+  }
+
+  // A LEFT JOIN's output: join_output() of its pairs, each right column
+  // materialized with NULL where the left row found no match.
+  DeviceRelation left_outer_output(const DeviceRelation& l, const DeviceRelation& r, kernels::JoinPairs& pairs) {
+    auto matched = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, pairs.count));
+    kernels::split_unmatched(pairs.right.as<uint32_t>(), pairs.count, matched->as<uint8_t>(), context_);
+    std::vector<int> right_columns;
+    for (std::size_t c = 0; c < r.columns.size(); ++c)
+      if (r.columns[c].present && !(c < l.columns.size() && l.columns[c].present))
+        right_columns.push_back(static_cast<int>(c));
+    DeviceRelation out;
+    if (r.count == 0) {  // no right row to read: only the left's columns, the right's NULL
+      auto positions = std::make_shared<DeviceBuffer>(std::move(pairs.left));
+      out = compose(l, positions, pairs.count);
+    } else {
+      out = join_output(l, r, pairs);
+    }
+    DeviceColumnRef flag;
+    flag.data = matched->data();
+    flag.type = DataType::boolean();
+    flag.present = true;
+    out.columns.push_back(flag);
+    out.owned.push_back(matched);
+    const int flag_column = r.count == 0 ? -1 : static_cast<int>(out.columns.size() - 1);
+    std::vector<BoundExpr> values;
+    for (int c : right_columns) {
+      const DeviceColumnRef& column = r.columns[c];
+      values.push_back(null_extended(c, column.rowid ? DataType::bigint() : column.type, column.dictionary, flag_column));
+    }
+    DeviceRelation extended = project(values, out);
+    out.columns.pop_back();
+    for (std::size_t i = 0; i < right_columns.size(); ++i) out.columns[right_columns[i]] = extended.columns[i];
+    out.owned.insert(out.owned.end(), extended.owned.begin(), extended.owned.end());
+    return out;
   }
 
   DeviceRelation nested_loop_join(const PlanNode& node) {

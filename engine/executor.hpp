@@ -45,6 +45,12 @@ std::vector<AggSpec> compile_aggregates(const std::vector<BoundAggregate>& aggre
 void store_aggregate_result(const BoundAggregate& aggregate, const AggState& state, HostColumn& column, std::size_t row,
                             uint32_t& error);
 
+// A LEFT JOIN's right column `column` (of `type`, read through
+// `dictionary`) in the join's output, as the executors materialize it: its
+// value where the BOOLEAN column `matched` holds TRUE, else NULL; NULL on
+// every row where the right side has no rows (`matched` < 0).
+BoundExpr null_extended(int column, const DataType& type, std::shared_ptr<const Dictionary> dictionary, int matched);
+
 // The operator below the plan's Distinct/Sort/Limit that names the result.
 const PlanNode& projection_of(const PlanNode& root);
 

@@ -69,6 +69,30 @@ std::vector<BoundExpr> order_parts(const BoundExpr& value) {
   return parts;
 }
 
+BoundExpr null_extended(int column, const DataType& type, std::shared_ptr<const Dictionary> dictionary, int matched) {
+  BoundExpr null;
+  null.op = Op::Constant;
+  null.type = type;
+  null.constant.null_constant = true;
+  null.dictionary = dictionary;
+  if (matched < 0) return null;
+  BoundExpr value;
+  value.op = Op::Column;
+  value.column = column;
+  value.type = type;
+  value.dictionary = dictionary;
+  BoundExpr flag;
+  flag.op = Op::Column;
+  flag.column = matched;
+  flag.type = DataType::boolean();
+  BoundExpr select;
+  select.op = Op::Select;
+  select.type = type;
+  select.dictionary = std::move(dictionary);
+  select.children = {std::move(flag), std::move(value), std::move(null)};
+  return select;
+}
+
 const PlanNode& projection_of(const PlanNode& root) {
   const PlanNode* n = &root;
   while (n->kind != PlanKind::Project) n = n->child.get();

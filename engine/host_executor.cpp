@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "engine/executor.hpp"
+#include "kernels/join_pairs.hpp"
 #include "storage/table.hpp"
 
 namespace gpusql {
@@ -288,9 +289,11 @@ class HostExecutor final : public Executor {
       if (build[p]) table[*build[p]].push_back(static_cast<uint32_t>(p));
     std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (left, right)
     for (std::size_t p = 0; p < probe.size(); ++p) {
-      if (!probe[p]) continue;
-      auto it = table.find(*probe[p]);
-      if (it == table.end()) continue;
+      auto it = probe[p] ? table.find(*probe[p]) : table.end();
+      if (it == table.end()) {
+        if (node.left_outer) pairs.push_back({static_cast<uint32_t>(p), kernels::kNoMatch});  // probe = left
+        continue;
+      }
       for (uint32_t b : it->second)
         pairs.push_back(node.build_right ? std::make_pair(static_cast<uint32_t>(p), b)
                                          : std::make_pair(b, static_cast<uint32_t>(p)));
@@ -298,7 +301,42 @@ class HostExecutor final : public Executor {
     std::sort(pairs.begin(), pairs.end());
     RowIds l(pairs.size()), r(pairs.size());
     for (std::size_t i = 0; i < pairs.size(); ++i) std::tie(l[i], r[i]) = pairs[i];
+    if (node.left_outer) return left_outer_output(left, right, l, r);
     return join_output(left, right, l, r);
+  }
+
+  // A LEFT JOIN's output: join_output() of its pairs, each right column
+  // materialized with NULL where the left row found no match (kNoMatch).
+  static Relation left_outer_output(const Relation& left, const Relation& right, const RowIds& l, RowIds r) {
+    auto matched = std::make_shared<HostColumn>(DataType::boolean(), r.size());
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      const bool found = r[i] != kernels::kNoMatch;
+      matched->values<uint8_t>()[i] = found;
+      if (!found) r[i] = 0;
+    }
+    std::vector<int> right_columns;
+    for (std::size_t c = 0; c < right.columns.size(); ++c)
+      if (right.columns[c].present() && !(c < left.columns.size() && left.columns[c].present()))
+        right_columns.push_back(static_cast<int>(c));
+    Relation out = right.count == 0 ? compose(left, l) : join_output(left, right, l, r);
+    out.columns.push_back({matched.get(), false, nullptr});
+    out.owned.push_back(matched);
+    const int flag = right.count == 0 ? -1 : static_cast<int>(out.columns.size() - 1);
+    uint32_t error = 0;
+    std::vector<std::shared_ptr<HostColumn>> values;
+    for (int c : right_columns) {
+      const ColumnRef& column = right.columns[c];
+      const DataType type = column.rowid ? DataType::bigint() : column.column->type;
+      BoundExpr e = null_extended(c, type, column.rowid ? nullptr : column.column->dictionary, flag);
+      values.push_back(materialize(e, out, error));
+    }
+    throw_if_eval_error(error);
+    out.columns.pop_back();
+    for (std::size_t i = 0; i < right_columns.size(); ++i) {
+      out.columns[right_columns[i]] = {values[i].get(), false, nullptr};
+      out.owned.push_back(values[i]);
+    }
+    return out;
   }
 
   Relation nested_loop_join(const PlanNode& node) {

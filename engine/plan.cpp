@@ -187,6 +187,13 @@ class Planner {
   // s_nationkey before orders is joined) the one that makes the fewest; a
   // table with no equality to the joined set comes last, the smallest
   // first, by a nested-loop join.
+  //
+  // The nullable side of a LEFT JOIN joins after every inner table, in FROM
+  // order, by the equalities of its ON condition (the rest of which reads
+  // it alone and filters its scan); WHERE's conditions on it filter above
+  // that join, never its scan. Joining it last is what SQL means: a left
+  // join commutes with the inner joins of tables its ON does not read, and
+  // a condition of a later inner join on it is a filter above.
   std::unique_ptr<PlanNode> join_tables() {
     std::vector<Conjunct> conjuncts;
     for (auto& c : q_.conjuncts) {
@@ -194,6 +201,16 @@ class Planner {
       conjuncts.push_back({std::move(c), tables});
     }
     const std::size_t n = q_.tables.size();
+    uint64_t outer = 0;
+    std::vector<std::vector<Conjunct>> on(n);  // a LEFT JOIN's ON conjuncts, by table
+    for (std::size_t t = 0; t < n; ++t) {
+      if (!q_.tables[t].left_outer) continue;
+      outer |= 1ull << t;
+      for (auto& c : q_.tables[t].on) {
+        const uint64_t tables = tables_of(c, q_);
+        on[t].push_back({std::move(c), tables});
+      }
+    }
     std::vector<std::unique_ptr<PlanNode>> scans(n);
     for (std::size_t t = 0; t < n; ++t) {
       auto scan = std::make_unique<PlanNode>();
@@ -203,8 +220,9 @@ class Planner {
       scan->column_count = q_.column_count;
       scan->estimated_rows = static_cast<double>(q_.tables[t].table->rows);
       std::vector<BoundExpr> own;
-      for (auto& c : conjuncts)
-        if (!c.used && c.tables == (1ull << t)) {
+      const bool nullable = (outer >> t) & 1;
+      for (auto& c : nullable ? on[t] : conjuncts)
+        if (!c.used && (c.tables == (1ull << t) || (nullable && c.tables == 0))) {
           own.push_back(c.expr);
           c.used = true;
         }
@@ -219,17 +237,19 @@ class Planner {
       }
 
     std::size_t first = 0;
-    for (std::size_t t = 1; t < n; ++t)
-      if (scans[t]->estimated_rows > scans[first]->estimated_rows) first = t;
+    while ((outer >> first) & 1) ++first;  // the first FROM item is never a LEFT JOIN's
+    for (std::size_t t = first + 1; t < n; ++t)
+      if (!((outer >> t) & 1) && scans[t]->estimated_rows > scans[first]->estimated_rows) first = t;
     uint64_t joined = 1ull << first;
+    const uint64_t all = n == 64 ? ~0ull : (1ull << n) - 1;
     std::unique_ptr<PlanNode> top = std::move(scans[first]);
-    while (joined != (n == 64 ? ~0ull : (1ull << n) - 1)) {
+    while ((joined | outer) != all) {
       // Rank of a candidate: 2 joins by an equality without multiplying
       // rows, 1 by one that multiplies them, 0 by none.
       int pick = -1, pick_rank = -1;
       double pick_rows = 0;  // join_rows() of the join with `pick`, when connected
       for (std::size_t t = 0; t < n; ++t) {
-        if (joined & (1ull << t)) continue;
+        if ((joined | outer) & (1ull << t)) continue;
         const std::vector<JoinKey> keys = keys_between(conjuncts, joined, 1ull << t, false);
         const double left = top->estimated_rows, right = scans[t]->estimated_rows;
         const double rows = keys.empty() ? left * right : join_rows(left, right, keys);
@@ -276,7 +296,44 @@ class Planner {
       top = std::move(join);
       joined |= side;
     }
+    for (std::size_t t = 0; t < n; ++t)
+      if ((outer >> t) & 1) {
+        top = left_join(std::move(top), std::move(scans[t]), on[t], conjuncts, joined, t);
+        joined |= 1ull << t;
+      }
     return add_filter(std::move(top), std::move(constant));
+  }
+
+  // `top` LEFT JOIN table t (`right`) by the equalities of its ON condition
+  // between them; WHERE's conditions it completes filter above.
+  std::unique_ptr<PlanNode> left_join(std::unique_ptr<PlanNode> top, std::unique_ptr<PlanNode> right,
+                                      std::vector<Conjunct>& on, std::vector<Conjunct>& conjuncts, uint64_t joined,
+                                      std::size_t t) {
+    const uint64_t side = 1ull << t;
+    std::vector<JoinKey> keys = keys_between(on, joined, side, true);
+    for (const auto& c : on)
+      if (!c.used)
+        throw Error(ErrorKind::NotSupported,
+                    "not supported yet: a LEFT JOIN condition other than equalities between the two sides and "
+                    "conditions on the joined table alone",
+                    c.expr.offset);
+    if (keys.empty())
+      throw Error(ErrorKind::NotSupported, "not supported yet: a LEFT JOIN without an equality between the two sides",
+                  q_.tables[t].offset);
+    auto join = make(PlanKind::HashJoin, std::move(top));
+    const double left_rows = join->estimated_rows, right_rows = right->estimated_rows;
+    join->estimated_rows = std::max(left_rows, join_rows(left_rows, right_rows, keys));
+    join->keys = std::move(keys);
+    join->build_right = true;
+    join->left_outer = true;
+    join->right = std::move(right);
+    std::vector<BoundExpr> residual;
+    for (auto& c : conjuncts)
+      if (!c.used && c.tables != 0 && (c.tables & ~(joined | side)) == 0) {
+        residual.push_back(c.expr);
+        c.used = true;
+      }
+    return add_filter(std::move(join), std::move(residual));
   }
 
   // `a = b` with one side reading only tables in `left` and the other only `right`.
@@ -370,7 +427,7 @@ std::string PlanNode::to_string(const std::vector<std::string>& global, const Pr
     case PlanKind::HashJoin: {
       std::vector<std::string> keys_text;
       for (const auto& k : keys) keys_text.push_back(describe(k.left, global) + " = " + describe(k.right, global));
-      line = "HASH JOIN " + join_list(keys_text) + (build_right ? " (build right)" : " (build left)");
+      line = std::string(left_outer ? "LEFT HASH JOIN " : "HASH JOIN ") + join_list(keys_text) + (build_right ? " (build right)" : " (build left)");
       break;
     }
     case PlanKind::NestedLoopJoin:

@@ -45,6 +45,9 @@ struct PlanNode {
   // HashJoin: equal keys; the smaller estimated side builds the hash table
   std::vector<JoinKey> keys;
   bool build_right = true;
+  // LEFT JOIN: every left row stays; one with no match once, its right
+  // columns NULL (the right side builds).
+  bool left_outer = false;
   // Aggregate
   std::vector<BoundExpr> group_keys;
   std::vector<BoundAggregate> aggregates;

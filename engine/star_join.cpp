@@ -55,6 +55,7 @@ std::optional<StarJoin> match_star_join(const PlanNode& aggregate) {
   std::vector<const PlanNode*> joins;
   const PlanNode* node = aggregate.child.get();
   while (node->kind == PlanKind::HashJoin) {
+    if (node->left_outer) return std::nullopt;
     joins.push_back(node);
     node = node->child.get();
   }

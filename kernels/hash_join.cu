@@ -31,7 +31,8 @@ __global__ void __launch_bounds__(kThreads)
 // number of matches. KEYED: the table holds key words (see hash_table.hpp);
 // the word kKeySentinel matches the reserved slot `capacity`, whose run is
 // empty when no build row has it.
-template <bool KEYED>
+// OUTER: a position with no match counts one (its unmatched pair).
+template <bool KEYED, bool OUTER>
 __global__ void __launch_bounds__(kThreads)
     probe_count_kernel(const void* __restrict__ table, uint64_t mask, const KeyView build, const KeyView probe,
                        const uint32_t* __restrict__ run_begin, const uint32_t* __restrict__ run_end,
@@ -49,7 +50,8 @@ __global__ void __launch_bounds__(kThreads)
       }
     }
     match_slot[p] = slot < 0 ? kEmptySlot : static_cast<uint32_t>(slot);
-    counts[p] = slot < 0 ? 0 : run_end[slot] - run_begin[slot];
+    const uint64_t matches = slot < 0 ? 0 : run_end[slot] - run_begin[slot];
+    counts[p] = OUTER && matches == 0 ? 1 : matches;
   }
 }
 
@@ -59,12 +61,18 @@ __global__ void __launch_bounds__(kThreads)
     probe_write_kernel(const uint32_t* __restrict__ match_slot, const uint64_t* __restrict__ offsets,
                        uint64_t probe_count, const uint32_t* __restrict__ run_begin,
                        const uint32_t* __restrict__ run_end, const uint32_t* __restrict__ build_positions,
-                       uint32_t* __restrict__ probe_out, uint32_t* __restrict__ build_out) {
+                       bool outer, uint32_t* __restrict__ probe_out, uint32_t* __restrict__ build_out) {
   for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < probe_count;
        p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
     const uint32_t slot = match_slot[p];
-    if (slot == kEmptySlot) continue;
     uint64_t o = offsets[p];
+    if (slot == kEmptySlot || run_begin[slot] == run_end[slot]) {
+      if (outer) {
+        probe_out[o] = static_cast<uint32_t>(p);
+        build_out[o] = kNoMatch;
+      }
+      continue;
+    }
     for (uint32_t i = run_begin[slot]; i < run_end[slot]; ++i, ++o) {
       probe_out[o] = static_cast<uint32_t>(p);
       build_out[o] = build_positions[i];
@@ -72,18 +80,38 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+__global__ void __launch_bounds__(kThreads)
+    split_unmatched_kernel(uint32_t* __restrict__ right, uint64_t count, uint8_t* __restrict__ matched) {
+  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
+    const bool found = right[i] != kNoMatch;
+    matched[i] = found;
+    if (!found) right[i] = 0;
+  }
+}
+
 }  // namespace
 
-JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_right, DeviceContext& context) {
+JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_right, DeviceContext& context,
+                    bool left_outer) {
+  if (left_outer && !build_right) throw Error(ErrorKind::Invalid, "internal: a LEFT JOIN builds its right side");
   const KeyColumns& build = build_right ? right : left;
   const KeyColumns& probe = build_right ? left : right;
   JoinPairs pairs;
+  if (probe.count >= kEmptySlot) throw Error(ErrorKind::NotSupported, "not supported yet: 2^32 or more rows");
+  if (left_outer && build.count == 0) {  // every left row unmatched
+    pairs.count = probe.count;
+    pairs.left = DeviceBuffer(context, std::max<std::size_t>(1, probe.count) * sizeof(uint32_t));
+    pairs.right = DeviceBuffer(context, std::max<std::size_t>(1, probe.count) * sizeof(uint32_t));
+    sequence(0, probe.count, pairs.left.as<uint32_t>(), context);
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(pairs.right.data(), 0xff, probe.count * sizeof(uint32_t), context.stream()));
+    return pairs;
+  }
   if (build.count == 0 || probe.count == 0) {
     pairs.left = DeviceBuffer(context, sizeof(uint32_t));
     pairs.right = DeviceBuffer(context, sizeof(uint32_t));
     return pairs;
   }
-  if (probe.count >= kEmptySlot) throw Error(ErrorKind::NotSupported, "not supported yet: 2^32 or more rows");
 
   // Build.
   DeviceBuffer slots(context, build.count * sizeof(uint32_t));
@@ -104,7 +132,8 @@ JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_
   // Probe: count, scan, write.
   DeviceBuffer match_slot(context, probe.count * sizeof(uint32_t)), offsets(context, probe.count * sizeof(uint64_t));
   const unsigned grid = blocks_for(probe.count, context);
-  auto probe_count = table.keyed ? probe_count_kernel<true> : probe_count_kernel<false>;
+  auto probe_count = table.keyed ? (left_outer ? probe_count_kernel<true, true> : probe_count_kernel<true, false>)
+                                  : (left_outer ? probe_count_kernel<false, true> : probe_count_kernel<false, false>);
   probe_count<<<grid, kThreads, 0, context.stream()>>>(table.slots.data(), table.capacity - 1, build.view(),
                                                        probe.view(), run_begin.as<uint32_t>(), run_end.as<uint32_t>(),
                                                        match_slot.as<uint32_t>(), offsets.as<uint64_t>());
@@ -120,12 +149,19 @@ JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_
   DeviceBuffer& build_out = build_right ? pairs.right : pairs.left;
   probe_write_kernel<<<grid, kThreads, 0, context.stream()>>>(
       match_slot.as<uint32_t>(), offsets.as<uint64_t>(), probe.count, run_begin.as<uint32_t>(),
-      run_end.as<uint32_t>(), build_positions.as<uint32_t>(), probe_out.as<uint32_t>(), build_out.as<uint32_t>());
+      run_end.as<uint32_t>(), build_positions.as<uint32_t>(), left_outer, probe_out.as<uint32_t>(),
+      build_out.as<uint32_t>());
   GPUSQL_CHECK_LAUNCH();
   // Ordered by (right, left) when the left side was built: a stable sort by
   // left position makes it (left, right).
   if (!build_right) sort_pairs_u32(pairs.left, pairs.right, total, bits_for(left.count - 1), context);
   return pairs;
+}
+
+void split_unmatched(uint32_t* d_right, std::size_t count, uint8_t* d_matched, DeviceContext& context) {
+  if (count == 0) return;
+  split_unmatched_kernel<<<blocks_for(count, context), kThreads, 0, context.stream()>>>(d_right, count, d_matched);
+  GPUSQL_CHECK_LAUNCH();
 }
 
 }  // namespace gpusql::kernels

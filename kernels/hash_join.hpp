@@ -18,6 +18,15 @@ namespace gpusql::kernels {
 // side, a stable radix sort by left position finishes it. Duplicate keys on
 // both sides give every combination. Throws Error(Execution) for more than
 // kMaxJoinPairs pairs.
-JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_right, DeviceContext& context);
+//
+// `left_outer` (with build_right): a left position with no match gets one
+// pair of its own, (left, kNoMatch), in its place in the order.
+JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_right, DeviceContext& context,
+                    bool left_outer = false);
+
+// A LEFT JOIN's right positions made readable: matched[i] = 1 where
+// right[i] is a position, 0 where it is kNoMatch (which becomes 0, a row
+// the caller must not read as a value).
+void split_unmatched(uint32_t* d_right, std::size_t count, uint8_t* d_matched, DeviceContext& context);
 
 }  // namespace gpusql::kernels

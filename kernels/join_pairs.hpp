@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "storage/device_memory.hpp"
 
@@ -17,5 +18,8 @@ struct JoinPairs {
 
 // Joins whose output would not fit 32-bit positions are refused.
 constexpr std::size_t kMaxJoinPairs = 0xfffffffeull;
+
+// A LEFT JOIN's right position for a left row with no match.
+constexpr uint32_t kNoMatch = 0xffffffffu;
 
 }  // namespace gpusql::kernels

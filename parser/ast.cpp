@@ -330,10 +330,17 @@ std::string to_string(const SelectStatement& select) {
       out += ", ";
     else if (ref.join == JoinKind::Inner)
       out += " JOIN ";
+    else if (ref.join == JoinKind::Left)
+      out += " LEFT JOIN ";
     else
       out += " CROSS JOIN ";
     append_table_ref(out, ref);
-    if (ref.join == JoinKind::Inner && ref.on) {
+    for (std::size_t c = 0; c < ref.column_aliases.size(); ++c) {
+      out += c == 0 ? "(" : ", ";
+      append_name(out, ref.column_aliases[c]);
+      if (c + 1 == ref.column_aliases.size()) out += ")";
+    }
+    if (ref.on) {
       out += " ON ";
       append(out, *ref.on);
     }

@@ -91,14 +91,16 @@ enum class JoinKind {
   Comma,  // FROM a, b  (joined through WHERE); also the first table
   Inner,  // [INNER] JOIN b ON condition
   Cross,  // CROSS JOIN b
+  Left,   // LEFT [OUTER] JOIN b ON condition
 };
 
 struct TableRef {
   std::string name;   // table name, or the table function's name ("read_csv"); "" for a subquery
   std::string alias;  // "" when none
+  std::vector<std::string> column_aliases;  // AS alias(a, b, ...): new names of its first columns
   std::size_t offset = 0;
   JoinKind join = JoinKind::Comma;  // how it joins the tables before it
-  ExprPtr on;                       // Inner: the ON condition
+  ExprPtr on;                       // Inner, Left: the ON condition
   // A table function call: read_csv('path', delim => '|', header => true).
   bool is_function = false;
   std::vector<ExprPtr> function_args;                              // positional

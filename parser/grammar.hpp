@@ -330,13 +330,16 @@ struct table_function_arguments : opt<list_must<table_function_argument, comma>>
 struct table_function : seq<identifier, lparen, table_function_arguments, must<rparen>> {};
 struct table_name : seq<identifier> {};
 struct derived_table : seq<lparen, at<kw_select>, subquery_body> {};
-struct table_ref : seq<sor<table_function, derived_table, table_name>, opt<alias>> {};
+struct column_alias : seq<identifier> {};
+struct column_aliases : seq<lparen, must<column_alias>, star<comma, must<column_alias>>, must<rparen>> {};
+struct table_ref : seq<sor<table_function, derived_table, table_name>, opt<alias, opt<column_aliases>>> {};
 
 struct comma_join : seq<comma, must<table_ref>> {};
 struct inner_join : seq<sor<if_must<kw_inner, kw_join>, kw_join>, must<table_ref, kw_on, expression>> {};
 struct cross_join : if_must<kw_cross, kw_join, table_ref> {};
-struct unsupported_join : sor<kw_left, kw_right, kw_full, kw_natural> {};
-struct from_list : seq<table_ref, star<sor<comma_join, inner_join, cross_join, unsupported_join>>> {};
+struct left_join : if_must<kw_left, opt<kw_outer>, kw_join, table_ref, kw_on, expression> {};
+struct unsupported_join : sor<kw_right, kw_full, kw_natural> {};
+struct from_list : seq<table_ref, star<sor<comma_join, inner_join, cross_join, left_join, unsupported_join>>> {};
 struct from_clause : if_must<kw_from, from_list> {};
 
 struct where_clause : if_must<kw_where, expression> {};

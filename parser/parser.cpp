@@ -397,7 +397,7 @@ using selector = pt::selector<
         g::values_row,
         // SELECT clauses
         g::select_distinct, g::select_item, g::star_item, g::qualified_star, g::alias, g::table_ref,
-        g::table_function, g::named_argument, g::comma_join, g::inner_join, g::cross_join, g::where_clause,
+        g::table_function, g::named_argument, g::column_aliases, g::column_alias, g::comma_join, g::inner_join, g::cross_join, g::left_join, g::where_clause,
         g::group_by_clause, g::having_clause, g::order_by_clause, g::order_item, g::order_descending,
         g::nulls_first, g::nulls_last, g::limit_clause, g::offset_clause,
         // expressions
@@ -562,10 +562,10 @@ class Lowering {
       } else if (child.is_type<g::table_ref>()) {
         select.from.push_back(table_ref(child));
       } else if (child.is_type<g::comma_join>() || child.is_type<g::inner_join>() ||
-                 child.is_type<g::cross_join>()) {
+                 child.is_type<g::cross_join>() || child.is_type<g::left_join>()) {
         ast::TableRef ref = table_ref(*child.children.at(0));
-        if (child.is_type<g::inner_join>()) {
-          ref.join = ast::JoinKind::Inner;
+        if (child.is_type<g::inner_join>() || child.is_type<g::left_join>()) {
+          ref.join = child.is_type<g::left_join>() ? ast::JoinKind::Left : ast::JoinKind::Inner;
           ref.on = expression(*child.children.at(1)).expr;
         } else if (child.is_type<g::cross_join>()) {
           ref.join = ast::JoinKind::Cross;
@@ -716,6 +716,8 @@ class Lowering {
       ref.name = identifier(first);
     }
     if (n.children.size() > 1) ref.alias = alias(*n.children[1]);
+    if (n.children.size() > 2)
+      for (const auto& c : n.children[2]->children) ref.column_aliases.push_back(identifier(*c));
     return ref;
   }
 
