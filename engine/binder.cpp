@@ -1164,6 +1164,8 @@ class Subqueries {
   // A correlated EXISTS as the query around it binds one (nullopt: it is
   // not one it can bind; it then runs as an uncorrelated one).
   std::function<std::optional<BoundExpr>(const ast::Expr&)> correlated_exists;
+  // The named queries the subqueries' FROM sees.
+  const NamedQueries* names = nullptr;
 
   // The subquery's one value as a constant of its type; NULL when it has no
   // row; an error when it has more, or more than one column.
@@ -1314,11 +1316,14 @@ class Subqueries {
   }
 
   // The subquery's rows as a table (IN (SELECT ...), a derived table that groups).
-  std::shared_ptr<const Table> table(const ast::SelectStatement& select, std::size_t offset, const TableScope& outer) {
+  // `in`: the named queries its FROM sees, when not the subqueries' (a
+  // named query's own).
+  std::shared_ptr<const Table> table(const ast::SelectStatement& select, std::size_t offset, const TableScope& outer,
+                                     std::optional<const NamedQueries*> in = std::nullopt) {
     if (!runner_.table) throw Error(ErrorKind::NotSupported, "not supported yet: subqueries here", offset);
     return correlated_as_not_supported(select, outer, [&] {
       try {
-        return runner_.table(select);
+        return runner_.table(select, in.value_or(names));
       } catch (const Error& error) {
         if (error.offset()) throw;
         throw Error(error.kind(), error.message(), offset);  // what the table cannot hold: at the subquery
@@ -1329,7 +1334,7 @@ class Subqueries {
  private:
   std::shared_ptr<ResultData> run(const ast::SelectStatement& select, std::size_t offset, const TableScope& outer) {
     if (!runner_.result) throw Error(ErrorKind::NotSupported, "not supported yet: subqueries here", offset);
-    return correlated_as_not_supported(select, outer, [&] { return runner_.result(select); });
+    return correlated_as_not_supported(select, outer, [&] { return runner_.result(select, names); });
   }
 
   // A subquery that names a column of the query around it (a correlated
@@ -1553,19 +1558,25 @@ class AggregateScope : public Scope {
 
 class QueryBinder {
  public:
+  // `depth`: named queries being bound around this one (a view that names
+  // itself through others would otherwise recurse without end).
   QueryBinder(const Catalog& catalog, std::string_view sql, const TableFunctionReader& reader,
-              const SubqueryRunner& runner)
+              const SubqueryRunner& runner, const NamedQueries* names, int depth = 0)
       : catalog_(catalog),
         sql_(sql),
         reader_(reader ? reader : default_table_function_reader()),
         runner_(runner),
-        subqueries_(runner_) {
+        subqueries_(runner_),
+        names_(names),
+        depth_(depth) {
     subqueries_.correlated_exists = [this](const ast::Expr& e) { return exists_by_search(e); };
+    subqueries_.names = names_;
   }
   QueryBinder(const QueryBinder&) = delete;
   QueryBinder& operator=(const QueryBinder&) = delete;
 
   BoundQuery bind(const ast::SelectStatement& s) {
+    enter_with(s);
     if (s.from.empty()) bind_no_from(s);
     else bind_from(s);
     if (s.where) bind_where(*s.where);
@@ -1600,6 +1611,30 @@ class QueryBinder {
   Subqueries subqueries_;
   BoundQuery q_;
   std::map<const ast::TableRef*, std::size_t> left_tables_;  // LEFT JOIN's tables, by their FROM item
+  const NamedQueries* names_;                                  // what FROM may name besides tables
+  std::vector<std::unique_ptr<NamedQueries>> with_;            // this query's WITH, chained onto names_
+  int depth_;
+  static constexpr int kMaxNamedDepth = 64;
+
+  // WITH a AS (...), b AS (...): each joins the chain of names, seeing the
+  // ones before it.
+  void enter_with(const ast::SelectStatement& s) {
+    for (std::size_t i = 0; i < s.with.size(); ++i) {
+      const ast::CommonTableExpression& cte = s.with[i];
+      for (std::size_t j = 0; j < i; ++j)
+        if (iequals(s.with[j].name, cte.name))
+          throw Error(ErrorKind::Parser, "Duplicate CTE name \"" + cte.name + "\"", cte.offset);
+      auto node = std::make_unique<NamedQueries>();
+      node->name = cte.name;
+      node->column_aliases = cte.column_aliases;
+      node->query = cte.query;
+      node->defined_in = names_;
+      node->parent = names_;
+      names_ = node.get();
+      with_.push_back(std::move(node));
+    }
+    subqueries_.names = names_;
+  }
 
   // A LEFT JOIN's ON condition, kept with its table (`left_tables_`); it may
   // read that table and the ones before it in FROM only.
@@ -1711,7 +1746,8 @@ class QueryBinder {
     for (const auto& ref : inner.from)
       if (ref.on || ref.join != ast::JoinKind::Comma) return std::nullopt;
     // Which names are the subquery's own: its FROM alone, bound apart.
-    QueryBinder own(catalog_, sql_, reader_, runner_);
+    QueryBinder own(catalog_, sql_, reader_, runner_, names_, depth_);
+    own.enter_with(inner);
     own.bind_from(inner);
     TableScope inner_scope(own.q_, "WHERE"), outer_scope(q_, "WHERE", &subqueries_);
     auto resolves = [](const TableScope& scope, const ast::Expr& column) {
@@ -1769,6 +1805,7 @@ class QueryBinder {
   // [GROUP BY the keys]: the subquery over every key at once.
   static ast::SelectStatement by_keys(const ast::SelectStatement& inner, const Correlation& c, bool group) {
     ast::SelectStatement out;
+    out.with = inner.with;
     out.distinct = !group;
     for (std::size_t i = 0; i < c.keys.size(); ++i) {
       out.items.push_back({ast::clone(*c.keys[i].first), "k" + std::to_string(i)});
@@ -2036,7 +2073,16 @@ class QueryBinder {
   void bind_from(const ast::SelectStatement& s) {
     for (const auto& ref : s.from) {
       if (ref.subquery) {
-        bind_derived(ref);
+        bind_derived(ref, *ref.subquery, ref.alias, ref.column_aliases, names_);
+        continue;
+      }
+      if (const NamedQueries* named = !ref.is_function && names_ ? names_->find(ref.name) : nullptr) {
+        if (depth_ >= kMaxNamedDepth)
+          throw Error(ErrorKind::Binder, "a view or WITH query names itself (through " + named->name + ")",
+                      ref.offset);
+        bind_derived(ref, *named->query, ref.alias.empty() ? ref.name : ref.alias,
+                     ref.column_aliases.empty() ? named->column_aliases : ref.column_aliases, named->defined_in,
+                     depth_ + 1);
         continue;
       }
       BoundTableRef t;
@@ -2049,7 +2095,7 @@ class QueryBinder {
       }
       t.alias = ref.alias.empty() ? (ref.is_function ? ref.name : t.table->name) : ref.alias;
       check_new_alias(t.alias, ref.offset);
-      t.column_aliases = column_aliases(ref, t.table->columns.size(), t.table->name);
+      t.column_aliases = column_aliases(ref.column_aliases, ref.offset, t.table->columns.size(), t.table->name);
       q_.sources.push_back({false, static_cast<int>(q_.tables.size())});
       t.first_column = q_.column_count;
       t.offset = ref.offset;
@@ -2066,14 +2112,14 @@ class QueryBinder {
   }
 
   // AS alias(a, b, ...): no more names than `table` has columns (DuckDB's check).
-  static std::vector<std::string> column_aliases(const ast::TableRef& ref, std::size_t columns,
-                                                 const std::string& table) {
-    if (ref.column_aliases.size() > columns)
+  static std::vector<std::string> column_aliases(const std::vector<std::string>& aliases, std::size_t offset,
+                                                 std::size_t columns, const std::string& table) {
+    if (aliases.size() > columns)
       throw Error(ErrorKind::Binder,
                   "table \"" + table + "\" has " + std::to_string(columns) + " columns available but " +
-                      std::to_string(ref.column_aliases.size()) + " columns specified",
-                  ref.offset);
-    return ref.column_aliases;
+                      std::to_string(aliases.size()) + " columns specified",
+                  offset);
+    return aliases;
   }
 
   void mark_left_join(const ast::TableRef& ref, BoundTableRef& t) {
@@ -2094,8 +2140,11 @@ class QueryBinder {
   // query (DerivedTable). One that groups, aggregates, removes duplicates,
   // sorts or limits cannot be flattened that way: it runs once, first, and
   // the query reads its rows as a table.
-  void bind_derived(const ast::TableRef& ref) {
-    const ast::SelectStatement& inner = *ref.subquery;
+  // `inner` is ref's subquery or the query it names (then `alias` is the
+  // name, unless ref has its own); `names`: what inner's FROM may name.
+  void bind_derived(const ast::TableRef& ref, const ast::SelectStatement& inner, const std::string& alias,
+                    const std::vector<std::string>& aliases, const NamedQueries* names, int depth = -1) {
+    if (depth < 0) depth = depth_;
     // The nullable side of a LEFT JOIN is one table: it runs first.
     bool flat = !inner.distinct && inner.group_by.empty() && !inner.having && inner.order_by.empty() &&
                 !inner.limit && !inner.offset && ref.join != ast::JoinKind::Left;
@@ -2103,9 +2152,9 @@ class QueryBinder {
     if (!flat) {
       TableScope outer(q_, "FROM", &subqueries_);
       BoundTableRef t;
-      t.table = subqueries_.table(inner, ref.offset, outer);
-      t.alias = ref.alias.empty() ? "unnamed_subquery" : ref.alias;  // DuckDB's name for it
-      t.column_aliases = column_aliases(ref, t.table->columns.size(), t.alias);
+      t.table = subqueries_.table(inner, ref.offset, outer, names);
+      t.alias = alias.empty() ? "unnamed_subquery" : alias;  // DuckDB's name for it
+      t.column_aliases = column_aliases(aliases, ref.offset, t.table->columns.size(), t.alias);
       t.first_column = q_.column_count;
       t.offset = ref.offset;
       q_.column_count += t.column_count();
@@ -2120,7 +2169,7 @@ class QueryBinder {
       q_.tables.push_back(std::move(t));
       return;
     }
-    BoundQuery b = QueryBinder(catalog_, sql_, reader_, runner_).bind(inner);
+    BoundQuery b = QueryBinder(catalog_, sql_, reader_, runner_, names, depth).bind(inner);
     const int shift = q_.column_count;
     for (BoundTableRef& t : b.tables) {
       t.first_column += shift;
@@ -2135,13 +2184,13 @@ class QueryBinder {
       q_.conjuncts.push_back(std::move(c));
     }
     DerivedTable d;
-    d.alias = ref.alias;
-    const std::vector<std::string> aliases = column_aliases(ref, b.visible, ref.alias);
+    d.alias = alias;
+    const std::vector<std::string> renamed = column_aliases(aliases, ref.offset, b.visible, alias);
     for (std::size_t i = 0; i < b.visible; ++i) {
       shift_columns(b.outputs[i], shift);
       d.columns.push_back(std::move(b.outputs[i]));
       // A name taken before becomes name_1, name_2, ... (DuckDB's rule).
-      const std::string base = i < aliases.size() ? aliases[i] : b.names[i];
+      const std::string base = i < renamed.size() ? renamed[i] : b.names[i];
       std::string name = base;
       for (int k = 1; d.find_column(name) >= 0; ++k) name = base + "_" + std::to_string(k);
       d.names.push_back(std::move(name));
@@ -2380,8 +2429,14 @@ bool same_aggregate(const BoundAggregate& a, const BoundAggregate& b) {
 }
 
 BoundQuery bind_query(const ast::SelectStatement& statement, const Catalog& catalog, std::string_view sql,
-                      const TableFunctionReader& reader, const SubqueryRunner& runner) {
-  return QueryBinder(catalog, sql, reader, runner).bind(statement);
+                      const TableFunctionReader& reader, const SubqueryRunner& runner, const NamedQueries* names) {
+  return QueryBinder(catalog, sql, reader, runner, names).bind(statement);
+}
+
+const NamedQueries* NamedQueries::find(std::string_view wanted) const {
+  for (const NamedQueries* n = this; n; n = n->parent)
+    if (iequals(n->name, wanted)) return n;
+  return nullptr;
 }
 
 void set_table_function_reader(TableFunctionReader reader) { default_table_function_reader() = std::move(reader); }

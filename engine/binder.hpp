@@ -94,21 +94,37 @@ using TableFunctionReader = std::function<std::shared_ptr<const Table>(const ast
 
 struct ResultData;
 
+// A query FROM may name as if it were a table: a WITH's common table
+// expression or a view. The names a query sees form a chain, innermost
+// first (its WITH's, the WITH's of the queries around it, the database's
+// views); each binds its own FROM in `defined_in`.
+struct NamedQueries {
+  std::string name;
+  std::vector<std::string> column_aliases;
+  std::shared_ptr<const ast::SelectStatement> query;
+  const NamedQueries* defined_in = nullptr;
+  const NamedQueries* parent = nullptr;
+  const NamedQueries* find(std::string_view name) const;  // this or a parent; null: none
+};
+
 // Runs a subquery that binding cannot fold into its query, once and never
 // per row: the value of a scalar subquery, the set an IN (SELECT ...) tests,
 // a derived table that groups. The database plans and executes it; either
 // function may be empty (a subquery there is then "not supported yet").
+// Each runs the statement with `names` as the named queries FROM sees.
 struct SubqueryRunner {
-  std::function<std::shared_ptr<ResultData>(const ast::SelectStatement&)> result;
+  std::function<std::shared_ptr<ResultData>(const ast::SelectStatement&, const NamedQueries* names)> result;
   // The result as a table, on the database's device when it has one.
-  std::function<std::shared_ptr<const Table>(const ast::SelectStatement&)> table;
+  std::function<std::shared_ptr<const Table>(const ast::SelectStatement&, const NamedQueries* names)> table;
 };
 
 // `sql` is the whole text the statement came from: output columns without an
 // alias are named by their text as written, as SQLite does. Without a
-// `reader`, the one set_table_function_reader registered is used.
+// `reader`, the one set_table_function_reader registered is used. `names`:
+// the views (and WITH's around it) FROM may name besides the catalog's tables.
 BoundQuery bind_query(const ast::SelectStatement& statement, const Catalog& catalog, std::string_view sql,
-                      const TableFunctionReader& reader = {}, const SubqueryRunner& runner = {});
+                      const TableFunctionReader& reader = {}, const SubqueryRunner& runner = {},
+                      const NamedQueries* names = nullptr);
 
 void set_table_function_reader(TableFunctionReader reader);
 

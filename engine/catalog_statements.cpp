@@ -245,6 +245,8 @@ std::shared_ptr<ResultData> create_table(const ast::CreateTableStatement& s, Dat
     if (s.if_not_exists) return status_result("");
     throw Error(ErrorKind::Catalog, "Table with name \"" + s.name + "\" already exists!", s.name_offset);
   }
+  if (database.views.find(s.name))
+    throw Error(ErrorKind::Catalog, "View with name \"" + s.name + "\" already exists!", s.name_offset);
   std::shared_ptr<Table> table;
   if (s.as_select) {
     const ast::SelectStatement& select = *s.as_select;
@@ -397,7 +399,23 @@ std::shared_ptr<ResultData> insert_into(const ast::InsertStatement& s, Database:
 }
 
 std::shared_ptr<ResultData> drop_table(const ast::DropTableStatement& s, Database::Impl& database) {
-  if (!database.catalog.find(s.name)) {
+  const bool table = database.catalog.find(s.name) != nullptr, view = database.views.find(s.name) != nullptr;
+  if ((s.view && table) || (!s.view && view))
+    throw Error(ErrorKind::Catalog,
+                "Existing object " + s.name + " is of type " + (view ? "View" : "Table") + ", trying to drop type " +
+                    (s.view ? "View" : "Table"),
+                s.name_offset);
+  if (s.view) {
+    if (!view && !s.if_exists) {
+      std::string hint = closest_name(s.name, database.views.list());
+      throw Error(ErrorKind::Catalog,
+                  "View with name " + s.name + " does not exist!" + (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
+                  s.name_offset);
+    }
+    database.views.remove(s.name);
+    return status_result("");
+  }
+  if (!table) {
     if (s.if_exists) return status_result("");
     database.catalog.get(s.name, s.name_offset);  // throws, with a suggestion
   }
@@ -405,9 +423,31 @@ std::shared_ptr<ResultData> drop_table(const ast::DropTableStatement& s, Databas
   return status_result("");
 }
 
+// CREATE VIEW: the query is bound once now, so that a view that could not
+// run is an error here, as in DuckDB; it is bound again where it is used.
+std::shared_ptr<ResultData> create_view(const ast::CreateViewStatement& s, Database::Impl& database,
+                                        std::string_view sql) {
+  if (database.catalog.find(s.name))
+    throw Error(ErrorKind::Catalog, "Table with name \"" + s.name + "\" already exists!", s.name_offset);
+  if (database.views.find(s.name))
+    throw Error(ErrorKind::Catalog, "View with name \"" + s.name + "\" already exists!", s.name_offset);
+  BoundQuery bound = bind_query(*s.query, database.catalog, sql, database.table_function_reader(),
+                                database.subquery_runner(sql), database.views.names());
+  if (s.column_aliases.size() > bound.visible)
+    throw Error(ErrorKind::Binder, "More VIEW aliases than columns in query result", s.name_offset);
+  NamedQueries view;
+  view.name = s.name;
+  view.column_aliases = s.column_aliases;
+  view.query = s.query;
+  database.views.add(std::move(view));
+  return status_result("");
+}
+
 std::shared_ptr<ResultData> show_tables(Database::Impl& database) {
   auto result = std::make_shared<ResultData>();
-  std::vector<std::string> names = database.catalog.names();
+  std::vector<std::string> names = database.catalog.names(), views = database.views.list();
+  names.insert(names.end(), views.begin(), views.end());
+  std::sort(names.begin(), names.end());
   result->names = {"name"};
   result->rows = names.size();
   result->columns.push_back(make_varchar_column(names));
@@ -415,6 +455,8 @@ std::shared_ptr<ResultData> show_tables(Database::Impl& database) {
 }
 
 std::shared_ptr<ResultData> describe(const ast::DescribeStatement& s, Database::Impl& database) {
+  if (database.views.find(s.name))
+    throw Error(ErrorKind::NotSupported, "not supported yet: DESCRIBE of a view", s.name_offset);
   std::shared_ptr<const Table> table = database.catalog.get(s.name, s.name_offset);
   std::vector<std::string> names, types, nullable;
   std::vector<int64_t> null_counts, device_bytes;
@@ -525,6 +567,8 @@ void load_csv_table(Database::Impl& database, std::string_view name, const std::
                     const CsvOptions& options) {
   if (database.catalog.find(name))
     throw Error(ErrorKind::Catalog, "Table with name \"" + std::string(name) + "\" already exists!");
+  if (database.views.find(name))
+    throw Error(ErrorKind::Catalog, "View with name \"" + std::string(name) + "\" already exists!");
   CsvLoadSpec spec;
   spec.table_name = std::string(name);
   spec.options = options;
@@ -547,6 +591,7 @@ std::shared_ptr<ResultData> execute_catalog_statement(const ast::Statement& stat
         else if constexpr (std::is_same_v<T, ast::DropTableStatement>) return drop_table(s, database);
         else if constexpr (std::is_same_v<T, ast::ShowTablesStatement>) return show_tables(database);
         else if constexpr (std::is_same_v<T, ast::DescribeStatement>) return describe(s, database);
+        else if constexpr (std::is_same_v<T, ast::CreateViewStatement>) return create_view(s, database, sql);
         else throw Error(ErrorKind::NotSupported, "not supported yet: this statement", statement.offset);
       },
       statement.body);

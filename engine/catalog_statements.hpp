@@ -1,5 +1,6 @@
 // The statements that create, fill, drop or describe tables: CREATE TABLE
-// [AS SELECT], COPY, INSERT, DROP TABLE, SHOW TABLES, DESCRIBE; the read_csv
+// [AS SELECT], COPY, INSERT, DROP TABLE, SHOW TABLES, DESCRIBE, and CREATE
+// and DROP VIEW; the read_csv
 // table function; Database::load_csv. Each either completes or leaves the
 // catalog exactly as it was: a changed table is built as a new version
 // (host columns, then its device copy) and only then swapped in.

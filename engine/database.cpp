@@ -61,8 +61,10 @@ std::shared_ptr<ResultData> Database::Impl::run(const ast::Statement& statement,
   return execute_catalog_statement(statement, *this, sql);
 }
 
-std::shared_ptr<ResultData> Database::Impl::run_select(const ast::SelectStatement& select, std::string_view sql) {
-  Plan plan = plan_query(bind_query(select, catalog, sql, table_function_reader(), subquery_runner(sql)));
+std::shared_ptr<ResultData> Database::Impl::run_select(const ast::SelectStatement& select, std::string_view sql,
+                                                      std::optional<const NamedQueries*> names) {
+  Plan plan = plan_query(
+      bind_query(select, catalog, sql, table_function_reader(), subquery_runner(sql), names.value_or(views.names())));
   trace::mark("plan");
   return executor->execute(plan);
 }
@@ -70,7 +72,8 @@ std::shared_ptr<ResultData> Database::Impl::run_select(const ast::SelectStatemen
 // EXPLAIN: the plan tree, one operator a row; EXPLAIN ANALYZE runs the query
 // and adds each operator's rows and time.
 std::shared_ptr<ResultData> Database::Impl::run_explain(const ast::ExplainStatement& explain, std::string_view sql) {
-  Plan plan = plan_query(bind_query(explain.select, catalog, sql, table_function_reader(), subquery_runner(sql)));
+  Plan plan = plan_query(
+      bind_query(explain.select, catalog, sql, table_function_reader(), subquery_runner(sql), views.names()));
   Profile profile;
   std::string text;
   if (explain.analyze) {
@@ -141,9 +144,11 @@ void narrow_wide_decimals(ResultData& result) {
 
 SubqueryRunner Database::Impl::subquery_runner(std::string_view sql) {
   SubqueryRunner runner;
-  runner.result = [this, sql](const ast::SelectStatement& select) { return run_select(select, sql); };
-  runner.table = [this, sql](const ast::SelectStatement& select) {
-    std::shared_ptr<ResultData> result = run_select(select, sql);
+  runner.result = [this, sql](const ast::SelectStatement& select, const NamedQueries* names) {
+    return run_select(select, sql, names);
+  };
+  runner.table = [this, sql](const ast::SelectStatement& select, const NamedQueries* names) {
+    std::shared_ptr<ResultData> result = run_select(select, sql, names);
     narrow_wide_decimals(*result);
     std::shared_ptr<Table> table = table_from_result("(subquery)", *result);
     if (device) table->device = upload_table(*table, *device);

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "engine/binder.hpp"
 #include "engine/executor.hpp"
+#include "engine/views.hpp"
 #include "gpusql/gpusql.hpp"
 #include "parser/ast.hpp"
 #include "storage/catalog.hpp"
@@ -20,6 +22,7 @@ struct Database::Impl {
   // freed on its stream.
   std::unique_ptr<DeviceContext> device;  // null on the host executor
   Catalog catalog;
+  Views views;
   std::unique_ptr<Executor> executor;
   ExecutorKind kind = ExecutorKind::Host;
   std::string description;
@@ -32,8 +35,10 @@ struct Database::Impl {
 
   // Runs one statement of `sql` (the whole text, for names and carets).
   std::shared_ptr<ResultData> run(const ast::Statement& statement, std::string_view sql);
-  // Runs a SELECT: bind, plan, execute.
-  std::shared_ptr<ResultData> run_select(const ast::SelectStatement& select, std::string_view sql);
+  // Runs a SELECT: bind, plan, execute. `names`: the named queries its FROM
+  // sees (a subquery's: those around it); by default the views.
+  std::shared_ptr<ResultData> run_select(const ast::SelectStatement& select, std::string_view sql,
+                                         std::optional<const NamedQueries*> names = std::nullopt);
   std::shared_ptr<ResultData> run_explain(const ast::ExplainStatement& explain, std::string_view sql);
   TableFunctionReader table_function_reader();
   // Runs the subqueries binding cannot fold into `sql`'s query, with run_select().

@@ -313,7 +313,20 @@ std::string to_string(const Expr& expr) {
 }
 
 std::string to_string(const SelectStatement& select) {
-  std::string out = select.distinct ? "SELECT DISTINCT " : "SELECT ";
+  std::string out;
+  for (std::size_t i = 0; i < select.with.size(); ++i) {
+    const CommonTableExpression& cte = select.with[i];
+    out += i == 0 ? "WITH " : ", ";
+    append_name(out, cte.name);
+    for (std::size_t c = 0; c < cte.column_aliases.size(); ++c) {
+      out += c == 0 ? "(" : ", ";
+      append_name(out, cte.column_aliases[c]);
+      if (c + 1 == cte.column_aliases.size()) out += ")";
+    }
+    out += " AS (" + to_string(*cte.query) + ")";
+    out += i + 1 == select.with.size() ? " " : "";
+  }
+  out += select.distinct ? "SELECT DISTINCT " : "SELECT ";
   for (std::size_t i = 0; i < select.items.size(); ++i) {
     if (i > 0) out += ", ";
     append(out, *select.items[i].expr);

@@ -115,7 +115,17 @@ struct OrderItem {
   std::optional<bool> nulls_first;  // absent: the default (NULLS LAST for ASC, FIRST for DESC, as DuckDB)
 };
 
+// WITH name [(a, b, ...)] AS (SELECT ...): a query FROM may name, as a
+// derived table (it sees the ones before it).
+struct CommonTableExpression {
+  std::string name;
+  std::vector<std::string> column_aliases;
+  std::shared_ptr<const SelectStatement> query;
+  std::size_t offset = 0;
+};
+
 struct SelectStatement {
+  std::vector<CommonTableExpression> with;
   bool distinct = false;
   std::vector<SelectItem> items;
   std::vector<TableRef> from;
@@ -167,11 +177,20 @@ struct InsertStatement {
   std::optional<SelectStatement> select;
 };
 
-// DROP TABLE [IF EXISTS] t
+// DROP TABLE|VIEW [IF EXISTS] t
 struct DropTableStatement {
   std::string name;
   std::size_t name_offset = 0;
   bool if_exists = false;
+  bool view = false;  // DROP VIEW
+};
+
+// CREATE VIEW v [(a, b, ...)] AS SELECT ...
+struct CreateViewStatement {
+  std::string name;
+  std::size_t name_offset = 0;
+  std::vector<std::string> column_aliases;
+  std::shared_ptr<const SelectStatement> query;
 };
 
 struct ShowTablesStatement {};
@@ -184,7 +203,7 @@ struct DescribeStatement {
 
 struct Statement {
   std::variant<SelectStatement, ExplainStatement, CreateTableStatement, CopyStatement, InsertStatement,
-               DropTableStatement, ShowTablesStatement, DescribeStatement>
+               DropTableStatement, ShowTablesStatement, DescribeStatement, CreateViewStatement>
       body;
   std::size_t offset = 0;  // where the statement starts in the SQL text
   std::size_t end = 0;     // one past its last character (before the ';')

@@ -105,6 +105,7 @@ struct kw_using : keyword<TAO_PEGTL_ISTRING("using")> {};
 struct kw_when : keyword<TAO_PEGTL_ISTRING("when")> {};
 struct kw_where : keyword<TAO_PEGTL_ISTRING("where")> {};
 struct kw_with : keyword<TAO_PEGTL_ISTRING("with")> {};
+struct kw_view : keyword<TAO_PEGTL_ISTRING("view")> {};
 
 // Unreserved: statement words (only ever first), words that only follow a
 // keyword (CAST(x AS DOUBLE PRECISION), ORDER BY x NULLS FIRST), and words
@@ -372,8 +373,15 @@ struct clause_start : at<sor<kw_from, kw_where, kw_group, kw_having, kw_order, k
 struct select_rest : sor<seq<clause_start, select_clauses>, unsupported_set_operation, statement_end> {};
 
 struct select_distinct : kw_distinct {};
-struct select_statement
+struct select_core
     : seq<kw_select, opt<select_distinct>, must<select_list, select_rest>, opt<unsupported_set_operation>> {};
+// WITH name [(a, b, ...)] AS (SELECT ...), ... SELECT ...
+struct cte_name : seq<identifier> {};
+struct cte_body : seq<at<kw_select>, subquery_body> {};
+struct cte_query : seq<lparen, must<cte_body>> {};
+struct common_table_expression : seq<cte_name, opt<column_aliases>, must<kw_as, cte_query>> {};
+struct with_clause : if_must<kw_with, list_must<common_table_expression, comma>> {};
+struct select_statement : sor<select_core, seq<with_clause, must<select_core>>> {};
 
 // ---------------------------------------------------------------- statements
 
@@ -390,7 +398,11 @@ struct column_definition_list : list_must<column_definition, comma> {};
 struct column_definitions : seq<lparen, must<column_definition_list, rparen>> {};
 struct create_as : if_must<kw_as, select_statement> {};
 struct table_definition : sor<column_definitions, create_as> {};
-struct create_table_statement : if_must<kw_create, kw_table, opt<if_not_exists>, table_name, table_definition> {};
+struct create_table_statement : if_must<kw_table, opt<if_not_exists>, table_name, table_definition> {};
+// CREATE VIEW name [(a, b, ...)] AS SELECT ...
+struct create_view_statement : if_must<kw_view, table_name, opt<column_aliases>, kw_as, select_statement> {};
+struct create_target : sor<create_table_statement, create_view_statement> {};
+struct create_statement : if_must<kw_create, create_target> {};
 
 // COPY t FROM 'path' [[WITH] (DELIMITER '|', HEADER, NULL 'x', FORMAT csv)]
 struct copy_path : seq<string_literal> {};
@@ -412,15 +424,15 @@ struct values_clause : if_must<kw_values, values_rows> {};
 struct insert_source : sor<values_clause, select_statement> {};
 struct insert_statement : if_must<kw_insert, kw_into, table_name, opt<insert_columns>, insert_source> {};
 
-struct drop_table_statement : if_must<kw_drop, kw_table, opt<if_exists>, table_name> {};
+struct drop_table_statement : if_must<kw_table, opt<if_exists>, table_name> {};
+struct drop_view_statement : if_must<kw_view, opt<if_exists>, table_name> {};
+struct drop_target : sor<drop_table_statement, drop_view_statement> {};
+struct drop_statement : if_must<kw_drop, drop_target> {};
 struct show_tables_statement : if_must<kw_show, kw_tables> {};
 struct describe_statement : if_must<kw_describe, table_name> {};
 
-struct unsupported_statement : kw_with {};
-
-struct statement
-    : sor<select_statement, explain_statement, create_table_statement, copy_statement, insert_statement,
-          drop_table_statement, show_tables_statement, describe_statement, unsupported_statement> {};
+struct statement : sor<select_statement, explain_statement, create_statement, copy_statement, insert_statement,
+                       drop_statement, show_tables_statement, describe_statement> {};
 struct end_of_input : eof {};
 struct sql : seq<ws, opt<statement>, star<semicolon, opt<statement>>, must<end_of_input>> {};
 

@@ -112,6 +112,12 @@ template <> inline constexpr const char* expected<g::extract_field> = "YEAR, MON
 template <> inline constexpr const char* expected<g::interval_unit> = "DAY, MONTH or YEAR";
 template <> inline constexpr const char* expected<g::select_statement> = "SELECT";
 template <> inline constexpr const char* expected<g::kw_table> = "TABLE";
+template <> inline constexpr const char* expected<g::create_target> = "TABLE or VIEW";
+template <> inline constexpr const char* expected<g::drop_target> = "TABLE or VIEW";
+template <> inline constexpr const char* expected<g::select_core> = "SELECT";
+template <> inline constexpr const char* expected<g::cte_body> = "SELECT";
+template <> inline constexpr const char* expected<g::cte_query> = "\"(\"";
+template <> inline constexpr const char* expected<g::common_table_expression> = "a name";
 template <> inline constexpr const char* expected<g::kw_tables> = "TABLES";
 template <> inline constexpr const char* expected<g::kw_into> = "INTO";
 template <> inline constexpr const char* expected<g::kw_exists> = "EXISTS";
@@ -331,7 +337,6 @@ struct keyword_itself {
 };
 template <> struct action<g::unsupported_join> : raise_not_supported<keyword_join> {};
 template <> struct action<g::unsupported_set_operation> : raise_not_supported<keyword_itself> {};
-template <> struct action<g::unsupported_statement> : raise_not_supported<keyword_itself> {};
 
 struct DepthGuard {
   explicit DepthGuard(int& depth) : depth(depth) { ++depth; }
@@ -391,7 +396,8 @@ using selector = pt::selector<
     pt::store_content::on<
         // statements
         g::select_statement, g::explain_statement, g::create_table_statement, g::copy_statement,
-        g::insert_statement, g::drop_table_statement, g::show_tables_statement, g::describe_statement,
+        g::insert_statement, g::drop_table_statement, g::drop_view_statement, g::create_view_statement,
+        g::with_clause, g::common_table_expression, g::cte_name, g::show_tables_statement, g::describe_statement,
         g::explain_analyze, g::if_not_exists, g::if_exists, g::column_definition, g::not_null_constraint,
         g::null_constraint, g::copy_option, g::null_option_name, g::copy_option_word, g::insert_columns,
         g::values_row,
@@ -493,8 +499,9 @@ class Lowering {
       statement.body = copy(n);
     } else if (n.is_type<g::insert_statement>()) {
       statement.body = insert(n);
-    } else if (n.is_type<g::drop_table_statement>()) {
+    } else if (n.is_type<g::drop_table_statement>() || n.is_type<g::drop_view_statement>()) {
       ast::DropTableStatement drop;
+      drop.view = n.is_type<g::drop_view_statement>();
       for (const auto& child : n.children) {
         if (child->is_type<g::if_exists>()) {
           drop.if_exists = true;
@@ -504,6 +511,18 @@ class Lowering {
         }
       }
       statement.body = std::move(drop);
+    } else if (n.is_type<g::create_view_statement>()) {
+      ast::CreateViewStatement view;
+      view.name = identifier(*n.children.at(0));
+      view.name_offset = begin(*n.children.at(0));
+      for (std::size_t i = 1; i < n.children.size(); ++i) {
+        const Node& child = *n.children[i];
+        if (child.is_type<g::column_aliases>())
+          for (const auto& c : child.children) view.column_aliases.push_back(identifier(*c));
+        else
+          view.query = std::make_shared<const ast::SelectStatement>(select(child));
+      }
+      statement.body = std::move(view);
     } else if (n.is_type<g::describe_statement>()) {
       ast::DescribeStatement describe;
       describe.name = identifier(*n.children.at(0));
@@ -555,7 +574,22 @@ class Lowering {
     ast::SelectStatement select;
     for (const auto& child_ptr : n.children) {
       const Node& child = *child_ptr;
-      if (child.is_type<g::select_distinct>()) {
+      if (child.is_type<g::with_clause>()) {
+        for (const auto& cte_node : child.children) {
+          ast::CommonTableExpression cte;
+          for (const auto& part : cte_node->children) {
+            if (part->is_type<g::cte_name>()) {
+              cte.name = identifier(*part);
+              cte.offset = begin(*part);
+            } else if (part->is_type<g::column_aliases>()) {
+              for (const auto& c : part->children) cte.column_aliases.push_back(identifier(*c));
+            } else {
+              cte.query = std::make_shared<const ast::SelectStatement>(this->select(*part));
+            }
+          }
+          select.with.push_back(std::move(cte));
+        }
+      } else if (child.is_type<g::select_distinct>()) {
         select.distinct = true;
       } else if (child.is_type<g::select_item>()) {
         select.items.push_back(select_item(child));
