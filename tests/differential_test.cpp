@@ -86,6 +86,8 @@ Features probe_features(ExecutorKind kind) {
                       "SELECT i NOT IN (SELECT s.i FROM q AS s), EXISTS (SELECT * FROM q AS s) FROM p",
                       "SELECT i FROM p WHERE EXISTS (SELECT * FROM q AS s WHERE s.i = p.i)",
                       "SELECT i FROM p WHERE d > (SELECT AVG(s.i) FROM q AS s WHERE s.s = p.s)"});
+  f.left_join = works({"SELECT a.i, b.s FROM p AS a LEFT JOIN q AS b ON a.i = b.i AND b.s = 'x'"});
+  f.with = works({"WITH x AS (SELECT * FROM p) SELECT x.i FROM x"});
   // Not a feature but a fix: the answer must be right.
   try {
     Result r = db.query("SELECT CASE WHEN i > 1 THEN 0 ELSE 2147483648 END FROM p WHERE i = 1");

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/differential/data_generator.hpp"
@@ -60,6 +61,10 @@ struct Features {
   // goes; and, as a condition of WHERE, a correlated EXISTS or a comparison
   // with a correlated MIN/MAX/SUM/AVG (s.k = outer.k).
   bool subquery = false;
+  // a LEFT JOIN b ON a.x = b.y [AND a condition on b alone]; derived tables
+  // also as WITH names (with `derived`).
+  bool left_join = false;
+  bool with = false;
 };
 
 // The name of every feature, in the order of Features' fields.
@@ -72,7 +77,8 @@ inline std::vector<std::pair<std::string, bool Features::*>> feature_fields() {
           {"case", &Features::case_when},      {"cast", &Features::cast},
           {"count_distinct", &Features::count_distinct}, {"null_text_compare", &Features::null_text_compare},
           {"case_int_widths", &Features::case_int_widths}, {"types", &Features::types},
-          {"derived", &Features::derived}, {"subquery", &Features::subquery}};
+          {"derived", &Features::derived}, {"subquery", &Features::subquery},
+          {"left_join", &Features::left_join}, {"with", &Features::with}};
 }
 
 // Double: any non-integer number -- DOUBLE, REAL or DECIMAL (decimal_scale tells).
@@ -278,7 +284,8 @@ struct ColumnRef {
 struct TableRef {
   std::string table;
   std::string alias;  // "" for none
-  enum class Derived { No, Flat, Materialized } derived = Derived::No;
+  // With: WITH alias AS (SELECT * FROM table) ... FROM alias
+  enum class Derived { No, Flat, Materialized, With } derived = Derived::No;
 };
 
 struct OrderKey {
@@ -300,8 +307,8 @@ struct Query {
   std::vector<Node> items;           // when !star
   std::vector<Output> outputs;       // what comes back, star expanded
   std::vector<TableRef> from;        // one table, or two joined
-  enum class Join { None, Inner, Comma, Cross } join = Join::None;
-  std::optional<Node> on;            // Inner
+  enum class Join { None, Inner, Comma, Cross, Left } join = Join::None;
+  std::optional<Node> on;            // Inner, Left
   std::optional<Node> where;
   std::vector<Node> group_by;
   std::optional<Node> having;
@@ -312,10 +319,14 @@ struct Query {
   // DuckDB judges it, the SQLite check skips it.
   bool duckdb_only = false;
 
-  std::string from_sql(Dialect d) const {
-    auto ref = [](const TableRef& t) {
+  // `named`: a With table by its name (sql() writes the WITH); else (the
+  // checker's probes, which nest this FROM) as the derived table it means.
+  std::string from_sql(Dialect d, bool named = false) const {
+    auto ref = [&](const TableRef& t) {
+      if (named && t.derived == TableRef::Derived::With) return t.alias;
       std::string source = t.table;
-      if (t.derived == TableRef::Derived::Flat) source = "(SELECT * FROM " + t.table + ")";
+      if (t.derived == TableRef::Derived::Flat || t.derived == TableRef::Derived::With)
+        source = "(SELECT * FROM " + t.table + ")";
       if (t.derived == TableRef::Derived::Materialized) source = "(SELECT * FROM " + t.table + " LIMIT 1000000000)";
       return source + (t.alias.empty() ? "" : " AS " + t.alias);
     };
@@ -324,6 +335,7 @@ struct Query {
       switch (join) {
         case Join::Inner: s += " JOIN " + ref(from[1]) + " ON " + render(*on, d); break;
         case Join::Cross: s += " CROSS JOIN " + ref(from[1]); break;
+        case Join::Left: s += " LEFT JOIN " + ref(from[1]) + " ON " + render(*on, d); break;
         default: s += ", " + ref(from[1]); break;
       }
     }
@@ -336,11 +348,19 @@ struct Query {
     return s;
   }
 
+  std::string with_sql() const {
+    std::string s;
+    for (const TableRef& t : from)
+      if (t.derived == TableRef::Derived::With)
+        s += (s.empty() ? "WITH " : ", ") + t.alias + " AS (SELECT * FROM " + t.table + ")";
+    return s.empty() ? s : s + " ";
+  }
+
   std::string sql(Dialect d) const {
-    std::string s = distinct ? "SELECT DISTINCT " : "SELECT ";
+    std::string s = with_sql() + (distinct ? "SELECT DISTINCT " : "SELECT ");
     if (star) s += "*";
     for (std::size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + render(items[i], d);
-    s += from_sql(d) + where_sql(d) + group_sql(d);
+    s += from_sql(d, true) + where_sql(d) + group_sql(d);
     if (having) s += " HAVING " + render(*having, d);
     for (std::size_t i = 0; i < order_by.size(); ++i) {
       const OrderKey& k = order_by[i];
@@ -420,10 +440,28 @@ class QueryGenerator {
         auto [i, j] = rng_.pick(pairs);
         equality = compare("=", column(scope_[i]), column(scope_[j]));
       }
-      std::size_t style = rng_.weighted({6, 2.5, row_counts[first] * row_counts[second] <= 2000 ? 1.5 : 0});
+      std::size_t style = rng_.weighted({6, 2.5, row_counts[first] * row_counts[second] <= 2000 ? 1.5 : 0,
+                                         features_.left_join && equality ? 2.5 : 0});
       if (!equality && style != 2) style = row_counts[first] * row_counts[second] <= 2000 ? 2 : 0;
       if (style == 2) {
         q.join = Query::Join::Cross;
+      } else if (style == 3) {
+        // The equality, and maybe a condition on b alone (which filters b first).
+        q.join = Query::Join::Left;
+        q.on = std::move(*equality);
+        if (rng_.chance(0.4)) {
+          std::vector<ColumnRef> b;
+          for (const ColumnRef& c : scope_)
+            if (c.qualifier == "b") b.push_back(c);
+          std::vector<ColumnRef> both = std::exchange(scope_, b);
+          const bool rowid = std::exchange(rowid_ok_, false);
+          in_subquery_ = true;  // DuckDB: "Cannot perform non-inner join on subquery!"
+          Node own = boolean(2);
+          in_subquery_ = false;
+          scope_ = std::move(both);
+          rowid_ok_ = rowid;
+          q.on = binary(Node::Kind::And, std::move(*q.on), std::move(own));
+        }
       } else {
         Node condition = equality ? *equality : boolean(1);
         if (rng_.chance(0.3)) condition = binary(Node::Kind::And, std::move(condition), boolean(2));
@@ -441,7 +479,7 @@ class QueryGenerator {
     // qualify with), and no rowid (a derived table has none).
     if (features_.derived && rng_.chance(0.3) && !q.from[0].alias.empty()) {
       for (TableRef& t : q.from)
-        t.derived = rng_.chance(0.5) ? TableRef::Derived::Flat : TableRef::Derived::Materialized;
+        t.derived = static_cast<TableRef::Derived>(1 + rng_.weighted({1, 1, features_.with ? 0.7 : 0}));
       rowid_ok_ = false;
     }
     if (!q.where && rng_.chance(0.75)) q.where = boolean(0);
