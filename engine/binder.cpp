@@ -663,9 +663,7 @@ class ExpressionBinder {
       if (!x.dictionary) throw Error(ErrorKind::NotSupported, "not supported yet: LIKE on a computed value", e.offset);
       auto table = std::make_shared<LookupTable>();
       table->entries = x.dictionary->size();
-      table->bytes.resize(table->entries);
-      for (std::size_t i = 0; i < table->entries; ++i)
-        table->bytes[i] = like_match(x.dictionary->values[i], pattern.text);
+      table->bytes = like_matches(x.dictionary->values, pattern.text);
       result = node(Op::Lookup, DataType::boolean(), {std::move(x)}, e.offset);
       result.lookup = std::move(table);
     }
@@ -1957,7 +1955,7 @@ class QueryBinder {
       if (code < outer_key.dictionary->size() && outer_key.dictionary->values[code] == value)
         entries.push_back({code, row});
     }
-    std::sort(entries.begin(), entries.end());
+    if (!std::is_sorted(entries.begin(), entries.end())) std::sort(entries.begin(), entries.end());  // groups come by key
     if (entries.empty()) return bool_constant(false, at);
     auto table_of = [&](std::size_t column) {
       auto table = std::make_shared<LookupTable>();

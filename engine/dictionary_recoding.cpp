@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
+#include <unordered_map>
 
 #include "storage/column_ops.hpp"
+#include "storage/parallel_tasks.hpp"
 
 namespace gpusql {
 
@@ -71,13 +74,18 @@ BoundExpr recode(BoundExpr e, const std::shared_ptr<const Dictionary>& target) {
 BoundExpr map_strings(BoundExpr e, const std::function<std::string(const std::string&)>& f) {
   const std::vector<std::string>& from = e.dictionary->values;
   std::vector<std::string> images(from.size());
-  for (std::size_t i = 0; i < from.size(); ++i) images[i] = f(from[i]);
+  parallel_ranges(from.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) images[i] = f(from[i]);
+  });
+  // The distinct images (often few: a prefix of a phone number), sorted.
+  std::unordered_map<std::string_view, uint32_t> distinct;
+  for (const std::string& s : images) distinct.emplace(s, 0);
   auto target = std::make_shared<Dictionary>();
-  target->values = images;
+  for (const auto& [s, code] : distinct) target->values.emplace_back(s);
   std::sort(target->values.begin(), target->values.end());
-  target->values.erase(std::unique(target->values.begin(), target->values.end()), target->values.end());
+  for (std::size_t c = 0; c < target->values.size(); ++c) distinct[target->values[c]] = static_cast<uint32_t>(c);
   std::vector<uint32_t> codes(from.size());
-  for (std::size_t i = 0; i < from.size(); ++i) codes[i] = target->lower_bound(images[i]);
+  for (std::size_t i = 0; i < from.size(); ++i) codes[i] = distinct[images[i]];
   auto table = std::make_shared<LookupTable>();
   table->type = Type::Varchar;
   table->entries = codes.size();

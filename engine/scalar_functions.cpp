@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "engine/expr_program.hpp"
+#include "storage/parallel_tasks.hpp"
 
 namespace gpusql {
 
@@ -52,11 +53,15 @@ std::size_t char_length(std::string_view s, std::size_t i) {
 
 std::string substring(std::string_view text, int64_t start, std::optional<int64_t> length) {
   if (length && *length == 0) return "";
-  // Where each character begins, and the end.
-  std::vector<std::size_t> at;
-  for (std::size_t i = 0; i < text.size(); i += char_length(text, i)) at.push_back(i);
-  const int64_t n = static_cast<int64_t>(at.size());
-  at.push_back(text.size());
+  // Where each character begins, and the end (ASCII text: at[i] = i, kept implicit).
+  const bool ascii = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  std::vector<std::size_t> starts;
+  if (!ascii) {
+    for (std::size_t i = 0; i < text.size(); i += char_length(text, i)) starts.push_back(i);
+    starts.push_back(text.size());
+  }
+  const int64_t n = ascii ? static_cast<int64_t>(text.size()) : static_cast<int64_t>(starts.size()) - 1;
+  auto at = [&](int64_t c) { return ascii ? static_cast<std::size_t>(c) : starts[static_cast<std::size_t>(c)]; };
   // [first, last) in characters, clamped to the text.
   int64_t first = 0, last = 0;
   const int64_t count = length.value_or(std::numeric_limits<uint32_t>::max());
@@ -77,7 +82,56 @@ std::string substring(std::string_view text, int64_t start, std::optional<int64_
     last = to_back <= 0 ? n : n - to_back + 1;
     if (last <= first) return "";
   }
-  return std::string(text.substr(at[first], at[last] - at[first]));
+  return std::string(text.substr(at(first), at(last) - at(first)));
+}
+
+namespace {
+
+// A pattern of literal pieces between '%': the text starts with the first
+// piece unless the pattern starts with '%', ends with the last unless it
+// ends with '%', and holds the others in order, each after the one before.
+bool pieces_match(std::string_view text, const std::vector<std::string_view>& pieces, bool open_start, bool open_end) {
+  std::size_t at = 0, first = 0, last = pieces.size();
+  if (!open_start) {
+    if (text.substr(0, pieces[0].size()) != pieces[0]) return false;
+    at = pieces[0].size();
+    first = 1;
+  }
+  if (!open_end && last > first) {
+    const std::string_view tail = pieces[last - 1];
+    if (text.size() < at + tail.size() || text.substr(text.size() - tail.size()) != tail) return false;
+    text = text.substr(0, text.size() - tail.size());
+    --last;
+  } else if (!open_end && text.size() != at) {
+    return false;  // the whole pattern was one piece: the text must be exactly it
+  }
+  for (std::size_t i = first; i < last; ++i) {
+    const std::size_t found = text.find(pieces[i], at);
+    if (found == std::string_view::npos) return false;
+    at = found + pieces[i].size();
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<uint8_t> like_matches(const std::vector<std::string>& values, std::string_view pattern) {
+  std::vector<uint8_t> out(values.size());
+  const bool pieces_only = pattern.find('_') == std::string_view::npos;
+  std::vector<std::string_view> pieces;
+  for (std::size_t start = 0; pieces_only && start <= pattern.size();) {
+    const std::size_t end = std::min(pattern.find('%', start), pattern.size());
+    if (end > start) pieces.push_back(pattern.substr(start, end - start));
+    start = end + 1;
+  }
+  const bool open_start = !pattern.empty() && pattern.front() == '%';
+  const bool open_end = !pattern.empty() && pattern.back() == '%';
+  parallel_ranges(values.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      out[i] = pieces_only && !pieces.empty() ? pieces_match(values[i], pieces, open_start, open_end)
+                                              : like_match(values[i], pattern);
+  });
+  return out;
 }
 
 bool like_match(std::string_view text, std::string_view pattern) {

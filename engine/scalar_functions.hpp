@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpusql {
 
@@ -16,6 +17,11 @@ std::string format_date(int64_t days);
 // SQL LIKE: '%' matches any run of characters, '_' any one character
 // (UTF-8 aware); everything else matches itself, case-sensitively.
 bool like_match(std::string_view text, std::string_view pattern);
+
+// like_match() of every value, on every core for a large dictionary; a
+// pattern of literal pieces between '%' (no '_') is matched by searching
+// for each piece in turn.
+std::vector<uint8_t> like_matches(const std::vector<std::string>& values, std::string_view pattern);
 
 // SUBSTRING(text, start[, length]) as DuckDB's: characters are UTF-8 code
 // points counted from 1; a start of 0 or below begins before the first (a

@@ -30,6 +30,7 @@
 #include <thread>
 
 #include "storage/column_ops.hpp"
+#include "storage/parallel_tasks.hpp"
 #include "storage/value_text.hpp"
 
 namespace gpusql {
@@ -526,55 +527,6 @@ RangeScan scan_range(std::string_view s, std::size_t begin, std::size_t end, con
   return r;
 }
 
-// Runs task(i, worker) for every i in [0, count) on up to `threads` threads
-// (worker: which of them, 0-based); the caller's thread calls `tick` about
-// every 100 ms meanwhile. The first exception a task lets escape is rethrown
-// once all threads have stopped.
-void parallel_for_workers(std::size_t count, std::size_t threads,
-                          const std::function<void(std::size_t, std::size_t)>& task,
-                          const std::function<void()>& tick) {
-  threads = std::min(threads, count);
-  if (threads <= 1) {
-    for (std::size_t i = 0; i < count; ++i) {
-      task(i, 0);
-      if (tick) tick();
-    }
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr failure;
-  std::mutex mutex;
-  std::condition_variable finished;
-  std::size_t running = threads;
-  std::vector<std::thread> pool;
-  for (std::size_t w = 0; w < threads; ++w) {
-    pool.emplace_back([&, w] {
-      try {
-        for (std::size_t i; !failed && (i = next++) < count;) task(i, w);
-      } catch (...) {
-        std::lock_guard lock(mutex);
-        if (!failure) failure = std::current_exception();
-        failed = true;
-      }
-      std::lock_guard lock(mutex);
-      if (--running == 0) finished.notify_all();
-    });
-  }
-  {
-    std::unique_lock lock(mutex);
-    while (running > 0) {
-      finished.wait_for(lock, std::chrono::milliseconds(100));
-      if (tick && running > 0) {
-        lock.unlock();
-        tick();
-        lock.lock();
-      }
-    }
-  }
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
-}
 
 void parallel_for(std::size_t count, std::size_t threads, const std::function<void(std::size_t)>& task,
                   const std::function<void()>& tick) {
@@ -1172,7 +1124,7 @@ std::size_t parse_threads(const CsvLoadSpec& spec) {
     const long n = std::strtol(env, nullptr, 10);
     if (n > 0) return static_cast<std::size_t>(n);
   }
-  return std::max<std::size_t>(1, std::thread::hardware_concurrency());
+  return hardware_threads();
 }
 
 Dialect base_dialect(const CsvOptions& options) {
