@@ -1157,21 +1157,35 @@ class TableScope : public Scope {
 // expression twice: AggregateScope tries it as a group key first).
 class Subqueries {
  public:
+  static constexpr std::string_view kCorrelated = "not supported yet: correlated subqueries";
+
   Subqueries(const SubqueryRunner& runner) : runner_(runner) {}
 
   // A correlated EXISTS as the query around it binds one (nullopt: it is
   // not one it can bind; it then runs as an uncorrelated one).
-  std::function<std::optional<BoundExpr>(const ast::Expr&)> correlated_exists;
+  std::function<std::optional<BoundExpr>(const ast::Expr&)> correlated_exists, correlated_scalar;
   // The named queries the subqueries' FROM sees.
   const NamedQueries* names = nullptr;
 
   // The subquery's one value as a constant of its type; NULL when it has no
   // row; an error when it has more, or more than one column.
+  // A correlated one (it fails to run on its own) binds as the query around
+  // it can bind one (correlated_exists, correlated_scalar), or says it is
+  // not supported yet.
   BoundExpr scalar(const ast::Expr& e, const TableScope& outer) {
-    if (e.kind == ExprKind::Exists && correlated_exists)
-      if (std::optional<BoundExpr> bound = correlated_exists(e)) return *std::move(bound);
     std::shared_ptr<ResultData>& cached = results_[e.subquery.get()];
-    if (!cached) cached = run(*e.subquery, e.offset, outer);
+    if (!cached) {
+      try {
+        cached = run(*e.subquery, e.offset, outer);
+      } catch (const Error& error) {
+        const std::string_view message = error.message();
+        if (error.kind() != ErrorKind::NotSupported || message.rfind(kCorrelated, 0) != 0) throw;
+        const auto& hook = e.kind == ExprKind::Exists ? correlated_exists : correlated_scalar;
+        if (hook)
+          if (std::optional<BoundExpr> bound = hook(e)) return *std::move(bound);
+        throw;
+      }
+    }
     const ResultData& r = *cached;
     if (e.kind == ExprKind::Exists) return bool_constant(r.rows > 0, e.offset);  // an uncorrelated EXISTS
     if (r.columns.size() != 1)
@@ -1352,7 +1366,7 @@ class Subqueries {
       } catch (const Error&) {
         throw error;
       }
-      throw Error(ErrorKind::NotSupported, "not supported yet: correlated subqueries (\"" + column->name +
+      throw Error(ErrorKind::NotSupported, std::string(kCorrelated) + " (\"" + column->name +
                                                "\" is a column of the query around it)",
                   column->offset);
     }
@@ -1567,7 +1581,14 @@ class QueryBinder {
         subqueries_(runner_),
         names_(names),
         depth_(depth) {
-    subqueries_.correlated_exists = [this](const ast::Expr& e) { return exists_by_search(e); };
+    // A subquery written twice (in the select list and ORDER BY) binds once:
+    // the same join, the same expression.
+    subqueries_.correlated_exists = [this](const ast::Expr& e) {
+      return remembered(e, [&] { return exists_by_search(e); });
+    };
+    subqueries_.correlated_scalar = [this](const ast::Expr& e) {
+      return remembered(e, [&] { return scalar_by_left_join(e); });
+    };
     subqueries_.names = names_;
   }
   QueryBinder(const QueryBinder&) = delete;
@@ -1610,6 +1631,18 @@ class QueryBinder {
   BoundQuery q_;
   std::map<const ast::TableRef*, std::size_t> left_tables_;  // LEFT JOIN's tables, by their FROM item
   const NamedQueries* names_;                                  // what FROM may name besides tables
+  std::vector<std::shared_ptr<const ast::SelectStatement>> made_;  // statements this binder made, kept while it lives
+  std::map<std::string, std::optional<BoundExpr>> correlated_;     // bound correlated subqueries, by their text
+
+  template <class F>
+  std::optional<BoundExpr> remembered(const ast::Expr& e, F&& bind) {
+    const std::string key = (e.kind == ExprKind::Exists ? "EXISTS " : "") + ast::to_string(*e.subquery);
+    auto found = correlated_.find(key);
+    if (found != correlated_.end()) return found->second;
+    std::optional<BoundExpr> bound = bind();
+    correlated_.emplace(key, bound);
+    return bound;
+  }
   std::vector<std::unique_ptr<NamedQueries>> with_;            // this query's WITH, chained onto names_
   int depth_;
   static constexpr int kMaxNamedDepth = 64;
@@ -1799,16 +1832,9 @@ class QueryBinder {
     return found;
   }
 
-  // SELECT [DISTINCT] inner_k0 AS k0, ..., FROM (the subquery's) WHERE local
-  // [GROUP BY the keys]: the subquery over every key at once.
-  static ast::SelectStatement by_keys(const ast::SelectStatement& inner, const Correlation& c, bool group) {
-    ast::SelectStatement out;
-    out.with = inner.with;
-    out.distinct = !group;
-    for (std::size_t i = 0; i < c.keys.size(); ++i) {
-      out.items.push_back({ast::clone(*c.keys[i].first), "k" + std::to_string(i)});
-      if (group) out.group_by.push_back(ast::clone(*c.keys[i].first));
-    }
+  // The subquery's FROM items (comma-joined: correlate() takes no other).
+  static std::vector<ast::TableRef> copy_from(const ast::SelectStatement& inner) {
+    std::vector<ast::TableRef> out;
     for (const auto& ref : inner.from) {
       ast::TableRef copy;
       copy.name = ref.name;
@@ -1819,8 +1845,22 @@ class QueryBinder {
       for (const auto& a : ref.function_args) copy.function_args.push_back(ast::clone(*a));
       for (const auto& [name, a] : ref.function_named_args) copy.function_named_args.emplace_back(name, ast::clone(*a));
       copy.subquery = ref.subquery;
-      out.from.push_back(std::move(copy));
+      out.push_back(std::move(copy));
     }
+    return out;
+  }
+
+  // SELECT [DISTINCT] inner_k0 AS k0, ..., FROM (the subquery's) WHERE local
+  // [GROUP BY the keys]: the subquery over every key at once.
+  static ast::SelectStatement by_keys(const ast::SelectStatement& inner, const Correlation& c, bool group) {
+    ast::SelectStatement out;
+    out.with = inner.with;
+    out.distinct = !group;
+    for (std::size_t i = 0; i < c.keys.size(); ++i) {
+      out.items.push_back({ast::clone(*c.keys[i].first), "k" + std::to_string(i)});
+      if (group) out.group_by.push_back(ast::clone(*c.keys[i].first));
+    }
+    out.from = copy_from(inner);
     for (const ast::Expr* l : c.local)
       out.where = out.where ? ast::make_binary(ast::BinaryOp::And, std::move(out.where), ast::clone(*l), l->offset)
                             : ast::clone(*l);
@@ -1871,6 +1911,63 @@ class QueryBinder {
     if (left) op = mirrored(op);
     add_conjuncts(binder.compare(op, std::move(x), std::move(value), comparison.offset, sub.offset));
     return true;
+  }
+
+  // A correlated scalar subquery anywhere else a value goes -- (SELECT
+  // agg-expr FROM ... WHERE inner_k = outer_k AND local), in the select
+  // list, under OR, with COUNT -- as a LEFT JOIN with the subquery grouped
+  // by its keys: a row reads its group's value, or, where no group matches,
+  // agg-expr over no rows (0 for COUNT, NULL for SUM, AVG, MIN, MAX), which
+  // runs once as the subquery WHERE FALSE. Nullopt for any other shape.
+  std::optional<BoundExpr> scalar_by_left_join(const ast::Expr& sub) {
+    const ast::SelectStatement& inner = *sub.subquery;
+    if (inner.items.size() != 1 || inner.distinct || !inner.group_by.empty() || inner.having ||
+        !inner.order_by.empty() || inner.limit || inner.offset)
+      return std::nullopt;
+    const ast::Expr& item = *inner.items[0].expr;
+    if (!AggregateScope::contains_aggregate(item)) return std::nullopt;
+    std::optional<Correlation> c = correlate(inner, {&item});
+    if (!c) return std::nullopt;
+    const std::size_t at = sub.offset;
+    TableScope outer_scope(q_, "the select list", &subqueries_);
+    // The value over no rows.
+    ast::SelectStatement none;
+    none.with = inner.with;
+    none.items.push_back({ast::clone(item), "v"});
+    none.from = copy_from(inner);
+    ast::Literal no;
+    no.kind = ast::Literal::Kind::Boolean;
+    no.boolean = false;
+    none.where = ast::make_literal(no, at);
+    ast::Expr empty;
+    empty.kind = ExprKind::Subquery;
+    empty.offset = at;
+    empty.subquery = std::make_shared<const ast::SelectStatement>(std::move(none));
+    made_.push_back(empty.subquery);  // Subqueries caches results by statement address
+    BoundExpr empty_value = subqueries_.scalar(empty, outer_scope);
+    // The groups, joined by their keys.
+    ast::SelectStatement grouped = by_keys(inner, *c, true);
+    grouped.items.push_back({ast::clone(item), "v"});
+    std::shared_ptr<const Table> table = subqueries_.table(grouped, at, outer_scope);
+    const std::size_t index = q_.tables.size();
+    add_hidden_table(std::move(table), "correlated", at);
+    ExpressionBinder binder(outer_scope);
+    std::vector<BoundExpr> on;
+    for (std::size_t i = 0; i < c->keys.size(); ++i)
+      on.push_back(binder.compare(Op::Eq, binder.bind(*c->keys[i].second),
+                                  TableScope::column_ref(q_.tables[index], static_cast<int>(i), at), at, at));
+    q_.tables[index].left_outer = true;
+    q_.tables[index].on = std::move(on);
+    BoundExpr value = TableScope::column_ref(q_.tables[index], static_cast<int>(c->keys.size()), at);
+    if (empty_value.is_null_constant()) return value;
+    if (empty_value.type != value.type)
+      throw Error(ErrorKind::NotSupported,
+                  "not supported yet: a correlated subquery whose value over no rows is a " +
+                      empty_value.type.to_string() + ", not the " + value.type.to_string() + " it has over some",
+                  at);
+    BoundExpr matched =
+        node(Op::IsNotNull, DataType::boolean(), {TableScope::column_ref(q_.tables[index], 0, at)}, at);
+    return node(Op::Select, value.type, {std::move(matched), value, std::move(empty_value)}, at);
   }
 
   // EXISTS (SELECT ... WHERE inner_k = outer_k AND local) as a condition of

@@ -395,6 +395,8 @@ class Checker {
     // except in a group DuckDB drops before the CAST (HAVING) (D7).
     if (gpusql_overflow && g.error.find("integer overflow in SUM") != std::string::npos) {
       if (sum_leaves_bigint()) return known("integer SUM past BIGINT in a group DuckDB drops first");
+      if (s.ok && q_.join == Query::Join::Left && sum_leaves_bigint(true))
+        return known("integer SUM past BIGINT that DuckDB wraps (SUM of a constant over a LEFT JOIN, D13)");
       return mismatch("gpusql reports a SUM overflow DuckDB does not see");
     }
     if (gpusql_overflow) {
@@ -732,7 +734,9 @@ class Checker {
 
   // FROM over every row of the tables `n` reads, unfiltered and unjoined:
   // gpusql may evaluate a predicate on one table before a join (or with
-  // the other side empty), so each table counts on its own.
+  // the other side empty), so each table counts on its own. The nullable
+  // side of a LEFT JOIN counts with one more row, all NULL (the row an
+  // unmatched left row reads).
   std::string rows_of(const Node& n) const {
     std::vector<bool> used(q_.from.size(), false);
     collect(n, [&](const Node& c) {
@@ -741,9 +745,14 @@ class Checker {
         if (c.qualifier.empty() || c.qualifier == q_.from[i].alias || c.qualifier == q_.from[i].table) used[i] = true;
     });
     std::string s;
-    for (std::size_t i = 0; i < q_.from.size(); ++i)
-      if (used[i])
-        s += (s.empty() ? " FROM " : ", ") + q_.from[i].table + (q_.from[i].alias.empty() ? "" : " AS " + q_.from[i].alias);
+    for (std::size_t i = 0; i < q_.from.size(); ++i) {
+      if (!used[i]) continue;
+      const TableRef& t = q_.from[i];
+      std::string source = t.table;
+      if (q_.join == Query::Join::Left && i == 1)
+        source = "(SELECT x.* FROM (SELECT 1 AS n UNION ALL SELECT 2) AS z LEFT JOIN " + t.table + " AS x ON z.n = 1)";
+      s += (s.empty() ? " FROM " : ", ") + source + (t.alias.empty() ? "" : " AS " + t.alias);
+    }
     return s;
   }
 
@@ -783,14 +792,18 @@ class Checker {
 
   // D5 and D7 against DuckDB: does some integer SUM's exact total leave the
   // BIGINT range in some group (HAVING or not)?
-  bool sum_leaves_bigint() {
+  // `in_double`: summed as DOUBLEs (D13: DuckDB's exact SUM of a constant
+  // over a LEFT JOIN wraps), past 2^63 by more than rounding.
+  bool sum_leaves_bigint(bool in_double = false) {
     bool found = false;
     each_node([&](const Node& n) {
       if (found || n.kind != Node::Kind::Agg || n.star || n.text != "SUM" || n.args[0].type != VType::Int) return;
       const Dialect d = Dialect::Duckdb;
-      OracleResult r = f_.oracle_query("SELECT COUNT(*) FROM (SELECT SUM(" + render(n.args[0], d) + ") AS s" +
-                                       q_.from_sql(d) + q_.where_sql(d) + q_.group_sql(d) +
-                                       ") WHERE ABS(s) > 9223372036854775807");
+      const std::string e = render(n.args[0], d);
+      OracleResult r = f_.oracle_query("SELECT COUNT(*) FROM (SELECT SUM(" +
+                                       (in_double ? "CAST(" + e + " AS DOUBLE)" : e) + ") AS s" + q_.from_sql(d) +
+                                       q_.where_sql(d) + q_.group_sql(d) + ") WHERE ABS(s) > " +
+                                       (in_double ? "9.2233720368548e18" : "9223372036854775807"));
       if (r.ok && !r.rows.empty())
         if (auto* c = std::get_if<int64_t>(&r.rows[0][0])) found = *c > 0;
     });

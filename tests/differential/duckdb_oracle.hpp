@@ -79,6 +79,11 @@
 //      DuckDB for a NULL outer value (no row has c <> NULL: FALSE in SQLite
 //      and the standard). The DuckDB text reads ((inner <> outer) IS TRUE),
 //      which DuckDB answers right (query_generator.hpp).
+// D13. DuckDB 1.5.6's bug: SUM(9223372036854775807) over a LEFT JOIN whose ON
+//      leaves the right side empty wraps (2 rows give -2, not
+//      18446744073709551614, so the CAST to BIGINT of D5 does not fail);
+//      gpusql reports the overflow. Accepted where the sum in DOUBLE passes
+//      2^63 (checker.hpp).
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with
