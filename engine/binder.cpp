@@ -1701,7 +1701,7 @@ class QueryBinder {
     std::vector<const ast::Expr*> parts;
     split_and(where, parts);
     const bool any_subquery = std::any_of(parts.begin(), parts.end(), [](const ast::Expr* p) {
-      return (p->kind == ExprKind::InSubquery && !p->negated) || p->kind == ExprKind::Exists ||
+      return (p->kind == ExprKind::InSubquery && !p->negated) || p->kind == ExprKind::Exists || not_exists(*p) ||
              subquery_comparison(*p);
     });
     TableScope scope(q_, "WHERE", &subqueries_);
@@ -1713,9 +1713,14 @@ class QueryBinder {
     for (const ast::Expr* part : parts) {
       if (part->kind == ExprKind::InSubquery && !part->negated) semi_join(*part);
       else if (!(subquery_comparison(*part) && join_correlated(*part)) &&
-               !(part->kind == ExprKind::Exists && join_exists(*part)))
+               !(part->kind == ExprKind::Exists && (join_exists(*part) || exists_join(*part, false))) &&
+               !(not_exists(*part) && exists_join(*part->args[0], true)))
         add_conjuncts(binder.bind_boolean(*part, "WHERE clause"));
     }
+  }
+
+  static bool not_exists(const ast::Expr& e) {
+    return e.kind == ExprKind::Unary && e.unary_op == ast::UnaryOp::Not && e.args[0]->kind == ExprKind::Exists;
   }
 
   // `x op (SELECT ...)` or `(SELECT ...) op x`, op a comparison.
@@ -2089,6 +2094,61 @@ class QueryBinder {
     // NULL (a NULL key or value) is FALSE: EXISTS is never NULL.
     return node(Op::Select, DataType::boolean(), {std::move(found), bool_constant(true, at), bool_constant(false, at)},
                 at);
+  }
+
+  // [NOT] EXISTS (SELECT ... WHERE inner_k = outer_k ... [AND inner_c <>
+  // outer_x] AND local) as a condition of WHERE (TPC-H Q21, Q22): a join
+  // with the subquery grouped by its keys (with MIN and MAX of c for the
+  // <>): EXISTS an inner join where MIN(c) <> x OR MAX(c) <> x; NOT EXISTS a
+  // LEFT JOIN where no group matched, or none has a c <> x. False for any
+  // other shape (and for EXISTS without <>, which join_exists() takes).
+  bool exists_join(const ast::Expr& exists, bool negated) {
+    const ast::SelectStatement& inner = *exists.subquery;
+    if (!inner.group_by.empty() || inner.having) return false;
+    for (const auto& item : inner.items)
+      if (AggregateScope::contains_aggregate(*item.expr)) return false;
+    std::optional<Correlation> c = correlate(inner, {}, /*unequal=*/true);
+    if (!c || c->unequal.size() > 1 || (!negated && c->unequal.empty())) return false;
+    const std::size_t at = exists.offset;
+    ast::SelectStatement grouped = by_keys(inner, *c, true);
+    if (!c->unequal.empty())
+      for (const char* name : {"min", "max"}) {
+        std::vector<ast::ExprPtr> args;
+        args.push_back(ast::clone(*c->unequal[0].first));
+        grouped.items.push_back({ast::make_function(name, std::move(args), false, at), name});
+      }
+    TableScope outer_scope(q_, "WHERE", &subqueries_);
+    const std::size_t index = q_.tables.size();
+    add_hidden_table(subqueries_.table(grouped, at, outer_scope), negated ? "not_exists" : "exists", at);
+    ExpressionBinder binder(outer_scope);
+    std::vector<BoundExpr> keys;
+    for (std::size_t i = 0; i < c->keys.size(); ++i)
+      keys.push_back(binder.compare(Op::Eq, binder.bind(*c->keys[i].second),
+                                    TableScope::column_ref(q_.tables[index], static_cast<int>(i), at), at, at));
+    auto column = [&](std::size_t i) { return TableScope::column_ref(q_.tables[index], static_cast<int>(i), at); };
+    // Some row of the group has c <> x (NULL where c or x is NULL: none has).
+    std::optional<BoundExpr> unequal;
+    if (!c->unequal.empty()) {
+      BoundExpr x = binder.bind(*c->unequal[0].second);
+      const std::size_t lo = c->keys.size();
+      unequal = node(Op::Or, DataType::boolean(),
+                     {binder.compare(Op::Ne, column(lo), x, at, at), binder.compare(Op::Ne, column(lo + 1), x, at, at)},
+                     at);
+    }
+    if (!negated) {
+      for (BoundExpr& k : keys) add_conjuncts(std::move(k));
+      add_conjuncts(*std::move(unequal));
+      return true;
+    }
+    q_.tables[index].left_outer = true;
+    q_.tables[index].on = std::move(keys);
+    BoundExpr matched = node(Op::IsNotNull, DataType::boolean(), {column(0)}, at);
+    BoundExpr witness = unequal ? node(Op::And, DataType::boolean(), {std::move(matched), *std::move(unequal)}, at)
+                                : std::move(matched);
+    // TRUE where no group has a witness; a NULL witness is none.
+    add_conjuncts(node(Op::Select, DataType::boolean(),
+                       {std::move(witness), bool_constant(false, at), bool_constant(true, at)}, at));
+    return true;
   }
 
   static bool has_subquery(const ast::Expr& e) {
