@@ -242,7 +242,8 @@ struct paren_expr : seq<lparen, paren_operand> {};
 struct argument_list : list_must<expression, comma> {};
 struct star_argument : asterisk {};
 struct distinct_arguments : if_must<kw_distinct, argument_list> {};
-struct function_arguments : opt<sor<star_argument, distinct_arguments, argument_list>> {};
+struct all_arguments : if_must<kw_all, argument_list> {};  // agg(ALL x): agg(x)
+struct function_arguments : opt<sor<star_argument, distinct_arguments, all_arguments, argument_list>> {};
 struct function_call : seq<identifier, lparen, function_arguments, must<rparen>> {};
 
 // CASE [operand] WHEN w THEN t ... [ELSE e] END
@@ -374,7 +375,7 @@ struct select_rest : sor<seq<clause_start, select_clauses>, unsupported_set_oper
 
 struct select_distinct : kw_distinct {};
 struct select_core
-    : seq<kw_select, opt<select_distinct>, must<select_list, select_rest>, opt<unsupported_set_operation>> {};
+    : seq<kw_select, opt<sor<select_distinct, kw_all>>, must<select_list, select_rest>, opt<unsupported_set_operation>> {};
 // WITH name [(a, b, ...)] AS (SELECT ...), ... SELECT ...
 struct cte_name : seq<identifier> {};
 struct cte_body : seq<at<kw_select>, subquery_body> {};

@@ -927,6 +927,7 @@ TEST_CASE("parser: accepted statements and their renderings", "[parser]") {
       {"SELECT * FROM (SELECT 1) AS d (a), t x(b, c)", "SELECT * FROM (SELECT 1) AS d(a), t AS x(b, c)"},
       {"WITH a AS (SELECT 1), b (x, y) AS (SELECT * FROM a) SELECT * FROM b",
        "WITH a AS (SELECT 1), b(x, y) AS (SELECT * FROM a) SELECT * FROM b"},
+      {"SELECT ALL a, count(ALL b), sum(all b + 1) FROM t", "SELECT a, count(b), sum((b + 1)) FROM t"},
       {"SELECT substring(a FROM 2 FOR 3), SUBSTRING(a from 2), substring(a, 1)",
        "SELECT substring(a, 2, 3), substring(a, 2), substring(a, 1)"},
       {"SELECT * FROM read_csv('a.csv')", "SELECT * FROM read_csv('a.csv')"},
