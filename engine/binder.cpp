@@ -1,6 +1,7 @@
 #include "engine/binder.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -28,7 +29,7 @@ TableFunctionReader& default_table_function_reader() {
 }
 
 const char* const kAggregateNames[] = {"count", "sum", "min", "max", "avg", "arg_min", "arg_max", "min_by", "max_by"};
-const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs", "coalesce", "ifnull", "nullif", "substring", "substr"};
+const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs", "coalesce", "ifnull", "nullif", "substring", "substr", "length", "upper", "lower"};
 
 bool is_aggregate_name(std::string_view name) {
   return std::find(std::begin(kAggregateNames), std::end(kAggregateNames), name) != std::end(kAggregateNames);
@@ -912,6 +913,60 @@ class ExpressionBinder {
     return bind_case(c);
   }
 
+  // LENGTH(s) (characters: UTF-8 code points, as DuckDB's), UPPER(s) and
+  // LOWER(s) (ASCII letters; text with other characters is not supported
+  // yet), each applied to every entry of s's dictionary or to a literal.
+  BoundExpr bind_string_function(const ast::Expr& e) {
+    if (e.args.size() != 1) throw Error(ErrorKind::Binder, e.name + "() takes exactly one argument", e.offset);
+    BoundExpr s = bind(*e.args[0]);
+    const bool length = e.name == "length";
+    if (is_untyped_null(s) || (s.op == Op::Constant && s.constant.null_constant))
+      return null_constant(length ? DataType::bigint() : DataType::varchar(), e.offset);
+    if (s.type.id != Type::Varchar)
+      throw Error(ErrorKind::Binder, "No function matches " + e.name + "(" + s.type.to_string() + ")",
+                  e.args[0]->offset);
+    auto characters = [](const std::string& text) {
+      return static_cast<int64_t>(std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;  // not a continuation byte
+      }));
+    };
+    auto ascii = [](const std::string& text) {
+      return std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    };
+    auto cased = [&](std::string text) {
+      for (char& c : text) c = static_cast<char>(e.name == "upper" ? std::toupper(static_cast<unsigned char>(c))
+                                                                  : std::tolower(static_cast<unsigned char>(c)));
+      return text;
+    };
+    if (s.op == Op::Constant) {
+      if (length) return int_constant(characters(s.text), e.offset, DataType::bigint());
+      if (!ascii(s.text)) throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of non-ASCII text", e.offset);
+      s.text = cased(s.text);
+      s.offset = e.offset;
+      return s;
+    }
+    if (!s.dictionary)
+      throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of a string that is not a column's",
+                  e.offset);
+    const std::vector<std::string>& values = s.dictionary->values;
+    if (length) {
+      auto table = std::make_shared<LookupTable>();
+      table->type = Type::BigInt;
+      table->entries = values.size();
+      table->bytes.resize(values.size() * sizeof(int64_t));
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        const int64_t n = characters(values[i]);
+        std::memcpy(table->bytes.data() + i * sizeof(int64_t), &n, sizeof n);
+      }
+      BoundExpr out = node(Op::Lookup, DataType::bigint(), {std::move(s)}, e.offset);
+      out.lookup = std::move(table);
+      return out;
+    }
+    if (!std::all_of(values.begin(), values.end(), ascii))
+      throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of non-ASCII text", e.offset);
+    return map_strings(std::move(s), cased);
+  }
+
   // SUBSTRING(s, start[, length]) with constant start and length: applied to
   // each entry of s's dictionary (map_strings), or to a string literal.
   BoundExpr bind_substring(const ast::Expr& e) {
@@ -978,6 +1033,7 @@ class ExpressionBinder {
     }
     if (e.name == "coalesce" || e.name == "ifnull" || e.name == "nullif") return bind_null_function(e);
     if (e.name == "substring" || e.name == "substr") return bind_substring(e);
+    if (e.name == "length" || e.name == "upper" || e.name == "lower") return bind_string_function(e);
     std::string hint = closest_name(e.name, function_names());
     throw Error(ErrorKind::Binder,
                 "Scalar Function with name " + e.name + " does not exist!" +
