@@ -1086,6 +1086,28 @@ bool names_a_column(const BoundQuery& q, std::string_view name) {
   return false;
 }
 
+// A Rank or Lookup table of sorted (Rank) or indexed (Lookup) 64-bit values.
+std::shared_ptr<LookupTable> bigint_table(const std::vector<int64_t>& values) {
+  auto table = std::make_shared<LookupTable>();
+  table->type = Type::BigInt;
+  table->entries = values.size();
+  table->bytes.resize(values.size() * sizeof(int64_t));
+  if (!values.empty()) std::memcpy(table->bytes.data(), values.data(), table->bytes.size());
+  return table;
+}
+
+// Rank (position of `child` in the sorted table) or Lookup (the table's
+// value at position `child`), BIGINT.
+BoundExpr table_node(Op op, std::shared_ptr<LookupTable> table, BoundExpr child, std::size_t at) {
+  BoundExpr e;
+  e.op = op;
+  e.type = DataType::bigint();
+  e.offset = at;
+  e.lookup = std::move(table);
+  e.children.push_back(std::move(child));
+  return e;
+}
+
 class Subqueries;
 
 class TableScope : public Scope {
@@ -1349,23 +1371,9 @@ class Subqueries {
                                bool_constant(false, at)},
                               at);
       if (!keys.empty()) {
-        auto table = std::make_shared<LookupTable>();
-        table->type = Type::BigInt;
-        table->entries = keys.size();
-        table->bytes.resize(keys.size() * sizeof(int64_t));
-        std::memcpy(table->bytes.data(), keys.data(), table->bytes.size());
-        BoundExpr rank;
-        rank.op = Op::Rank;
-        rank.type = DataType::bigint();
-        rank.offset = at;
-        rank.lookup = table;
-        rank.children.push_back(x);
-        BoundExpr found;
-        found.op = Op::Lookup;
-        found.type = DataType::bigint();
-        found.offset = at;
-        found.lookup = table;
-        found.children.push_back(rank);
+        auto table = bigint_table(keys);
+        BoundExpr rank = table_node(Op::Rank, table, x, at);
+        BoundExpr found = table_node(Op::Lookup, table, rank, at);
         BoundExpr inside = node(Op::Lt, DataType::boolean(),
                                 {std::move(rank), int_constant(static_cast<int64_t>(keys.size()), at)}, at);
         BoundExpr equal = node(Op::Eq, DataType::boolean(), {std::move(found), std::move(x)}, at);
@@ -2116,24 +2124,13 @@ class QueryBinder {
     if (!std::is_sorted(entries.begin(), entries.end())) std::sort(entries.begin(), entries.end());  // groups come by key
     if (entries.empty()) return bool_constant(false, at);
     auto table_of = [&](std::size_t column) {
-      auto table = std::make_shared<LookupTable>();
-      table->type = Type::BigInt;
-      table->entries = entries.size();
-      table->bytes.resize(entries.size() * sizeof(int64_t));
-      for (std::size_t i = 0; i < entries.size(); ++i) {
-        const int64_t v = column == 0 ? entries[i].first : value_at(column, entries[i].second);
-        std::memcpy(table->bytes.data() + i * sizeof(int64_t), &v, sizeof v);
-      }
-      return table;
+      std::vector<int64_t> values(entries.size());
+      for (std::size_t i = 0; i < entries.size(); ++i)
+        values[i] = column == 0 ? entries[i].first : value_at(column, entries[i].second);
+      return bigint_table(values);
     };
     auto lookup = [&](Op op, std::shared_ptr<LookupTable> table, BoundExpr child) {
-      BoundExpr e;
-      e.op = op;
-      e.type = DataType::bigint();
-      e.offset = at;
-      e.lookup = std::move(table);
-      e.children.push_back(std::move(child));
-      return e;
+      return table_node(op, std::move(table), std::move(child), at);
     };
     auto keys = table_of(0);
     BoundExpr rank = lookup(Op::Rank, keys, outer_key);

@@ -10,6 +10,27 @@
 
 namespace gpusql {
 
+namespace {
+
+// `e`'s code c read as codes[c], a code of `target`.
+BoundExpr code_lookup(BoundExpr e, const std::vector<uint32_t>& codes, std::shared_ptr<const Dictionary> target) {
+  auto table = std::make_shared<LookupTable>();
+  table->type = Type::Varchar;
+  table->entries = codes.size();
+  table->bytes.resize(codes.size() * sizeof(uint32_t));
+  if (!codes.empty()) std::memcpy(table->bytes.data(), codes.data(), table->bytes.size());
+  BoundExpr lookup;
+  lookup.op = Op::Lookup;
+  lookup.type = DataType::varchar();
+  lookup.offset = e.offset;
+  lookup.dictionary = std::move(target);
+  lookup.lookup = std::move(table);
+  lookup.children.push_back(std::move(e));
+  return lookup;
+}
+
+}  // namespace
+
 std::shared_ptr<const Dictionary> common_dictionary(const std::vector<const BoundExpr*>& operands) {
   // Start from the largest dictionary: the others are often subsets of it
   // (a fact table's strings and a dimension's), and then it is the answer.
@@ -56,19 +77,7 @@ BoundExpr recode(BoundExpr e, const std::shared_ptr<const Dictionary>& target) {
     e.dictionary = target;
     return e;
   }
-  auto table = std::make_shared<LookupTable>();
-  table->type = Type::Varchar;
-  table->entries = codes.size();
-  table->bytes.resize(codes.size() * sizeof(uint32_t));
-  if (!codes.empty()) std::memcpy(table->bytes.data(), codes.data(), table->bytes.size());
-  BoundExpr lookup;
-  lookup.op = Op::Lookup;
-  lookup.type = DataType::varchar();
-  lookup.offset = e.offset;
-  lookup.dictionary = target;
-  lookup.lookup = std::move(table);
-  lookup.children.push_back(std::move(e));
-  return lookup;
+  return code_lookup(std::move(e), codes, target);
 }
 
 BoundExpr map_strings(BoundExpr e, const std::function<std::string(const std::string&)>& f) {
@@ -86,19 +95,7 @@ BoundExpr map_strings(BoundExpr e, const std::function<std::string(const std::st
   for (std::size_t c = 0; c < target->values.size(); ++c) distinct[target->values[c]] = static_cast<uint32_t>(c);
   std::vector<uint32_t> codes(from.size());
   for (std::size_t i = 0; i < from.size(); ++i) codes[i] = distinct[images[i]];
-  auto table = std::make_shared<LookupTable>();
-  table->type = Type::Varchar;
-  table->entries = codes.size();
-  table->bytes.resize(codes.size() * sizeof(uint32_t));
-  if (!codes.empty()) std::memcpy(table->bytes.data(), codes.data(), table->bytes.size());
-  BoundExpr lookup;
-  lookup.op = Op::Lookup;
-  lookup.type = DataType::varchar();
-  lookup.offset = e.offset;
-  lookup.dictionary = std::move(target);
-  lookup.lookup = std::move(table);
-  lookup.children.push_back(std::move(e));
-  return lookup;
+  return code_lookup(std::move(e), codes, std::move(target));
 }
 
 }  // namespace gpusql
