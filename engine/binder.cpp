@@ -12,7 +12,9 @@
 #include "engine/common_conjuncts.hpp"
 #include "engine/constant_folding.hpp"
 #include "engine/dictionary_recoding.hpp"
+#include "engine/numeric_types.hpp"
 #include "engine/scalar_functions.hpp"
+#include "engine/set_operation.hpp"
 #include "engine/varchar_cast.hpp"
 #include "storage/value_text.hpp"
 
@@ -104,18 +106,6 @@ BoundExpr node(Op op, DataType type, std::vector<BoundExpr> children, std::size_
 // than its type holds is an overflow error, never a rounded value.
 constexpr int kMaxDecimalDigits = DataType::kMaxNarrowDecimalDigits;
 
-// `wide`: a 128-bit DECIMAL (precision 19 to 38), else 64-bit (1 to 18).
-DataType decimal_type(int precision, int scale, std::size_t offset, bool wide = false) {
-  if (scale > kMaxDecimalDigits)
-    throw Error(ErrorKind::NotSupported,
-                "not supported yet: a DECIMAL result with more than 18 digits after the point", offset);
-  DataType t{Type::Decimal};
-  t.precision = wide ? static_cast<uint8_t>(std::clamp(precision, kMaxDecimalDigits + 1, DataType::kMaxDecimalDigits))
-                     : static_cast<uint8_t>(std::clamp(precision, std::max(scale, 1), kMaxDecimalDigits));
-  t.scale = static_cast<uint8_t>(scale);
-  return t;
-}
-
 bool is_wide(const BoundExpr& e) { return e.type.is_wide_decimal(); }
 
 // An exact operand as a 128-bit value of the same precision and scale (at
@@ -130,21 +120,6 @@ BoundExpr widen(BoundExpr e) {
   }
   std::size_t offset = e.offset;
   return node(Op::ToWide, type, {std::move(e)}, offset);
-}
-
-// An exact operand's (precision, scale) as DuckDB sees it in DECIMAL arithmetic.
-struct DecimalShape {
-  int precision = 0;
-  int scale = 0;
-};
-
-std::optional<DecimalShape> decimal_shape(DataType t) {
-  switch (t.id) {
-    case Type::Decimal: return DecimalShape{t.precision, t.scale};
-    case Type::Integer: return DecimalShape{10, 0};
-    case Type::BigInt: return DecimalShape{19, 0};
-    default: return std::nullopt;
-  }
 }
 
 // The NULL literal has no type of its own; it takes the other operand's.
@@ -218,22 +193,6 @@ BoundExpr to_decimal(BoundExpr e, int scale, bool saturate = false, bool wide = 
     throw Error(ErrorKind::NotSupported, "not supported yet: rescaling a DECIMAL by more than 18 digits", offset);
   return node(saturate ? Op::ScaleSaturate : Op::Mul, type, {std::move(e), int_constant(pow10(scale - shape.scale), offset)},
               offset);
-}
-
-// The type two numeric types meet in, as DuckDB's: DOUBLE if either is
-// DOUBLE, else REAL if either is REAL, else a DECIMAL (the larger scale, and
-// room for the larger integer part; 128-bit if either is) if either is
-// DECIMAL, else BIGINT.
-DataType common_numeric_type(DataType a, DataType b, std::size_t offset) {
-  if (a.id == Type::Double || b.id == Type::Double) return DataType::double_();
-  if (a.id == Type::Real || b.id == Type::Real) return DataType::real();
-  if (a.id == Type::Decimal || b.id == Type::Decimal) {
-    DecimalShape x = *decimal_shape(a), y = *decimal_shape(b);
-    int scale = std::max(x.scale, y.scale);
-    int whole = std::max(x.precision - x.scale, y.precision - y.scale);
-    return decimal_type(whole + scale, scale, offset, a.is_wide_decimal() || b.is_wide_decimal());
-  }
-  return a == b ? a : DataType::bigint();
 }
 
 // A numeric operand as the numeric `type` common_numeric_type() chose.
@@ -1445,6 +1404,10 @@ class Subqueries {
   }
 
   static const ast::Expr* column_at(const ast::SelectStatement& s, std::size_t offset) {
+    if (const ast::SetOperation* op = s.set_operation.get()) {
+      if (const ast::Expr* found = column_at(*op->left, offset)) return found;
+      if (const ast::Expr* found = column_at(*op->right, offset)) return found;
+    }
     std::vector<const ast::Expr*> roots;
     for (const auto& item : s.items) roots.push_back(item.expr.get());
     for (const auto& ref : s.from) {
@@ -1660,6 +1623,7 @@ class QueryBinder {
 
   BoundQuery bind(const ast::SelectStatement& s) {
     enter_with(s);
+    if (s.set_operation) return bind_set_operation(s);
     if (s.from.empty()) bind_no_from(s);
     else bind_from(s);
     if (s.where) bind_where(*s.where);
@@ -1729,6 +1693,34 @@ class QueryBinder {
       with_.push_back(std::move(node));
     }
     subqueries_.names = names_;
+  }
+
+  // left UNION right, INTERSECT, EXCEPT (set_operation.hpp): each side
+  // runs, once, and the SELECT over their rows binds in their place.
+  BoundQuery bind_set_operation(const ast::SelectStatement& s) {
+    const ast::SetOperation& op = *s.set_operation;
+    if (op.all && op.kind != ast::SetOperation::Kind::Union)
+      throw Error(ErrorKind::NotSupported,
+                  op.kind == ast::SetOperation::Kind::Intersect ? "not supported yet: INTERSECT ALL"
+                                                                 : "not supported yet: EXCEPT ALL",
+                  op.offset);
+    if (!runner_.table_of)
+      throw Error(ErrorKind::NotSupported, "not supported yet: set operations here", op.offset);
+    TableScope outer(q_, "FROM", &subqueries_);
+    std::shared_ptr<ResultData> left = subqueries_.result(*op.left, op.offset, outer);
+    std::shared_ptr<ResultData> right = subqueries_.result(*op.right, op.offset, outer);
+    const std::vector<std::string> names = left->names;
+    static constexpr const char* kNames[] = {"union", "intersect", "except"};
+    ResultData both =
+        set_operation_rows(*left, *right, op.kind != ast::SetOperation::Kind::Union, op.offset);
+    left.reset();
+    right.reset();
+    NamedQueries rows;
+    rows.name = kNames[static_cast<int>(op.kind)];
+    rows.table = runner_.table_of(rows.name, both);
+    rows.parent = names_;
+    const ast::SelectStatement select = set_operation_select(s, *rows.table, names);
+    return QueryBinder(catalog_, sql_, reader_, runner_, &rows, depth_).bind(select);
   }
 
   // A LEFT JOIN's ON condition, kept with its table (`left_tables_`); it may
@@ -2284,7 +2276,12 @@ class QueryBinder {
         bind_derived(ref, *ref.subquery, ref.alias, ref.column_aliases, names_);
         continue;
       }
-      if (const NamedQueries* named = !ref.is_function && names_ ? names_->find(ref.name) : nullptr) {
+      const NamedQueries* named = !ref.is_function && names_ ? names_->find(ref.name) : nullptr;
+      if (named && named->table) {
+        add_table(ref, named->table, ref.alias.empty() ? ref.name : ref.alias, ref.column_aliases);
+        continue;
+      }
+      if (named) {
         if (depth_ >= kMaxNamedDepth)
           throw Error(ErrorKind::Binder, "a view or WITH query names itself (through " + named->name + ")",
                       ref.offset);
@@ -2354,27 +2351,13 @@ class QueryBinder {
                     const std::vector<std::string>& aliases, const NamedQueries* names, int depth = -1) {
     if (depth < 0) depth = depth_;
     // The nullable side of a LEFT JOIN is one table: it runs first.
-    bool flat = !inner.distinct && inner.group_by.empty() && !inner.having && inner.order_by.empty() &&
+    bool flat = !inner.set_operation && !inner.distinct && inner.group_by.empty() && !inner.having && inner.order_by.empty() &&
                 !inner.limit && !inner.offset && ref.join != ast::JoinKind::Left;
     for (const auto& item : inner.items) flat = flat && !AggregateScope::contains_aggregate(*item.expr);
     if (!flat) {
       TableScope outer(q_, "FROM", &subqueries_);
-      BoundTableRef t;
-      t.table = subqueries_.table(inner, ref.offset, outer, names);
-      t.alias = alias.empty() ? "unnamed_subquery" : alias;  // DuckDB's name for it
-      t.column_aliases = column_aliases(aliases, ref.offset, t.table->columns.size(), t.alias);
-      t.first_column = q_.column_count;
-      t.offset = ref.offset;
-      q_.column_count += t.column_count();
-      for (std::size_t c = 0; c < t.table->columns.size(); ++c) {
-        q_.column_names.push_back(t.alias + "." + t.column_name(static_cast<int>(c)));
-        q_.column_types.push_back(t.table->columns[c].type);
-      }
-      q_.column_names.push_back(t.alias + ".rowid");
-      q_.column_types.push_back(DataType::bigint());
-      q_.sources.push_back({false, static_cast<int>(q_.tables.size())});
-      mark_left_join(ref, t);
-      q_.tables.push_back(std::move(t));
+      add_table(ref, subqueries_.table(inner, ref.offset, outer, names), alias.empty() ? "unnamed_subquery" : alias,
+                aliases);  // DuckDB's name for it
       return;
     }
     BoundQuery b = QueryBinder(catalog_, sql_, reader_, runner_, names, depth).bind(inner);
@@ -2405,6 +2388,28 @@ class QueryBinder {
     }
     q_.sources.push_back({true, static_cast<int>(q_.derived.size())});
     q_.derived.push_back(std::move(d));
+  }
+
+  // Rows already made (a derived table that ran first, a set operation's)
+  // read as a table called `alias`.
+  void add_table(const ast::TableRef& ref, std::shared_ptr<const Table> table, const std::string& alias,
+                 const std::vector<std::string>& aliases) {
+    BoundTableRef t;
+    t.table = std::move(table);
+    t.alias = alias;
+    t.column_aliases = column_aliases(aliases, ref.offset, t.table->columns.size(), t.alias);
+    t.first_column = q_.column_count;
+    t.offset = ref.offset;
+    q_.column_count += t.column_count();
+    for (std::size_t c = 0; c < t.table->columns.size(); ++c) {
+      q_.column_names.push_back(t.alias + "." + t.column_name(static_cast<int>(c)));
+      q_.column_types.push_back(t.table->columns[c].type);
+    }
+    q_.column_names.push_back(t.alias + ".rowid");
+    q_.column_types.push_back(DataType::bigint());
+    q_.sources.push_back({false, static_cast<int>(q_.tables.size())});
+    mark_left_join(ref, t);
+    q_.tables.push_back(std::move(t));
   }
 
   static void shift_columns(BoundExpr& e, int shift) {

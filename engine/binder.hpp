@@ -102,6 +102,7 @@ struct NamedQueries {
   std::string name;
   std::vector<std::string> column_aliases;
   std::shared_ptr<const ast::SelectStatement> query;
+  std::shared_ptr<const Table> table;  // in place of `query`: rows already made (a set operation's)
   const NamedQueries* defined_in = nullptr;
   const NamedQueries* parent = nullptr;
   const NamedQueries* find(std::string_view name) const;  // this or a parent; null: none
@@ -116,6 +117,8 @@ struct SubqueryRunner {
   std::function<std::shared_ptr<ResultData>(const ast::SelectStatement&, const NamedQueries* names)> result;
   // The result as a table, on the database's device when it has one.
   std::function<std::shared_ptr<const Table>(const ast::SelectStatement&, const NamedQueries* names)> table;
+  // Rows binding made (a set operation's) as a table, on the device too.
+  std::function<std::shared_ptr<const Table>(std::string name, ResultData& rows)> table_of;
 };
 
 // `sql` is the whole text the statement came from: output columns without an

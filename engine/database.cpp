@@ -113,34 +113,6 @@ TableFunctionReader Database::Impl::table_function_reader() {
   return [this](const ast::TableRef& ref) { return read_csv_table_function(ref, device.get()); };
 }
 
-namespace {
-
-// A subquery's 128-bit DECIMAL column (a SUM's) as a DECIMAL(18, s) one
-// when every value has at most 18 digits: a table holds no 128-bit column
-// yet, and the values, their scale and so their text stay the same. Wider
-// values leave it as it is (table_from_result() then says so).
-void narrow_wide_decimals(ResultData& result) {
-  constexpr int64_t kLimit = 1000000000000000000;  // 10^18
-  for (HostColumn& column : result.columns) {
-    if (!column.type.is_wide_decimal()) continue;
-    const int64_t* words = reinterpret_cast<const int64_t*>(column.bytes.data());
-    bool fits = true;
-    for (std::size_t row = 0; row < result.rows && fits; ++row) {
-      if (!column.is_valid(row)) continue;
-      const int64_t low = words[2 * row], high = words[2 * row + 1];
-      fits = high == (low < 0 ? -1 : 0) && low > -kLimit && low < kLimit;
-    }
-    if (!fits) continue;
-    DataType narrow = column.type;
-    narrow.precision = DataType::kMaxNarrowDecimalDigits;
-    HostColumn out(narrow, result.rows);
-    for (std::size_t row = 0; row < result.rows; ++row) out.values<int64_t>()[row] = words[2 * row];
-    out.validity = std::move(column.validity);
-    column = std::move(out);
-  }
-}
-
-}  // namespace
 
 SubqueryRunner Database::Impl::subquery_runner(std::string_view sql) {
   SubqueryRunner runner;
@@ -151,6 +123,11 @@ SubqueryRunner Database::Impl::subquery_runner(std::string_view sql) {
     std::shared_ptr<ResultData> result = run_select(select, sql, names);
     narrow_wide_decimals(*result);
     std::shared_ptr<Table> table = table_from_result("(subquery)", *result);
+    if (device) table->device = upload_table(*table, *device);
+    return std::shared_ptr<const Table>(std::move(table));
+  };
+  runner.table_of = [this](std::string name, ResultData& rows) {
+    std::shared_ptr<Table> table = table_from_result(std::move(name), rows);
     if (device) table->device = upload_table(*table, *device);
     return std::shared_ptr<const Table>(std::move(table));
   };

@@ -102,4 +102,26 @@ void Result::throw_bad_get(std::size_t row, std::size_t column) const {
                                       " is " + std::string(type_name(column_type(column))) + ", not the type asked for");
 }
 
+void narrow_wide_decimals(ResultData& result) {
+  constexpr int64_t kLimit = 1000000000000000000;  // 10^18
+  for (HostColumn& column : result.columns) {
+    if (!column.type.is_wide_decimal()) continue;
+    const int64_t* words = reinterpret_cast<const int64_t*>(column.bytes.data());
+    bool fits = true;
+    for (std::size_t row = 0; row < result.rows && fits; ++row) {
+      if (!column.is_valid(row)) continue;
+      const int64_t low = words[2 * row], high = words[2 * row + 1];
+      fits = high == (low < 0 ? -1 : 0) && low > -kLimit && low < kLimit;
+    }
+    if (!fits) continue;
+    DataType narrow = column.type;
+    narrow.precision = DataType::kMaxNarrowDecimalDigits;
+    HostColumn out(narrow, result.rows);
+    for (std::size_t row = 0; row < result.rows; ++row) out.values<int64_t>()[row] = words[2 * row];
+    out.validity = std::move(column.validity);
+    column = std::move(out);
+  }
+}
+
+
 }  // namespace gpusql

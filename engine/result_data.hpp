@@ -21,4 +21,10 @@ struct ResultData {
 // "inf", "nan"), so the same bits always print the same way.
 std::string format_double(double value);
 
+// Each 128-bit DECIMAL column (a SUM's) as a DECIMAL(18, s) one when every
+// value has at most 18 digits: a table holds no 128-bit column yet, and the
+// values, their scale and so their text stay the same. Wider values leave
+// it as it is (table_from_result() then says so).
+void narrow_wide_decimals(ResultData& result);
+
 }  // namespace gpusql

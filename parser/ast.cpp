@@ -326,7 +326,13 @@ std::string to_string(const SelectStatement& select) {
     out += " AS (" + to_string(*cte.query) + ")";
     out += i + 1 == select.with.size() ? " " : "";
   }
-  out += select.distinct ? "SELECT DISTINCT " : "SELECT ";
+  if (const SetOperation* op = select.set_operation.get()) {
+    static constexpr const char* kNames[] = {" UNION ", " INTERSECT ", " EXCEPT "};
+    out += "(" + to_string(*op->left) + ")" + kNames[static_cast<int>(op->kind)] + (op->all ? "ALL (" : "(") +
+           to_string(*op->right) + ")";
+  } else {
+    out += select.distinct ? "SELECT DISTINCT " : "SELECT ";
+  }
   for (std::size_t i = 0; i < select.items.size(); ++i) {
     if (i > 0) out += ", ";
     append(out, *select.items[i].expr);

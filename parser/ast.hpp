@@ -124,8 +124,19 @@ struct CommonTableExpression {
   std::size_t offset = 0;
 };
 
+// left UNION [ALL] right, left INTERSECT right, left EXCEPT right.
+struct SetOperation {
+  enum class Kind { Union, Intersect, Except } kind = Kind::Union;
+  bool all = false;  // UNION ALL (INTERSECT ALL, EXCEPT ALL): keep duplicates
+  std::shared_ptr<const SelectStatement> left, right;
+  std::size_t offset = 0;  // of the operator's keyword
+};
+
+// A query: a SELECT, or a set operation of two (then only `with`,
+// `order_by`, `limit` and `offset` are its own; they apply to the whole).
 struct SelectStatement {
   std::vector<CommonTableExpression> with;
+  std::shared_ptr<const SetOperation> set_operation;  // null: a plain SELECT
   bool distinct = false;
   std::vector<SelectItem> items;
   std::vector<TableRef> from;

@@ -363,26 +363,39 @@ struct limit_clause : if_must<kw_limit, expression> {};
 struct offset_clause : if_must<kw_offset, expression> {};
 struct limit_offset : sor<seq<limit_clause, opt<offset_clause>>, seq<offset_clause, opt<limit_clause>>> {};
 
-struct unsupported_set_operation : sor<kw_union, kw_intersect, kw_except> {};
-
 // After the select list: the clauses (FROM optional, as in DuckDB: SELECT
-// 1 + 1 reads one row of no columns), a set operation, or the end.
+// 1 + 1 reads one row of no columns), then a set operation, ORDER BY, LIMIT
+// or the end. ORDER BY and LIMIT belong to the whole statement (after the
+// last operand of a set operation); they are select_statement's.
 struct statement_end : at<sor<one<';'>, one<')'>, eof>> {};  // ')': the end of a subquery
-struct select_clauses : seq<opt<from_clause>, opt<where_clause>, opt<group_by_clause>, opt<having_clause>,
-                            opt<order_by_clause>, opt<limit_offset>> {};
-struct clause_start : at<sor<kw_from, kw_where, kw_group, kw_having, kw_order, kw_limit, kw_offset>> {};
-struct select_rest : sor<seq<clause_start, select_clauses>, unsupported_set_operation, statement_end> {};
+struct select_clauses : seq<opt<from_clause>, opt<where_clause>, opt<group_by_clause>, opt<having_clause>> {};
+struct clause_start : at<sor<kw_from, kw_where, kw_group, kw_having>> {};
+struct after_select : at<sor<kw_union, kw_intersect, kw_except, kw_order, kw_limit, kw_offset>> {};
+struct select_rest : sor<seq<clause_start, select_clauses>, after_select, statement_end> {};
 
 struct select_distinct : kw_distinct {};
-struct select_core
-    : seq<kw_select, opt<sor<select_distinct, kw_all>>, must<select_list, select_rest>, opt<unsupported_set_operation>> {};
+struct select_core : seq<kw_select, opt<sor<select_distinct, kw_all>>, must<select_list, select_rest>> {};
+
+// a UNION [ALL] b, a INTERSECT b, a EXCEPT b: INTERSECT binds tighter, and
+// an operand may be a whole statement in parentheses.
+struct paren_select : must<select_statement, rparen> {};
+struct set_operand : sor<select_core, seq<lparen, at<sor<kw_select, kw_with, one<'('>>>, paren_select>> {};
+struct set_all : kw_all {};
+struct set_quantifier : opt<sor<set_all, kw_distinct>> {};
+struct union_operator : kw_union {};
+struct except_operator : kw_except {};
+struct intersect_operator : kw_intersect {};
+struct intersect_terms : seq<set_operand, star<intersect_operator, set_quantifier, must<set_operand>>> {};
+struct query_terms : seq<intersect_terms, star<sor<union_operator, except_operator>, set_quantifier, must<intersect_terms>>> {};
+
+struct statement_tail : seq<opt<order_by_clause>, opt<limit_offset>> {};
 // WITH name [(a, b, ...)] AS (SELECT ...), ... SELECT ...
 struct cte_name : seq<identifier> {};
 struct cte_body : seq<at<kw_select>, subquery_body> {};
 struct cte_query : seq<lparen, must<cte_body>> {};
 struct common_table_expression : seq<cte_name, opt<column_aliases>, must<kw_as, cte_query>> {};
 struct with_clause : if_must<kw_with, list_must<common_table_expression, comma>> {};
-struct select_statement : sor<select_core, seq<with_clause, must<select_core>>> {};
+struct select_statement : sor<seq<query_terms, statement_tail>, seq<with_clause, must<query_terms>, statement_tail>> {};
 
 // ---------------------------------------------------------------- statements
 

@@ -115,6 +115,8 @@ template <> inline constexpr const char* expected<g::kw_table> = "TABLE";
 template <> inline constexpr const char* expected<g::create_target> = "TABLE or VIEW";
 template <> inline constexpr const char* expected<g::drop_target> = "TABLE or VIEW";
 template <> inline constexpr const char* expected<g::select_core> = "SELECT";
+template <> inline constexpr const char* expected<g::set_operand> = "SELECT";
+template <> inline constexpr const char* expected<g::intersect_terms> = "SELECT";
 template <> inline constexpr const char* expected<g::cte_body> = "SELECT";
 template <> inline constexpr const char* expected<g::cte_query> = "\"(\"";
 template <> inline constexpr const char* expected<g::common_table_expression> = "a name";
@@ -144,6 +146,7 @@ template <> inline constexpr const char* lexical_error<g::block_comment_rest> = 
 template <typename Rule>
 inline constexpr bool is_nesting = false;
 template <> inline constexpr bool is_nesting<g::paren_operand> = true;
+template <> inline constexpr bool is_nesting<g::paren_select> = true;
 template <> inline constexpr bool is_nesting<g::unary_operand> = true;
 template <> inline constexpr bool is_nesting<g::not_operand> = true;
 template <> inline constexpr bool is_nesting<g::function_arguments> = true;
@@ -332,11 +335,7 @@ struct raise_not_supported {
 struct keyword_join {
   static std::string name(std::string_view text) { return upper_word(text) + " JOIN"; }
 };
-struct keyword_itself {
-  static std::string name(std::string_view text) { return upper_word(text); }
-};
 template <> struct action<g::unsupported_join> : raise_not_supported<keyword_join> {};
-template <> struct action<g::unsupported_set_operation> : raise_not_supported<keyword_itself> {};
 
 struct DepthGuard {
   explicit DepthGuard(int& depth) : depth(depth) { ++depth; }
@@ -397,7 +396,8 @@ using selector = pt::selector<
         // statements
         g::select_statement, g::explain_statement, g::create_table_statement, g::copy_statement,
         g::insert_statement, g::drop_table_statement, g::drop_view_statement, g::create_view_statement,
-        g::with_clause, g::common_table_expression, g::cte_name, g::show_tables_statement, g::describe_statement,
+        g::with_clause, g::common_table_expression, g::select_core, g::query_terms, g::intersect_terms,
+        g::union_operator, g::except_operator, g::intersect_operator, g::set_all, g::cte_name, g::show_tables_statement, g::describe_statement,
         g::explain_analyze, g::if_not_exists, g::if_exists, g::column_definition, g::not_null_constraint,
         g::null_constraint, g::copy_option, g::null_option_name, g::copy_option_word, g::insert_columns,
         g::values_row,
@@ -570,26 +570,108 @@ class Lowering {
 
   // ------------------------------------------------------------ statements
 
+  // [WITH ...] query [ORDER BY ...] [LIMIT ...]: the WITH, ORDER BY and
+  // LIMIT go on the query, unless it is a parenthesised one with its own:
+  // it is then a derived table the statement reads.
   ast::SelectStatement select(const Node& n) {
-    ast::SelectStatement select;
+    ast::SelectStatement tail;
+    ast::SelectStatement query;
     for (const auto& child_ptr : n.children) {
       const Node& child = *child_ptr;
       if (child.is_type<g::with_clause>()) {
-        for (const auto& cte_node : child.children) {
-          ast::CommonTableExpression cte;
-          for (const auto& part : cte_node->children) {
-            if (part->is_type<g::cte_name>()) {
-              cte.name = identifier(*part);
-              cte.offset = begin(*part);
-            } else if (part->is_type<g::column_aliases>()) {
-              for (const auto& c : part->children) cte.column_aliases.push_back(identifier(*c));
-            } else {
-              cte.query = std::make_shared<const ast::SelectStatement>(this->select(*part));
-            }
-          }
-          select.with.push_back(std::move(cte));
-        }
-      } else if (child.is_type<g::select_distinct>()) {
+        for (const auto& cte_node : child.children) tail.with.push_back(common_table_expression(*cte_node));
+      } else if (child.is_type<g::query_terms>()) {
+        query = query_terms(child);
+      } else if (child.is_type<g::order_by_clause>()) {
+        for (const auto& item : child.children) tail.order_by.push_back(order_item(*item));
+      } else if (child.is_type<g::limit_clause>()) {
+        tail.limit = expression(*child.children.at(0)).expr;
+      } else if (child.is_type<g::offset_clause>()) {
+        tail.offset = expression(*child.children.at(0)).expr;
+      }
+    }
+    const bool has_tail = !tail.order_by.empty() || tail.limit || tail.offset;
+    if ((!tail.with.empty() && !query.with.empty()) ||
+        (has_tail && (!query.order_by.empty() || query.limit || query.offset))) {
+      ast::TableRef ref;
+      ref.offset = begin(n);
+      ref.subquery = std::make_shared<const ast::SelectStatement>(std::move(query));
+      query = ast::SelectStatement{};
+      query.items.push_back({finish(ast::make_star("", begin(n)), begin(n)), ""});
+      query.from.push_back(std::move(ref));
+    }
+    if (!tail.with.empty()) query.with = std::move(tail.with);
+    if (has_tail) {
+      query.order_by = std::move(tail.order_by);
+      query.limit = std::move(tail.limit);
+      query.offset = std::move(tail.offset);
+    }
+    return query;
+  }
+
+  ast::CommonTableExpression common_table_expression(const Node& n) {
+    ast::CommonTableExpression cte;
+    for (const auto& part : n.children) {
+      if (part->is_type<g::cte_name>()) {
+        cte.name = identifier(*part);
+        cte.offset = begin(*part);
+      } else if (part->is_type<g::column_aliases>()) {
+        for (const auto& c : part->children) cte.column_aliases.push_back(identifier(*c));
+      } else {
+        cte.query = std::make_shared<const ast::SelectStatement>(select(*part));
+      }
+    }
+    return cte;
+  }
+
+  // a UNION b EXCEPT c ...: left to right, over intersect_terms.
+  ast::SelectStatement query_terms(const Node& n) {
+    ast::SelectStatement result = intersect_terms(*n.children.at(0));
+    for (std::size_t i = 1; i < n.children.size();) {
+      const Node& op = *n.children[i++];
+      const bool all = n.children.at(i)->is_type<g::set_all>();
+      if (all) ++i;
+      const auto kind = op.is_type<g::union_operator>() ? ast::SetOperation::Kind::Union : ast::SetOperation::Kind::Except;
+      result = set_operation(std::move(result), kind, all, intersect_terms(*n.children.at(i++)), begin(op));
+    }
+    return result;
+  }
+
+  ast::SelectStatement intersect_terms(const Node& n) {
+    ast::SelectStatement result = set_operand(*n.children.at(0));
+    for (std::size_t i = 1; i < n.children.size();) {
+      const Node& op = *n.children[i++];
+      const bool all = n.children.at(i)->is_type<g::set_all>();
+      if (all) ++i;
+      result = set_operation(std::move(result), ast::SetOperation::Kind::Intersect, all,
+                             set_operand(*n.children.at(i++)), begin(op));
+    }
+    return result;
+  }
+
+  ast::SelectStatement set_operand(const Node& n) {
+    return n.is_type<g::select_core>() ? select_core(n) : select(n);
+  }
+
+  static ast::SelectStatement set_operation(ast::SelectStatement left, ast::SetOperation::Kind kind, bool all,
+                                            ast::SelectStatement right, std::size_t offset) {
+    auto op = std::make_shared<ast::SetOperation>();
+    op->kind = kind;
+    op->all = all;
+    op->left = std::make_shared<const ast::SelectStatement>(std::move(left));
+    op->right = std::make_shared<const ast::SelectStatement>(std::move(right));
+    op->offset = offset;
+    ast::SelectStatement s;
+    s.set_operation = std::move(op);
+    return s;
+  }
+
+  // SELECT [DISTINCT] items [FROM ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
+  ast::SelectStatement select_core(const Node& n) {
+    ast::SelectStatement select;
+    for (const auto& child_ptr : n.children) {
+      const Node& child = *child_ptr;
+      if (child.is_type<g::select_distinct>()) {
         select.distinct = true;
       } else if (child.is_type<g::select_item>()) {
         select.items.push_back(select_item(child));
@@ -611,12 +693,6 @@ class Lowering {
         for (const auto& item : child.children) select.group_by.push_back(expression(*item).expr);
       } else if (child.is_type<g::having_clause>()) {
         select.having = expression(*child.children.at(0)).expr;
-      } else if (child.is_type<g::order_by_clause>()) {
-        for (const auto& item : child.children) select.order_by.push_back(order_item(*item));
-      } else if (child.is_type<g::limit_clause>()) {
-        select.limit = expression(*child.children.at(0)).expr;
-      } else if (child.is_type<g::offset_clause>()) {
-        select.offset = expression(*child.children.at(0)).expr;
       }
     }
     return select;

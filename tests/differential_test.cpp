@@ -88,6 +88,8 @@ Features probe_features(ExecutorKind kind) {
                       "SELECT i FROM p WHERE d > (SELECT AVG(s.i) FROM q AS s WHERE s.s = p.s)"});
   f.left_join = works({"SELECT a.i, b.s FROM p AS a LEFT JOIN q AS b ON a.i = b.i AND b.s = 'x'"});
   f.with = works({"WITH x AS (SELECT * FROM p) SELECT x.i FROM x"});
+  f.set_operation = works({"SELECT i FROM p UNION SELECT i FROM q ORDER BY 1",
+                           "SELECT i FROM p INTERSECT SELECT i FROM q EXCEPT SELECT 1 UNION ALL SELECT 2"});
   // Not a feature but a fix: the answer must be right.
   try {
     Result r = db.query("SELECT CASE WHEN i > 1 THEN 0 ELSE 2147483648 END FROM p WHERE i = 1");

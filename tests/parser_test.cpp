@@ -701,7 +701,8 @@ TEST_CASE("parser: nesting depth is bounded", "[parser]") {
     CHECK(error_of("SELECT " + repeat("-(", 101) + "1" + repeat(")", 101) + " FROM t") == Failure{message, 207});
   }
   SECTION("a megabyte of parentheses is an error, not a crash") {
-    CHECK(error_of(std::string(1 << 20, '(')) == Failure{"syntax error at or near \"(\"", 0});
+    // A statement may start with '(' (a parenthesised query, a set operation's operand).
+    CHECK(error_of(std::string(1 << 20, '(')) == Failure{message, 200});
     CHECK(error_of("SELECT " + std::string(1 << 20, '(')) == Failure{message, 207});
   }
   SECTION("operator chains are bounded by the depth of the tree they build") {
@@ -1675,15 +1676,47 @@ TEST_CASE("parser: valid SQL this version cannot run says so", "[parser]") {
         "Not implemented Error: not supported yet: NATURAL JOIN (line 1, column 17)\n"
         "LINE 1: SELECT a FROM t NATURAL JOIN u\n"
         "                        ^");
-  CHECK(not_supported("SELECT a FROM t UNION SELECT a FROM u") ==
-        "Not implemented Error: not supported yet: UNION (line 1, column 17)\n"
-        "LINE 1: SELECT a FROM t UNION SELECT a FROM u\n"
+  CHECK(not_supported("SELECT a FROM t FULL JOIN u ON t.a = u.a") ==
+        "Not implemented Error: not supported yet: FULL JOIN (line 1, column 17)\n"
+        "LINE 1: SELECT a FROM t FULL JOIN u ON t.a = u.a\n"
         "                        ^");
-  CHECK(not_supported("SELECT 1 except SELECT 2") ==
-        "Not implemented Error: not supported yet: EXCEPT (line 1, column 10)\n"
-        "LINE 1: SELECT 1 except SELECT 2\n"
-        "                 ^");
+}
 
+TEST_CASE("parser: set operations: INTERSECT first, then left to right; ORDER BY and LIMIT of the whole",
+          "[parser]") {
+  std::vector<ast::Statement> holder;
+  using Kind = ast::SetOperation::Kind;
+  const auto& s = parse_one("SELECT a FROM t UNION ALL SELECT b FROM u INTERSECT SELECT c FROM v EXCEPT SELECT 1 "
+                            "ORDER BY a LIMIT 2",
+                            holder);
+  REQUIRE(s.set_operation);
+  CHECK(s.set_operation->kind == Kind::Except);
+  CHECK(s.set_operation->offset == 68);
+  CHECK(s.order_by.size() == 1);
+  CHECK(s.limit);
+  const ast::SelectStatement& left = *s.set_operation->left;
+  REQUIRE(left.set_operation);
+  CHECK(left.set_operation->kind == Kind::Union);
+  CHECK(left.set_operation->all);
+  CHECK(left.set_operation->left->from.at(0).name == "t");
+  const ast::SelectStatement& intersect = *left.set_operation->right;
+  REQUIRE(intersect.set_operation);
+  CHECK(intersect.set_operation->kind == Kind::Intersect);
+  CHECK(!intersect.set_operation->all);
+  CHECK(intersect.set_operation->right->from.at(0).name == "v");
+  CHECK(ast::to_string(s) ==
+        "((SELECT a FROM t) UNION ALL ((SELECT b FROM u) INTERSECT (SELECT c FROM v))) EXCEPT (SELECT 1) "
+        "ORDER BY a LIMIT 2");
+  // A parenthesised operand keeps its own ORDER BY and LIMIT; the statement's
+  // go on the set operation.
+  const auto& p = parse_one("(SELECT a FROM t ORDER BY a LIMIT 1) UNION (SELECT b FROM u) ORDER BY 1", holder);
+  REQUIRE(p.set_operation);
+  CHECK(p.set_operation->left->limit);
+  CHECK(p.set_operation->left->order_by.size() == 1);
+  CHECK(p.order_by.size() == 1);
+  // ORDER BY before a set operation is a syntax error, as in DuckDB.
+  CHECK_THROWS_WITH(parse_sql("SELECT a FROM t ORDER BY a UNION SELECT b FROM u"),
+                    Catch::Contains("syntax error at or near \"UNION\""));
 }
 
 TEST_CASE("parser: subqueries as values, IN sets and tables", "[parser]") {

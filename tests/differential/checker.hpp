@@ -276,6 +276,33 @@ class Checker {
       : f_(fixture), q_(q), duckdb_(fixture.oracle_kind() == OracleKind::Duckdb) {}
 
   CheckResult run() {
+    CheckResult r = run_once();
+    if (r.verdict != Verdict::Mismatch || !q_.set_operation || (r.gpusql.ok && r.oracle.ok)) return r;
+    // An error one side reports and the other does not comes from one
+    // operand: the probes judge each operand as a query of its own.
+    Query left = q_;
+    left.set_operation.reset();
+    Query right = left;
+    right.where = q_.set_operation->where;
+    for (const Query* part : {&left, &right}) {
+      CheckResult p = Checker(f_, *part).run();
+      if (p.verdict == Verdict::Known) {
+        r.verdict = Verdict::Known;
+        r.category = p.category + " (in an operand of a set operation)";
+        return r;
+      }
+      // gpusql runs both operands; DuckDB skips the right one of INTERSECT
+      // or EXCEPT when the left is empty, and stops at the first error.
+      if (p.verdict == Verdict::Pass && !p.gpusql.ok && !r.gpusql.ok) {
+        r.verdict = Verdict::Known;
+        r.category = "an error of one operand of a set operation, alone in both (DuckDB may not evaluate it)";
+        return r;
+      }
+    }
+    return r;
+  }
+
+  CheckResult run_once() {
     CheckResult r;
     r.oracle_kind = f_.oracle_kind();
     if (!duckdb_ && q_.duckdb_only) {
@@ -512,8 +539,14 @@ class Checker {
       std::string argument = render(agg.args[0], d);
       std::string abs_sum = duckdb_ ? "COALESCE(SUM(ABS(CAST(" + argument + " AS DOUBLE))), 0)"
                                     : "TOTAL(ABS(CAST(" + argument + " AS REAL)))";
-      std::string sql = "SELECT MAX(n), MAX(s), MAX(CASE WHEN n > 0 THEN s / n END) FROM (SELECT COUNT(" + argument +
-                        ") AS n, " + abs_sum + " AS s" + q_.from_sql(d) + q_.where_sql(d) + q_.group_sql(d) + ")";
+      auto groups = [&](const std::string& where) {
+        return "SELECT COUNT(" + argument + ") AS n, " + abs_sum + " AS s" + q_.from_sql(d) + where + q_.group_sql(d);
+      };
+      std::string inner = groups(q_.where_sql(d));
+      if (q_.set_operation)  // the groups of both operands
+        inner += " UNION ALL " +
+                 groups(q_.set_operation->where ? " WHERE " + render(*q_.set_operation->where, d) : "");
+      std::string sql = "SELECT MAX(n), MAX(s), MAX(CASE WHEN n > 0 THEN s / n END) FROM (" + inner + ")";
       OracleResult r = f_.oracle_query(sql);
       double bound = std::numeric_limits<double>::infinity();
       if (r.ok && !r.rows.empty()) {
@@ -908,6 +941,7 @@ inline std::vector<Node*> nodes_of(Query& q) {
   for (auto& i : q.items) walk(i);
   for (auto* n : {&q.where, &q.having, &q.on})
     if (*n) walk(**n);
+  if (q.set_operation && q.set_operation->where) walk(*q.set_operation->where);
   return out;
 }
 
@@ -921,6 +955,7 @@ inline std::vector<Query> simpler_queries(const Query& q) {
   if (q.limit || q.offset) with([](Query& c) { c.limit.reset(), c.offset.reset(); });
   if (!q.order_by.empty()) with([](Query& c) { c.order_by.clear(), c.limit.reset(), c.offset.reset(); });
   if (q.distinct) with([](Query& c) { c.distinct = false; });
+  if (q.set_operation) with([](Query& c) { c.set_operation.reset(); });
   if (q.having) with([](Query& c) { c.having.reset(); });
   if (q.where) {
     with([](Query& c) { c.where.reset(); });

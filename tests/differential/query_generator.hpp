@@ -65,6 +65,9 @@ struct Features {
   // also as WITH names (with `derived`).
   bool left_join = false;
   bool with = false;
+  // q UNION [ALL] | INTERSECT | EXCEPT the same select list over another
+  // WHERE, ORDER BY output positions.
+  bool set_operation = false;
 };
 
 // The name of every feature, in the order of Features' fields.
@@ -78,7 +81,8 @@ inline std::vector<std::pair<std::string, bool Features::*>> feature_fields() {
           {"count_distinct", &Features::count_distinct}, {"null_text_compare", &Features::null_text_compare},
           {"case_int_widths", &Features::case_int_widths}, {"types", &Features::types},
           {"derived", &Features::derived}, {"subquery", &Features::subquery},
-          {"left_join", &Features::left_join}, {"with", &Features::with}};
+          {"left_join", &Features::left_join}, {"with", &Features::with},
+          {"set_operation", &Features::set_operation}};
 }
 
 // Double: any non-integer number -- DOUBLE, REAL or DECIMAL (decimal_scale tells).
@@ -315,6 +319,13 @@ struct Query {
   std::vector<OrderKey> order_by;
   std::optional<int64_t> limit, offset;
   bool aggregate = false;            // items hold aggregates (one group without GROUP BY)
+  // this query's select list (FROM, GROUP BY and HAVING too) again over
+  // `where`, combined by `op`; then ORDER BY names outputs by position.
+  struct SetOperation {
+    std::string op;  // "UNION ALL", "UNION", "INTERSECT", "EXCEPT"
+    std::optional<Node> where;
+  };
+  std::optional<SetOperation> set_operation;
   // Uses shapes SQLite cannot judge (no DECIMAL, DATE or typed NULL there):
   // DuckDB judges it, the SQLite check skips it.
   bool duckdb_only = false;
@@ -356,16 +367,24 @@ struct Query {
     return s.empty() ? s : s + " ";
   }
 
-  std::string sql(Dialect d) const {
-    std::string s = with_sql() + (distinct ? "SELECT DISTINCT " : "SELECT ");
+  // SELECT ... HAVING ...: one operand of a set operation, or the whole query.
+  std::string core_sql(Dialect d, const std::optional<Node>& condition) const {
+    std::string s = distinct ? "SELECT DISTINCT " : "SELECT ";
     if (star) s += "*";
     for (std::size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + render(items[i], d);
-    s += from_sql(d, true) + where_sql(d) + group_sql(d);
+    s += from_sql(d, true) + (condition ? " WHERE " + render(*condition, d) : "") + group_sql(d);
     if (having) s += " HAVING " + render(*having, d);
+    return s;
+  }
+
+  std::string sql(Dialect d) const {
+    std::string s = with_sql() + core_sql(d, where);
+    if (set_operation) s += " " + set_operation->op + " " + core_sql(d, set_operation->where);
     for (std::size_t i = 0; i < order_by.size(); ++i) {
       const OrderKey& k = order_by[i];
-      s += (i ? ", " : " ORDER BY ") + render(outputs[k.output].expr, d) + (k.descending ? " DESC" : " ASC") +
-           (k.nulls_first ? " NULLS FIRST" : " NULLS LAST");
+      s += (i ? ", " : " ORDER BY ") +
+           (set_operation ? std::to_string(k.output + 1) : render(outputs[k.output].expr, d)) +
+           (k.descending ? " DESC" : " ASC") + (k.nulls_first ? " NULLS FIRST" : " NULLS LAST");
     }
     if (limit) s += " LIMIT " + std::to_string(*limit);
     if (offset) s += " OFFSET " + std::to_string(*offset);
@@ -523,6 +542,14 @@ class QueryGenerator {
     // DISTINCT over floating sums could merge rows on one side only.
     bool approximate_output = std::any_of(q.outputs.begin(), q.outputs.end(), [](const Output& o) { return o.approximate; });
     if (features_.distinct && !approximate_output && rng_.chance(0.15)) q.distinct = true;
+    if (features_.set_operation && rng_.chance(0.2)) {
+      // Floating sums could make rows equal on one side only: then UNION ALL.
+      static const char* const kOperators[] = {"UNION ALL", "UNION", "INTERSECT", "EXCEPT"};
+      Query::SetOperation op;
+      op.op = kOperators[approximate_output ? 0 : rng_.below(4)];
+      if (rng_.chance(0.85)) op.where = boolean(0);
+      q.set_operation = std::move(op);
+    }
     if (features_.order_by && rng_.chance(0.4)) order(q);
     q.duckdb_only = duckdb_only_;
     return q;
