@@ -13,6 +13,7 @@
 #include "engine/constant_folding.hpp"
 #include "engine/dictionary_recoding.hpp"
 #include "engine/numeric_types.hpp"
+#include "engine/quantified_comparison.hpp"
 #include "engine/scalar_functions.hpp"
 #include "engine/set_operation.hpp"
 #include "engine/varchar_cast.hpp"
@@ -281,6 +282,11 @@ class Scope {
   virtual BoundExpr in_subquery(const ast::Expr& e, BoundExpr) {
     throw Error(ErrorKind::NotSupported, std::string("not supported yet: a subquery in ") + clause(), e.offset);
   }
+  // x op ANY|ALL (SELECT ...) as the subqueries it means
+  // (quantified_comparison.hpp), made once and kept while the query binds.
+  virtual const ast::Expr& quantified(const ast::Expr& e) {
+    throw Error(ErrorKind::NotSupported, std::string("not supported yet: a subquery in ") + clause(), e.offset);
+  }
 };
 
 class ExpressionBinder {
@@ -310,6 +316,7 @@ class ExpressionBinder {
       case ExprKind::Subquery:
       case ExprKind::Exists: return scope_.subquery(e);
       case ExprKind::InSubquery: return scope_.in_subquery(e, bind(*e.args[0]));
+      case ExprKind::Quantified: return bind(scope_.quantified(e));
     }
     throw Error(ErrorKind::Binder, "unsupported expression", e.offset);
   }
@@ -1076,6 +1083,7 @@ class TableScope : public Scope {
   Subqueries* subqueries() const { return subqueries_; }
   BoundExpr subquery(const ast::Expr& e) override;
   BoundExpr in_subquery(const ast::Expr& e, BoundExpr x) override;
+  const ast::Expr& quantified(const ast::Expr& e) override;
 
   std::optional<BoundExpr> intercept(const ast::Expr& e) override {
     if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) {
@@ -1346,6 +1354,14 @@ class Subqueries {
   }
 
   // The subquery's rows (uncorrelated: it runs on its own).
+  // x op ANY|ALL (SELECT ...) rewritten, once per expression: the
+  // subqueries it is made of live as long as their results are kept.
+  const ast::Expr& quantified(const ast::Expr& e) {
+    ast::ExprPtr& rewritten = quantified_[&e];
+    if (!rewritten) rewritten = rewrite_quantified_comparison(e);
+    return *rewritten;
+  }
+
   std::shared_ptr<ResultData> result(const ast::SelectStatement& select, std::size_t offset, const TableScope& outer) {
     return run(select, offset, outer);
   }
@@ -1426,6 +1442,7 @@ class Subqueries {
   }
 
   const SubqueryRunner& runner_;
+  std::map<const ast::Expr*, ast::ExprPtr> quantified_;  // declared first: outlives results_' keys
   std::map<const ast::SelectStatement*, std::shared_ptr<ResultData>> results_;
 };
 
@@ -1437,6 +1454,11 @@ BoundExpr TableScope::subquery(const ast::Expr& e) {
 BoundExpr TableScope::in_subquery(const ast::Expr& e, BoundExpr x) {
   if (!subqueries_) return Scope::in_subquery(e, std::move(x));
   return subqueries_->membership(e, std::move(x), *this);
+}
+
+const ast::Expr& TableScope::quantified(const ast::Expr& e) {
+  if (!subqueries_) return Scope::quantified(e);
+  return subqueries_->quantified(e);
 }
 
 // A GROUP BY key as it is grouped: an untyped NULL as an INTEGER, a string
@@ -1490,6 +1512,7 @@ class AggregateScope : public Scope {
   const char* clause() const override { return clause_; }
   BoundExpr subquery(const ast::Expr& e) override { return tables_.subquery(e); }
   BoundExpr in_subquery(const ast::Expr& e, BoundExpr x) override { return tables_.in_subquery(e, std::move(x)); }
+  const ast::Expr& quantified(const ast::Expr& e) override { return tables_.quantified(e); }
 
   static bool contains_aggregate(const ast::Expr& e) {
     if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) return true;

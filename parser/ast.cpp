@@ -153,6 +153,12 @@ void append(std::string& out, const Expr& expr) {
       out += expr.negated ? " NOT IN (" : " IN (";
       out += to_string(*expr.subquery) + "))";
       return;
+    case ExprKind::Quantified:
+      out += '(';
+      append(out, *expr.args.at(0));
+      out += " " + to_string(expr.binary_op) + (expr.all ? " ALL (" : " ANY (");
+      out += to_string(*expr.subquery) + "))";
+      return;
     case ExprKind::InList:
       out += '(';
       append(out, *expr.args.at(0));
@@ -300,6 +306,7 @@ ExprPtr clone(const Expr& expr) {
   copy->negated = expr.negated;
   copy->has_operand = expr.has_operand;
   copy->has_else = expr.has_else;
+  copy->all = expr.all;
   copy->cast_type = expr.cast_type;
   for (const auto& a : expr.args) copy->args.push_back(clone(*a));
   copy->subquery = expr.subquery;

@@ -35,6 +35,7 @@ enum class ExprKind {
   Subquery,  // (subquery): a scalar subquery
   InSubquery,  // args[0] [NOT] IN (subquery)                      (negated)
   Exists,    // EXISTS (subquery)
+  Quantified,  // args[0] binary_op ANY|ALL (subquery)              (all: ALL)
 };
 
 enum class UnaryOp { Negate, Not };
@@ -75,11 +76,12 @@ struct Expr {
   BinaryOp binary_op = BinaryOp::Add;
   bool distinct = false;    // Function: f(DISTINCT ...)
   bool negated = false;     // Between, InList, Like, IsNull: the NOT form
+  bool all = false;         // Quantified: ALL (else ANY, SOME)
   bool has_operand = false; // Case: CASE x WHEN ...
   bool has_else = false;    // Case
   TypeName cast_type;       // Cast
   std::vector<ExprPtr> args;  // see ExprKind; Function: its arguments (COUNT(*): one Star)
-  std::shared_ptr<const SelectStatement> subquery;  // Subquery, InSubquery, Exists
+  std::shared_ptr<const SelectStatement> subquery;  // Subquery, InSubquery, Exists, Quantified
 };
 
 struct SelectItem {

@@ -58,6 +58,7 @@ struct keyword : seq<Word, not_at<identifier_other>, ws> {};
 struct kw_all : keyword<TAO_PEGTL_ISTRING("all")> {};
 struct kw_and : keyword<TAO_PEGTL_ISTRING("and")> {};
 struct kw_any : keyword<TAO_PEGTL_ISTRING("any")> {};
+struct kw_some : keyword<TAO_PEGTL_ISTRING("some")> {};  // not reserved: read as one only before (SELECT
 struct kw_as : keyword<TAO_PEGTL_ISTRING("as")> {};
 struct kw_asc : keyword<TAO_PEGTL_ISTRING("asc")> {};
 struct kw_between : keyword<TAO_PEGTL_ISTRING("between")> {};
@@ -291,7 +292,10 @@ struct additive : seq<multiplicative, star<additive_op, must<multiplicative>>> {
 // Non-associative: `a < b < c` and `a = b IS NULL` stop after the first
 // comparison. BETWEEN's bounds are additive, so its AND is its own.
 struct comparison_op : guarded<one<'=', '<', '>', '!'>, sor<op_eq, op_ne, op_le, op_lt, op_ge, op_gt>> {};
-struct comparison_tail : seq<comparison_op, must<additive>> {};
+// x op ANY|SOME|ALL (SELECT ...)
+struct quantifier_all : kw_all {};
+struct quantified_subquery : seq<sor<kw_any, kw_some, quantifier_all>, lparen, at<kw_select>, subquery_body> {};
+struct comparison_tail : seq<comparison_op, sor<quantified_subquery, must<additive>>> {};
 struct is_not : kw_not {};
 struct is_null_predicate : if_must<kw_is, opt<is_not>, kw_null> {};
 struct between_predicate : if_must<kw_between, additive, kw_and, additive> {};

@@ -409,7 +409,7 @@ using selector = pt::selector<
         // expressions
         g::identifier, g::numeric_literal, g::string_literal, g::true_literal, g::false_literal, g::null_literal,
         g::date_literal, g::interval_literal, g::unit_day, g::unit_month, g::unit_year, g::function_call,
-        g::star_argument, g::distinct_arguments, g::column_ref, g::paren_expr, g::scalar_subquery, g::exists_subquery,
+        g::star_argument, g::distinct_arguments, g::column_ref, g::quantified_subquery, g::quantifier_all, g::paren_expr, g::scalar_subquery, g::exists_subquery,
         g::in_subquery,
         g::negation, g::unary_plus,
         g::logical_not, g::case_expr, g::when_clause, g::else_clause, g::cast_expr, g::type_name,
@@ -1006,10 +1006,26 @@ class Lowering {
     Lowered acc = expression(*n.children.at(0));
     for (std::size_t i = 1; i + 1 < n.children.size(); i += 2) {
       const Node& op = *n.children[i];
+      if (n.children[i + 1]->is_type<g::quantified_subquery>()) {
+        acc = quantified(binary_op(op), std::move(acc), *n.children[i + 1]);
+        continue;
+      }
       Lowered right = expression(*n.children[i + 1]);
       acc = binary(binary_op(op), std::move(acc), std::move(right), begin(op));
     }
     return acc;
+  }
+
+  // left op ANY|ALL (SELECT ...): `q` is the quantified_subquery.
+  Lowered quantified(ast::BinaryOp op, Lowered left, const Node& q) {
+    ast::ExprPtr e = make_node(ast::ExprKind::Quantified, left.begin);
+    e->binary_op = op;
+    e->all = q.children.at(0)->is_type<g::quantifier_all>();
+    e->subquery = std::make_shared<const ast::SelectStatement>(select(*q.children.back()));
+    const std::size_t b = left.begin;
+    const int depth = left.depth;
+    e->args.push_back(std::move(left.expr));
+    return combine(std::move(e), b, end(q), depth, b);
   }
 
   Lowered binary(ast::BinaryOp op, Lowered left, Lowered right, std::size_t at) const {

@@ -1732,6 +1732,18 @@ TEST_CASE("parser: subqueries as values, IN sets and tables", "[parser]") {
   CHECK(in.where->negated);
   CHECK(in.where->args.size() == 1);
   CHECK(in.where->subquery->where != nullptr);
+  const auto& all = parse_one("SELECT a FROM t WHERE a + 1 >= ALL (SELECT b FROM u) OR a < SOME (SELECT 1)", holder);
+  REQUIRE(all.where->kind == ast::ExprKind::Binary);
+  const ast::Expr& ge = *all.where->args[0];
+  CHECK(ge.kind == ast::ExprKind::Quantified);
+  CHECK(ge.binary_op == ast::BinaryOp::Ge);
+  CHECK(ge.all);
+  CHECK(ge.offset == 22);
+  CHECK(ge.subquery->from.at(0).name == "u");
+  CHECK(!all.where->args[1]->all);
+  CHECK(ast::to_string(ge) == "((a + 1) >= ALL (SELECT b FROM u))");
+  // SOME is not reserved: a column may be called some.
+  CHECK(parse_one("SELECT some FROM t WHERE a > some", holder).items.size() == 1);
   const auto& derived = parse_one("SELECT d.x FROM (SELECT a AS x FROM t) AS d JOIN u ON d.x = u.b", holder);
   REQUIRE(derived.from.size() == 2);
   CHECK(derived.from[0].subquery->items.at(0).alias == "x");

@@ -454,7 +454,8 @@ class Checker {
     bool found = false;
     if (q_.where)
       collect(*q_.where, [&](const Node& n) {
-        found = found || n.kind == Node::Kind::Scalar || n.kind == Node::Kind::InSelect || n.kind == Node::Kind::Exists;
+        found = found || n.kind == Node::Kind::Scalar || n.kind == Node::Kind::InSelect ||
+                n.kind == Node::Kind::Exists || n.kind == Node::Kind::Quantified;
       });
     return found;
   }

@@ -100,6 +100,7 @@ struct Node {
     Scalar,    // (SELECT inner[0] FROM text AS s [WHERE inner[1]])
     InSelect,  // args[0] [NOT] IN (SELECT inner[0] FROM text AS s [WHERE inner[1]])
     Exists,    // [NOT] EXISTS (SELECT * FROM text AS s [WHERE inner[0]])
+    Quantified,  // args[0] quantifier (SELECT inner[0] FROM text AS s [WHERE inner[1]])
   };
   Kind kind = Kind::Literal;
   VType type = VType::Int;
@@ -110,7 +111,8 @@ struct Node {
   bool star = false;      // Agg: COUNT(*)
   int scale = -1;         // Column, Cast, Scalar: the scale of a DECIMAL column, target type or value (-1: none)
   std::vector<Node> args;
-  std::vector<Node> inner;  // Scalar, InSelect, Exists: the subquery's item and WHERE
+  std::vector<Node> inner;  // Scalar, InSelect, Exists, Quantified: the subquery's item and WHERE
+  std::string quantifier;   // Quantified: "> ALL", "= ANY", ...
 };
 
 inline bool contains_aggregate(const Node& n) {
@@ -263,10 +265,12 @@ inline std::string render(const Node& n, Dialect d) {
       if (!n.text.empty()) return "CAST(" + r(n.args[0]) + " AS " + n.text + ")";
       return "CAST(" + r(n.args[0]) + (d == Dialect::Sqlite ? " AS REAL)" : " AS DOUBLE)");
     case K::Scalar:
-    case K::InSelect: {
+    case K::InSelect:
+    case K::Quantified: {
       std::string select = "(SELECT " + r(n.inner[0]) + " FROM " + n.text + " AS s" +
                            (n.inner.size() > 1 ? " WHERE " + r(n.inner[1]) : "") + ")";
       if (n.kind == K::Scalar) return select;
+      if (n.kind == K::Quantified) return "(" + r(n.args[0]) + " " + n.quantifier + " " + select + ")";
       return "(" + r(n.args[0]) + (n.negated ? " NOT" : "") + " IN " + select + ")";
     }
     case K::Exists:
@@ -1078,6 +1082,11 @@ class QueryGenerator {
         n.args.push_back(kind == VType::Int    ? integer(depth + 1)
                          : kind == VType::Date ? typed_date(depth + 1)
                                                : column(*rng_.pick(columns_of(VType::Text))));
+        if (rng_.chance(0.4)) {  // x op ANY|ALL (SELECT ...): SQLite has none
+          n.kind = Node::Kind::Quantified;
+          n.quantifier = rng_.pick(ops) + (rng_.chance(0.5) ? " ALL" : rng_.chance(0.5) ? " ANY" : " SOME");
+          duckdb_only_ = true;
+        }
         return n;
       }
       default: {
