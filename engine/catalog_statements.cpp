@@ -7,11 +7,12 @@
 
 #include "engine/binder.hpp"
 #include "engine/result_data.hpp"
+#include "engine/row_changes.hpp"
 #include "storage/column_ops.hpp"
+#include "storage/unique_keys.hpp"
 #include "storage/value_text.hpp"
 
 namespace gpusql {
-namespace {
 
 std::shared_ptr<ResultData> status_result(std::string status) {
   auto result = std::make_shared<ResultData>();
@@ -20,6 +21,12 @@ std::shared_ptr<ResultData> status_result(std::string status) {
 }
 
 std::string rows_text(std::size_t rows) { return std::to_string(rows) + (rows == 1 ? " row" : " rows"); }
+
+void check_unique_keys(const Catalog& catalog, const Table& next, std::size_t first_new_row) {
+  for (const UniqueKey& key : catalog.unique_keys(next)) check_unique_key(next, key, first_new_row);
+}
+
+namespace {
 
 // Re-throws an error that carries no position with `offset`, so the caret
 // points at the value or name it is about.
@@ -66,6 +73,7 @@ std::shared_ptr<Table> appended(const Table& old, std::vector<HostColumn> added)
   auto table = std::make_shared<Table>();
   table->name = old.name;
   table->columns = old.columns;
+  table->keys = old.keys;
   table->rows = old.rows + (added.empty() ? 0 : added[0].size);
   for (std::size_t c = 0; c < old.columns.size(); ++c) {
     if (old.rows == 0) {
@@ -80,7 +88,7 @@ std::shared_ptr<Table> appended(const Table& old, std::vector<HostColumn> added)
 }
 
 [[noreturn]] void not_null_violation(const Table& table, std::size_t column, std::size_t offset) {
-  throw Error(ErrorKind::Conversion,
+  throw Error(ErrorKind::Constraint,
               "NOT NULL constraint failed: " + table.name + "." + table.columns[column].name, offset);
 }
 
@@ -239,6 +247,39 @@ bool apply_csv_option(CsvOptions& options, std::string_view name, const ast::Lit
 // ---------------------------------------------------------------------------
 // The statements.
 
+// A column of `table` by name, as a key or an index names it.
+int key_column(const Table& table, const std::string& name, std::size_t offset, ErrorKind kind) {
+  const int c = table.find_column(name);
+  if (c < 0)
+    throw Error(kind,
+                kind == ErrorKind::Catalog
+                    ? "table \"" + table.name + "\" does not have a column named \"" + name + "\""
+                    : "Table \"" + table.name + "\" does not have a column named \"" + name + "\"",
+                offset);
+  return c;
+}
+
+// CREATE TABLE's PRIMARY KEY and UNIQUE constraints, of columns or of the table.
+std::vector<UniqueKey> key_constraints(const ast::CreateTableStatement& s, const Table& table) {
+  std::vector<UniqueKey> keys;
+  auto add = [&](UniqueKey key, std::size_t offset) {
+    if (key.primary_key && std::any_of(keys.begin(), keys.end(), [](const UniqueKey& k) { return k.primary_key; }))
+      throw Error(ErrorKind::Parser, "table \"" + s.name + "\" has more than one primary key", offset);
+    keys.push_back(std::move(key));
+  };
+  for (std::size_t c = 0; c < s.columns.size(); ++c) {
+    if (s.columns[c].primary_key) add({{static_cast<int>(c)}, true}, s.columns[c].offset);
+    if (s.columns[c].unique) add({{static_cast<int>(c)}, false}, s.columns[c].offset);
+  }
+  for (const ast::KeyConstraintAst& k : s.keys) {
+    UniqueKey key;
+    key.primary_key = k.primary_key;
+    for (const std::string& name : k.columns) key.columns.push_back(key_column(table, name, k.offset, ErrorKind::Catalog));
+    add(std::move(key), k.offset);
+  }
+  return keys;
+}
+
 std::shared_ptr<ResultData> create_table(const ast::CreateTableStatement& s, Database::Impl& database,
                                          std::string_view sql) {
   if (database.catalog.find(s.name)) {
@@ -277,6 +318,10 @@ std::shared_ptr<ResultData> create_table(const ast::CreateTableStatement& s, Dat
         throw Error(ErrorKind::Catalog, "Column with name " + c.name + " already exists!", c.offset);
     table->columns.push_back({c.name, data_type_from_name(c.type), c.not_null});
   }
+  table->keys = key_constraints(s, *table);
+  for (const UniqueKey& key : table->keys)
+    if (key.primary_key)
+      for (int c : key.columns) table->columns[static_cast<std::size_t>(c)].not_null = true;
   table->host = empty_columns(table->columns);
   place_on_device(*table, database);
   database.catalog.add(table);
@@ -299,6 +344,7 @@ std::shared_ptr<ResultData> copy_from(const ast::CopyStatement& s, Database::Imp
     throw Error(ErrorKind::OutOfMemory,
                 "out of host memory while loading \"" + s.path + "\"; table \"" + old->name + "\" is unchanged");
   }
+  check_unique_keys(database.catalog, *table, old->rows);
   const std::size_t added = table->rows - old->rows;
   database.catalog.replace(table);
   return status_result("loaded " + rows_text(added) + " into " + old->name);
@@ -393,12 +439,50 @@ std::shared_ptr<ResultData> insert_into(const ast::InsertStatement& s, Database:
     for (auto& b : builders) added.push_back(b.finish());
   }
   std::shared_ptr<Table> next = appended(table, std::move(added));
+  check_unique_keys(database.catalog, *next, table.rows);
   if (database.device) next->device = upload_appended_table(table, *next, *database.device);
   database.catalog.replace(next);
   return status_result("inserted " + rows_text(rows) + " into " + table.name);
 }
 
+// CREATE [UNIQUE] INDEX: a name for columns of a table; a UNIQUE one first
+// checks the rows already there (DuckDB's message when they clash).
+std::shared_ptr<ResultData> create_index(const ast::CreateIndexStatement& s, Database::Impl& database) {
+  std::shared_ptr<const Table> table = database.catalog.get(s.table, s.table_offset);
+  if (database.catalog.find_index(s.name)) {
+    if (s.if_not_exists) return status_result("");
+    throw Error(ErrorKind::Catalog, "Index with name \"" + s.name + "\" already exists!", s.name_offset);
+  }
+  Index index;
+  index.name = s.name;
+  index.table = table->name;
+  index.unique = s.unique;
+  for (const std::string& name : s.columns)
+    index.columns.push_back(key_column(*table, name, s.table_offset, ErrorKind::Binder));
+  if (s.unique) {
+    try {
+      check_unique_key(*table, {index.columns, false}, 0);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::Constraint) throw;
+      throw Error(ErrorKind::Constraint, "Data contains duplicates on indexed column(s)", s.name_offset);
+    }
+  }
+  database.catalog.add_index(std::move(index));
+  return status_result("");
+}
+
+std::shared_ptr<ResultData> drop_index(const ast::DropTableStatement& s, Database::Impl& database) {
+  if (!database.catalog.remove_index(s.name) && !s.if_exists) {
+    std::string hint = closest_name(s.name, database.catalog.index_names());
+    throw Error(ErrorKind::Catalog,
+                "Index with name " + s.name + " does not exist!" + (hint.empty() ? "" : "\nDid you mean \"" + hint + "\"?"),
+                s.name_offset);
+  }
+  return status_result("");
+}
+
 std::shared_ptr<ResultData> drop_table(const ast::DropTableStatement& s, Database::Impl& database) {
+  if (s.index) return drop_index(s, database);
   const bool table = database.catalog.find(s.name) != nullptr, view = database.views.find(s.name) != nullptr;
   if ((s.view && table) || (!s.view && view))
     throw Error(ErrorKind::Catalog,
@@ -592,6 +676,9 @@ std::shared_ptr<ResultData> execute_catalog_statement(const ast::Statement& stat
         else if constexpr (std::is_same_v<T, ast::ShowTablesStatement>) return show_tables(database);
         else if constexpr (std::is_same_v<T, ast::DescribeStatement>) return describe(s, database);
         else if constexpr (std::is_same_v<T, ast::CreateViewStatement>) return create_view(s, database, sql);
+        else if constexpr (std::is_same_v<T, ast::CreateIndexStatement>) return create_index(s, database);
+        else if constexpr (std::is_same_v<T, ast::UpdateStatement>) return update_rows(s, database, sql);
+        else if constexpr (std::is_same_v<T, ast::DeleteStatement>) return delete_rows(s, database, sql);
         else throw Error(ErrorKind::NotSupported, "not supported yet: this statement", statement.offset);
       },
       statement.body);

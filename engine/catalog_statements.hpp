@@ -1,6 +1,7 @@
-// The statements that create, fill, drop or describe tables: CREATE TABLE
-// [AS SELECT], COPY, INSERT, DROP TABLE, SHOW TABLES, DESCRIBE, and CREATE
-// and DROP VIEW; the read_csv
+// The statements that create, fill, change, drop or describe tables: CREATE
+// TABLE [AS SELECT] (with PRIMARY KEY and UNIQUE constraints), COPY, INSERT,
+// UPDATE and DELETE (row_changes.hpp), DROP TABLE, SHOW TABLES, DESCRIBE,
+// CREATE and DROP VIEW, CREATE and DROP INDEX; the read_csv
 // table function; Database::load_csv. Each either completes or leaves the
 // catalog exactly as it was: a changed table is built as a new version
 // (host columns, then its device copy) and only then swapped in.
@@ -14,6 +15,14 @@
 #include "storage/csv_reader.hpp"
 
 namespace gpusql {
+
+// A result with no rows and a status line; "3 rows", "1 row".
+std::shared_ptr<ResultData> status_result(std::string status);
+std::string rows_text(std::size_t rows);
+
+// Throws Error(Constraint) when rows of `next` (a new version of a table) at
+// or past `first_new_row` break one of its PRIMARY KEY or UNIQUE keys.
+void check_unique_keys(const Catalog& catalog, const Table& next, std::size_t first_new_row);
 
 // Runs one of the statements above. Results: SHOW TABLES and DESCRIBE return
 // columns; COPY, INSERT and CREATE TABLE AS return a status line with the

@@ -19,6 +19,7 @@ std::string_view error_kind_name(ErrorKind kind) {
     case ErrorKind::Device: return "Device Error";
     case ErrorKind::NotSupported: return "Not implemented Error";
     case ErrorKind::Invalid: return "Invalid Input Error";
+    case ErrorKind::Constraint: return "Constraint Error";
   }
   return "Error";
 }

@@ -160,6 +160,15 @@ struct ColumnDefinitionAst {
   std::string name;
   TypeName type;
   bool not_null = false;
+  bool primary_key = false;  // col TYPE PRIMARY KEY
+  bool unique = false;       // col TYPE UNIQUE
+  std::size_t offset = 0;
+};
+
+// PRIMARY KEY (a, b) or UNIQUE (a, b) after the columns of CREATE TABLE.
+struct KeyConstraintAst {
+  bool primary_key = false;
+  std::vector<std::string> columns;
   std::size_t offset = 0;
 };
 
@@ -169,7 +178,39 @@ struct CreateTableStatement {
   std::size_t name_offset = 0;
   bool if_not_exists = false;
   std::vector<ColumnDefinitionAst> columns;
+  std::vector<KeyConstraintAst> keys;
   std::optional<SelectStatement> as_select;
+};
+
+// CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON t (a, b)
+struct CreateIndexStatement {
+  std::string name;
+  std::size_t name_offset = 0;
+  std::string table;
+  std::size_t table_offset = 0;
+  std::vector<std::string> columns;
+  bool unique = false;
+  bool if_not_exists = false;
+};
+
+// UPDATE t SET a = e, ... [WHERE cond]
+struct UpdateStatement {
+  std::string table;
+  std::size_t table_offset = 0;
+  struct Assignment {
+    std::string column;
+    std::size_t offset = 0;
+    ExprPtr value;
+  };
+  std::vector<Assignment> assignments;
+  ExprPtr where;  // null: every row
+};
+
+// DELETE FROM t [WHERE cond]
+struct DeleteStatement {
+  std::string table;
+  std::size_t table_offset = 0;
+  ExprPtr where;  // null: every row
 };
 
 // COPY t FROM 'path' [(DELIMITER '|', HEADER true, NULL 'x', QUOTE '"')]
@@ -190,12 +231,13 @@ struct InsertStatement {
   std::optional<SelectStatement> select;
 };
 
-// DROP TABLE|VIEW [IF EXISTS] t
+// DROP TABLE|VIEW|INDEX [IF EXISTS] t
 struct DropTableStatement {
   std::string name;
   std::size_t name_offset = 0;
   bool if_exists = false;
-  bool view = false;  // DROP VIEW
+  bool view = false;   // DROP VIEW
+  bool index = false;  // DROP INDEX
 };
 
 // CREATE VIEW v [(a, b, ...)] AS SELECT ...
@@ -216,7 +258,8 @@ struct DescribeStatement {
 
 struct Statement {
   std::variant<SelectStatement, ExplainStatement, CreateTableStatement, CopyStatement, InsertStatement,
-               DropTableStatement, ShowTablesStatement, DescribeStatement, CreateViewStatement>
+               DropTableStatement, ShowTablesStatement, DescribeStatement, CreateViewStatement, CreateIndexStatement,
+               UpdateStatement, DeleteStatement>
       body;
   std::size_t offset = 0;  // where the statement starts in the SQL text
   std::size_t end = 0;     // one past its last character (before the ';')

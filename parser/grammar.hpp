@@ -138,6 +138,13 @@ struct kw_tables : keyword<TAO_PEGTL_ISTRING("tables")> {};
 struct kw_values : keyword<TAO_PEGTL_ISTRING("values")> {};
 struct kw_year : keyword<TAO_PEGTL_ISTRING("year")> {};
 struct kw_years : keyword<TAO_PEGTL_ISTRING("years")> {};
+struct kw_primary : keyword<TAO_PEGTL_ISTRING("primary")> {};
+struct kw_key : keyword<TAO_PEGTL_ISTRING("key")> {};
+struct kw_unique : keyword<TAO_PEGTL_ISTRING("unique")> {};
+struct kw_index : keyword<TAO_PEGTL_ISTRING("index")> {};
+struct kw_update : keyword<TAO_PEGTL_ISTRING("update")> {};
+struct kw_set : keyword<TAO_PEGTL_ISTRING("set")> {};
+struct kw_delete : keyword<TAO_PEGTL_ISTRING("delete")> {};
 
 // Words that can never be a bare identifier (quote them to use them as one).
 // Everything that may follow a table or a select item is here, so that
@@ -411,15 +418,27 @@ struct if_exists : seq<kw_if, kw_exists> {};
 
 struct not_null_constraint : seq<kw_not, must<kw_null>> {};
 struct null_constraint : kw_null {};
-struct column_definition : seq<identifier, must<type_name>, star<sor<not_null_constraint, null_constraint>>> {};
-struct column_definition_list : list_must<column_definition, comma> {};
+struct primary_key_constraint : seq<kw_primary, must<kw_key>> {};
+struct unique_constraint : kw_unique {};
+struct column_definition
+    : seq<identifier, must<type_name>,
+          star<sor<not_null_constraint, null_constraint, primary_key_constraint, unique_constraint>>> {};
+// PRIMARY KEY (a, b) | UNIQUE (a, b) after the columns
+struct key_columns : seq<lparen, must<list_must<column_name, comma>, rparen>> {};
+struct table_key_constraint : seq<sor<primary_key_constraint, unique_constraint>, at<one<'('>>, must<key_columns>> {};
+struct table_element : sor<table_key_constraint, column_definition> {};
+struct column_definition_list : list_must<table_element, comma> {};
 struct column_definitions : seq<lparen, must<column_definition_list, rparen>> {};
 struct create_as : if_must<kw_as, select_statement> {};
 struct table_definition : sor<column_definitions, create_as> {};
 struct create_table_statement : if_must<kw_table, opt<if_not_exists>, table_name, table_definition> {};
 // CREATE VIEW name [(a, b, ...)] AS SELECT ...
 struct create_view_statement : if_must<kw_view, table_name, opt<column_aliases>, kw_as, select_statement> {};
-struct create_target : sor<create_table_statement, create_view_statement> {};
+// CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON t (a, b)
+struct unique_index : kw_unique {};
+struct create_index_statement
+    : seq<opt<unique_index>, kw_index, must<opt<if_not_exists>, table_name, kw_on, table_name, key_columns>> {};
+struct create_target : sor<create_table_statement, create_view_statement, create_index_statement> {};
 struct create_statement : if_must<kw_create, create_target> {};
 
 // COPY t FROM 'path' [[WITH] (DELIMITER '|', HEADER, NULL 'x', FORMAT csv)]
@@ -444,13 +463,19 @@ struct insert_statement : if_must<kw_insert, kw_into, table_name, opt<insert_col
 
 struct drop_table_statement : if_must<kw_table, opt<if_exists>, table_name> {};
 struct drop_view_statement : if_must<kw_view, opt<if_exists>, table_name> {};
-struct drop_target : sor<drop_table_statement, drop_view_statement> {};
+struct drop_index_statement : if_must<kw_index, opt<if_exists>, table_name> {};
+struct drop_target : sor<drop_table_statement, drop_view_statement, drop_index_statement> {};
+// UPDATE t SET a = e, ... [WHERE cond];  DELETE FROM t [WHERE cond]
+struct assignment : seq<column_name, must<op_eq, expression>> {};
+struct update_statement : if_must<kw_update, table_name, kw_set, list_must<assignment, comma>, opt<where_clause>> {};
+struct delete_statement : if_must<kw_delete, kw_from, table_name, opt<where_clause>> {};
 struct drop_statement : if_must<kw_drop, drop_target> {};
 struct show_tables_statement : if_must<kw_show, kw_tables> {};
 struct describe_statement : if_must<kw_describe, table_name> {};
 
 struct statement : sor<select_statement, explain_statement, create_statement, copy_statement, insert_statement,
-                       drop_statement, show_tables_statement, describe_statement> {};
+                       update_statement, delete_statement, drop_statement, show_tables_statement,
+                       describe_statement> {};
 struct end_of_input : eof {};
 struct sql : seq<ws, opt<statement>, star<semicolon, opt<statement>>, must<end_of_input>> {};
 

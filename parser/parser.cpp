@@ -96,6 +96,9 @@ template <> inline constexpr const char* expected<g::table_ref> = "a table name"
 template <> inline constexpr const char* expected<g::table_name> = "a table name";
 template <> inline constexpr const char* expected<g::kw_join> = "JOIN";
 template <> inline constexpr const char* expected<g::kw_on> = "ON";
+template <> inline constexpr const char* expected<g::kw_key> = "KEY";
+template <> inline constexpr const char* expected<g::kw_set> = "SET";
+template <> inline constexpr const char* expected<g::kw_index> = "INDEX";
 template <> inline constexpr const char* expected<g::kw_by> = "BY";
 template <> inline constexpr const char* expected<g::nulls_position> = "FIRST or LAST";
 template <> inline constexpr const char* expected<g::kw_and> = "AND";
@@ -112,8 +115,8 @@ template <> inline constexpr const char* expected<g::extract_field> = "YEAR, MON
 template <> inline constexpr const char* expected<g::interval_unit> = "DAY, MONTH or YEAR";
 template <> inline constexpr const char* expected<g::select_statement> = "SELECT";
 template <> inline constexpr const char* expected<g::kw_table> = "TABLE";
-template <> inline constexpr const char* expected<g::create_target> = "TABLE or VIEW";
-template <> inline constexpr const char* expected<g::drop_target> = "TABLE or VIEW";
+template <> inline constexpr const char* expected<g::create_target> = "TABLE, VIEW or INDEX";
+template <> inline constexpr const char* expected<g::drop_target> = "TABLE, VIEW or INDEX";
 template <> inline constexpr const char* expected<g::select_core> = "SELECT";
 template <> inline constexpr const char* expected<g::set_operand> = "SELECT";
 template <> inline constexpr const char* expected<g::intersect_terms> = "SELECT";
@@ -126,6 +129,7 @@ template <> inline constexpr const char* expected<g::kw_exists> = "EXISTS";
 template <> inline constexpr const char* expected<g::table_definition> = "\"(\" or AS";
 template <> inline constexpr const char* expected<g::column_definition_list> = "a column name";
 template <> inline constexpr const char* expected<g::column_definition> = "a column name";
+template <> inline constexpr const char* expected<g::table_element> = "a column name";
 template <> inline constexpr const char* expected<g::copy_path> = "a quoted file path";
 template <> inline constexpr const char* expected<g::copy_option_list> = "\"(\"";
 template <> inline constexpr const char* expected<g::copy_option_items> = "an option name";
@@ -396,6 +400,9 @@ using selector = pt::selector<
         // statements
         g::select_statement, g::explain_statement, g::create_table_statement, g::copy_statement,
         g::insert_statement, g::drop_table_statement, g::drop_view_statement, g::create_view_statement,
+        g::create_index_statement, g::unique_index, g::key_columns, g::table_key_constraint,
+        g::primary_key_constraint, g::unique_constraint, g::drop_index_statement, g::update_statement,
+        g::assignment, g::delete_statement,
         g::with_clause, g::common_table_expression, g::select_core, g::query_terms, g::intersect_terms,
         g::union_operator, g::except_operator, g::intersect_operator, g::set_all, g::cte_name, g::show_tables_statement, g::describe_statement,
         g::explain_analyze, g::if_not_exists, g::if_exists, g::column_definition, g::not_null_constraint,
@@ -499,9 +506,11 @@ class Lowering {
       statement.body = copy(n);
     } else if (n.is_type<g::insert_statement>()) {
       statement.body = insert(n);
-    } else if (n.is_type<g::drop_table_statement>() || n.is_type<g::drop_view_statement>()) {
+    } else if (n.is_type<g::drop_table_statement>() || n.is_type<g::drop_view_statement>() ||
+               n.is_type<g::drop_index_statement>()) {
       ast::DropTableStatement drop;
       drop.view = n.is_type<g::drop_view_statement>();
+      drop.index = n.is_type<g::drop_index_statement>();
       for (const auto& child : n.children) {
         if (child->is_type<g::if_exists>()) {
           drop.if_exists = true;
@@ -523,6 +532,16 @@ class Lowering {
           view.query = std::make_shared<const ast::SelectStatement>(select(child));
       }
       statement.body = std::move(view);
+    } else if (n.is_type<g::create_index_statement>()) {
+      statement.body = create_index(n);
+    } else if (n.is_type<g::update_statement>()) {
+      statement.body = update(n);
+    } else if (n.is_type<g::delete_statement>()) {
+      ast::DeleteStatement del;
+      del.table = identifier(*n.children.at(0));
+      del.table_offset = begin(*n.children.at(0));
+      if (n.children.size() > 1) del.where = expression(*n.children[1]->children.at(0)).expr;
+      statement.body = std::move(del);
     } else if (n.is_type<g::describe_statement>()) {
       ast::DescribeStatement describe;
       describe.name = identifier(*n.children.at(0));
@@ -720,11 +739,62 @@ class Lowering {
         create.name_offset = begin(child);
       } else if (child.is_type<g::column_definition>()) {
         create.columns.push_back(column_definition(child));
+      } else if (child.is_type<g::table_key_constraint>()) {
+        create.keys.push_back(key_constraint(child));
       } else {
         create.as_select = select(child);
       }
     }
     return create;
+  }
+
+  ast::CreateIndexStatement create_index(const Node& n) const {
+    ast::CreateIndexStatement index;
+    std::size_t names = 0;
+    for (const auto& child_ptr : n.children) {
+      const Node& child = *child_ptr;
+      if (child.is_type<g::unique_index>()) {
+        index.unique = true;
+      } else if (child.is_type<g::if_not_exists>()) {
+        index.if_not_exists = true;
+      } else if (child.is_type<g::key_columns>()) {
+        for (const auto& c : child.children) index.columns.push_back(identifier(*c));
+      } else if (names++ == 0) {
+        index.name = identifier(child);
+        index.name_offset = begin(child);
+      } else {
+        index.table = identifier(child);
+        index.table_offset = begin(child);
+      }
+    }
+    return index;
+  }
+
+  ast::UpdateStatement update(const Node& n) {
+    ast::UpdateStatement update;
+    update.table = identifier(*n.children.at(0));
+    update.table_offset = begin(*n.children.at(0));
+    for (std::size_t i = 1; i < n.children.size(); ++i) {
+      const Node& child = *n.children[i];
+      if (child.is_type<g::where_clause>()) {
+        update.where = expression(*child.children.at(0)).expr;
+        continue;
+      }
+      ast::UpdateStatement::Assignment a;
+      a.column = identifier(*child.children.at(0));
+      a.offset = begin(*child.children.at(0));
+      a.value = expression(*child.children.back()).expr;
+      update.assignments.push_back(std::move(a));
+    }
+    return update;
+  }
+
+  ast::KeyConstraintAst key_constraint(const Node& n) const {
+    ast::KeyConstraintAst key;
+    key.offset = begin(n);
+    key.primary_key = n.children.at(0)->is_type<g::primary_key_constraint>();
+    for (const auto& c : n.children.back()->children) key.columns.push_back(identifier(*c));
+    return key;
   }
 
   ast::ColumnDefinitionAst column_definition(const Node& n) const {
@@ -735,6 +805,10 @@ class Lowering {
     bool said_null = false;
     for (std::size_t i = 2; i < n.children.size(); ++i) {
       const Node& constraint = *n.children[i];
+      if (constraint.is_type<g::primary_key_constraint>() || constraint.is_type<g::unique_constraint>()) {
+        (constraint.is_type<g::unique_constraint>() ? column.unique : column.primary_key) = true;
+        continue;
+      }
       const bool not_null = constraint.is_type<g::not_null_constraint>();
       if ((not_null && said_null) || (!not_null && column.not_null))
         throw Error(ErrorKind::Parser, "conflicting NULL/NOT NULL declarations for column \"" + column.name + "\"",

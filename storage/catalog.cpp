@@ -17,7 +17,36 @@ void Catalog::replace(std::shared_ptr<const Table> table) {
   it->second = std::move(table);
 }
 
-bool Catalog::remove(std::string_view name) { return tables_.erase(to_lower(name)) > 0; }
+bool Catalog::remove(std::string_view name) {
+  std::erase_if(indexes_, [&](const auto& entry) { return iequals(entry.second.table, name); });
+  return tables_.erase(to_lower(name)) > 0;
+}
+
+void Catalog::add_index(Index index) {
+  std::string key = to_lower(index.name);
+  if (indexes_.count(key)) throw Error(ErrorKind::Catalog, "Index with name \"" + index.name + "\" already exists!");
+  indexes_.emplace(std::move(key), std::move(index));
+}
+
+bool Catalog::remove_index(std::string_view name) { return indexes_.erase(to_lower(name)) > 0; }
+
+const Index* Catalog::find_index(std::string_view name) const {
+  auto it = indexes_.find(to_lower(name));
+  return it == indexes_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> Catalog::index_names() const {
+  std::vector<std::string> out;
+  for (const auto& [key, index] : indexes_) out.push_back(index.name);
+  return out;
+}
+
+std::vector<UniqueKey> Catalog::unique_keys(const Table& table) const {
+  std::vector<UniqueKey> keys = table.keys;
+  for (const auto& [key, index] : indexes_)
+    if (index.unique && iequals(index.table, table.name)) keys.push_back({index.columns, false});
+  return keys;
+}
 
 std::shared_ptr<const Table> Catalog::find(std::string_view name) const {
   auto it = tables_.find(to_lower(name));

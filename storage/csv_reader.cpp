@@ -1157,6 +1157,7 @@ std::shared_ptr<Table> load(const CsvText& t, const CsvLoadSpec& spec, bool sing
   auto table = std::make_shared<Table>();
   table->name = old ? old->name : spec.table_name;
   table->columns = sniffed.columns;
+  if (old) table->keys = old->keys;
   std::vector<TargetColumn> targets(width);
   // Columns are allocated (and so zeroed and faulted in) on all threads at once.
   table->host.resize(width);

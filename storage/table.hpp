@@ -20,9 +20,17 @@ struct ColumnDefinition {
   bool not_null = false;  // declared NOT NULL: loads and inserts refuse a NULL
 };
 
+// PRIMARY KEY or UNIQUE: no two rows share the values of `columns` (rows
+// with a NULL in them excepted; a primary key's columns are NOT NULL).
+struct UniqueKey {
+  std::vector<int> columns;
+  bool primary_key = false;
+};
+
 struct Table {
   std::string name;
   std::vector<ColumnDefinition> columns;
+  std::vector<UniqueKey> keys;  // CREATE TABLE's; every new version keeps them
   std::vector<HostColumn> host;  // one per column, all of `rows` values
   std::size_t rows = 0;
   std::unique_ptr<DeviceTable> device;  // null when the database runs on the host

@@ -227,8 +227,8 @@ TEST_CASE("INSERT: column lists, casts, NULL defaults, errors that change nothin
   rejected("INSERT INTO t (id) VALUES (1, 2)",
            "Binder Error: Column name/value mismatch for insert on t: expected 1 columns but 2 values were supplied");
   rejected("INSERT INTO t (nope) VALUES (1)", "Binder Error: Table \"t\" does not have a column with name \"nope\"");
-  rejected("INSERT INTO t (name) VALUES ('x')", "Conversion Error: NOT NULL constraint failed: t.id");
-  rejected("INSERT INTO t VALUES (NULL, 'x', 1, NULL)", "Conversion Error: NOT NULL constraint failed: t.id");
+  rejected("INSERT INTO t (name) VALUES ('x')", "Constraint Error: NOT NULL constraint failed: t.id");
+  rejected("INSERT INTO t VALUES (NULL, 'x', 1, NULL)", "Constraint Error: NOT NULL constraint failed: t.id");
   rejected("INSERT INTO t VALUES (6, 'ok', 1, NULL), (3000000000, 'x', 1, NULL)",
            "Conversion Error: value 3000000000 is out of range for INTEGER (column \"id\")");
   rejected("INSERT INTO t VALUES (6, 'x', 'abc', NULL)",
@@ -244,7 +244,7 @@ TEST_CASE("INSERT: column lists, casts, NULL defaults, errors that change nothin
   db.query("CREATE TABLE u (n BIGINT, label VARCHAR)");
   db.query("INSERT INTO u SELECT id, name FROM t");
   CHECK(db.query("SELECT COUNT(*) FROM u").get<int64_t>(0, 0) == 5);
-  rejected("INSERT INTO t (name) SELECT label FROM u", "Conversion Error: NOT NULL constraint failed: t.id");
+  rejected("INSERT INTO t (name) SELECT label FROM u", "Constraint Error: NOT NULL constraint failed: t.id");
   rejected("INSERT INTO t (id, name) SELECT n * 1000000000, label FROM u",
            "Conversion Error: value 3000000000 is out of range for INTEGER (column \"id\")");
   rejected("INSERT INTO t SELECT n, label FROM u", "Binder Error: table t has 4 columns but 2 values were supplied");

@@ -107,6 +107,13 @@ std::string statement_sql(const ast::Statement& statement) {
           for (std::size_t i = 0; i < s.columns.size(); ++i) {
             out += (i == 0 ? " (" : ", ") + name_sql(s.columns[i].name) + " " + type_sql(s.columns[i].type);
             if (s.columns[i].not_null) out += " NOT NULL";
+            if (s.columns[i].primary_key) out += " PRIMARY KEY";
+            if (s.columns[i].unique) out += " UNIQUE";
+          }
+          for (const auto& key : s.keys) {
+            out += key.primary_key ? ", PRIMARY KEY (" : ", UNIQUE (";
+            for (std::size_t i = 0; i < key.columns.size(); ++i) out += (i ? ", " : "") + name_sql(key.columns[i]);
+            out += ")";
           }
           return out + ")";
         } else if constexpr (std::is_same_v<T, ast::CopyStatement>) {
@@ -127,8 +134,20 @@ std::string statement_sql(const ast::Statement& statement) {
             out += (i == 0 ? " VALUES (" : ", (") + list_sql(s.values[i]) + ")";
           return out;
         } else if constexpr (std::is_same_v<T, ast::DropTableStatement>) {
-          return std::string(s.view ? "DROP VIEW " : "DROP TABLE ") + (s.if_exists ? "IF EXISTS " : "") +
-                 name_sql(s.name);
+          return std::string(s.view ? "DROP VIEW " : s.index ? "DROP INDEX " : "DROP TABLE ") +
+                 (s.if_exists ? "IF EXISTS " : "") + name_sql(s.name);
+        } else if constexpr (std::is_same_v<T, ast::CreateIndexStatement>) {
+          std::string out = std::string(s.unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ") +
+                            (s.if_not_exists ? "IF NOT EXISTS " : "") + name_sql(s.name) + " ON " + name_sql(s.table);
+          for (std::size_t i = 0; i < s.columns.size(); ++i) out += (i == 0 ? " (" : ", ") + name_sql(s.columns[i]);
+          return out + ")";
+        } else if constexpr (std::is_same_v<T, ast::UpdateStatement>) {
+          std::string out = "UPDATE " + name_sql(s.table) + " SET ";
+          for (std::size_t i = 0; i < s.assignments.size(); ++i)
+            out += (i ? ", " : "") + name_sql(s.assignments[i].column) + " = " + ast::to_string(*s.assignments[i].value);
+          return out + (s.where ? " WHERE " + ast::to_string(*s.where) : "");
+        } else if constexpr (std::is_same_v<T, ast::DeleteStatement>) {
+          return "DELETE FROM " + name_sql(s.table) + (s.where ? " WHERE " + ast::to_string(*s.where) : "");
         } else if constexpr (std::is_same_v<T, ast::CreateViewStatement>) {
           std::string out = "CREATE VIEW " + name_sql(s.name);
           for (std::size_t i = 0; i < s.column_aliases.size(); ++i)
@@ -1003,6 +1022,16 @@ TEST_CASE("parser: accepted statements and their renderings", "[parser]") {
       {"create view v (a, b) as select 1, 2; DROP VIEW IF EXISTS v; drop view w",
        "CREATE VIEW v (a, b) AS SELECT 1, 2; DROP VIEW IF EXISTS v; DROP VIEW w"},
       {"SHOW TABLES; describe t", "SHOW TABLES; DESCRIBE t"},
+      {"create table t (k int primary key, u varchar unique not null, key int, unique (key, u), primary key (k))",
+       "CREATE TABLE t (k int PRIMARY KEY, u varchar NOT NULL UNIQUE, key int, UNIQUE (key, u), "
+       "PRIMARY KEY (k))"},
+      {"create unique index if not exists i on t (a, b); CREATE INDEX j ON t(a); drop index i; DROP INDEX IF EXISTS j",
+       "CREATE UNIQUE INDEX IF NOT EXISTS i ON t (a, b); CREATE INDEX j ON t (a); DROP INDEX i; DROP INDEX IF EXISTS j"},
+      {"update t set a = a + 1, b = 'x' where c; UPDATE t SET a = NULL",
+       "UPDATE t SET a = (a + 1), b = 'x' WHERE c; UPDATE t SET a = NULL"},
+      {"delete from t where a > 1; DELETE FROM t", "DELETE FROM t WHERE (a > 1); DELETE FROM t"},
+      {"SELECT a FROM t UNION ALL SELECT b FROM u ORDER BY 1 LIMIT 3",
+       "(SELECT a FROM t) UNION ALL (SELECT b FROM u) ORDER BY 1 LIMIT 3"},
   };
   for (const Case& c : cases) {
     INFO(c.sql);
@@ -1556,7 +1585,7 @@ TEST_CASE("parser: rejected statements of the full dialect", "[parser]") {
        "LINE 1: CREATE TABLE t\n"
        "                      ^"},
       {"CREATE t (a INT)",
-       "Parser Error: syntax error at or near \"t\": expected TABLE or VIEW (line 1, column 8)\n"
+       "Parser Error: syntax error at or near \"t\": expected TABLE, VIEW or INDEX (line 1, column 8)\n"
        "LINE 1: CREATE t (a INT)\n"
        "               ^"},
       {"CREATE TABLE t (a INT,)",
@@ -1567,10 +1596,10 @@ TEST_CASE("parser: rejected statements of the full dialect", "[parser]") {
        "Parser Error: syntax error at or near \")\": expected NULL (line 1, column 26)\n"
        "LINE 1: CREATE TABLE t (a INT NOT)\n"
        "                                 ^"},
-      {"CREATE TABLE t (a INT PRIMARY KEY)",
-       "Parser Error: syntax error at or near \"PRIMARY\": expected \")\" (line 1, column 23)\n"
-       "LINE 1: CREATE TABLE t (a INT PRIMARY KEY)\n"
-       "                              ^"},
+      {"CREATE TABLE t (a INT PRIMARY)",
+       "Parser Error: syntax error at or near \")\": expected KEY (line 1, column 30)\n"
+       "LINE 1: CREATE TABLE t (a INT PRIMARY)\n"
+       "                                     ^"},
       {"CREATE TABLE t (a INT NOT NULL NULL)",
        "Parser Error: conflicting NULL/NOT NULL declarations for column \"a\" (line 1, column 32)\n"
        "LINE 1: CREATE TABLE t (a INT NOT NULL NULL)\n"
@@ -1632,7 +1661,7 @@ TEST_CASE("parser: rejected statements of the full dialect", "[parser]") {
        "LINE 1: DROP TABLE\n"
        "                  ^"},
       {"DROP t",
-       "Parser Error: syntax error at or near \"t\": expected TABLE or VIEW (line 1, column 6)\n"
+       "Parser Error: syntax error at or near \"t\": expected TABLE, VIEW or INDEX (line 1, column 6)\n"
        "LINE 1: DROP t\n"
        "             ^"},
       {"DROP TABLE IF EXISTS",

@@ -47,6 +47,7 @@ enum class ErrorKind {
   Device,        // no usable GPU, or a CUDA call failed
   NotSupported,  // valid SQL that this version cannot run yet
   Invalid,       // a bad argument to the API itself
+  Constraint,    // a NOT NULL, PRIMARY KEY or UNIQUE constraint refused a change
 };
 
 // "Parser Error", "Binder Error", ... as printed before the message.
