@@ -32,7 +32,8 @@ TableFunctionReader& default_table_function_reader() {
 }
 
 const char* const kAggregateNames[] = {"count", "sum", "min", "max", "avg", "arg_min", "arg_max", "min_by", "max_by"};
-const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs", "coalesce", "ifnull", "nullif", "substring", "substr", "length", "upper", "lower"};
+const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs", "round", "coalesce", "ifnull", "nullif", "substring",
+                                    "substr", "length", "upper", "lower", "trim", "ltrim", "rtrim"};
 
 bool is_aggregate_name(std::string_view name) {
   return std::find(std::begin(kAggregateNames), std::end(kAggregateNames), name) != std::end(kAggregateNames);
@@ -242,6 +243,7 @@ Op to_op(ast::BinaryOp op) {
     case B::Ge: return Op::Ge;
     case B::And: return Op::And;
     case B::Or: return Op::Or;
+    case B::Concat: break;  // bound on its own (bind_concat)
   }
   return Op::Eq;
 }
@@ -465,6 +467,7 @@ class ExpressionBinder {
     const ast::Expr& right_ast = *e.args[1];
     if (right_ast.kind == ExprKind::Literal && right_ast.literal.kind == ast::Literal::Kind::Interval)
       return bind_interval_arithmetic(e, bind(*e.args[0]));
+    if (e.binary_op == B::Concat) return bind_concat(e);
     Op op = to_op(e.binary_op);
     if (e.binary_op == B::And || e.binary_op == B::Or) {
       BoundExpr a = bind_boolean(*e.args[0], e.binary_op == B::And ? "AND operand" : "OR operand");
@@ -930,7 +933,154 @@ class ExpressionBinder {
     }
     if (!std::all_of(values.begin(), values.end(), ascii))
       throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of non-ASCII text", e.offset);
-    return map_strings(std::move(s), cased);
+    return map_strings(std::move(s), e.name, cased);
+  }
+
+  // a || b: strings joined (other types as CAST to VARCHAR makes them;
+  // NULL if either is NULL). A constant with a column's strings is applied
+  // to each entry of the column's dictionary; two columns' strings are not
+  // supported yet.
+  BoundExpr bind_concat(const ast::Expr& e) {
+    BoundExpr a = bind(*e.args[0]), b = bind(*e.args[1]);
+    auto is_null = [](const BoundExpr& x) { return is_untyped_null(x) || (x.op == Op::Constant && x.constant.null_constant); };
+    if (is_null(a) || is_null(b)) return null_constant(DataType::varchar(), e.offset);
+    auto text = [&](BoundExpr x, const ast::Expr& at) {
+      if (x.type.id == Type::Varchar) return x;
+      ast::Expr cast;
+      cast.kind = ExprKind::Cast;
+      cast.offset = at.offset;
+      cast.cast_type.name = "varchar";
+      return fold_constants(bind_cast(cast, std::move(x)));
+    };
+    a = text(std::move(a), *e.args[0]);
+    b = text(std::move(b), *e.args[1]);
+    if (a.op == Op::Constant && b.op == Op::Constant) {
+      a.text += b.text;
+      a.offset = e.offset;
+      return a;
+    }
+    if (a.op == Op::Constant || b.op == Op::Constant) {
+      const bool prefix = a.op == Op::Constant;
+      const std::string piece = prefix ? a.text : b.text;
+      BoundExpr s = prefix ? std::move(b) : std::move(a);
+      if (s.dictionary)
+        return map_strings(std::move(s), (prefix ? "prefix " : "suffix ") + piece,
+                           [&](const std::string& t) { return prefix ? piece + t : t + piece; });
+    }
+    throw Error(ErrorKind::NotSupported, "not supported yet: || of two computed strings", e.offset);
+  }
+
+  // A constant integer argument (ROUND's digits); nullopt for NULL.
+  std::optional<int64_t> constant_integer(const ast::Expr& e, const std::string& function) {
+    BoundExpr v = fold_constants(bind(e));
+    if (is_untyped_null(v) || (v.op == Op::Constant && v.constant.null_constant)) return std::nullopt;
+    if (!v.type.is_integral())
+      throw Error(ErrorKind::Binder, "No function matches " + function + "(..., " + v.type.to_string() + ")", e.offset);
+    if (v.op != Op::Constant)
+      throw Error(ErrorKind::NotSupported, "not supported yet: " + function + " with digits that are not a constant",
+                  e.offset);
+    return v.constant.value.i;
+  }
+
+  // ROUND(x[, n]) as DuckDB's: half away from zero at n digits after the
+  // point (before it when n < 0). A DECIMAL(p, s) becomes DECIMAL(p, n) for
+  // 0 <= n < s and DECIMAL(p, 0) for n < 0 (unchanged for n >= s); an
+  // integer keeps its type; a DOUBLE is round(x * 10^n) / 10^n (for n < 0,
+  // round(x / 10^-n) * 10^-n).
+  BoundExpr bind_round(const ast::Expr& e) {
+    if (e.args.empty() || e.args.size() > 2)
+      throw Error(ErrorKind::Binder, "round() takes one or two arguments", e.offset);
+    BoundExpr v = bind(*e.args[0]);
+    if (is_untyped_null(v)) return v;
+    if (!is_number(v.type))
+      throw Error(ErrorKind::Binder, "No function matches round(" + v.type.to_string() + ")", e.args[0]->offset);
+    int64_t digits = 0;
+    if (e.args.size() == 2) {
+      std::optional<int64_t> n = constant_integer(*e.args[1], "round");
+      if (!n) return null_constant(v.type, e.offset);
+      digits = std::clamp<int64_t>(*n, -18, 18);
+    }
+    const std::size_t at = e.offset;
+    if (v.type.is_floating()) {
+      const DataType type = v.type;
+      auto scale = [&](BoundExpr x, Op op, int64_t power) {
+        return node(op, type, {std::move(x), double_constant(std::pow(10.0, static_cast<double>(power)), at)}, at);
+      };
+      if (digits > 0) return scale(node(Op::Round, type, {scale(std::move(v), Op::Mul, digits)}, at), Op::Div, digits);
+      if (digits < 0) return scale(node(Op::Round, type, {scale(std::move(v), Op::Div, -digits)}, at), Op::Mul, -digits);
+      return node(Op::Round, type, {std::move(v)}, at);
+    }
+    const int scale = v.type.id == Type::Decimal ? v.type.scale : 0;
+    if (digits >= scale) return v;
+    // Drop (scale - digits) digits, rounding; for n < 0 put the zeros back.
+    const int dropped = static_cast<int>(scale - digits);
+    // An INTEGER rounded to tens may leave INTEGER's range: BIGINT holds it.
+    const DataType type = v.type.id == Type::Decimal
+                              ? decimal_type(v.type.precision, static_cast<int>(std::max<int64_t>(digits, 0)), at, is_wide(v))
+                              : DataType::bigint();
+    if (dropped > kMaxDecimalDigits) return int_constant(0, at, type);  // every value rounds to 0
+    BoundExpr rounded = node(Op::DivRound, type, {std::move(v), int_constant(pow10(dropped), at)}, at);
+    if (digits < 0) rounded = node(Op::Mul, type, {std::move(rounded), int_constant(pow10(-digits), at)}, at);
+    return rounded;
+  }
+
+  // TRIM(s[, characters]), LTRIM, RTRIM: the characters (spaces by default)
+  // removed from both ends, the start or the end of each dictionary entry.
+  BoundExpr bind_trim(const ast::Expr& e) {
+    if (e.args.empty() || e.args.size() > 2)
+      throw Error(ErrorKind::Binder, e.name + "() takes one or two arguments", e.offset);
+    BoundExpr s = bind(*e.args[0]);
+    std::string characters = " ";
+    if (e.args.size() == 2) {
+      BoundExpr c = fold_constants(bind(*e.args[1]));
+      if (is_untyped_null(c) || (c.op == Op::Constant && c.constant.null_constant))
+        return null_constant(DataType::varchar(), e.offset);
+      if (c.type.id != Type::Varchar || c.op != Op::Constant)
+        throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of characters that are not a string constant",
+                    e.args[1]->offset);
+      characters = c.text;
+    }
+    if (is_untyped_null(s) || (s.op == Op::Constant && s.constant.null_constant))
+      return null_constant(DataType::varchar(), e.offset);
+    if (s.type.id != Type::Varchar)
+      throw Error(ErrorKind::Binder, "No function matches " + e.name + "(" + s.type.to_string() + ")", e.args[0]->offset);
+    const bool left = e.name != "rtrim", right = e.name != "ltrim";
+    // Characters are UTF-8 code points: a multi-byte one is removed whole.
+    std::vector<std::string> set;
+    for (std::size_t i = 0; i < characters.size();) {
+      std::size_t n = 1;
+      while (i + n < characters.size() && (static_cast<unsigned char>(characters[i + n]) & 0xC0) == 0x80) ++n;
+      set.push_back(characters.substr(i, n));
+      i += n;
+    }
+    auto trimmed = [&](const std::string& text) {
+      std::size_t begin = 0, end = text.size();
+      auto strip = [&](bool front) {
+        for (bool more = true; more && begin < end;) {
+          more = false;
+          for (const std::string& c : set) {
+            if (end - begin < c.size()) continue;
+            if (front ? text.compare(begin, c.size(), c) == 0 : text.compare(end - c.size(), c.size(), c) == 0) {
+              (front ? begin += c.size() : end -= c.size());
+              more = true;
+              break;
+            }
+          }
+        }
+      };
+      if (left) strip(true);
+      if (right) strip(false);
+      return text.substr(begin, end - begin);
+    };
+    if (s.op == Op::Constant) {
+      s.text = trimmed(s.text);
+      s.offset = e.offset;
+      return s;
+    }
+    if (!s.dictionary)
+      throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of a string that is not a column's",
+                  e.offset);
+    return map_strings(std::move(s), e.name + " " + characters, trimmed);
   }
 
   // SUBSTRING(s, start[, length]) with constant start and length: applied to
@@ -971,7 +1121,8 @@ class ExpressionBinder {
     if (!s.dictionary)
       throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of a string that is not a column's",
                   e.offset);
-    return map_strings(std::move(s), [&](const std::string& text) { return substring(text, start, length); });
+    const std::string key = "substring " + std::to_string(start) + " " + (length ? std::to_string(*length) : "-");
+    return map_strings(std::move(s), key, [&](const std::string& text) { return substring(text, start, length); });
   }
 
   BoundExpr bind_function(const ast::Expr& e) {
@@ -997,6 +1148,8 @@ class ExpressionBinder {
       DataType type = v.type;  // a whole REAL is still a REAL
       return node(floor ? Op::Floor : Op::Ceil, type, {std::move(v)}, e.offset);
     }
+    if (e.name == "round") return bind_round(e);
+    if (e.name == "trim" || e.name == "ltrim" || e.name == "rtrim") return bind_trim(e);
     if (e.name == "coalesce" || e.name == "ifnull" || e.name == "nullif") return bind_null_function(e);
     if (e.name == "substring" || e.name == "substr") return bind_substring(e);
     if (e.name == "length" || e.name == "upper" || e.name == "lower") return bind_string_function(e);

@@ -63,10 +63,14 @@ std::shared_ptr<ResultData> Database::Impl::run(const ast::Statement& statement,
 
 std::shared_ptr<ResultData> Database::Impl::run_select(const ast::SelectStatement& select, std::string_view sql,
                                                       std::optional<const NamedQueries*> names) {
-  Plan plan = plan_query(
-      bind_query(select, catalog, sql, table_function_reader(), subquery_runner(sql), names.value_or(views.names())));
+  BoundQuery bound =
+      bind_query(select, catalog, sql, table_function_reader(), subquery_runner(sql), names.value_or(views.names()));
+  trace::mark("bind");
+  Plan plan = plan_query(std::move(bound));
   trace::mark("plan");
-  return executor->execute(plan);
+  std::shared_ptr<ResultData> result = executor->execute(plan);
+  trace::mark("execute");
+  return result;
 }
 
 // EXPLAIN: the plan tree, one operator a row; EXPLAIN ANALYZE runs the query
@@ -123,7 +127,9 @@ SubqueryRunner Database::Impl::subquery_runner(std::string_view sql) {
     std::shared_ptr<ResultData> result = run_select(select, sql, names);
     narrow_wide_decimals(*result);
     std::shared_ptr<Table> table = table_from_result("(subquery)", *result);
+    trace::mark("subquery-table");
     if (device) table->device = upload_table(*table, *device);
+    trace::mark("subquery-upload");
     return std::shared_ptr<const Table>(std::move(table));
   };
   runner.table_of = [this](std::string name, ResultData& rows) {

@@ -80,22 +80,28 @@ BoundExpr recode(BoundExpr e, const std::shared_ptr<const Dictionary>& target) {
   return code_lookup(std::move(e), codes, target);
 }
 
-BoundExpr map_strings(BoundExpr e, const std::function<std::string(const std::string&)>& f) {
-  const std::vector<std::string>& from = e.dictionary->values;
-  std::vector<std::string> images(from.size());
-  parallel_ranges(from.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) images[i] = f(from[i]);
+BoundExpr map_strings(BoundExpr e, const std::string& key, const std::function<std::string(const std::string&)>& f) {
+  const Dictionary& source = *e.dictionary;
+  std::shared_ptr<const DerivedDictionary> mapped = source.derived(key, [&] {
+    const std::vector<std::string>& from = source.values;
+    std::vector<std::string> images(from.size());
+    parallel_ranges(from.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) images[i] = f(from[i]);
+    });
+    // The distinct images (often few: a prefix of a phone number), sorted.
+    std::unordered_map<std::string_view, uint32_t> distinct;
+    for (const std::string& s : images) distinct.emplace(s, 0);
+    auto target = std::make_shared<Dictionary>();
+    for (const auto& [s, code] : distinct) target->values.emplace_back(s);
+    std::sort(target->values.begin(), target->values.end());
+    for (std::size_t c = 0; c < target->values.size(); ++c) distinct[target->values[c]] = static_cast<uint32_t>(c);
+    DerivedDictionary out;
+    out.codes.resize(from.size());
+    for (std::size_t i = 0; i < from.size(); ++i) out.codes[i] = distinct[images[i]];
+    out.values = std::move(target);
+    return out;
   });
-  // The distinct images (often few: a prefix of a phone number), sorted.
-  std::unordered_map<std::string_view, uint32_t> distinct;
-  for (const std::string& s : images) distinct.emplace(s, 0);
-  auto target = std::make_shared<Dictionary>();
-  for (const auto& [s, code] : distinct) target->values.emplace_back(s);
-  std::sort(target->values.begin(), target->values.end());
-  for (std::size_t c = 0; c < target->values.size(); ++c) distinct[target->values[c]] = static_cast<uint32_t>(c);
-  std::vector<uint32_t> codes(from.size());
-  for (std::size_t i = 0; i < from.size(); ++i) codes[i] = distinct[images[i]];
-  return code_lookup(std::move(e), codes, std::move(target));
+  return code_lookup(std::move(e), mapped->codes, mapped->values);
 }
 
 }  // namespace gpusql

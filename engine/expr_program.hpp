@@ -45,6 +45,7 @@ enum class Op : uint8_t {
   ToIntHalfAway,  // double -> integer, rounding half away from zero (DuckDB's double -> DECIMAL)
   ToReal,     // double -> the nearest REAL (32-bit float), kept as a double; a finite value past REAL's range is an error
   Floor, Ceil, Abs,
+  Round,      // double -> the nearest whole double, half away from zero (C's round, DuckDB's ROUND)
   Select,     // c ? a : b   (pops b, a, c; NULL c selects b)
   Lookup,     // pops an integer v; pushes lookup column `slot`'s value at index v (FALSE/0 outside it)
   Rank,       // pops v; pushes its index in lookup column `slot`: sorted int64 values, doubles as order_bits()
@@ -696,6 +697,7 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
       }
       case Op::Floor: stack[top].d = floor(stack[top].d); break;
       case Op::Ceil: stack[top].d = ceil(stack[top].d); break;
+      case Op::Round: stack[top].d = round(stack[top].d); break;
       case Op::Abs: {
         Slot& a = stack[top];
         if (in.cls == Cls::Double) {

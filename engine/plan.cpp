@@ -511,6 +511,7 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
     case Op::DecimalToReal: return "CAST(" + child(0) + " AS REAL)";
     case Op::Floor: return "floor(" + child(0) + ")";
     case Op::Ceil: return "ceil(" + child(0) + ")";
+    case Op::Round: return "round(" + child(0) + ")";
     case Op::Abs: return "abs(" + child(0) + ")";
     case Op::Select: return "CASE WHEN " + child(0) + " THEN " + child(1) + " ELSE " + child(2) + " END";
     case Op::Lookup:

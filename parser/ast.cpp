@@ -416,6 +416,7 @@ std::string to_string(BinaryOp op) {
     case BinaryOp::Ge: return ">=";
     case BinaryOp::And: return "AND";
     case BinaryOp::Or: return "OR";
+    case BinaryOp::Concat: return "||";
   }
   return "?";
 }

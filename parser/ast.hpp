@@ -40,7 +40,7 @@ enum class ExprKind {
 
 enum class UnaryOp { Negate, Not };
 
-enum class BinaryOp { Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or };
+enum class BinaryOp { Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Concat };
 
 // A literal as written. Integers that fit int64 are Integer; other numbers
 // (with a '.', an exponent, or too large) are Number and keep their text so

@@ -284,11 +284,15 @@ struct primary : sor<scalar_subquery, guarded<kw_exists, exists_subquery>, guard
                      guarded<kw_interval, interval_literal>, guarded<kw_substring, substring_call>,
                      guarded<sor<one<'"'>, seq<bare_identifier, ws, one<'('>>>, function_call>, column_ref> {};
 
+// x::type, PostgreSQL's and DuckDB's CAST, binding tighter than any operator.
+struct postfix_cast : seq<string<':', ':'>, ws, must<type_name>> {};
+struct postfix_expr : seq<primary, star<postfix_cast>> {};
+
 struct unary_expr;
 struct unary_operand : must<unary_expr> {};
 struct negation : seq<op_sub, unary_operand> {};
 struct unary_plus : seq<op_add, unary_operand> {};
-struct unary_expr : sor<guarded<one<'-'>, negation>, guarded<one<'+'>, unary_plus>, primary> {};
+struct unary_expr : sor<guarded<one<'-'>, negation>, guarded<one<'+'>, unary_plus>, postfix_expr> {};
 
 struct multiplicative_op : guarded<one<'*', '/', '%'>, sor<op_mul, op_div, op_mod>> {};
 struct multiplicative : seq<unary_expr, star<multiplicative_op, must<unary_expr>>> {};
@@ -296,27 +300,32 @@ struct multiplicative : seq<unary_expr, star<multiplicative_op, must<unary_expr>
 struct additive_op : guarded<one<'+', '-'>, sor<op_add, op_sub>> {};
 struct additive : seq<multiplicative, star<additive_op, must<multiplicative>>> {};
 
+// a || b: looser than + and -, tighter than comparisons (PostgreSQL's order).
+struct op_concat : seq<string<'|', '|'>, ws> {};
+struct concat_op : guarded<one<'|'>, op_concat> {};
+struct concatenation : seq<additive, star<concat_op, must<additive>>> {};
+
 // Non-associative: `a < b < c` and `a = b IS NULL` stop after the first
 // comparison. BETWEEN's bounds are additive, so its AND is its own.
 struct comparison_op : guarded<one<'=', '<', '>', '!'>, sor<op_eq, op_ne, op_le, op_lt, op_ge, op_gt>> {};
 // x op ANY|SOME|ALL (SELECT ...)
 struct quantifier_all : kw_all {};
 struct quantified_subquery : seq<sor<kw_any, kw_some, quantifier_all>, lparen, at<kw_select>, subquery_body> {};
-struct comparison_tail : seq<comparison_op, sor<quantified_subquery, must<additive>>> {};
+struct comparison_tail : seq<comparison_op, sor<quantified_subquery, must<concatenation>>> {};
 struct is_not : kw_not {};
 struct is_null_predicate : if_must<kw_is, opt<is_not>, kw_null> {};
-struct between_predicate : if_must<kw_between, additive, kw_and, additive> {};
+struct between_predicate : if_must<kw_between, concatenation, kw_and, concatenation> {};
 struct in_list : list_must<expression, comma> {};
 struct in_subquery : seq<at<kw_select>, select_statement> {};
 struct in_items : sor<in_subquery, in_list> {};
 struct in_operand : must<in_items, rparen> {};
 struct in_predicate : if_must<kw_in, lparen, in_operand> {};
-struct like_predicate : if_must<kw_like, additive> {};
+struct like_predicate : if_must<kw_like, concatenation> {};
 struct negatable_predicate : sor<between_predicate, in_predicate, like_predicate> {};
 struct not_predicate : if_must<kw_not, negatable_predicate> {};
 struct predicate : sor<comparison_tail, guarded<kw_is, is_null_predicate>, guarded<kw_between, between_predicate>,
                        guarded<kw_in, in_predicate>, guarded<kw_like, like_predicate>, guarded<kw_not, not_predicate>> {};
-struct comparison : seq<additive, opt<predicate>> {};
+struct comparison : seq<concatenation, opt<predicate>> {};
 
 struct not_expr;
 struct not_operand : must<not_expr> {};

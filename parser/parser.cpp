@@ -76,6 +76,7 @@ template <> inline constexpr const char* expected<g::expression> = "an expressio
 template <> inline constexpr const char* expected<g::and_expr> = "an expression";
 template <> inline constexpr const char* expected<g::not_expr> = "an expression";
 template <> inline constexpr const char* expected<g::additive> = "an expression";
+template <> inline constexpr const char* expected<g::concatenation> = "an expression";
 template <> inline constexpr const char* expected<g::multiplicative> = "an expression";
 template <> inline constexpr const char* expected<g::unary_expr> = "an expression";
 template <> inline constexpr const char* expected<g::argument_list> = "an expression";
@@ -419,11 +420,12 @@ using selector = pt::selector<
         g::star_argument, g::distinct_arguments, g::column_ref, g::quantified_subquery, g::quantifier_all, g::paren_expr, g::scalar_subquery, g::exists_subquery,
         g::in_subquery,
         g::negation, g::unary_plus,
-        g::logical_not, g::case_expr, g::when_clause, g::else_clause, g::cast_expr, g::type_name,
+        g::logical_not, g::case_expr, g::when_clause, g::else_clause, g::cast_expr, g::postfix_cast, g::type_name,
         g::double_precision, g::type_parameter, g::extract_expr, g::substring_call, g::is_null_predicate, g::is_not,
         g::between_predicate, g::in_predicate, g::like_predicate, g::not_predicate, g::op_add, g::op_sub,
-        g::op_mul, g::op_div, g::op_mod, g::op_eq, g::op_ne, g::op_lt, g::op_le, g::op_gt, g::op_ge>,
-    fold_single::on<g::expression, g::and_expr, g::comparison, g::additive, g::multiplicative>>;
+        g::op_mul, g::op_div, g::op_mod, g::op_concat, g::op_eq, g::op_ne, g::op_lt, g::op_le, g::op_gt, g::op_ge>,
+    fold_single::on<g::expression, g::and_expr, g::comparison, g::concatenation, g::additive, g::multiplicative,
+                    g::postfix_expr>>;
 
 // --------------------------------------------------------------- lowering
 
@@ -967,7 +969,8 @@ class Lowering {
     if (n.is_type<g::expression>()) return logical_chain(n, ast::BinaryOp::Or);
     if (n.is_type<g::and_expr>()) return logical_chain(n, ast::BinaryOp::And);
     if (n.is_type<g::comparison>() && n.children.size() == 2) return predicate(n);
-    if (n.is_type<g::comparison>() || n.is_type<g::additive>() || n.is_type<g::multiplicative>())
+    if (n.is_type<g::comparison>() || n.is_type<g::concatenation>() || n.is_type<g::additive>() ||
+        n.is_type<g::multiplicative>())
       return operator_chain(n);
     if (n.is_type<g::negation>()) {
       if (std::optional<Lowered> folded = negated_two_to_the_63(n)) return std::move(*folded);
@@ -1018,6 +1021,18 @@ class Lowering {
       return combine(std::move(call), begin(n), end(n), depth, begin(n));
     }
     if (n.is_type<g::case_expr>()) return case_expression(n);
+    if (n.is_type<g::postfix_expr>()) {  // x::a::b is CAST(CAST(x AS a) AS b)
+      Lowered acc = expression(*n.children.at(0));
+      for (std::size_t i = 1; i < n.children.size(); ++i) {
+        ast::ExprPtr cast = make_node(ast::ExprKind::Cast, acc.begin);
+        const int depth = acc.depth;
+        const std::size_t b = acc.begin;
+        cast->args.push_back(std::move(acc.expr));
+        cast->cast_type = type_name(*n.children[i]->children.at(0));
+        acc = combine(std::move(cast), b, end(*n.children[i]), depth, b);
+      }
+      return acc;
+    }
     if (n.is_type<g::cast_expr>()) {
       ast::ExprPtr cast = make_node(ast::ExprKind::Cast, begin(n));
       int depth = 0;
@@ -1111,6 +1126,7 @@ class Lowering {
 
   static ast::BinaryOp binary_op(const Node& op) {
     if (op.is_type<g::op_add>()) return ast::BinaryOp::Add;
+    if (op.is_type<g::op_concat>()) return ast::BinaryOp::Concat;
     if (op.is_type<g::op_sub>()) return ast::BinaryOp::Sub;
     if (op.is_type<g::op_mul>()) return ast::BinaryOp::Mul;
     if (op.is_type<g::op_div>()) return ast::BinaryOp::Div;

@@ -21,6 +21,18 @@ std::size_t HostColumn::null_count() const {
   return size - valid;
 }
 
+std::shared_ptr<const DerivedDictionary> Dictionary::derived(const std::string& key,
+                                                             const std::function<DerivedDictionary()>& build) const {
+  {
+    std::lock_guard<std::mutex> lock(derived_->mutex);
+    auto found = derived_->by_key.find(key);
+    if (found != derived_->by_key.end()) return found->second;
+  }
+  auto made = std::make_shared<const DerivedDictionary>(build());
+  std::lock_guard<std::mutex> lock(derived_->mutex);
+  return derived_->by_key.emplace(key, std::move(made)).first->second;
+}
+
 uint32_t Dictionary::lower_bound(std::string_view s) const {
   return static_cast<uint32_t>(std::lower_bound(values.begin(), values.end(), s) - values.begin());
 }

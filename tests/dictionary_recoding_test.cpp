@@ -93,3 +93,29 @@ TEST_CASE("recoding: literals alone, NULLs aside, make the dictionary", "[recode
   CHECK(rn.dictionary == common);
   CHECK(recode(low, common).constant.value.i == 1);
 }
+
+TEST_CASE("recoding: a string function maps each entry once, and the mapping is kept by its key", "[recode]") {
+  auto d = dictionary({"13-a", "13-b", "21-a", "31-c"});
+  int calls = 0;
+  auto prefix = [&](const std::string& s) {
+    ++calls;
+    return s.substr(0, 2);
+  };
+  BoundExpr first = map_strings(column(0, d), "substring 1 2", prefix);
+  CHECK(calls == 4);
+  CHECK(first.dictionary->values == std::vector<std::string>{"13", "21", "31"});
+  CHECK(codes_of(first) == std::vector<uint32_t>{0, 0, 1, 2});
+  BoundExpr again = map_strings(column(0, d), "substring 1 2", prefix);
+  CHECK(calls == 4);  // kept with the dictionary
+  CHECK(again.dictionary == first.dictionary);
+  CHECK(codes_of(again) == codes_of(first));
+  // Another key is another function.
+  BoundExpr suffix = map_strings(column(0, d), "substring 3 -", [&](const std::string& s) { return s.substr(2); });
+  CHECK(suffix.dictionary->values == std::vector<std::string>{"-a", "-b", "-c"});
+  // A copy of a dictionary may change: it keeps nothing of its source's.
+  auto copy = std::make_shared<Dictionary>(*d);
+  copy->values.back() = "99-z";
+  BoundExpr mapped = map_strings(column(0, copy), "substring 1 2", prefix);
+  CHECK(calls == 8);
+  CHECK(mapped.dictionary->values == std::vector<std::string>{"13", "21", "99"});
+}

@@ -1030,6 +1030,8 @@ TEST_CASE("parser: accepted statements and their renderings", "[parser]") {
       {"update t set a = a + 1, b = 'x' where c; UPDATE t SET a = NULL",
        "UPDATE t SET a = (a + 1), b = 'x' WHERE c; UPDATE t SET a = NULL"},
       {"delete from t where a > 1; DELETE FROM t", "DELETE FROM t WHERE (a > 1); DELETE FROM t"},
+      {"SELECT -a::int || 'x' || b::decimal(5,2) = 'y', 1 + 2 || 3 FROM t",
+       "SELECT ((((-CAST(a AS int)) || 'x') || CAST(b AS decimal(5,2))) = 'y'), ((1 + 2) || 3) FROM t"},
       {"SELECT a FROM t UNION ALL SELECT b FROM u ORDER BY 1 LIMIT 3",
        "(SELECT a FROM t) UNION ALL (SELECT b FROM u) ORDER BY 1 LIMIT 3"},
   };
