@@ -21,7 +21,7 @@ step "differential, 4000 more seeds from 100001"
 GPUSQL_DIFF_FIRST_SEED=100001 GPUSQL_DIFF_SEEDS=${GPUSQL_CI_DIFF_SEEDS:-4000} \
   "$build/tests/gpusql_tests" "[differential]~[duckdb]" || status=1
 
-duckdb_seeds=${GPUSQL_CI_DUCKDB_SEEDS:-250}
+duckdb_seeds=${GPUSQL_CI_DUCKDB_SEEDS:-550}
 step "differential against DuckDB, $duckdb_seeds more seeds from 200001 ($((duckdb_seeds * 40)) queries)"
 GPUSQL_DIFF_FIRST_SEED=200001 GPUSQL_DIFF_SEEDS=$duckdb_seeds GPUSQL_DIFF_QUERIES=40 \
   "$build/tests/gpusql_tests" "[differential][duckdb]" || status=1

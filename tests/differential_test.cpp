@@ -119,6 +119,7 @@ std::string feature_list(const Features& f) {
 
 struct Stats {
   std::size_t seeds = 0, queries = 0, pass = 0, known = 0, skip = 0, mismatch = 0;
+  std::size_t nested = 0, nested_agree = 0;  // Query::nested() ones, and those with the oracle's answer
   std::map<std::string, std::size_t> known_kinds, skip_reasons;
 };
 
@@ -190,6 +191,10 @@ void run_seed(uint64_t seed, ExecutorKind kind, OracleKind oracle, const Feature
       std::fprintf(stderr, "seed %llu query %zu: %s\n  %s\n", static_cast<unsigned long long>(seed), i,
                    r.verdict == Verdict::Pass ? "pass" : r.verdict == Verdict::Known ? "known" : r.verdict == Verdict::Skip ? "skip" : "MISMATCH",
                    q.sql(Dialect::Gpusql).c_str());
+    if (q.nested()) {
+      ++stats.nested;
+      stats.nested_agree += r.verdict == Verdict::Pass || r.verdict == Verdict::Known;
+    }
     switch (r.verdict) {
       case Verdict::Pass: ++stats.pass; break;
       case Verdict::Known: ++stats.known, ++stats.known_kinds[r.category]; break;
@@ -242,7 +247,9 @@ void run_differential(ExecutorKind kind, uint64_t default_seeds, OracleKind orac
                         std::to_string(stats.queries) + " queries in " + std::to_string(static_cast<int>(seconds)) +
                         " s: " + std::to_string(stats.pass) + " same, " + std::to_string(stats.known) +
                         " known differences, " + std::to_string(stats.skip) + " not supported yet, " +
-                        std::to_string(stats.mismatch) + " mismatches; features: " + feature_list(features);
+                        std::to_string(stats.mismatch) + " mismatches; " + std::to_string(stats.nested) +
+                        " queries with subqueries, set operations, derived tables, WITH or LEFT JOIN, " +
+                        std::to_string(stats.nested_agree) + " of them agreeing; features: " + feature_list(features);
   for (const auto& [kind_name, n] : stats.known_kinds) summary += "\n  known: " + kind_name + ": " + std::to_string(n);
   for (const auto& [reason, n] : stats.skip_reasons) summary += "\n  skipped: " + reason + ": " + std::to_string(n);
   WARN(summary);

@@ -363,6 +363,25 @@ struct Query {
     return s;
   }
 
+  // Uses a subquery, a set operation, a derived table or WITH name, or a
+  // LEFT JOIN: the shapes issue #28 adds.
+  bool nested() const {
+    if (set_operation || join == Join::Left) return true;
+    for (const TableRef& t : from)
+      if (t.derived != TableRef::Derived::No) return true;
+    std::function<bool(const Node&)> has = [&](const Node& n) {
+      if (n.kind == Node::Kind::Scalar || n.kind == Node::Kind::InSelect || n.kind == Node::Kind::Exists ||
+          n.kind == Node::Kind::Quantified)
+        return true;
+      return std::any_of(n.args.begin(), n.args.end(), has);
+    };
+    for (const Node& i : items)
+      if (has(i)) return true;
+    for (const auto* n : {&where, &having, &on})
+      if (*n && has(**n)) return true;
+    return false;
+  }
+
   std::string with_sql() const {
     std::string s;
     for (const TableRef& t : from)
