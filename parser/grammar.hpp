@@ -352,9 +352,12 @@ struct table_function_arguments : opt<list_must<table_function_argument, comma>>
 struct table_function : seq<identifier, lparen, table_function_arguments, must<rparen>> {};
 struct table_name : seq<identifier> {};
 struct derived_table : seq<lparen, at<kw_select>, subquery_body> {};
+// (VALUES (1, 'a'), (2, 'b')) [AS] v [(x, y)]
+struct values_list_row : seq<lparen, must<argument_list, rparen>> {};
+struct values_list : seq<lparen, kw_values, must<list_must<values_list_row, comma>, rparen>> {};
 struct column_alias : seq<identifier> {};
 struct column_aliases : seq<lparen, must<column_alias>, star<comma, must<column_alias>>, must<rparen>> {};
-struct table_ref : seq<sor<table_function, derived_table, table_name>, opt<alias, opt<column_aliases>>> {};
+struct table_ref : seq<sor<table_function, values_list, derived_table, table_name>, opt<alias, opt<column_aliases>>> {};
 
 struct comma_join : seq<comma, must<table_ref>> {};
 struct inner_join : seq<sor<if_must<kw_inner, kw_join>, kw_join>, must<table_ref, kw_on, expression>> {};

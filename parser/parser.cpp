@@ -400,6 +400,7 @@ using selector = pt::selector<
     pt::store_content::on<
         // statements
         g::select_statement, g::explain_statement, g::create_table_statement, g::copy_statement,
+        g::values_list, g::values_list_row,
         g::insert_statement, g::drop_table_statement, g::drop_view_statement, g::create_view_statement,
         g::create_index_statement, g::unique_index, g::key_columns, g::table_key_constraint,
         g::primary_key_constraint, g::unique_constraint, g::drop_index_statement, g::update_statement,
@@ -887,6 +888,9 @@ class Lowering {
     const Node& first = *n.children.at(0);
     if (first.is_type<g::select_statement>()) {
       ref.subquery = std::make_shared<const ast::SelectStatement>(select(first));
+    } else if (first.is_type<g::values_list>()) {
+      ref.subquery = std::make_shared<const ast::SelectStatement>(values_list(first));
+      ref.alias = "valueslist";  // DuckDB's name for it
     } else if (first.is_type<g::table_function>()) {
       ref.is_function = true;
       ref.name = lower(identifier(*first.children.at(0)));
@@ -905,6 +909,32 @@ class Lowering {
     if (n.children.size() > 2)
       for (const auto& c : n.children[2]->children) ref.column_aliases.push_back(identifier(*c));
     return ref;
+  }
+
+  // VALUES (a, b), (c, d): SELECT a AS col0, b AS col1 UNION ALL SELECT c, d
+  // (DuckDB's names; each column the type its values meet in), the rows
+  // split in halves so the set operations nest about log2(rows) deep.
+  ast::SelectStatement values_list(const Node& n) {
+    std::vector<ast::SelectStatement> rows;
+    for (const auto& row : n.children) {
+      ast::SelectStatement select;
+      for (const auto& value : row->children) {
+        ast::SelectItem item;
+        item.expr = expression(*value).expr;
+        item.alias = "col" + std::to_string(select.items.size());
+        select.items.push_back(std::move(item));
+      }
+      if (!rows.empty() && select.items.size() != rows.front().items.size())
+        throw Error(ErrorKind::Parser, "VALUES lists must all be the same length", begin(*row));
+      rows.push_back(std::move(select));
+    }
+    std::function<ast::SelectStatement(std::size_t, std::size_t)> join = [&](std::size_t first, std::size_t last) {
+      if (last - first == 1) return std::move(rows[first]);
+      const std::size_t middle = first + (last - first) / 2;
+      ast::SelectStatement left = join(first, middle);
+      return set_operation(std::move(left), ast::SetOperation::Kind::Union, true, join(middle, last), begin(n));
+    };
+    return join(0, rows.size());
   }
 
   ast::OrderItem order_item(const Node& n) {
