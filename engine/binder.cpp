@@ -12,6 +12,7 @@
 #include "engine/common_conjuncts.hpp"
 #include "engine/constant_folding.hpp"
 #include "engine/dictionary_recoding.hpp"
+#include "engine/distinct_aggregates.hpp"
 #include "engine/numeric_types.hpp"
 #include "engine/quantified_comparison.hpp"
 #include "engine/scalar_functions.hpp"
@@ -1798,6 +1799,10 @@ class QueryBinder {
   QueryBinder& operator=(const QueryBinder&) = delete;
 
   BoundQuery bind(const ast::SelectStatement& s) {
+    if (std::optional<ast::SelectStatement> two_level = distinct_aggregates_rewritten(s, sql_)) {
+      made_.push_back(std::make_shared<const ast::SelectStatement>(*std::move(two_level)));
+      return bind(*made_.back());
+    }
     enter_with(s);
     if (s.set_operation) return bind_set_operation(s);
     if (s.from.empty()) bind_no_from(s);

@@ -117,7 +117,7 @@ class Rewriter {
     std::vector<ExprPtr> args;
     if (plain_) {
       args.push_back(ast::clone(*s_.items[0].expr));
-      for (const auto& ref : s_.from) select->from.push_back(clone_ref(ref));
+      for (const auto& ref : s_.from) select->from.push_back(ast::clone(ref));
       if (s_.where) select->where = ast::clone(*s_.where);
     } else {
       args.push_back(ast::make_column("", "quantified value", at_));
@@ -139,21 +139,6 @@ class Rewriter {
     return sub;
   }
   ExprPtr count(bool values) const { return aggregate(values ? "count" : "count*"); }
-
-  static ast::TableRef clone_ref(const ast::TableRef& ref) {
-    ast::TableRef out;
-    out.name = ref.name;
-    out.alias = ref.alias;
-    out.column_aliases = ref.column_aliases;
-    out.offset = ref.offset;
-    out.join = ref.join;
-    if (ref.on) out.on = ast::clone(*ref.on);
-    out.is_function = ref.is_function;
-    for (const auto& a : ref.function_args) out.function_args.push_back(ast::clone(*a));
-    for (const auto& [n, a] : ref.function_named_args) out.function_named_args.emplace_back(n, ast::clone(*a));
-    out.subquery = ref.subquery;
-    return out;
-  }
 };
 
 }  // namespace

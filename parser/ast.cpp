@@ -313,6 +313,21 @@ ExprPtr clone(const Expr& expr) {
   return copy;
 }
 
+TableRef clone(const TableRef& ref) {
+  TableRef out;
+  out.name = ref.name;
+  out.alias = ref.alias;
+  out.column_aliases = ref.column_aliases;
+  out.offset = ref.offset;
+  out.join = ref.join;
+  if (ref.on) out.on = clone(*ref.on);
+  out.is_function = ref.is_function;
+  for (const auto& a : ref.function_args) out.function_args.push_back(clone(*a));
+  for (const auto& [name, a] : ref.function_named_args) out.function_named_args.emplace_back(name, clone(*a));
+  out.subquery = ref.subquery;
+  return out;
+}
+
 std::string to_string(const Expr& expr) {
   std::string out;
   append(out, expr);

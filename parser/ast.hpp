@@ -275,6 +275,7 @@ ExprPtr make_function(std::string name, std::vector<ExprPtr> args, bool distinct
 
 // A deep copy (subqueries are shared: they are never changed once parsed).
 ExprPtr clone(const Expr& expr);
+TableRef clone(const TableRef& ref);
 
 // SQL text of an expression, fully parenthesised, for tests and EXPLAIN.
 std::string to_string(const Expr& expr);

@@ -357,7 +357,11 @@ struct values_list_row : seq<lparen, must<argument_list, rparen>> {};
 struct values_list : seq<lparen, kw_values, must<list_must<values_list_row, comma>, rparen>> {};
 struct column_alias : seq<identifier> {};
 struct column_aliases : seq<lparen, must<column_alias>, star<comma, must<column_alias>>, must<rparen>> {};
-struct table_ref : seq<sor<table_function, values_list, derived_table, table_name>, opt<alias, opt<column_aliases>>> {};
+// (a JOIN b ON ...): joins in parentheses, read as if they were not.
+struct from_list;
+struct joined_tables : seq<lparen, from_list, must<rparen>> {};
+struct table_ref
+    : seq<sor<table_function, values_list, derived_table, joined_tables, table_name>, opt<alias, opt<column_aliases>>> {};
 
 struct comma_join : seq<comma, must<table_ref>> {};
 struct inner_join : seq<sor<if_must<kw_inner, kw_join>, kw_join>, must<table_ref, kw_on, expression>> {};

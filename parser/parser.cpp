@@ -400,7 +400,7 @@ using selector = pt::selector<
     pt::store_content::on<
         // statements
         g::select_statement, g::explain_statement, g::create_table_statement, g::copy_statement,
-        g::values_list, g::values_list_row,
+        g::values_list, g::values_list_row, g::joined_tables,
         g::insert_statement, g::drop_table_statement, g::drop_view_statement, g::create_view_statement,
         g::create_index_statement, g::unique_index, g::key_columns, g::table_key_constraint,
         g::primary_key_constraint, g::unique_constraint, g::drop_index_statement, g::update_statement,
@@ -675,6 +675,44 @@ class Lowering {
     return n.is_type<g::select_core>() ? select_core(n) : select(n);
   }
 
+  // One item of FROM: a table (`n` a table_ref) or a join of one, appended
+  // to `from`; joins in parentheses are appended as if they were not
+  // (the same tables and conditions), which changes nothing but under a
+  // LEFT JOIN, where it is not supported yet.
+  void from_item(const Node& n, std::vector<ast::TableRef>& from) {
+    const Node& ref_node = n.is_type<g::table_ref>() ? n : *n.children.at(0);
+    ast::JoinKind kind = ast::JoinKind::Comma;
+    ast::ExprPtr on;
+    if (n.is_type<g::inner_join>() || n.is_type<g::left_join>()) {
+      kind = n.is_type<g::left_join>() ? ast::JoinKind::Left : ast::JoinKind::Inner;
+      on = expression(*n.children.at(1)).expr;
+    } else if (n.is_type<g::cross_join>()) {
+      kind = ast::JoinKind::Cross;
+    }
+    const Node& first = *ref_node.children.at(0);
+    if (first.is_type<g::joined_tables>()) {
+      if (ref_node.children.size() > 1)
+        throw Error(ErrorKind::NotSupported, "not supported yet: an alias of joins in parentheses", begin(*ref_node.children[1]));
+      const std::size_t start = from.size();
+      for (const auto& item : first.children) from_item(*item, from);
+      if (kind == ast::JoinKind::Left && from.size() - start > 1)
+        throw Error(ErrorKind::NotSupported, "not supported yet: a LEFT JOIN of joins in parentheses", begin(first));
+      // The group joins as its first table would (an inner join's ON binds
+      // after every table, so it may read any of the group's); the group's
+      // own joins keep their kinds.
+      ast::TableRef& head = from[start];
+      if (head.join != ast::JoinKind::Comma || head.on)
+        throw Error(ErrorKind::Invalid, "internal: a parenthesised join group starts with a join", begin(first));
+      head.join = kind;
+      head.on = std::move(on);
+      return;
+    }
+    ast::TableRef ref = table_ref(ref_node);
+    ref.join = kind;
+    ref.on = std::move(on);
+    from.push_back(std::move(ref));
+  }
+
   static ast::SelectStatement set_operation(ast::SelectStatement left, ast::SetOperation::Kind kind, bool all,
                                             ast::SelectStatement right, std::size_t offset) {
     auto op = std::make_shared<ast::SetOperation>();
@@ -697,18 +735,9 @@ class Lowering {
         select.distinct = true;
       } else if (child.is_type<g::select_item>()) {
         select.items.push_back(select_item(child));
-      } else if (child.is_type<g::table_ref>()) {
-        select.from.push_back(table_ref(child));
-      } else if (child.is_type<g::comma_join>() || child.is_type<g::inner_join>() ||
+      } else if (child.is_type<g::table_ref>() || child.is_type<g::comma_join>() || child.is_type<g::inner_join>() ||
                  child.is_type<g::cross_join>() || child.is_type<g::left_join>()) {
-        ast::TableRef ref = table_ref(*child.children.at(0));
-        if (child.is_type<g::inner_join>() || child.is_type<g::left_join>()) {
-          ref.join = child.is_type<g::left_join>() ? ast::JoinKind::Left : ast::JoinKind::Inner;
-          ref.on = expression(*child.children.at(1)).expr;
-        } else if (child.is_type<g::cross_join>()) {
-          ref.join = ast::JoinKind::Cross;
-        }
-        select.from.push_back(std::move(ref));
+        from_item(child, select.from);
       } else if (child.is_type<g::where_clause>()) {
         select.where = expression(*child.children.at(0)).expr;
       } else if (child.is_type<g::group_by_clause>()) {

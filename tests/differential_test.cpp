@@ -78,6 +78,7 @@ Features probe_features(ExecutorKind kind) {
   f.case_when = works({"SELECT CASE WHEN i > 1 THEN 1 ELSE 2 END, CASE WHEN d > 1 THEN i ELSE d END FROM p"});
   f.cast = works({"SELECT CAST(i AS DOUBLE) FROM p"});
   f.count_distinct = works({"SELECT COUNT(DISTINCT i), COUNT(DISTINCT s) FROM p"});
+  f.sum_distinct = works({"SELECT SUM(DISTINCT i), AVG(DISTINCT i), COUNT(*) FROM p"});
   f.null_text_compare = works({"SELECT s = NULL, NULL < s FROM p"});
   f.types = works({"SELECT CAST(d AS DECIMAL(9,2)) * 0.05, DATE '1998-12-01' + INTERVAL '3' MONTH, DATE '1998-12-01' - 3, "
                    "EXTRACT(YEAR FROM DATE '1998-12-01'), CAST(NULL AS DATE), CAST(i AS VARCHAR), i + NULL FROM p"});

@@ -1032,6 +1032,8 @@ TEST_CASE("parser: accepted statements and their renderings", "[parser]") {
       {"delete from t where a > 1; DELETE FROM t", "DELETE FROM t WHERE (a > 1); DELETE FROM t"},
       {"SELECT -a::int || 'x' || b::decimal(5,2) = 'y', 1 + 2 || 3 FROM t",
        "SELECT ((((-CAST(a AS int)) || 'x') || CAST(b AS decimal(5,2))) = 'y'), ((1 + 2) || 3) FROM t"},
+      {"SELECT * FROM a JOIN (b JOIN c ON b.y = c.x) ON a.y = b.x, ((d CROSS JOIN e))",
+       "SELECT * FROM a JOIN b ON (a.y = b.x) JOIN c ON (b.y = c.x), d CROSS JOIN e"},
       {"SELECT a FROM t UNION ALL SELECT b FROM u ORDER BY 1 LIMIT 3",
        "(SELECT a FROM t) UNION ALL (SELECT b FROM u) ORDER BY 1 LIMIT 3"},
   };

@@ -84,6 +84,22 @@
 //      18446744073709551614, so the CAST to BIGINT of D5 does not fail);
 //      gpusql reports the overflow. Accepted where the sum in DOUBLE passes
 //      2^63 (checker.hpp).
+// D14. A DECIMAL becomes a DOUBLE as its unscaled integer (in DOUBLE) divided
+//      by 10^scale in gpusql, two roundings when the integer passes 2^53;
+//      DuckDB converts its 128-bit value otherwise, and the two may differ
+//      in the last bits (gpusql's was the nearer in the case found:
+//      -32329960677665718.0 / 1e10). Accepted where the query converts some
+//      DECIMAL subexpression to DOUBLE and every DOUBLE cell is within 4
+//      units in the last place of DuckDB's (checker.hpp).
+// D15. DuckDB folds an operator with a NULL literal operand to an untyped
+//      NULL before it types what holds it (0.0 * (NULL + 3) is NULL of no
+//      type, so a CASE with it as a branch takes its other branches' type:
+//      BIGINT, where gpusql's is DECIMAL). Accepted where the query has a
+//      NULL literal and every cell holds the same number as DuckDB's.
+// D16. DuckDB reassociates (x + c1) + c2 into x + (c1 + c2) and folds the
+//      constants, failing on every row when c1 + c2 leaves BIGINT, where
+//      gpusql adds as written ((-3 + 9223372036854775807) + 2 fits). Accepted
+//      where such a pair of integer literals overflows.
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with

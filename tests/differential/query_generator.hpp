@@ -40,6 +40,7 @@ struct Features {
   bool case_when = false;       // CASE WHEN ... THEN ... ELSE ... END
   bool cast = false;            // CAST(integer AS DOUBLE)
   bool count_distinct = false;  // COUNT(DISTINCT x)
+  bool sum_distinct = false;    // SUM(DISTINCT c), AVG(DISTINCT c): one column c a query
   // Comparing a VARCHAR with a NULL literal (once a Binder error:
   // tests/sql/nulls/null_literal_varchar.test).
   bool null_text_compare = false;
@@ -78,7 +79,8 @@ inline std::vector<std::pair<std::string, bool Features::*>> feature_fields() {
           {"between", &Features::between},     {"in", &Features::in_list},
           {"like", &Features::like},           {"is_null", &Features::is_null},
           {"case", &Features::case_when},      {"cast", &Features::cast},
-          {"count_distinct", &Features::count_distinct}, {"null_text_compare", &Features::null_text_compare},
+          {"count_distinct", &Features::count_distinct}, {"sum_distinct", &Features::sum_distinct},
+          {"null_text_compare", &Features::null_text_compare},
           {"case_int_widths", &Features::case_int_widths}, {"types", &Features::types},
           {"derived", &Features::derived}, {"subquery", &Features::subquery},
           {"left_join", &Features::left_join}, {"with", &Features::with},
@@ -440,6 +442,7 @@ class QueryGenerator {
               const std::vector<std::size_t>& row_counts, const std::vector<bool>& complete) {
     Query q;
     scope_.clear();
+    distinct_pick_ = rng_.below(1000);
     tables_ = tables;
     columns_ = columns;
     rowid_ok_ = true;
@@ -586,6 +589,7 @@ class QueryGenerator {
  private:
   Rng& rng_;
   Features features_;
+  std::size_t distinct_pick_ = 0;  // which integer column this query's SUM/AVG(DISTINCT) reads
   std::vector<ColumnRef> scope_;
   std::vector<std::string> tables_;             // every table, for subqueries
   std::vector<std::vector<ColumnRef>> columns_;  // their usable columns
@@ -1292,6 +1296,18 @@ class QueryGenerator {
       }
       case 6: return rng_.chance(0.5) ? int_literal() : text_literal();
       case 7: {
+        // One argument for every DISTINCT aggregate of a query (gpusql's
+        // two-level SUM/AVG(DISTINCT) needs that; others skip as not supported).
+        const auto integers = columns_of(VType::Int);
+        if (features_.sum_distinct && !integers.empty() && rng_.chance(0.6)) {
+          const ColumnRef& c = *integers[distinct_pick_ % integers.size()];
+          const std::size_t which = rng_.below(3);
+          Node n = which == 0 ? agg("COUNT", column(c), VType::Int)
+                   : which == 1 ? agg("SUM", column(c), VType::Int)
+                                : agg("AVG", column(c), VType::Double);
+          n.negated = true;
+          return n;
+        }
         Node n = agg("COUNT", any(1), VType::Int);
         n.negated = true;
         return n;

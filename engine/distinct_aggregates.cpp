@@ -1,0 +1,172 @@
+#include "engine/distinct_aggregates.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpusql/gpusql.hpp"
+
+namespace gpusql {
+
+namespace {
+
+using ast::ExprKind;
+using ast::ExprPtr;
+
+const char* const kAggregates[] = {"count", "sum", "min", "max", "avg", "arg_min", "arg_max", "min_by", "max_by"};
+
+bool is_aggregate(const ast::Expr& e) {
+  return e.kind == ExprKind::Function &&
+         std::find_if(std::begin(kAggregates), std::end(kAggregates), [&](const char* n) { return e.name == n; }) !=
+             std::end(kAggregates);
+}
+
+// Whether a SUM or AVG (DISTINCT ...) is in `e` (subqueries are their own).
+bool has_distinct_sum(const ast::Expr& e) {
+  if (is_aggregate(e) && e.distinct && (e.name == "sum" || e.name == "avg")) return true;
+  return std::any_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return has_distinct_sum(*a); });
+}
+
+class Rewriter {
+ public:
+  Rewriter(const ast::SelectStatement& s, std::string_view sql) : s_(s), sql_(sql) {
+    for (std::size_t k = 0; k < s.group_by.size(); ++k) keys_.push_back(ast::to_string(*s.group_by[k]));
+  }
+
+  ast::SelectStatement rewrite() {
+    ast::SelectStatement outer;
+    outer.distinct = s_.distinct;
+    for (const auto& item : s_.items) {
+      if (item.expr->kind == ExprKind::Star)
+        throw Error(ErrorKind::Binder, "* beside an aggregate needs a GROUP BY of every column", item.expr->offset);
+      outer.items.push_back({replace(*item.expr), item.alias.empty() ? name_of(*item.expr) : item.alias});
+    }
+    if (s_.having) outer.having = replace(*s_.having);
+    for (const auto& o : s_.order_by) outer.order_by.push_back({replace(*o.expr), o.descending, o.nulls_first});
+    if (s_.limit) outer.limit = ast::clone(*s_.limit);
+    if (s_.offset) outer.offset = ast::clone(*s_.offset);
+    for (std::size_t k = 0; k < keys_.size(); ++k) outer.group_by.push_back(column(key_name(k)));
+
+    auto inner = std::make_shared<ast::SelectStatement>();
+    inner->with = s_.with;
+    for (const auto& ref : s_.from) inner->from.push_back(ast::clone(ref));
+    if (s_.where) inner->where = ast::clone(*s_.where);
+    for (std::size_t k = 0; k < keys_.size(); ++k) {
+      inner->items.push_back({ast::clone(*s_.group_by[k]), key_name(k)});
+      inner->group_by.push_back(ast::clone(*s_.group_by[k]));
+    }
+    if (!distinct_argument_) throw Error(ErrorKind::Invalid, "internal: no DISTINCT aggregate to rewrite");
+    inner->items.push_back({ast::clone(*distinct_argument_), "distinct value"});
+    inner->group_by.push_back(ast::clone(*distinct_argument_));
+    for (auto& [text, partial] : partials_) inner->items.push_back({std::move(partial.expr), partial.name});
+
+    ast::TableRef from;
+    from.subquery = std::move(inner);
+    from.alias = "distinct_groups";
+    from.offset = s_.from.empty() ? 0 : s_.from.front().offset;
+    outer.from.push_back(std::move(from));
+    return outer;
+  }
+
+ private:
+  struct Partial {
+    std::string name;
+    ExprPtr expr;
+  };
+  const ast::SelectStatement& s_;
+  std::string_view sql_;
+  std::vector<std::string> keys_;          // the GROUP BY expressions' text
+  const ast::Expr* distinct_argument_ = nullptr;
+  std::map<std::string, Partial> partials_;  // by the inner aggregate's text
+
+  static std::string key_name(std::size_t k) { return "group key " + std::to_string(k); }
+  static ExprPtr column(const std::string& name) { return ast::make_column("", name, 0); }
+
+  // What the output was named before: a column by its name, else its text.
+  std::string name_of(const ast::Expr& e) const {
+    if (e.kind == ExprKind::Column) return e.name;
+    if (e.end > e.offset && e.end <= sql_.size()) return std::string(sql_.substr(e.offset, e.end - e.offset));
+    return ast::to_string(e);
+  }
+
+  // A partial aggregate of the inner query, named once per text.
+  std::string partial(const std::string& function, const ast::Expr* argument, std::size_t offset) {
+    std::vector<ExprPtr> args;
+    if (argument) args.push_back(ast::clone(*argument));
+    else args.push_back(ast::make_star("", offset));
+    ExprPtr call = ast::make_function(function, std::move(args), false, offset);
+    const std::string text = ast::to_string(*call);
+    auto found = partials_.find(text);
+    if (found != partials_.end()) return found->second.name;
+    const std::string name = "partial " + std::to_string(partials_.size());
+    partials_.emplace(text, Partial{name, std::move(call)});
+    return name;
+  }
+
+  ExprPtr call(const std::string& function, ExprPtr argument, std::size_t offset) const {
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(argument));
+    return ast::make_function(function, std::move(args), false, offset);
+  }
+
+  // COALESCE(SUM(partial), 0): a count over no rows is 0, not NULL.
+  ExprPtr count_of(const std::string& partial_name, std::size_t offset) const {
+    std::vector<ExprPtr> args;
+    args.push_back(call("sum", column(partial_name), offset));
+    ast::Literal zero;
+    zero.kind = ast::Literal::Kind::Integer;
+    args.push_back(ast::make_literal(zero, offset));
+    return ast::make_function("coalesce", std::move(args), false, offset);
+  }
+
+  ExprPtr aggregate(const ast::Expr& e) {
+    const std::size_t at = e.offset;
+    const bool star = e.args.size() == 1 && e.args[0]->kind == ExprKind::Star;
+    if (e.distinct) {
+      if (e.args.size() != 1 || star || (e.name != "sum" && e.name != "avg" && e.name != "count" && e.name != "min" &&
+                                         e.name != "max"))
+        throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + "(DISTINCT ...) here", at);
+      if (!distinct_argument_) distinct_argument_ = e.args[0].get();
+      if (ast::to_string(*e.args[0]) != ast::to_string(*distinct_argument_))
+        throw Error(ErrorKind::NotSupported, "not supported yet: DISTINCT aggregates of different arguments", at);
+      return call(e.name, column("distinct value"), at);
+    }
+    if (e.name == "count" && star) return count_of(partial("count", nullptr, at), at);
+    if (e.args.size() != 1)
+      throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " beside SUM or AVG (DISTINCT ...)", at);
+    if (e.name == "count") return count_of(partial("count", e.args[0].get(), at), at);
+    if (e.name == "sum") return call("sum", column(partial("sum", e.args[0].get(), at)), at);
+    if (e.name == "min" || e.name == "max") return call(e.name, column(partial(e.name, e.args[0].get(), at)), at);
+    throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " beside SUM or AVG (DISTINCT ...)", at);
+  }
+
+  // `e` over the inner query's columns: its aggregates and group keys read them.
+  ExprPtr replace(const ast::Expr& e) {
+    if (is_aggregate(e)) return aggregate(e);
+    if (e.kind != ExprKind::Literal) {
+      const std::string text = ast::to_string(e);
+      for (std::size_t k = 0; k < keys_.size(); ++k)
+        if (text == keys_[k]) return column(key_name(k));
+    }
+    ExprPtr copy = ast::clone(e);
+    for (std::size_t i = 0; i < copy->args.size(); ++i) copy->args[i] = replace(*e.args[i]);
+    return copy;
+  }
+};
+
+}  // namespace
+
+std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::SelectStatement& s, std::string_view sql) {
+  if (s.set_operation) return std::nullopt;
+  bool found = false;
+  for (const auto& item : s.items) found = found || has_distinct_sum(*item.expr);
+  if (s.having) found = found || has_distinct_sum(*s.having);
+  for (const auto& o : s.order_by) found = found || has_distinct_sum(*o.expr);
+  if (!found) return std::nullopt;
+  return Rewriter(s, sql).rewrite();
+}
+
+}  // namespace gpusql
