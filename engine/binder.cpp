@@ -1415,13 +1415,22 @@ class Subqueries {
         return v;
       }
       case Type::HugeInt: {
-        // A 128-bit DECIMAL (a SUM's): kept 128-bit, from its 64-bit value.
+        // A 128-bit DECIMAL (a SUM's): kept 128-bit. A constant holds 64
+        // bits, so a wider value is (p2 * 10^18 + p1) * 10^18 + p0, each
+        // part under 10^18, in 128-bit arithmetic (folded where it fits).
         const int64_t* words = reinterpret_cast<const int64_t*>(c.bytes.data());
-        const int64_t low = words[0], high = words[1];
-        if (high != (low < 0 ? -1 : 0))
-          throw Error(ErrorKind::NotSupported,
-                      "not supported yet: a subquery value of more than 18 digits", e.offset);
-        BoundExpr v = widen(int_constant(low, e.offset, decimal_type(18, c.type.scale, e.offset)));
+        const __int128 value = static_cast<__int128>(static_cast<unsigned __int128>(static_cast<uint64_t>(words[1])) << 64 |
+                                                     static_cast<uint64_t>(words[0]));
+        constexpr int64_t kBase = 1000000000000000000;  // 10^18
+        const DataType part = decimal_type(18, 0, e.offset);
+        auto wide = [&](int64_t v) { return widen(int_constant(v, e.offset, part)); };
+        const DataType step = decimal_type(DataType::kMaxDecimalDigits, 0, e.offset, /*wide=*/true);
+        const int64_t p0 = static_cast<int64_t>(value % kBase);
+        const __int128 rest = value / kBase;
+        const int64_t p1 = static_cast<int64_t>(rest % kBase), p2 = static_cast<int64_t>(rest / kBase);
+        BoundExpr v = wide(p2);
+        for (int64_t p : {p1, p0})
+          v = node(Op::Add, step, {node(Op::Mul, step, {std::move(v), wide(kBase)}, e.offset), wide(p)}, e.offset);
         v.type = c.type;
         return v;
       }
@@ -1880,12 +1889,7 @@ class QueryBinder {
   // runs, once, and the SELECT over their rows binds in their place.
   BoundQuery bind_set_operation(const ast::SelectStatement& s) {
     const ast::SetOperation& op = *s.set_operation;
-    if (op.all && op.kind != ast::SetOperation::Kind::Union)
-      throw Error(ErrorKind::NotSupported,
-                  op.kind == ast::SetOperation::Kind::Intersect ? "not supported yet: INTERSECT ALL"
-                                                                 : "not supported yet: EXCEPT ALL",
-                  op.offset);
-    if (!runner_.table_of)
+    if (!runner_.table_of || !runner_.result)
       throw Error(ErrorKind::NotSupported, "not supported yet: set operations here", op.offset);
     TableScope outer(q_, "FROM", &subqueries_);
     std::shared_ptr<ResultData> left = subqueries_.result(*op.left, op.offset, outer);
@@ -1900,6 +1904,14 @@ class QueryBinder {
     rows.name = kNames[static_cast<int>(op.kind)];
     rows.table = runner_.table_of(rows.name, both);
     rows.parent = names_;
+    if (op.all && op.kind != ast::SetOperation::Kind::Union) {
+      // Duplicates kept: the rows are counted per side, then repeated.
+      std::shared_ptr<ResultData> counts = runner_.result(set_operation_counts_select(*rows.table), &rows);
+      ResultData repeated = repeated_rows(std::move(*counts), op.kind);
+      rows.table = runner_.table_of(rows.name, repeated);
+      const ast::SelectStatement select = set_operation_select(s, *rows.table, names, /*as_is=*/true);
+      return QueryBinder(catalog_, sql_, reader_, runner_, &rows, depth_).bind(select);
+    }
     const ast::SelectStatement select = set_operation_select(s, *rows.table, names);
     return QueryBinder(catalog_, sql_, reader_, runner_, &rows, depth_).bind(select);
   }

@@ -1,5 +1,8 @@
 #include "engine/set_operation.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include "engine/numeric_types.hpp"
 #include "storage/column_ops.hpp"
 
@@ -48,11 +51,62 @@ ResultData set_operation_rows(ResultData left, ResultData right, bool tagged, st
   return rows;
 }
 
+ast::SelectStatement set_operation_counts_select(const Table& rows) {
+  ast::SelectStatement select;
+  ast::TableRef from;
+  from.name = rows.name;
+  select.from.push_back(std::move(from));
+  const std::size_t columns = rows.columns.size() - 1;
+  for (std::size_t c = 0; c < columns; ++c) {
+    select.items.push_back({ast::make_column("", rows.columns[c].name, 0), rows.columns[c].name});
+    select.group_by.push_back(ast::make_column("", rows.columns[c].name, 0));
+  }
+  // COUNT(*) - SUM(side) copies on the left, SUM(side) on the right.
+  auto side = [&] {
+    std::vector<ast::ExprPtr> args;
+    args.push_back(ast::make_column("", rows.columns.back().name, 0));
+    return ast::make_function("sum", std::move(args), false, 0);
+  };
+  std::vector<ast::ExprPtr> star;
+  star.push_back(ast::make_star("", 0));
+  select.items.push_back({ast::make_binary(ast::BinaryOp::Sub, ast::make_function("count", std::move(star), false, 0),
+                                           side(), 0),
+                          "left copies"});
+  select.items.push_back({side(), "right copies"});
+  return select;
+}
+
+ResultData repeated_rows(ResultData counts, ast::SetOperation::Kind kind) {
+  const std::size_t columns = counts.columns.size() - 2;
+  const auto left = counts.columns[columns].values<int64_t>(), right = counts.columns[columns + 1].values<int64_t>();
+  std::vector<std::size_t> rows;  // source row of each output row
+  for (std::size_t r = 0; r < counts.rows; ++r) {
+    const int64_t copies = kind == ast::SetOperation::Kind::Intersect ? std::min(left[r], right[r])
+                                                                       : std::max<int64_t>(left[r] - right[r], 0);
+    rows.insert(rows.end(), static_cast<std::size_t>(copies), r);
+  }
+  ResultData out;
+  out.rows = rows.size();
+  for (std::size_t c = 0; c < columns; ++c) {
+    const HostColumn& from = counts.columns[c];
+    HostColumn column(from.type, rows.size());
+    column.dictionary = from.dictionary;
+    const std::size_t width = from.type.width();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      std::memcpy(column.bytes.data() + i * width, from.bytes.data() + rows[i] * width, width);
+      if (!from.is_valid(rows[i])) column.set_null(i);
+    }
+    out.columns.push_back(std::move(column));
+    out.names.push_back(counts.names[c]);
+  }
+  return out;
+}
+
 ast::SelectStatement set_operation_select(const ast::SelectStatement& s, const Table& rows,
-                                          const std::vector<std::string>& names) {
+                                          const std::vector<std::string>& names, bool as_is) {
   const ast::SetOperation& op = *s.set_operation;
   const std::size_t at = op.offset;
-  const bool tagged = op.kind != ast::SetOperation::Kind::Union;
+  const bool tagged = op.kind != ast::SetOperation::Kind::Union && !as_is;
   const std::size_t outputs = rows.columns.size() - (tagged ? 1 : 0);
   ast::SelectStatement select;
   ast::TableRef from;
@@ -63,7 +117,7 @@ ast::SelectStatement set_operation_select(const ast::SelectStatement& s, const T
     select.items.push_back({ast::make_column("", rows.columns[c].name, at), names.at(c)});
     if (tagged) select.group_by.push_back(ast::make_column("", rows.columns[c].name, at));
   }
-  select.distinct = op.kind == ast::SetOperation::Kind::Union && !op.all;
+  select.distinct = op.kind == ast::SetOperation::Kind::Union && !op.all && !as_is;
   if (tagged) {
     // INTERSECT: a row both sides have (sides 0 and 1); EXCEPT: one only the
     // left side has (no side 1).

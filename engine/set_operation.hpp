@@ -26,10 +26,21 @@ DataType set_operation_type(DataType left, DataType right, std::size_t offset);
 // on right's (INTERSECT and EXCEPT tell the sides apart by it).
 ResultData set_operation_rows(ResultData left, ResultData right, bool tagged, std::size_t offset);
 
+// INTERSECT ALL and EXCEPT ALL keep duplicates: each distinct row as many
+// times as min(left, right) or max(left - right, 0) of its copies. The
+// SELECT that counts them from `rows` (tagged): every column but the tag,
+// then each row's count of copies on the left and on the right.
+ast::SelectStatement set_operation_counts_select(const Table& rows);
+// `counts` (that SELECT's answer) with each row repeated as many times as
+// the operation keeps it, the two counts dropped.
+ResultData repeated_rows(ResultData counts, ast::SetOperation::Kind kind);
+
 // The SELECT that gives set operation `s`'s answer from `rows`, a table
 // made of set_operation_rows() (the named query `rows.name`): one output
 // per column but the tag, named `names`, then s's ORDER BY, LIMIT, OFFSET.
+// With `as_is`, the rows are the answer already (repeated_rows()): no
+// DISTINCT, no grouping, and no tag.
 ast::SelectStatement set_operation_select(const ast::SelectStatement& s, const Table& rows,
-                                          const std::vector<std::string>& names);
+                                          const std::vector<std::string>& names, bool as_is = false);
 
 }  // namespace gpusql

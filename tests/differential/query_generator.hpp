@@ -328,7 +328,7 @@ struct Query {
   // this query's select list (FROM, GROUP BY and HAVING too) again over
   // `where`, combined by `op`; then ORDER BY names outputs by position.
   struct SetOperation {
-    std::string op;  // "UNION ALL", "UNION", "INTERSECT", "EXCEPT"
+    std::string op;  // "UNION ALL", "UNION", "INTERSECT", "EXCEPT", "INTERSECT ALL", "EXCEPT ALL"
     std::optional<Node> where;
   };
   std::optional<SetOperation> set_operation;
@@ -570,9 +570,10 @@ class QueryGenerator {
     if (features_.distinct && !approximate_output && rng_.chance(0.15)) q.distinct = true;
     if (features_.set_operation && rng_.chance(0.2)) {
       // Floating sums could make rows equal on one side only: then UNION ALL.
-      static const char* const kOperators[] = {"UNION ALL", "UNION", "INTERSECT", "EXCEPT"};
+      static const char* const kOperators[] = {"UNION ALL", "UNION", "INTERSECT", "EXCEPT", "INTERSECT ALL", "EXCEPT ALL"};
       Query::SetOperation op;
-      op.op = kOperators[approximate_output ? 0 : rng_.below(4)];
+      op.op = kOperators[approximate_output ? 0 : rng_.below(6)];
+      if (op.op.find(" ALL") != std::string::npos && op.op != "UNION ALL") duckdb_only_ = true;  // SQLite has neither
       if (rng_.chance(0.85)) op.where = boolean(0);
       q.set_operation = std::move(op);
     }
