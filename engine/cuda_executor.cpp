@@ -620,7 +620,9 @@ class CudaExecutor final : public Executor {
     if (!node.group_keys.empty()) return grouped_aggregate(node);
     const PlanNode* source = node.child.get();
     const BoundExpr* predicate = nullptr;
-    if (source->kind == PlanKind::Filter) {
+    // A predicate with a 128-bit step runs as its own Filter (narrowed()):
+    // the fused kernel has no 128-bit interpreter.
+    if (source->kind == PlanKind::Filter && !is_wide(*source->predicate)) {
       predicate = &*source->predicate;
       source = source->child.get();
     }
@@ -709,6 +711,10 @@ class CudaExecutor final : public Executor {
   // the fact table. Empty when the kernel declines (its run-time conditions
   // fail): the general operators then run, with the same answer.
   std::optional<DeviceRelation> star_join_aggregate(const PlanNode& node, const StarJoin& star) {
+    // The star kernel has no 128-bit interpreter: such a filter takes the general path.
+    if (star.fact_filter && is_wide(*star.fact_filter)) return std::nullopt;
+    for (const StarDimension& d : star.dimensions)
+      if (d.source->kind == PlanKind::Filter && is_wide(*d.source->predicate)) return std::nullopt;
     const std::size_t profiled = profile_ ? profile_->operators.size() : 0;
     DeviceRelation fact = run(*star.fact_scan);
     SlotMap slots;
