@@ -241,7 +241,7 @@ struct guarded : seq<at<Guard>, Rule> {};
 // (SELECT ...) where a value is expected: a scalar subquery.
 struct select_statement;
 struct subquery_body : must<select_statement, rparen> {};  // one nesting level, once SELECT follows '('
-struct scalar_subquery : seq<lparen, at<kw_select>, subquery_body> {};
+struct scalar_subquery : seq<lparen, at<sor<kw_select, kw_with>>, subquery_body> {};
 struct exists_subquery : seq<kw_exists, must<lparen>, subquery_body> {};  // EXISTS (SELECT ...)
 
 struct paren_operand : must<expression, rparen> {};
@@ -316,7 +316,7 @@ struct is_not : kw_not {};
 struct is_null_predicate : if_must<kw_is, opt<is_not>, kw_null> {};
 struct between_predicate : if_must<kw_between, concatenation, kw_and, concatenation> {};
 struct in_list : list_must<expression, comma> {};
-struct in_subquery : seq<at<kw_select>, select_statement> {};
+struct in_subquery : seq<at<sor<kw_select, kw_with>>, select_statement> {};
 struct in_items : sor<in_subquery, in_list> {};
 struct in_operand : must<in_items, rparen> {};
 struct in_predicate : if_must<kw_in, lparen, in_operand> {};
@@ -351,7 +351,7 @@ struct table_function_argument : sor<named_argument, expression> {};
 struct table_function_arguments : opt<list_must<table_function_argument, comma>> {};
 struct table_function : seq<identifier, lparen, table_function_arguments, must<rparen>> {};
 struct table_name : seq<identifier> {};
-struct derived_table : seq<lparen, at<kw_select>, subquery_body> {};
+struct derived_table : seq<lparen, at<sor<kw_select, kw_with>>, subquery_body> {};
 // (VALUES (1, 'a'), (2, 'b')) [AS] v [(x, y)]
 struct values_list_row : seq<lparen, must<argument_list, rparen>> {};
 struct values_list : seq<lparen, kw_values, must<list_must<values_list_row, comma>, rparen>> {};
@@ -418,7 +418,7 @@ struct query_terms : seq<intersect_terms, star<sor<union_operator, except_operat
 struct statement_tail : seq<opt<order_by_clause>, opt<limit_offset>> {};
 // WITH name [(a, b, ...)] AS (SELECT ...), ... SELECT ...
 struct cte_name : seq<identifier> {};
-struct cte_body : seq<at<kw_select>, subquery_body> {};
+struct cte_body : seq<at<sor<kw_select, kw_with>>, subquery_body> {};
 struct cte_query : seq<lparen, must<cte_body>> {};
 struct common_table_expression : seq<cte_name, opt<column_aliases>, must<kw_as, cte_query>> {};
 struct with_clause : if_must<kw_with, list_must<common_table_expression, comma>> {};
