@@ -24,6 +24,13 @@ bool is_aggregate(const ast::Expr& e) {
              std::end(kAggregates);
 }
 
+// Whether an aggregate holds another in its arguments (the binder's error).
+bool nested_aggregate(const ast::Expr& e, bool inside = false) {
+  if (is_aggregate(e) && inside) return true;
+  const bool in = inside || is_aggregate(e);
+  return std::any_of(e.args.begin(), e.args.end(), [&](const ExprPtr& a) { return nested_aggregate(*a, in); });
+}
+
 // Whether a SUM or AVG (DISTINCT ...) is in `e` (subqueries are their own).
 bool has_distinct_sum(const ast::Expr& e) {
   if (is_aggregate(e) && e.distinct && (e.name == "sum" || e.name == "avg")) return true;
@@ -40,8 +47,6 @@ class Rewriter {
     ast::SelectStatement outer;
     outer.distinct = s_.distinct;
     for (const auto& item : s_.items) {
-      if (item.expr->kind == ExprKind::Star)
-        throw Error(ErrorKind::Binder, "* beside an aggregate needs a GROUP BY of every column", item.expr->offset);
       outer.items.push_back({replace(*item.expr), item.alias.empty() ? name_of(*item.expr) : item.alias});
     }
     if (s_.having) outer.having = replace(*s_.having);
@@ -166,6 +171,12 @@ std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::Sel
   if (s.having) found = found || has_distinct_sum(*s.having);
   for (const auto& o : s.order_by) found = found || has_distinct_sum(*o.expr);
   if (!found) return std::nullopt;
+  // Nested aggregates and * beside aggregates are errors the binder words.
+  bool plain = true;
+  for (const auto& item : s.items) plain = plain && item.expr->kind != ExprKind::Star && !nested_aggregate(*item.expr);
+  if (s.having) plain = plain && !nested_aggregate(*s.having);
+  for (const auto& o : s.order_by) plain = plain && !nested_aggregate(*o.expr);
+  if (!plain) return std::nullopt;
   return Rewriter(s, sql).rewrite();
 }
 

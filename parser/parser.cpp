@@ -34,6 +34,9 @@ constexpr int kMaxNesting = 200;
 // Long operator chains (a + b + ... ) build left-deep trees; later stages
 // recurse over them, so their depth is bounded too.
 constexpr int kMaxExpressionDepth = 1000;
+// Each set operation runs its sides as queries inside it, so their nesting
+// is bounded too (a balanced run of one operator stays shallow).
+constexpr int kMaxSetOperationDepth = 256;
 // Longest token quoted back in a message.
 constexpr std::size_t kMaxTokenQuote = 64;
 
@@ -648,27 +651,73 @@ class Lowering {
 
   // a UNION b EXCEPT c ...: left to right, over intersect_terms.
   ast::SelectStatement query_terms(const Node& n) {
-    ast::SelectStatement result = intersect_terms(*n.children.at(0));
+    std::vector<Link> links;
     for (std::size_t i = 1; i < n.children.size();) {
       const Node& op = *n.children[i++];
       const bool all = n.children.at(i)->is_type<g::set_all>();
       if (all) ++i;
       const auto kind = op.is_type<g::union_operator>() ? ast::SetOperation::Kind::Union : ast::SetOperation::Kind::Except;
-      result = set_operation(std::move(result), kind, all, intersect_terms(*n.children.at(i++)), begin(op));
+      links.push_back({kind, all, begin(op), intersect_terms(*n.children.at(i++))});
     }
-    return result;
+    return chain(intersect_terms(*n.children.at(0)), std::move(links));
   }
 
   ast::SelectStatement intersect_terms(const Node& n) {
-    ast::SelectStatement result = set_operand(*n.children.at(0));
+    std::vector<Link> links;
     for (std::size_t i = 1; i < n.children.size();) {
       const Node& op = *n.children[i++];
       const bool all = n.children.at(i)->is_type<g::set_all>();
       if (all) ++i;
-      result = set_operation(std::move(result), ast::SetOperation::Kind::Intersect, all,
-                             set_operand(*n.children.at(i++)), begin(op));
+      links.push_back({ast::SetOperation::Kind::Intersect, all, begin(op), set_operand(*n.children.at(i++))});
+    }
+    return chain(set_operand(*n.children.at(0)), std::move(links));
+  }
+
+  // One `op operand` of a chain of set operations.
+  struct Link {
+    ast::SetOperation::Kind kind;
+    bool all;
+    std::size_t offset;
+    ast::SelectStatement operand;
+  };
+
+  // `first` op1 x1 op2 x2 ... read left to right. A run of one associative
+  // operator (all but EXCEPT [ALL]) nests as a balanced tree: each level of
+  // the tree is a query the binder runs inside the one above, and a
+  // thousand-term UNION ALL must not be a thousand levels deep. What stays
+  // deeper than kMaxSetOperationDepth (a long run of EXCEPT) is an error.
+  ast::SelectStatement chain(ast::SelectStatement first, std::vector<Link> links) {
+    ast::SelectStatement result = std::move(first);
+    for (std::size_t i = 0; i < links.size();) {
+      std::size_t j = i + 1;
+      const bool associative = links[i].kind != ast::SetOperation::Kind::Except;
+      while (associative && j < links.size() && links[j].kind == links[i].kind && links[j].all == links[i].all) ++j;
+      std::vector<ast::SelectStatement> operands;
+      operands.push_back(std::move(result));
+      for (std::size_t k = i; k < j; ++k) operands.push_back(std::move(links[k].operand));
+      result = balanced(operands, 0, operands.size(), links[i].kind, links[i].all, links[i].offset);
+      if (set_depth(result) > kMaxSetOperationDepth)
+        throw Error(ErrorKind::Parser,
+                    "query too complex (more than " + std::to_string(kMaxSetOperationDepth) +
+                        " set operations nested)",
+                    links[i].offset);
+      i = j;
     }
     return result;
+  }
+
+  // operands[first, last) joined by one set operation, halves first.
+  static ast::SelectStatement balanced(std::vector<ast::SelectStatement>& operands, std::size_t first, std::size_t last,
+                                       ast::SetOperation::Kind kind, bool all, std::size_t offset) {
+    if (last - first == 1) return std::move(operands[first]);
+    const std::size_t middle = first + (last - first) / 2;
+    ast::SelectStatement left = balanced(operands, first, middle, kind, all, offset);
+    return set_operation(std::move(left), kind, all, balanced(operands, middle, last, kind, all, offset), offset);
+  }
+
+  static int set_depth(const ast::SelectStatement& s) {
+    if (!s.set_operation) return 0;
+    return 1 + std::max(set_depth(*s.set_operation->left), set_depth(*s.set_operation->right));
   }
 
   ast::SelectStatement set_operand(const Node& n) {
@@ -957,13 +1006,7 @@ class Lowering {
         throw Error(ErrorKind::Parser, "VALUES lists must all be the same length", begin(*row));
       rows.push_back(std::move(select));
     }
-    std::function<ast::SelectStatement(std::size_t, std::size_t)> join = [&](std::size_t first, std::size_t last) {
-      if (last - first == 1) return std::move(rows[first]);
-      const std::size_t middle = first + (last - first) / 2;
-      ast::SelectStatement left = join(first, middle);
-      return set_operation(std::move(left), ast::SetOperation::Kind::Union, true, join(middle, last), begin(n));
-    };
-    return join(0, rows.size());
+    return balanced(rows, 0, rows.size(), ast::SetOperation::Kind::Union, true, begin(n));
   }
 
   ast::OrderItem order_item(const Node& n) {

@@ -1747,6 +1747,23 @@ TEST_CASE("parser: set operations: INTERSECT first, then left to right; ORDER BY
   CHECK(p.set_operation->left->limit);
   CHECK(p.set_operation->left->order_by.size() == 1);
   CHECK(p.order_by.size() == 1);
+  // A run of one associative operator nests as a balanced tree (each level is
+  // a query run inside the one above); a deeper chain of EXCEPT is an error.
+  std::string many = "SELECT 0";
+  for (int i = 1; i < 3000; ++i) many += " UNION ALL SELECT " + std::to_string(i);
+  const auto& wide = parse_one(many, holder);
+  std::function<int(const ast::SelectStatement&)> depth = [&](const ast::SelectStatement& q) {
+    return q.set_operation ? 1 + std::max(depth(*q.set_operation->left), depth(*q.set_operation->right)) : 0;
+  };
+  CHECK(depth(wide) == 12);
+  std::function<const ast::SelectStatement&(const ast::SelectStatement&)> leftmost =
+      [&](const ast::SelectStatement& q) -> const ast::SelectStatement& {
+    return q.set_operation ? leftmost(*q.set_operation->left) : q;
+  };
+  CHECK(ast::to_string(*leftmost(wide).items.at(0).expr) == "0");  // order kept: the first SELECT leftmost
+  std::string excepts = "SELECT 0";
+  for (int i = 1; i < 300; ++i) excepts += " EXCEPT SELECT " + std::to_string(i);
+  CHECK_THROWS_WITH(parse_sql(excepts), Catch::Contains("query too complex (more than 256 set operations nested)"));
   // ORDER BY before a set operation is a syntax error, as in DuckDB.
   CHECK_THROWS_WITH(parse_sql("SELECT a FROM t ORDER BY a UNION SELECT b FROM u"),
                     Catch::Contains("syntax error at or near \"UNION\""));
