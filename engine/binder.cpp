@@ -1342,7 +1342,8 @@ class TableScope : public Scope {
     e.type = t.table->columns[c].type;
     e.offset = offset;
     e.dictionary = t.table->host[c].dictionary;
-    e.domain = &t.table->host[c];
+    e.domain = t.table.get();
+    e.domain_column = c;
     return e;
   }
 
@@ -1696,6 +1697,7 @@ class AggregateScope : public Scope {
     r.type = key.type;
     r.dictionary = key.dictionary;
     r.domain = key.domain;  // a key's values are some of its column's
+    r.domain_column = key.domain_column;
     r.offset = offset;
     return r;
   }

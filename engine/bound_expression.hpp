@@ -14,7 +14,7 @@
 
 namespace gpusql {
 
-struct HostColumn;
+struct Table;
 
 // The table a Lookup node indexes by its child's value, built once at bind
 // time: which dictionary codes a LIKE pattern matches (BOOLEAN entries), or
@@ -39,9 +39,11 @@ struct BoundExpr {
   std::shared_ptr<const Dictionary> dictionary;
   // Lookup: the table indexed by the child's value; Rank: the sorted values searched.
   std::shared_ptr<const LookupTable> lookup;
-  // Column refs to a base table's column (and group keys that are one): the
-  // host column whose values it takes, which CAST to VARCHAR enumerates.
-  const HostColumn* domain = nullptr;
+  // Column refs to a table's column (and group keys that are one): the
+  // table and column whose values it takes, which CAST to VARCHAR
+  // enumerates (Table::host_column()).
+  const Table* domain = nullptr;
+  int domain_column = -1;
 
   bool is_null_constant() const { return op == Op::Constant && constant.null_constant; }
 };

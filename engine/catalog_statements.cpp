@@ -7,6 +7,7 @@
 
 #include "engine/binder.hpp"
 #include "engine/result_data.hpp"
+#include "engine/result_table.hpp"
 #include "engine/row_changes.hpp"
 #include "storage/column_ops.hpp"
 #include "storage/unique_keys.hpp"
@@ -52,18 +53,6 @@ std::vector<HostColumn> empty_columns(const std::vector<ColumnDefinition>& colum
     HostColumn column(c.type, 0);
     if (c.type.id == Type::Varchar) column.dictionary = std::make_shared<Dictionary>();
     out.push_back(std::move(column));
-  }
-  return out;
-}
-
-// Unique column names: a repeated name gets _1, _2, ... as CSV headers do.
-std::vector<std::string> unique_names(const std::vector<std::string>& names) {
-  std::vector<std::string> out;
-  for (const auto& name : names) {
-    std::string unique = name;
-    for (int k = 1; std::any_of(out.begin(), out.end(), [&](const std::string& n) { return iequals(n, unique); }); ++k)
-      unique = name + "_" + std::to_string(k);
-    out.push_back(unique);
   }
   return out;
 }
@@ -563,27 +552,6 @@ std::shared_ptr<ResultData> describe(const ast::DescribeStatement& s, Database::
 }
 
 }  // namespace
-
-std::shared_ptr<Table> table_from_result(std::string name, ResultData& result) {
-  auto table = std::make_shared<Table>();
-  table->name = std::move(name);
-  table->rows = result.rows;
-  std::vector<std::string> names = unique_names(result.names);
-  for (std::size_t c = 0; c < result.columns.size(); ++c) {
-    if (result.columns[c].type.is_wide_decimal())
-      throw Error(ErrorKind::NotSupported,
-                  "not supported yet: a table column of " + result.columns[c].type.to_string() + " (column \"" +
-                      names[c] + "\", 128-bit); CAST it to DECIMAL(18, s) or DOUBLE in the query");
-    HostColumn column = std::move(result.columns[c]);
-    column.size = result.rows;
-    column.bytes.resize(result.rows * column.type.width());
-    normalize_validity(column);
-    if (column.type.id == Type::Varchar && !column.dictionary) column.dictionary = std::make_shared<Dictionary>();
-    table->columns.push_back({names[c], column.type});
-    table->host.push_back(std::move(column));
-  }
-  return table;
-}
 
 DataType data_type_from_name(const ast::TypeName& type) {
   const std::string name = to_lower(type.name);

@@ -31,11 +31,6 @@ void check_unique_keys(const Catalog& catalog, const Table& next, std::size_t fi
 std::shared_ptr<ResultData> execute_catalog_statement(const ast::Statement& statement, Database::Impl& database,
                                                       std::string_view sql);
 
-// A table of a query's result (CREATE TABLE AS, a subquery's rows), its
-// columns named as the result's (a repeated name gets _1, _2, ...), on the
-// host only. A 128-bit DECIMAL column is not supported yet.
-std::shared_ptr<Table> table_from_result(std::string name, ResultData& result);
-
 // The table function `read_csv('path' [, delim => '|', header => true,
 // quote => '"', nullstr => 'NA'])` (also `read_csv_auto`; `sep` and
 // `delimiter` for `delim`, `null` for `nullstr`): reads the file with the

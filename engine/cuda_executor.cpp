@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "engine/executor.hpp"
+#include "engine/result_table.hpp"
 #include "engine/star_join.hpp"
 #include "engine/trace.hpp"
 #include "kernels/aggregate.hpp"
@@ -64,14 +65,7 @@ class CudaExecutor final : public Executor {
 
   std::shared_ptr<ResultData> execute(const Plan& plan, Profile* profile) override {
     profile_ = profile;
-    DeviceBuffer error_words(context_, kErrorStages * sizeof(uint32_t));
-    GPUSQL_CUDA_TRY(cudaMemsetAsync(error_words.data(), 0, kErrorStages * sizeof(uint32_t), context_.stream()));
-    error_words_ = error_words.as<uint32_t>();
-    stage_ = 0;
-    error_ = error_words_;
-    lookups_.clear();
-    sort_limit_.reset();
-
+    DeviceBuffer error_words = begin();
     DeviceRelation result = run(*plan.root);
     trace::mark("operators");
     const PlanNode& projection = projection_of(*plan.root);
@@ -82,6 +76,71 @@ class CudaExecutor final : public Executor {
     data->rows = result.count;
     throw_if_eval_error(error);
     return data;
+  }
+
+  // The result's columns evaluated into buffers the table keeps; a 128-bit
+  // DECIMAL column narrowed to 18 digits, or the error the host path gives
+  // when a value does not fit (each such column reports into a word of its
+  // own, read back with the query's error words in one copy).
+  std::shared_ptr<Table> execute_to_table(const Plan& plan, std::string name) override {
+    profile_ = nullptr;
+    DeviceBuffer error_words = begin();
+    DeviceRelation result = run(*plan.root);
+    trace::mark("operators");
+    const PlanNode& projection = projection_of(*plan.root);
+    const std::size_t visible = plan.root->visible, count = result.count, words = validity_words(count);
+    std::vector<std::string> names(projection.names.begin(), projection.names.begin() + visible);
+    std::vector<DataType> types;
+    std::vector<std::shared_ptr<const Dictionary>> dictionaries;
+    auto device = std::make_unique<DeviceTable>();
+    DeviceBuffer narrow_words(context_, std::max<std::size_t>(1, visible) * sizeof(uint32_t));
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(narrow_words.data(), 0, narrow_words.size(), context_.stream()));
+    for (std::size_t c = 0; c < visible; ++c) {
+      BoundExpr value;
+      value.op = Op::Column;
+      value.column = static_cast<int>(c);
+      value.type = result.columns[c].type;
+      value.dictionary = result.columns[c].dictionary;
+      uint32_t* error = error_;
+      if (value.type.is_wide_decimal()) {
+        DataType narrow = value.type;
+        narrow.precision = DataType::kMaxNarrowDecimalDigits;
+        BoundExpr bound;
+        bound.type = DataType::bigint();
+        bound.constant.value.i = 1000000000000000000;  // 10^18
+        BoundExpr check;
+        check.op = Op::CheckPrecision;
+        check.type = narrow;
+        check.children = {std::move(value), std::move(bound)};
+        value = std::move(check);
+        error = narrow_words.as<uint32_t>() + c;
+      }
+      SlotMap slots;
+      ExprProgram program = compile_expression(value, slots);
+      DeviceColumn column;
+      column.type = value.type;
+      column.size = count;
+      column.data = DeviceBuffer(context_, std::max<std::size_t>(1, count * value.type.width()));
+      column.validity = DeviceBuffer(context_, std::max<std::size_t>(1, words) * sizeof(uint32_t));
+      kernels::project_rows(program, value.type.storage(), column_set(slots, result), nullptr, count,
+                            column.data.data(), column.validity.as<uint32_t>(), error, context_);
+      types.push_back(value.type);
+      dictionaries.push_back(result.columns[c].dictionary);
+      device->columns.push_back(std::move(column));
+    }
+    std::vector<uint32_t> errors(stage_ + 1 + std::max<std::size_t>(1, visible));
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(errors.data(), error_words_, (stage_ + 1) * sizeof(uint32_t),
+                                    cudaMemcpyDeviceToHost, context_.stream()));
+    GPUSQL_CUDA_TRY(cudaMemcpyAsync(errors.data() + stage_ + 1, narrow_words.data(), narrow_words.size(),
+                                    cudaMemcpyDeviceToHost, context_.stream()));
+    context_.synchronize();
+    throw_if_eval_error(first_error(errors.data(), stage_ + 1));
+    std::vector<std::string> unique = unique_names(names);
+    for (std::size_t c = 0; c < visible; ++c)
+      if (errors[stage_ + 1 + c]) throw_wide_table_column(result.columns[c].type, unique[c]);
+    std::shared_ptr<Table> table = device_only_table(std::move(name), names, types, dictionaries, count);
+    table->device = std::move(device);
+    return table;
   }
 
  private:
@@ -102,6 +161,18 @@ class CudaExecutor final : public Executor {
   std::map<const LookupTable*, std::unique_ptr<DeviceBuffer>> lookups_;
   // Set by a Limit over a Sort for that Sort: the rows it must order (LIMIT + OFFSET).
   std::optional<std::size_t> sort_limit_;
+
+  // Readies the error words for a new query; the buffer lives as long as the query runs.
+  DeviceBuffer begin() {
+    DeviceBuffer error_words(context_, kErrorStages * sizeof(uint32_t));
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(error_words.data(), 0, kErrorStages * sizeof(uint32_t), context_.stream()));
+    error_words_ = error_words.as<uint32_t>();
+    stage_ = 0;
+    error_ = error_words_;
+    lookups_.clear();
+    sort_limit_.reset();
+    return error_words;
+  }
 
   void next_error_stage() {
     if (stage_ + 1 < kErrorStages) error_ = error_words_ + ++stage_;

@@ -17,6 +17,7 @@
 
 #include "engine/binder.hpp"
 #include "engine/catalog_statements.hpp"
+#include "engine/result_table.hpp"
 #include "engine/database_impl.hpp"
 #include "engine/trace.hpp"
 #include "engine/plan.hpp"
@@ -61,14 +62,19 @@ std::shared_ptr<ResultData> Database::Impl::run(const ast::Statement& statement,
   return execute_catalog_statement(statement, *this, sql);
 }
 
-std::shared_ptr<ResultData> Database::Impl::run_select(const ast::SelectStatement& select, std::string_view sql,
-                                                      std::optional<const NamedQueries*> names) {
+Plan Database::Impl::plan_select(const ast::SelectStatement& select, std::string_view sql,
+                                 std::optional<const NamedQueries*> names) {
   BoundQuery bound =
       bind_query(select, catalog, sql, table_function_reader(), subquery_runner(sql), names.value_or(views.names()));
   trace::mark("bind");
   Plan plan = plan_query(std::move(bound));
   trace::mark("plan");
-  std::shared_ptr<ResultData> result = executor->execute(plan);
+  return plan;
+}
+
+std::shared_ptr<ResultData> Database::Impl::run_select(const ast::SelectStatement& select, std::string_view sql,
+                                                      std::optional<const NamedQueries*> names) {
+  std::shared_ptr<ResultData> result = executor->execute(plan_select(select, sql, names));
   trace::mark("execute");
   return result;
 }
@@ -123,13 +129,15 @@ SubqueryRunner Database::Impl::subquery_runner(std::string_view sql) {
   runner.result = [this, sql](const ast::SelectStatement& select, const NamedQueries* names) {
     return run_select(select, sql, names);
   };
+  // A subquery's rows stay where the executor made them (on the GPU, the
+  // device), with distinct counts from its plan: the query around it plans
+  // the same on either executor.
   runner.table = [this, sql](const ast::SelectStatement& select, const NamedQueries* names) {
-    std::shared_ptr<ResultData> result = run_select(select, sql, names);
-    narrow_wide_decimals(*result);
-    std::shared_ptr<Table> table = table_from_result("(subquery)", *result);
+    Plan plan = plan_select(select, sql, names);
+    std::shared_ptr<Table> table = executor->execute_to_table(plan, "(subquery)");
     trace::mark("subquery-table");
-    if (device) table->device = upload_table(*table, *device);
-    trace::mark("subquery-upload");
+    if (device && !table->device) table->device = upload_table(*table, *device);
+    table->set_distinct_estimates(result_distinct_estimates(plan, table->rows));
     return std::shared_ptr<const Table>(std::move(table));
   };
   runner.table_of = [this](std::string name, ResultData& rows) {

@@ -37,11 +37,15 @@ struct Database::Impl {
   std::shared_ptr<ResultData> run(const ast::Statement& statement, std::string_view sql);
   // Runs a SELECT: bind, plan, execute. `names`: the named queries its FROM
   // sees (a subquery's: those around it); by default the views.
+  // Binds and plans a SELECT; `names`: the views and WITH's it may name
+  // (the database's views when not given).
+  Plan plan_select(const ast::SelectStatement& select, std::string_view sql,
+                   std::optional<const NamedQueries*> names = std::nullopt);
   std::shared_ptr<ResultData> run_select(const ast::SelectStatement& select, std::string_view sql,
                                          std::optional<const NamedQueries*> names = std::nullopt);
   std::shared_ptr<ResultData> run_explain(const ast::ExplainStatement& explain, std::string_view sql);
   TableFunctionReader table_function_reader();
-  // Runs the subqueries binding cannot fold into `sql`'s query, with run_select().
+  // Runs the subqueries binding cannot fold into `sql`'s query.
   SubqueryRunner subquery_runner(std::string_view sql);
 };
 

@@ -12,6 +12,7 @@
 namespace gpusql {
 
 class DeviceContext;
+struct Table;
 
 class Executor {
  public:
@@ -19,6 +20,12 @@ class Executor {
   // Runs `plan`; with `profile`, records each operator's rows and time
   // (EXPLAIN ANALYZE).
   virtual std::shared_ptr<ResultData> execute(const Plan& plan, Profile* profile = nullptr) = 0;
+  // Runs `plan` and keeps its result as a table named `name` (a subquery's
+  // rows, which the query around it joins): here a host table; the CUDA
+  // executor leaves it on the device, so it never crosses to the host and
+  // back. A 128-bit DECIMAL column is narrowed where every value fits 18
+  // digits, else it is not supported yet (result_table.hpp).
+  virtual std::shared_ptr<Table> execute_to_table(const Plan& plan, std::string name);
 };
 
 std::unique_ptr<Executor> make_host_executor();

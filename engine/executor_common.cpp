@@ -1,8 +1,16 @@
-// What the host and CUDA executors share: aggregate finalization and
-// run-time error reporting.
+// What the host and CUDA executors share: aggregate finalization,
+// run-time error reporting, results kept as host tables.
 #include "engine/executor.hpp"
 
+#include "engine/result_table.hpp"
+
 namespace gpusql {
+
+std::shared_ptr<Table> Executor::execute_to_table(const Plan& plan, std::string name) {
+  std::shared_ptr<ResultData> result = execute(plan);
+  narrow_wide_decimals(*result);
+  return table_from_result(std::move(name), *result);
+}
 
 // The evaluator zeroes a value that overflowed or failed a check, so two
 // bits in one word come from two places that failed on their own. An

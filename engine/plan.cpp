@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
+#include <optional>
 #include <set>
 
 #include "engine/result_data.hpp"
@@ -385,6 +387,50 @@ Plan plan_query(BoundQuery query) {
   plan.column_names = query.column_names;
   plan.root = Planner(query).plan();
   return plan;
+}
+
+namespace {
+
+// The distinct values of `e` over `input`'s rows, as far as the plan tells
+// (nullopt where it does not): a column a Scan fills is its table's
+// estimate; an Aggregate's only group key has one value a group; any other
+// key is its expression's estimate over the Aggregate's input.
+std::optional<double> distinct_of(const BoundExpr& e, const PlanNode& input) {
+  const BoundExpr* x = &e;
+  while (x->op == Op::ToWide && x->children.size() == 1) x = &x->children[0];
+  if (x->op != Op::Column) return std::nullopt;
+  switch (input.kind) {
+    case PlanKind::Aggregate: {
+      const auto k = static_cast<std::size_t>(x->column);
+      if (k >= input.group_keys.size()) return std::nullopt;
+      if (input.group_keys.size() == 1) return std::numeric_limits<double>::infinity();  // every group its own
+      return distinct_of(input.group_keys[k], *input.child);
+    }
+    case PlanKind::Scan: {
+      const int c = x->column - input.table.first_column;
+      if (c < 0 || c + 1 >= input.table.column_count()) return std::nullopt;  // not its column, or the rowid
+      return input.table.table->distinct_estimate(static_cast<std::size_t>(c));
+    }
+    case PlanKind::Filter: case PlanKind::HashJoin: case PlanKind::NestedLoopJoin:
+      if (input.right)
+        if (auto d = distinct_of(e, *input.right)) return d;
+      return distinct_of(e, *input.child);
+    default: return std::nullopt;  // a column space of its own (Project)
+  }
+}
+
+}  // namespace
+
+std::vector<double> result_distinct_estimates(const Plan& plan, std::size_t rows) {
+  const PlanNode* n = plan.root.get();
+  while (n->kind != PlanKind::Project) n = n->child.get();
+  std::vector<double> out;
+  const double all = std::max(1.0, static_cast<double>(rows));
+  for (std::size_t c = 0; c < plan.root->visible; ++c) {
+    std::optional<double> d = distinct_of(n->expressions[c], *n->child);
+    out.push_back(std::min(all, std::max(1.0, d.value_or(all))));
+  }
+  return out;
 }
 
 std::vector<std::string> PlanNode::output_names(const std::vector<std::string>& global) const {

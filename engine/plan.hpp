@@ -94,6 +94,13 @@ struct Plan {
 
 Plan plan_query(BoundQuery query);
 
+// Distinct counts of each result column, for a table of the plan's `rows`
+// result rows that later plans join (a subquery's): a column's source's
+// estimate, or `rows` (each value its own) where the plan does not tell, as
+// for an Aggregate's values and its only group key. The same on every
+// executor, so a query plans the same around its subquery on each.
+std::vector<double> result_distinct_estimates(const Plan& plan, std::size_t rows);
+
 // The sort keys of an Aggregate's key order: its first `keys` output
 // columns, ascending, NULLs last.
 std::vector<SortKey> group_order(std::size_t keys);

@@ -7,6 +7,7 @@
 #include "engine/executor.hpp"
 #include "engine/expression_compiler.hpp"
 #include "storage/host_column.hpp"
+#include "storage/table.hpp"
 #include "storage/value_text.hpp"
 
 namespace gpusql {
@@ -53,7 +54,7 @@ std::optional<BoundExpr> cast_to_varchar(const BoundExpr& arg) {
   bool ok = true;
   const BoundExpr* column = single_column(arg, nullptr, ok);
   if (!ok || !column) return std::nullopt;
-  const HostColumn& source = *column->domain;
+  const HostColumn& source = column->domain->host_column(static_cast<std::size_t>(column->domain_column));
   const DataType column_type = source.type;
   const bool doubles = compute_class(column_type) == Cls::Double;
 

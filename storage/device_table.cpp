@@ -26,6 +26,19 @@ void throw_table_does_not_fit(const std::string& table, std::size_t needed, cons
                                           ", " + format_bytes(context.free_bytes()) + " free; no table was changed");
 }
 
+HostColumn download_column(const DeviceColumn& column, std::size_t rows) {
+  HostColumn host(column.type, rows);
+  if (!host.bytes.empty())
+    GPUSQL_CUDA_TRY(cudaMemcpy(host.bytes.data(), column.data.data(), host.bytes.size(), cudaMemcpyDeviceToHost));
+  if (column.validity.size() && rows) {
+    host.validity.resize(validity_words(rows));
+    GPUSQL_CUDA_TRY(cudaMemcpy(host.validity.data(), column.validity.data(), host.validity.size() * sizeof(uint32_t),
+                               cudaMemcpyDeviceToHost));
+    normalize_validity(host);
+  }
+  return host;
+}
+
 void upload_validity(const HostColumn& column, DeviceColumn& device, DeviceContext& context, StagedUpload& upload) {
   if (column.validity.empty()) return;
   const std::size_t bytes = column.validity.size() * sizeof(uint32_t);

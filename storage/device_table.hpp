@@ -54,6 +54,11 @@ std::unique_ptr<DeviceTable> upload_table(const Table& table, DeviceContext& con
 // Errors as upload_table.
 std::unique_ptr<DeviceTable> upload_appended_table(const Table& old, const Table& next, DeviceContext& context);
 
+// A host copy of device column `column` of `rows` values (values and
+// validity; a bitmap without a NULL is dropped), for a table that lives on
+// the device alone. Waits for the copy; throws Error(Device) if it fails.
+HostColumn download_column(const DeviceColumn& column, std::size_t rows);
+
 // Allocates and fills a column's validity bits (when it has NULLs) and, for
 // VARCHAR, its flat dictionary. Throws Error(OutOfMemory) from the allocation.
 void upload_validity(const HostColumn& column, DeviceColumn& device, DeviceContext& context, StagedUpload& upload);

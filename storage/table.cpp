@@ -27,12 +27,32 @@ int Table::find_column(std::string_view column) const {
 }
 
 double Table::distinct_estimate(std::size_t column) const {
-  if (column >= host.size() || host[column].size != rows) return static_cast<double>(rows);  // no host copy
   std::lock_guard lock(statistics_->mutex);
   std::vector<double>& distinct = statistics_->distinct;
   if (distinct.size() != host.size()) distinct.assign(host.size(), -1.0);
-  if (distinct[column] < 0) distinct[column] = estimate_distinct(host[column]);
+  if (column >= distinct.size()) return static_cast<double>(rows);
+  if (distinct[column] < 0)
+    distinct[column] = has_host_copy(column) ? estimate_distinct(host[column]) : static_cast<double>(rows);
   return distinct[column];
+}
+
+void Table::set_distinct_estimates(std::vector<double> estimates) const {
+  std::lock_guard lock(statistics_->mutex);
+  estimates.resize(host.size(), -1.0);
+  statistics_->distinct = std::move(estimates);
+}
+
+const HostColumn& Table::host_column(std::size_t column) const {
+  if (has_host_copy(column) || !device) return host[column];
+  std::lock_guard lock(statistics_->mutex);
+  auto& fetched = statistics_->fetched;
+  if (fetched.size() != host.size()) fetched.resize(host.size());
+  if (!fetched[column]) {
+    auto copy = std::make_unique<HostColumn>(download_column(device->columns[column], rows));
+    copy->dictionary = host[column].dictionary;
+    fetched[column] = std::move(copy);
+  }
+  return *fetched[column];
 }
 
 std::size_t Table::host_bytes() const {

@@ -31,7 +31,10 @@ struct Table {
   std::string name;
   std::vector<ColumnDefinition> columns;
   std::vector<UniqueKey> keys;  // CREATE TABLE's; every new version keeps them
-  std::vector<HostColumn> host;  // one per column, all of `rows` values
+  // One per column, all of `rows` values -- or, for a table that lives on
+  // the device alone (a subquery's result on the GPU executor), none: the
+  // column's type and dictionary only (size 0; see host_column()).
+  std::vector<HostColumn> host;
   std::size_t rows = 0;
   std::unique_ptr<DeviceTable> device;  // null when the database runs on the host
 
@@ -39,6 +42,17 @@ struct Table {
   // (a table's rows never change: an append makes a new Table). Safe to call
   // from several threads at once.
   double distinct_estimate(std::size_t column) const;
+  // Sets the distinct counts distinct_estimate() returns (one per column):
+  // what made the table knows them better than a sample would, or the
+  // table has no host copy to sample.
+  void set_distinct_estimates(std::vector<double> estimates) const;
+
+  // Whether column `column`'s values are held on the host.
+  bool has_host_copy(std::size_t column) const { return column < host.size() && host[column].size == rows; }
+  // Column `column`'s values on the host: host[column], or for a table on
+  // the device alone a copy fetched on first use and kept. Safe to call
+  // from several threads at once.
+  const HostColumn& host_column(std::size_t column) const;
 
   // Index of the column called `name` (case-insensitive), or -1.
   int find_column(std::string_view column) const;
@@ -50,6 +64,7 @@ struct Table {
   struct Statistics {
     std::mutex mutex;
     std::vector<double> distinct;  // per column; negative: not computed yet
+    std::vector<std::unique_ptr<HostColumn>> fetched;  // host_column()'s copies, per column
   };
   std::unique_ptr<Statistics> statistics_ = std::make_unique<Statistics>();
 };

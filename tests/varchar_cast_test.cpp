@@ -11,6 +11,7 @@
 #include "engine/bound_expression_builders.hpp"
 #include "engine/expression_compiler.hpp"
 #include "engine/varchar_cast.hpp"
+#include "storage/table.hpp"
 #include "storage/host_column.hpp"
 
 using namespace gpusql;
@@ -27,12 +28,24 @@ HostColumn column_of(DataType type, const std::vector<std::optional<T>>& values)
   return c;
 }
 
+// Tables holding the columns tests reference, alive for the whole run.
+std::vector<std::shared_ptr<Table>>& tables() {
+  static std::vector<std::shared_ptr<Table>> kept;
+  return kept;
+}
+
 BoundExpr reference(const HostColumn& c, int index = 0) {
+  auto table = std::make_shared<Table>();
+  table->columns.push_back({"c", c.type});
+  table->host.push_back(c);
+  table->rows = c.size;
+  tables().push_back(table);
   BoundExpr e;
   e.op = Op::Column;
   e.type = c.type;
   e.column = index;
-  e.domain = &c;
+  e.domain = table.get();
+  e.domain_column = 0;
   return e;
 }
 
