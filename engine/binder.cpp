@@ -632,9 +632,14 @@ class ExpressionBinder {
       result = bool_constant(like_match(x.text, pattern.text), e.offset);
     } else {
       if (!x.dictionary) throw Error(ErrorKind::NotSupported, "not supported yet: LIKE on a computed value", e.offset);
-      auto table = std::make_shared<LookupTable>();
-      table->entries = x.dictionary->size();
-      table->bytes = like_matches(x.dictionary->values, pattern.text);
+      // Kept with the dictionary: a query run again matches its entries once.
+      const Dictionary& dictionary = *x.dictionary;
+      std::shared_ptr<const LookupTable> table = dictionary.derived<LookupTable>("LIKE " + pattern.text, [&] {
+        LookupTable matches;
+        matches.entries = dictionary.size();
+        matches.bytes = like_matches(dictionary.values, pattern.text);
+        return matches;
+      });
       result = node(Op::Lookup, DataType::boolean(), {std::move(x)}, e.offset);
       result.lookup = std::move(table);
     }

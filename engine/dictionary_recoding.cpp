@@ -82,7 +82,7 @@ BoundExpr recode(BoundExpr e, const std::shared_ptr<const Dictionary>& target) {
 
 BoundExpr map_strings(BoundExpr e, const std::string& key, const std::function<std::string(const std::string&)>& f) {
   const Dictionary& source = *e.dictionary;
-  std::shared_ptr<const DerivedDictionary> mapped = source.derived(key, [&] {
+  std::shared_ptr<const DerivedDictionary> mapped = source.derived<DerivedDictionary>(key, [&] {
     const std::vector<std::string>& from = source.values;
     std::vector<std::string> images(from.size());
     parallel_ranges(from.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {

@@ -40,19 +40,26 @@ struct Dictionary {
   uint32_t upper_bound(std::string_view s) const;
   std::size_t size() const { return values.size(); }
 
-  // The dictionary the function `key` names makes of this one, built by
-  // `build` on first use and kept: the same query run again, or the same
+  // What `build` makes of the entries -- the dictionary a string function
+  // makes of this one (DerivedDictionary), the entries a LIKE pattern
+  // matches -- made on first use and kept under `key`, which names both
+  // the kind and the function: the same query run again, or the same
   // function written twice, maps the entries once. (A shared dictionary's
   // values never change.) Safe from several threads.
-  std::shared_ptr<const DerivedDictionary> derived(const std::string& key,
-                                                   const std::function<DerivedDictionary()>& build) const;
+  template <class T>
+  std::shared_ptr<const T> derived(const std::string& key, const std::function<T()>& build) const {
+    return std::static_pointer_cast<const T>(
+        derived_any(key, [&] { return std::shared_ptr<const void>(std::make_shared<const T>(build())); }));
+  }
 
  private:
   struct Derived {
     std::mutex mutex;
-    std::map<std::string, std::shared_ptr<const DerivedDictionary>> by_key;
+    std::map<std::string, std::shared_ptr<const void>> by_key;
   };
   std::unique_ptr<Derived> derived_ = std::make_unique<Derived>();
+  std::shared_ptr<const void> derived_any(const std::string& key,
+                                          const std::function<std::shared_ptr<const void>()>& build) const;
 };
 
 }  // namespace gpusql

@@ -21,14 +21,14 @@ std::size_t HostColumn::null_count() const {
   return size - valid;
 }
 
-std::shared_ptr<const DerivedDictionary> Dictionary::derived(const std::string& key,
-                                                             const std::function<DerivedDictionary()>& build) const {
+std::shared_ptr<const void> Dictionary::derived_any(const std::string& key,
+                                                    const std::function<std::shared_ptr<const void>()>& build) const {
   {
     std::lock_guard<std::mutex> lock(derived_->mutex);
     auto found = derived_->by_key.find(key);
     if (found != derived_->by_key.end()) return found->second;
   }
-  auto made = std::make_shared<const DerivedDictionary>(build());
+  std::shared_ptr<const void> made = build();
   std::lock_guard<std::mutex> lock(derived_->mutex);
   return derived_->by_key.emplace(key, std::move(made)).first->second;
 }

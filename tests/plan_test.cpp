@@ -144,3 +144,21 @@ TEST_CASE("a join that would multiply rows waits while another does not (TPC-H Q
   CHECK(expected > 0);
   CHECK(expected < 4000);
 }
+
+TEST_CASE("a result's distinct counts come from its plan: a source column's, or each row its own", "[plan]") {
+  Database db(Options{ExecutorKind::Host});
+  for (const char* t : {"arecords", "pairs"}) db.load_csv(t, sample(t));
+  auto estimates = [&](const std::string& sql, std::size_t rows) {
+    return result_distinct_estimates(plan_of(db, sql), rows);
+  };
+  // The only group key: one value a group. The aggregate: unknown, so the rows.
+  CHECK(estimates("SELECT x, COUNT(*) FROM pairs GROUP BY x", 10) == std::vector<double>{10, 10});
+  // Keys among several: each key column's own count (x 10 values, y 11), at most the rows.
+  CHECK(estimates("SELECT x, y, SUM(y) FROM pairs GROUP BY x, y ORDER BY 3 LIMIT 50", 50) ==
+        std::vector<double>{10, 11, 50});
+  CHECK(estimates("SELECT y, x FROM pairs GROUP BY x, y", 5) == std::vector<double>{5, 5});
+  // Columns through a join and a filter, either side; an expression is unknown.
+  CHECK(estimates("SELECT a.id, p.y, p.y + 1 FROM arecords a JOIN pairs p ON p.x = a.id WHERE a.weight < 0.5", 1000) ==
+        std::vector<double>{10, 11, 1000});
+  CHECK(estimates("SELECT DISTINCT p.x FROM pairs p", 0) == std::vector<double>{1});
+}

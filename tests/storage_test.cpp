@@ -357,3 +357,25 @@ TEST_CASE("distinct values for join ordering: exact on small columns, estimated 
   }
   CHECK(estimate_distinct(some) == 5);
 }
+
+TEST_CASE("what a dictionary derives is built once per key and not copied with it", "[storage]") {
+  Dictionary d;
+  d.values = {"a", "bb", "ccc"};
+  int builds = 0;
+  auto lengths = [&] {
+    ++builds;
+    std::vector<std::size_t> out;
+    for (const auto& s : d.values) out.push_back(s.size());
+    return out;
+  };
+  auto first = d.derived<std::vector<std::size_t>>("length", lengths);
+  auto again = d.derived<std::vector<std::size_t>>("length", lengths);
+  CHECK(first == again);
+  CHECK(*first == std::vector<std::size_t>{1, 2, 3});
+  CHECK(builds == 1);
+  d.derived<std::vector<std::size_t>>("other", lengths);
+  CHECK(builds == 2);
+  Dictionary copy(d);
+  copy.derived<std::vector<std::size_t>>("length", lengths);
+  CHECK(builds == 3);
+}
