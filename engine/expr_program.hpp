@@ -115,8 +115,9 @@ enum class Shape : uint8_t {
   General,      // the postfix interpreter
   Empty,        // no program: a predicate that selects every row
   Column,       // terms[0]: one column
-  Conjunction,  // terms[0..n): column <op> constant, in clauses ANDed (three-valued); a
-                //   clause is a run of terms joined by or_next, ORed (IN lists, x = a OR y = b)
+  Conjunction,  // terms[0..n): column <op> constant (or <op> another integer column), in
+                //   clauses ANDed (three-valued); a clause is a run of terms joined by
+                //   or_next, ORed (IN lists, x = a OR y = b)
   Arithmetic,   // terms[0] <arith> terms[1]: each a column or a constant
 };
 
@@ -128,6 +129,8 @@ struct Term {
   bool is_constant = false;    // Arithmetic leaves: a constant instead of a column
   bool null_constant = false;
   bool or_next = false;        // Conjunction: ORed with the next term (same clause)
+  bool column_operand = false; // Conjunction: compared with column `other_slot`, not `value` (Cls::Int)
+  uint8_t other_slot = 0;
   union {
     int64_t i;
     double d;
@@ -826,14 +829,17 @@ Slot evaluate_shaped(const ExprProgram& p, const ColumnSet& cols, const Position
       for (int t = 0; t < p.term_count; ++t) {
         const Term& term = p.terms[t];
         Slot v = load_value(cols.columns[term.slot], where);
-        bool r;
-        if (term.cls == Cls::Double) {
+        bool r, valid = v.valid && !term.null_constant;
+        if (term.column_operand) {
+          const Slot w = load_value(cols.columns[term.other_slot], where);
+          r = compare_op(term.op, compare3(v.i, w.i));
+          valid = valid && w.valid;
+        } else if (term.cls == Cls::Double) {
           r = compare_op(term.op, compare3(v.d, term.value.d));
           if (v.d != v.d || term.value.d != term.value.d) r = term.op == Op::Ne;
         } else {
           r = compare_op(term.op, compare3(v.i, term.value.i));
         }
-        const bool valid = v.valid && !term.null_constant;
         clause_null |= !valid;
         clause_true |= valid && r;
         if (term.or_next) continue;

@@ -138,7 +138,9 @@ bool collect_conjunction(const BoundExpr& e, SlotMap& slots, std::vector<Term>& 
   return collect_comparison(e, slots, terms);
 }
 
-// Adds `e`, a comparison of a column with a constant, to `terms`.
+// Adds `e`, a comparison of a column with a constant or of two integer
+// columns (DATE, INTEGER, BIGINT, DECIMAL of one scale, codes of one
+// dictionary: the binder made them comparable as they are), to `terms`.
 bool collect_comparison(const BoundExpr& e, SlotMap& slots, std::vector<Term>& terms) {
   if (!is_comparison(e.op)) return false;
   const BoundExpr *column = &e.children[0], *constant = &e.children[1];
@@ -146,6 +148,17 @@ bool collect_comparison(const BoundExpr& e, SlotMap& slots, std::vector<Term>& t
   if (column->op == Op::Constant) {
     std::swap(column, constant);
     op = mirror(op);
+  }
+  if (column->op == Op::Column && constant->op == Op::Column) {
+    Term t;
+    t.op = op;
+    t.cls = compute_class(column->type);
+    if (t.cls != Cls::Int || compute_class(constant->type) != Cls::Int) return false;
+    t.slot = static_cast<uint8_t>(slots.slot_of(column->column));
+    t.column_operand = true;
+    t.other_slot = static_cast<uint8_t>(slots.slot_of(constant->column));
+    terms.push_back(t);
+    return terms.size() <= static_cast<std::size_t>(kMaxTerms);
   }
   if (column->op != Op::Column || constant->op != Op::Constant) return false;
   Term t;

@@ -1,6 +1,7 @@
 // A WHERE predicate of a common shape -- a conjunction of clauses, each a
-// column <op> constant comparison or an OR of them (IN lists), or one
-// BOOLEAN column -- evaluated for a thread's
+// column <op> constant comparison (or, where the caller takes them, column
+// <op> column) or an OR of them (IN lists), or one BOOLEAN column --
+// evaluated for a thread's
 // striped items without the interpreter: the column pointers are resolved on
 // the host, the description travels as a kernel parameter, and each term
 // loads all of a thread's items before it compares any (independent loads in
@@ -36,6 +37,12 @@ struct FastTerm {
   // columns of 4 bytes or less.
   int64_t low = 0, high = 0;
   bool negate = false;
+  // A comparison with a second column of the same storage type instead of
+  // the constant (`outcomes` as above; never a floating type): its values,
+  // bitmap and row ids as data, validity and rows are the first's.
+  const void* other = nullptr;
+  const uint32_t* other_validity = nullptr;
+  const uint32_t* other_rows = nullptr;
 };
 
 // The values a column of type t can hold (its storage's range).
@@ -84,6 +91,10 @@ inline void set_interval(FastTerm& t) {
 struct FastPredicate {
   FastTerm terms[kMaxTerms];
   int32_t count = 0;
+  // Some term compares two columns: only fast_predicate_flags() and
+  // fast_predicate_holds() evaluate those (the vector and unrolled paths
+  // read a term as one column and an interval).
+  bool has_pairs = false;
 };
 
 inline uint8_t outcomes_of(Op op) {
@@ -102,9 +113,28 @@ inline bool plain_column(const ColumnPointer& c) { return !c.is_rowid && c.side 
 
 inline bool is_double_type(Type t) { return t == Type::Double || t == Type::Real; }
 
+// Whether two columns' values compare as they are stored: the same storage
+// (signed 32 or 64 bits, or unsigned 32-bit codes), not floating.
+inline bool same_integer_storage(Type a, Type b) {
+  auto kind = [](Type t) {
+    switch (t) {
+      case Type::Boolean: return 1;
+      case Type::Integer:
+      case Type::Date: return 4;
+      case Type::Varchar: return 5;
+      case Type::BigInt:
+      case Type::Decimal: return 8;
+      default: return 0;  // floating
+    }
+  };
+  return kind(a) != 0 && kind(a) == kind(b);
+}
+
 // Fills `out` when `p` has a fast shape over `columns`; false otherwise (the
-// caller then runs the interpreter).
-inline bool make_fast_predicate(const ExprProgram& p, const ColumnSet& columns, FastPredicate& out) {
+// caller then runs the interpreter). Terms comparing two columns make it
+// false unless `pairs` (the caller evaluates them: see has_pairs).
+inline bool make_fast_predicate(const ExprProgram& p, const ColumnSet& columns, FastPredicate& out,
+                                bool pairs = false) {
   out = FastPredicate{};
   if (p.shape == Shape::Empty) return true;
   if (p.shape == Shape::Column) {
@@ -134,6 +164,15 @@ inline bool make_fast_predicate(const ExprProgram& p, const ColumnSet& columns, 
     t.never = term.null_constant;
     t.or_next = term.or_next;
     t.value.i = term.value.i;
+    if (term.column_operand) {
+      const ColumnPointer& o = columns.columns[term.other_slot];
+      if (!pairs || !plain_column(o) || !same_integer_storage(c.type, o.type)) return false;
+      t.other = o.data;
+      t.other_validity = o.validity;
+      t.other_rows = o.rows;
+      out.has_pairs = true;
+      continue;
+    }
     if (!is_double_type(c.type)) set_interval(t);
   }
   return true;
@@ -155,6 +194,13 @@ GPUSQL_HD bool term_holds(const FastTerm& t, T value) {
     const uint64_t offset = static_cast<uint64_t>(value) - static_cast<uint64_t>(t.low);
     return (offset <= static_cast<uint64_t>(t.high) - static_cast<uint64_t>(t.low)) != t.negate;
   }
+}
+
+// Whether `value` <op> `other` holds for a term comparing two columns.
+template <class T>
+GPUSQL_HD bool pair_holds(const FastTerm& t, T value, T other) {
+  const int outcome = value < other ? 0 : value == other ? 1 : 2;
+  return (t.outcomes >> outcome) & 1u;
 }
 
 #if defined(__CUDACC__)
@@ -181,6 +227,24 @@ __device__ __forceinline__ uint32_t term_flags(const FastTerm& t, const uint32_t
     if (t.rows && live) row = t.rows[row];
     values[k] = live ? load_streaming(data + row) : T{};
     if (t.validity && live && !row_is_valid(t.validity, row)) valid &= ~(1u << k);
+  }
+  if (t.other) {  // compared with a second column's value at the same position
+    const T* __restrict__ other = static_cast<const T*>(t.other);
+    T others[ITEMS];
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const bool live = (flags >> k) & 1u;
+      uint64_t position = base + static_cast<uint64_t>(k) * BLOCK_THREADS + threadIdx.x;
+      uint32_t row = static_cast<uint32_t>(position);
+      if (selection && live) row = selection[position];
+      if (t.other_rows && live) row = t.other_rows[row];
+      others[k] = live ? load_streaming(other + row) : T{};
+      if (t.other_validity && live && !row_is_valid(t.other_validity, row)) valid &= ~(1u << k);
+    }
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+      if (!pair_holds(t, values[k], others[k])) valid &= ~(1u << k);
+    return valid;
   }
 #pragma unroll
   for (int k = 0; k < ITEMS; ++k)
@@ -214,8 +278,10 @@ __device__ __forceinline__ void prefetch_rows_l2(const void* data, Type type, ui
 __device__ __forceinline__ void prefetch_predicate_l2(const FastPredicate& p, const uint32_t* selection, uint64_t begin,
                                                       uint64_t end) {
   if (selection) return;
-  for (int i = 0; i < p.count; ++i)
+  for (int i = 0; i < p.count; ++i) {
     if (!p.terms[i].rows) prefetch_rows_l2(p.terms[i].data, p.terms[i].type, begin, end);
+    if (p.terms[i].other && !p.terms[i].other_rows) prefetch_rows_l2(p.terms[i].other, p.terms[i].type, begin, end);
+  }
 }
 
 // `flags` less the items that fail some clause of `p`. term_bits(t, f)
@@ -270,6 +336,15 @@ __device__ __forceinline__ bool term_holds_at(const FastTerm& t, uint32_t row) {
   return row_is_valid(t.validity, row) && term_holds(t, load_streaming(static_cast<const T*>(t.data) + row));
 }
 
+// The same for a term comparing two columns, at the entry `id` both read.
+template <class T>
+__device__ __forceinline__ bool pair_holds_at(const FastTerm& t, uint32_t id) {
+  const uint32_t row = t.rows ? t.rows[id] : id, other = t.other_rows ? t.other_rows[id] : id;
+  return row_is_valid(t.validity, row) && row_is_valid(t.other_validity, other) &&
+         pair_holds(t, load_streaming(static_cast<const T*>(t.data) + row),
+                    load_streaming(static_cast<const T*>(t.other) + other));
+}
+
 // Whether `p` selects the row at `id` (a position, or an entry of a
 // selection vector): the same rows as fast_predicate_flags(), one row at a
 // time, each term read through its own row-id vector. Stops at the first
@@ -287,7 +362,15 @@ __device__ __forceinline__ bool fast_predicate_holds(const FastPredicate& p, uin
     }
     const uint32_t row = t.rows ? t.rows[id] : id;
     bool holds;
-    switch (t.type) {
+    if (t.other) {
+      switch (t.type) {
+        case Type::Boolean: holds = pair_holds_at<uint8_t>(t, id); break;
+        case Type::Integer:
+        case Type::Date: holds = pair_holds_at<int32_t>(t, id); break;
+        case Type::Varchar: holds = pair_holds_at<uint32_t>(t, id); break;
+        default: holds = pair_holds_at<int64_t>(t, id); break;  // BIGINT, DECIMAL
+      }
+    } else switch (t.type) {
       case Type::Boolean: holds = term_holds_at<uint8_t>(t, row); break;
       case Type::Integer:
       case Type::Date: holds = term_holds_at<int32_t>(t, row); break;

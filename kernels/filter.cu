@@ -466,10 +466,12 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
   // GPUSQL_FILTER_KERNEL=cub: no bitmask filter; =select: If with the
   // generic PredicateHolds instead of TermsHold; =ordered: the ordered
   // kernel. The interpreter: the ordered kernel.
+  // A predicate comparing two columns (l_commitdate < l_receiptdate) takes
+  // the ordered kernel's fast path.
   FastPredicate fast;
-  const bool is_fast = make_fast_predicate(predicate, columns, fast);
+  const bool is_fast = make_fast_predicate(predicate, columns, fast, /*pairs=*/true);
   const FilterKernel kernel = is_fast ? requested_filter_kernel() : FilterKernel::Ordered;
-  if (is_fast && kernel != FilterKernel::Ordered &&
+  if (is_fast && !fast.has_pairs && kernel != FilterKernel::Ordered &&
       (kernel == FilterKernel::Select || fast.count <= kMaxUnrolledTerms)) {
     if (selects_nothing(fast)) return 0;
     if (kernel == FilterKernel::Default && bitmask_filter_applies(fast, d_selection))

@@ -49,8 +49,12 @@ struct PairProgram {
 // Whether `p` (over `columns`) runs as a PairProgram, which is then written
 // to `out`: the general shape, every column read without a validity bitmap,
 // every instruction one of the kinds above, at most kPairStack values deep.
+// A conjunction with a term comparing two columns (a.k < b.k) runs as one
+// too: its code is the general program's.
 inline bool make_pair_program(const ExprProgram& p, const ColumnSet& columns, PairProgram& out) {
-  if (p.shape != Shape::General || p.length < 1 || p.length > kMaxPairOps) return false;
+  bool pair_terms = false;
+  for (int t = 0; p.shape == Shape::Conjunction && t < p.term_count; ++t) pair_terms |= p.terms[t].column_operand;
+  if ((p.shape != Shape::General && !pair_terms) || p.length < 1 || p.length > kMaxPairOps) return false;
   int depth = 0;
   for (int pc = 0; pc < p.length; ++pc) {
     const Instr& in = p.code[pc];

@@ -47,15 +47,16 @@ BoundExpr binary(Op op, BoundExpr a, BoundExpr b) {
 // first use, so every program names its columns through `slots`):
 // 0 i INTEGER in [0, 1000) with NULLs, 1 b BIGINT spread wide, 2 d DOUBLE in
 // [0, 1) with NaN, -0.0, 0.0 and NULLs, 3 r REAL in [0, 1), 4 f BOOLEAN with
-// NULLs, 5 e DOUBLE in [-1, 1) without NULLs.
+// NULLs, 5 e DOUBLE in [-1, 1) without NULLs, 6 j INTEGER in [0, 1000)
+// with NULLs (compared with i: two columns in one term).
 struct Columns {
   std::size_t rows = 0;
-  std::vector<int32_t> i;
+  std::vector<int32_t> i, j;
   std::vector<int64_t> b;
   std::vector<double> d, e;
   std::vector<float> r;
   std::vector<uint8_t> f;
-  std::vector<uint32_t> i_valid, d_valid, f_valid;
+  std::vector<uint32_t> i_valid, d_valid, f_valid, j_valid;
   std::vector<uint32_t> indirection;  // optional position -> row for every column
 
   explicit Columns(std::size_t n, uint64_t seed) : rows(n) {
@@ -63,6 +64,7 @@ struct Columns {
     i_valid.assign(words, 0);
     d_valid.assign(words, 0);
     f_valid.assign(words, 0);
+    j_valid.assign(words, 0);
     for (std::size_t k = 0; k < n; ++k) {
       uint64_t x = next_random(seed);
       i.push_back(static_cast<int32_t>(x % 1000));
@@ -75,31 +77,38 @@ struct Columns {
       r.push_back(static_cast<float>(next_random(seed) >> 40) / 16777216.0f);
       f.push_back(static_cast<uint8_t>(next_random(seed) % 3 == 0));
       e.push_back(static_cast<double>(next_random(seed) >> 11) / 4503599627370496.0 - 1.0);
+      j.push_back(static_cast<int32_t>(next_random(seed) % 1000));
       auto set = [&](std::vector<uint32_t>& bits, bool valid) {
         if (valid) bits[k / 32] |= 1u << (k % 32);
       };
       set(i_valid, k % 13 != 3);
       set(d_valid, k % 17 != 4);
       set(f_valid, k % 11 != 2);
+      set(j_valid, k % 7 != 1);
     }
   }
 
   // Host or device pointers to the same layout.
-  ColumnSet set(const void* const data[6], const uint32_t* const validity[3], const uint32_t* rows) const {
-    const Type types[6] = {Type::Integer, Type::BigInt, Type::Double, Type::Real, Type::Boolean, Type::Double};
+  ColumnSet set(const void* const data[7], const uint32_t* const validity[4], const uint32_t* rows) const {
+    const Type types[7] = {Type::Integer, Type::BigInt, Type::Double, Type::Real,
+                           Type::Boolean, Type::Double, Type::Integer};
     ColumnSet s;
-    for (int c = 0; c < 6; ++c) {
+    for (int c = 0; c < 7; ++c) {
       ColumnPointer& p = s.columns[s.count++];
       p.data = data[c];
       p.type = types[c];
       p.rows = rows;
-      p.validity = c == 0 ? validity[0] : c == 2 ? validity[1] : c == 4 ? validity[2] : nullptr;
+      p.validity = c == 0   ? validity[0]
+                   : c == 2 ? validity[1]
+                   : c == 4 ? validity[2]
+                   : c == 6 ? validity[3]
+                            : nullptr;
     }
     return s;
   }
   ColumnSet host(bool indirect) const {
-    const void* data[6] = {i.data(), b.data(), d.data(), r.data(), f.data(), e.data()};
-    const uint32_t* validity[3] = {i_valid.data(), d_valid.data(), f_valid.data()};
+    const void* data[7] = {i.data(), b.data(), d.data(), r.data(), f.data(), e.data(), j.data()};
+    const uint32_t* validity[4] = {i_valid.data(), d_valid.data(), f_valid.data(), j_valid.data()};
     return set(data, validity, indirect ? indirection.data() : nullptr);
   }
 };
@@ -118,21 +127,22 @@ struct DeviceColumns {
 
   DeviceColumns(DeviceContext& context, const Columns& c, bool indirect) {
     buffers.reserve(16);
-    const void* data[6] = {upload(context, c.i), upload(context, c.b), upload(context, c.d),
-                           upload(context, c.r), upload(context, c.f), upload(context, c.e)};
-    const uint32_t* validity[3] = {static_cast<const uint32_t*>(upload(context, c.i_valid)),
+    const void* data[7] = {upload(context, c.i), upload(context, c.b), upload(context, c.d), upload(context, c.r),
+                           upload(context, c.f), upload(context, c.e), upload(context, c.j)};
+    const uint32_t* validity[4] = {static_cast<const uint32_t*>(upload(context, c.i_valid)),
                                    static_cast<const uint32_t*>(upload(context, c.d_valid)),
-                                   static_cast<const uint32_t*>(upload(context, c.f_valid))};
+                                   static_cast<const uint32_t*>(upload(context, c.f_valid)),
+                                   static_cast<const uint32_t*>(upload(context, c.j_valid))};
     const uint32_t* rows = indirect ? static_cast<const uint32_t*>(upload(context, c.indirection)) : nullptr;
     set = c.set(data, validity, rows);
   }
 };
 
 // A program whose slots are the columns' indexes above: slot_of() is asked
-// for 0..5 first, so slot c is column c.
+// for 0..6 first, so slot c is column c.
 ExprProgram compile(const BoundExpr& e) {
   SlotMap slots;
-  for (int c = 0; c < 6; ++c) slots.slot_of(c);
+  for (int c = 0; c < 7; ++c) slots.slot_of(c);
   return compile_expression(e, slots);
 }
 
@@ -141,6 +151,7 @@ struct Case {
   std::string name;
   BoundExpr predicate;
   bool fast;  // a shape make_fast_predicate() takes
+  bool pairs = false;  // ... only where it takes terms comparing two columns (the filter does)
 };
 
 std::vector<Case> predicates() {
@@ -267,6 +278,19 @@ std::vector<Case> predicates() {
                    binary(Op::Or, binary(Op::Lt, column(0, DataType::integer()), int_constant(100)),
                           binary(Op::Gt, column(2, DataType::double_()), real_constant(0.9))),
                    true});
+  // Two columns in one term: the ordered filter kernel's fast path, the
+  // Conjunction shape elsewhere; NULL on either side fails.
+  BoundExpr i = column(0, DataType::integer()), j = column(6, DataType::integer());
+  cases.push_back({"i < j (two INTEGER columns with NULLs)", binary(Op::Lt, i, j), false, true});
+  cases.push_back({"j >= i AND i <> j AND i < 900", binary(Op::And, binary(Op::And, binary(Op::Ge, j, i), binary(Op::Ne, i, j)),
+                                                       binary(Op::Lt, i, int_constant(900))),
+                   false, true});
+  cases.push_back({"(i = j OR f = 1) AND b >= 0 (a pair in an OR clause)",
+                   binary(Op::And, binary(Op::Or, binary(Op::Eq, i, j), binary(Op::Eq, column(4, DataType::boolean()), int_constant(1))),
+                          binary(Op::Ge, column(1, DataType::bigint()), int_constant(0))),
+                   false, true});
+  cases.push_back({"i <= i (one column on both sides)", binary(Op::Le, i, i), false, true});
+  cases.push_back({"b > i (BIGINT and INTEGER: interpreter)", binary(Op::Gt, column(1, DataType::bigint()), i), false});
   cases.push_back({"e * e < 0.25 (interpreter)",
                    binary(Op::Lt,
                           build::binary(Op::Mul, DataType::double_(), column(5, DataType::double_()),
@@ -377,6 +401,8 @@ TEST_CASE("fast predicate shapes are recognized", "[filter]") {
     kernels::FastPredicate fast;
     CHECK(kernels::make_fast_predicate(compile(p.predicate), c.host(false), fast) == p.fast);
     CHECK(kernels::make_fast_predicate(compile(p.predicate), c.host(true), fast) == p.fast);
+    CHECK(kernels::make_fast_predicate(compile(p.predicate), c.host(false), fast, true) == (p.fast || p.pairs));
+    if (p.fast || p.pairs) CHECK(fast.has_pairs == p.pairs);
   }
   kernels::FastPredicate fast;
   CHECK(kernels::make_fast_predicate(ExprProgram{}, c.host(false), fast));
