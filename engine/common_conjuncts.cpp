@@ -30,7 +30,38 @@ BoundExpr boolean_node(Op op, BoundExpr a, BoundExpr b) {
   return e;
 }
 
+// Whether evaluating `e` can raise no run-time error.
+bool cannot_fail(const BoundExpr& e) {
+  switch (e.op) {
+    case Op::Column: case Op::Constant:
+    case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
+    case Op::And: case Op::Or: case Op::Not: case Op::IsNull: case Op::IsNotNull:
+    case Op::Lookup: case Op::Rank: case Op::ScaleSaturate: case Op::ToDouble: case Op::ToWide:
+      break;
+    default: return false;
+  }
+  return std::all_of(e.children.begin(), e.children.end(), cannot_fail);
+}
+
 }  // namespace
+
+std::optional<BoundExpr> implied_condition(const BoundExpr& condition,
+                                           const std::function<bool(const BoundExpr&)>& wanted) {
+  if (condition.op != Op::Or) return std::nullopt;
+  std::vector<BoundExpr> branches;
+  flatten(condition, Op::Or, branches);
+  std::optional<BoundExpr> implied;
+  for (const BoundExpr& branch : branches) {
+    std::vector<BoundExpr> conjuncts;
+    flatten(branch, Op::And, conjuncts);
+    std::optional<BoundExpr> kept;
+    for (auto& c : conjuncts)
+      if (wanted(c) && cannot_fail(c)) kept = kept ? boolean_node(Op::And, std::move(*kept), std::move(c)) : std::move(c);
+    if (!kept) return std::nullopt;
+    implied = implied ? boolean_node(Op::Or, std::move(*implied), std::move(*kept)) : std::move(*kept);
+  }
+  return implied;
+}
 
 std::vector<BoundExpr> factor_common_conjuncts(BoundExpr condition) {
   if (condition.op != Op::Or) return {std::move(condition)};

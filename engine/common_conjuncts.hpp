@@ -5,6 +5,8 @@
 // branches: pulled out, it becomes a hash join instead of a cross product.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <vector>
 
 #include "engine/bound_expression.hpp"
@@ -15,5 +17,17 @@ namespace gpusql {
 // left of the OR (nothing when a branch held only common conjuncts).
 // Anything but an OR with common conjuncts comes back whole, alone.
 std::vector<BoundExpr> factor_common_conjuncts(BoundExpr condition);
+
+// A condition an OR implies, of the conjuncts `wanted` takes (those reading
+// one table): the OR over its branches of the AND of each branch's wanted
+// conjuncts -- nullopt when some branch has none. TPC-H Q7's
+// (n1.n_name = 'FRANCE' AND n2.n_name = 'GERMANY') OR (n1.n_name = 'GERMANY'
+// AND n2.n_name = 'FRANCE') implies n1.n_name = 'FRANCE' OR n1.n_name =
+// 'GERMANY', a filter for n1's scan: a row the OR keeps satisfies it, so
+// the OR above still decides. Only conjuncts that cannot fail at run time
+// (comparisons, IN lists, LIKE, IS NULL of columns and constants) are
+// taken: the filter reads rows the OR would never have seen.
+std::optional<BoundExpr> implied_condition(const BoundExpr& condition,
+                                           const std::function<bool(const BoundExpr&)>& wanted);
 
 }  // namespace gpusql

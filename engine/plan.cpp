@@ -1,11 +1,13 @@
 #include "engine/plan.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <limits>
 #include <optional>
 #include <set>
 
+#include "engine/common_conjuncts.hpp"
 #include "engine/result_data.hpp"
 
 namespace gpusql {
@@ -203,6 +205,18 @@ class Planner {
       conjuncts.push_back({std::move(c), tables});
     }
     const std::size_t n = q_.tables.size();
+    // An OR over several tables implies a filter on each inner table every
+    // branch constrains (common_conjuncts.hpp); the OR itself stays.
+    for (std::size_t i = 0, count = conjuncts.size(); i < count; ++i) {
+      if (std::popcount(conjuncts[i].tables) < 2) continue;
+      for (std::size_t t = 0; t < n; ++t) {
+        const uint64_t bit = 1ull << t;
+        if (!(conjuncts[i].tables & bit) || q_.tables[t].left_outer) continue;
+        std::optional<BoundExpr> implied = implied_condition(
+            conjuncts[i].expr, [&](const BoundExpr& e) { return tables_of(e, q_) == bit; });
+        if (implied) conjuncts.push_back({std::move(*implied), bit});
+      }
+    }
     uint64_t outer = 0;
     std::vector<std::vector<Conjunct>> on(n);  // a LEFT JOIN's ON conjuncts, by table
     for (std::size_t t = 0; t < n; ++t) {
