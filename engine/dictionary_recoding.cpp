@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "storage/column_ops.hpp"
 #include "storage/parallel_tasks.hpp"
@@ -88,16 +90,26 @@ BoundExpr map_strings(BoundExpr e, const std::string& key, const std::function<s
     parallel_ranges(from.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) images[i] = f(from[i]);
     });
-    // The distinct images (often few: a prefix of a phone number), sorted.
-    std::unordered_map<std::string_view, uint32_t> distinct;
-    for (const std::string& s : images) distinct.emplace(s, 0);
+    // The distinct images (often few: a prefix of a phone number), sorted:
+    // each slice's, then merged.
+    std::unordered_set<std::string_view> distinct;
+    std::mutex merging;
+    parallel_ranges(from.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
+      std::unordered_set<std::string_view> local;
+      for (std::size_t i = begin; i < end; ++i) local.insert(images[i]);
+      std::lock_guard lock(merging);
+      distinct.insert(local.begin(), local.end());
+    });
     auto target = std::make_shared<Dictionary>();
-    for (const auto& [s, code] : distinct) target->values.emplace_back(s);
+    target->values.assign(distinct.begin(), distinct.end());
     std::sort(target->values.begin(), target->values.end());
-    for (std::size_t c = 0; c < target->values.size(); ++c) distinct[target->values[c]] = static_cast<uint32_t>(c);
+    std::unordered_map<std::string_view, uint32_t> code_of;
+    for (std::size_t c = 0; c < target->values.size(); ++c) code_of.emplace(target->values[c], static_cast<uint32_t>(c));
     DerivedDictionary out;
     out.codes.resize(from.size());
-    for (std::size_t i = 0; i < from.size(); ++i) out.codes[i] = distinct[images[i]];
+    parallel_ranges(from.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) out.codes[i] = code_of.find(images[i])->second;
+    });
     out.values = std::move(target);
     return out;
   });

@@ -7,6 +7,7 @@ namespace gpusql {
 void Catalog::add(std::shared_ptr<const Table> table) {
   std::string key = to_lower(table->name);
   if (tables_.count(key)) throw Error(ErrorKind::Catalog, "Table with name \"" + table->name + "\" already exists!");
+  table->estimate_distinct_now();
   tables_.emplace(std::move(key), std::move(table));
 }
 
@@ -14,6 +15,7 @@ void Catalog::replace(std::shared_ptr<const Table> table) {
   auto it = tables_.find(to_lower(table->name));
   if (it == tables_.end())
     throw Error(ErrorKind::Catalog, "Table with name " + table->name + " does not exist!");
+  table->estimate_distinct_now();
   it->second = std::move(table);
 }
 

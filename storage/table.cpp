@@ -4,6 +4,7 @@
 
 #include "storage/column_ops.hpp"
 #include "storage/column_statistics.hpp"
+#include "storage/parallel_tasks.hpp"
 
 namespace gpusql {
 
@@ -34,6 +35,19 @@ double Table::distinct_estimate(std::size_t column) const {
   if (distinct[column] < 0)
     distinct[column] = has_host_copy(column) ? estimate_distinct(host[column]) : static_cast<double>(rows);
   return distinct[column];
+}
+
+void Table::estimate_distinct_now() const {
+  if (rows <= kDistinctSampleRows) return;
+  std::vector<double> estimates(host.size(), -1.0);
+  parallel_for_workers(host.size(), hardware_threads(), [&](std::size_t c, std::size_t) {
+    if (has_host_copy(c)) estimates[c] = estimate_distinct(host[c]);
+  });
+  std::lock_guard lock(statistics_->mutex);
+  std::vector<double>& distinct = statistics_->distinct;
+  if (distinct.size() != host.size()) distinct.assign(host.size(), -1.0);
+  for (std::size_t c = 0; c < host.size(); ++c)
+    if (distinct[c] < 0) distinct[c] = estimates[c];
 }
 
 void Table::set_distinct_estimates(std::vector<double> estimates) const {

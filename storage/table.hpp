@@ -46,6 +46,11 @@ struct Table {
   // what made the table knows them better than a sample would, or the
   // table has no host copy to sample.
   void set_distinct_estimates(std::vector<double> estimates) const;
+  // Makes every column's estimate now, on all cores, when the table is
+  // large enough for them to be sampled (a fixed cost per column): the
+  // catalog does it as a table arrives, so a query's first plan does not
+  // wait on random reads over gigabytes. Smaller tables stay lazy.
+  void estimate_distinct_now() const;
 
   // Whether column `column`'s values are held on the host.
   bool has_host_copy(std::size_t column) const { return column < host.size() && host[column].size == rows; }

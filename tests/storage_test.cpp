@@ -379,3 +379,37 @@ TEST_CASE("what a dictionary derives is built once per key and not copied with i
   copy.derived<std::vector<std::size_t>>("length", lengths);
   CHECK(builds == 3);
 }
+
+TEST_CASE("a large table's distinct estimates are made as the catalog takes it, the same as made lazily", "[storage]") {
+  auto make = [](std::size_t rows) {
+    auto t = std::make_shared<Table>();
+    t->name = "t" + std::to_string(rows);
+    t->rows = rows;
+    HostColumn a(DataType::integer(), rows), b(DataType::bigint(), rows);
+    for (std::size_t r = 0; r < rows; ++r) {
+      a.values<int32_t>()[r] = static_cast<int32_t>(r % 1000);
+      b.values<int64_t>()[r] = static_cast<int64_t>(r * 7);
+    }
+    t->columns = {{"a", a.type}, {"b", b.type}};
+    t->host.push_back(std::move(a));
+    t->host.push_back(std::move(b));
+    return t;
+  };
+  Catalog catalog;
+  auto big = make(kDistinctSampleRows * 3);
+  catalog.add(big);
+  const double a = estimate_distinct(big->host[0]), b = estimate_distinct(big->host[1]);
+  CHECK(a == 1000);
+  // Made already: values changed behind the catalog's back (never done
+  // outside this test: tables are immutable) do not change it.
+  std::vector<std::byte> kept = big->host[0].bytes;
+  std::fill(big->host[0].bytes.begin(), big->host[0].bytes.end(), std::byte{0});
+  CHECK(big->distinct_estimate(0) == a);
+  big->host[0].bytes = std::move(kept);
+  CHECK(b == static_cast<double>(big->rows));  // a key: every sampled value once
+  CHECK(big->distinct_estimate(0) == a);
+  CHECK(big->distinct_estimate(1) == b);
+  auto small = make(100);
+  catalog.add(small);
+  CHECK(small->distinct_estimate(0) == 100);
+}
