@@ -115,11 +115,17 @@ class CudaExecutor final : public Executor {
         value = std::move(check);
         error = narrow_words.as<uint32_t>() + c;
       }
-      SlotMap slots;
-      ExprProgram program = compile_expression(value, slots);
       DeviceColumn column;
       column.type = value.type;
       column.size = count;
+      if (error == error_ && take_dense_column(result, c, column)) {
+        types.push_back(value.type);
+        dictionaries.push_back(result.columns[c].dictionary);
+        device->columns.push_back(std::move(column));
+        continue;
+      }
+      SlotMap slots;
+      ExprProgram program = compile_expression(value, slots);
       column.data = DeviceBuffer(context_, std::max<std::size_t>(1, count * value.type.width()));
       column.validity = DeviceBuffer(context_, std::max<std::size_t>(1, words) * sizeof(uint32_t));
       kernels::project_rows(program, value.type.storage(), column_set(slots, result), nullptr, count,
@@ -161,6 +167,38 @@ class CudaExecutor final : public Executor {
   std::map<const LookupTable*, std::unique_ptr<DeviceBuffer>> lookups_;
   // Set by a Limit over a Sort for that Sort: the rows it must order (LIMIT + OFFSET).
   std::optional<std::size_t> sort_limit_;
+
+  // Moves column `c` of `r` into `out` when its values (and validity) are
+  // whole buffers only `r` holds, read position for position (an
+  // aggregate's or a projection's output): no copy. False otherwise (a
+  // table's own column, values read through row ids, a buffer two columns
+  // share): the caller evaluates the column into new buffers.
+  static bool take_dense_column(DeviceRelation& r, std::size_t c, DeviceColumn& out) {
+    const DeviceColumnRef& ref = r.columns[c];
+    if (ref.rows || ref.rowid || !ref.present || !ref.data) return false;
+    auto sole_owner = [&](const void* data) -> Buffer* {
+      Buffer* found = nullptr;
+      for (Buffer& b : r.owned)
+        if (b && b->data() == data) {
+          if (found || b.use_count() != 1) return nullptr;
+          found = &b;
+        }
+      return found;
+    };
+    for (std::size_t other = 0; other < r.columns.size(); ++other)
+      if (other != c && (r.columns[other].data == ref.data || (ref.validity && r.columns[other].validity == ref.validity)))
+        return false;
+    Buffer* values = sole_owner(ref.data);
+    Buffer* validity = ref.validity ? sole_owner(ref.validity) : nullptr;
+    if (!values || (ref.validity && !validity)) return false;
+    out.data = std::move(**values);
+    values->reset();
+    if (validity) {
+      out.validity = std::move(**validity);
+      validity->reset();
+    }
+    return true;
+  }
 
   // Readies the error words for a new query; the buffer lives as long as the query runs.
   DeviceBuffer begin() {
