@@ -43,6 +43,21 @@ bool cannot_fail(const BoundExpr& e) {
   return std::all_of(e.children.begin(), e.children.end(), cannot_fail);
 }
 
+// A comparison of a column with a constant, or an OR of them (IN lists).
+bool simple_comparisons(const BoundExpr& e) {
+  if (e.op == Op::Or) return simple_comparisons(e.children[0]) && simple_comparisons(e.children[1]);
+  if (e.op != Op::Eq && e.op != Op::Ne && e.op != Op::Lt && e.op != Op::Le && e.op != Op::Gt && e.op != Op::Ge)
+    return false;
+  const BoundExpr &a = e.children[0], &b = e.children[1];
+  return cannot_fail(e) && ((a.op == Op::Column && b.op == Op::Constant) || (a.op == Op::Constant && b.op == Op::Column));
+}
+
+// Equalities only (x = c, an IN list).
+bool equalities(const BoundExpr& e) {
+  if (e.op == Op::Or) return equalities(e.children[0]) && equalities(e.children[1]);
+  return e.op == Op::Eq;
+}
+
 }  // namespace
 
 std::optional<BoundExpr> implied_condition(const BoundExpr& condition,
@@ -54,11 +69,16 @@ std::optional<BoundExpr> implied_condition(const BoundExpr& condition,
   for (const BoundExpr& branch : branches) {
     std::vector<BoundExpr> conjuncts;
     flatten(branch, Op::And, conjuncts);
-    std::optional<BoundExpr> kept;
-    for (auto& c : conjuncts)
-      if (wanted(c) && cannot_fail(c)) kept = kept ? boolean_node(Op::And, std::move(*kept), std::move(c)) : std::move(c);
+    // One conjunct a branch, an equality or IN list: (A AND B) OR (C AND D)
+    // implies A OR C too, and an OR of equalities is a filter the kernels
+    // run at full speed and that keeps few rows (an OR of ANDs would go
+    // through the interpreter on every row of the table; ranges rarely
+    // narrow much).
+    const BoundExpr* kept = nullptr;
+    for (const auto& c : conjuncts)
+      if (!kept && wanted(c) && simple_comparisons(c) && equalities(c)) kept = &c;
     if (!kept) return std::nullopt;
-    implied = implied ? boolean_node(Op::Or, std::move(*implied), std::move(*kept)) : std::move(*kept);
+    implied = implied ? boolean_node(Op::Or, std::move(*implied), *kept) : *kept;
   }
   return implied;
 }

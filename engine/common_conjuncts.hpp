@@ -19,14 +19,15 @@ namespace gpusql {
 std::vector<BoundExpr> factor_common_conjuncts(BoundExpr condition);
 
 // A condition an OR implies, of the conjuncts `wanted` takes (those reading
-// one table): the OR over its branches of the AND of each branch's wanted
-// conjuncts -- nullopt when some branch has none. TPC-H Q7's
+// one table): the OR over its branches of one wanted conjunct of each, an
+// equality of a column with a constant or an IN list (so the OR is a filter
+// the kernels run at full speed and keeps few rows) -- nullopt when some
+// branch has none. TPC-H Q7's
 // (n1.n_name = 'FRANCE' AND n2.n_name = 'GERMANY') OR (n1.n_name = 'GERMANY'
 // AND n2.n_name = 'FRANCE') implies n1.n_name = 'FRANCE' OR n1.n_name =
 // 'GERMANY', a filter for n1's scan: a row the OR keeps satisfies it, so
 // the OR above still decides. Only conjuncts that cannot fail at run time
-// (comparisons, IN lists, LIKE, IS NULL of columns and constants) are
-// taken: the filter reads rows the OR would never have seen.
+// are taken: the filter reads rows the OR would never have seen.
 std::optional<BoundExpr> implied_condition(const BoundExpr& condition,
                                            const std::function<bool(const BoundExpr&)>& wanted);
 
