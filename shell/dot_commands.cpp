@@ -32,6 +32,14 @@ struct DotCommand {
   Outcome (*run)(Session& session, const Arguments& arguments);
 };
 
+// The session's render options with `change` made to them.
+template <class F>
+RenderOptions with(const Session& s, F change) {
+  RenderOptions options = s.settings().render;
+  change(options);
+  return options;
+}
+
 bool parse_switch(const std::string& word) {
   if (word == "on" || word == "1" || word == "yes" || word == "true") return true;
   if (word == "off" || word == "0" || word == "no" || word == "false") return false;
@@ -108,6 +116,11 @@ const std::vector<DotCommand>& commands() {
          return Outcome::Ok;
        }},
       {"exit", "", "leave the shell", 0, 0, quit},
+      {"headers", "on|off", "csv and list modes: a first line of column names", 1, 1,
+       [](Session& s, const Arguments& a) {
+         s.set_render(with(s, [&](RenderOptions& o) { o.headers = parse_switch(a[0]); }));
+         return Outcome::Ok;
+       }},
       {"help", "", "show this message", 0, 0,
        [](Session& s, const Arguments&) {
          s.out() << dot_command_help();
@@ -124,7 +137,7 @@ const std::vector<DotCommand>& commands() {
          if (a.empty())
            s.out() << s.settings().render.max_rows << '\n';
          else
-           s.set_max_rows(parse_count(a[0]));
+           s.set_render(with(s, [&](RenderOptions& o) { o.max_rows = parse_count(a[0]); }));
          return Outcome::Ok;
        }},
       {"mode", "?MODE?", "set the output mode: " + std::string(render_mode_names()) + "; no MODE: show it", 0, 1,
@@ -139,9 +152,33 @@ const std::vector<DotCommand>& commands() {
          s.set_mode(*mode);
          return Outcome::Ok;
        }},
+      {"nullvalue", "TEXT", "list and line modes: print NULL as TEXT (default: nothing)", 1, 1,
+       [](Session& s, const Arguments& a) {
+         s.set_render(with(s, [&](RenderOptions& o) { o.null_value = a[0]; }));
+         return Outcome::Ok;
+       }},
       {"quit", "", "leave the shell", 0, 0, quit},
       {"read", "FILE", "run the statements and dot-commands in FILE", 1, 1,
        [](Session& s, const Arguments& a) { return s.run_file(a[0]); }},
+      {"separator", "TEXT", "list mode: put TEXT between values (default: |)", 1, 1,
+       [](Session& s, const Arguments& a) {
+         s.set_render(with(s, [&](RenderOptions& o) { o.separator = a[0]; }));
+         return Outcome::Ok;
+       }},
+      {"show", "", "show the current settings", 0, 0,
+       [](Session& s, const Arguments&) {
+         const SessionSettings& t = s.settings();
+         auto on = [](bool b) { return b ? "on" : "off"; };
+         s.out() << "     bail: " << on(t.bail) << "\n"
+                 << "     echo: " << on(t.echo) << "\n"
+                 << "  headers: " << on(t.render.headers) << "\n"
+                 << "  maxrows: " << t.render.max_rows << "\n"
+                 << "     mode: " << render_mode_name(t.mode) << "\n"
+                 << "nullvalue: \"" << t.render.null_value << "\"\n"
+                 << "separator: \"" << t.render.separator << "\"\n"
+                 << "    timer: " << on(t.timer) << "\n";
+         return Outcome::Ok;
+       }},
       {"tables", "", "list the tables (on the GPU with their rows and bytes in GPU memory)", 0, 0,
        [](Session& s, const Arguments&) {
          const bool gpu = s.database().executor() == ExecutorKind::Gpu;

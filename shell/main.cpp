@@ -54,6 +54,7 @@ int main(int argc, char* argv[]) {
 
   shell::SessionSettings settings;
   settings.mode = options.mode.value_or(isatty(STDOUT_FILENO) ? shell::RenderMode::Box : shell::RenderMode::Csv);
+  settings.render = options.render;
   settings.bail = options.bail;
   settings.echo = options.echo;
   shell::Session session(*database, settings, std::cout, std::cerr);

@@ -44,10 +44,16 @@ const Flag FLAGS[] = {
      [](ShellOptions& o, const std::string&) { o.echo = true; }},
     {"-f", "FILE", "run the statements and dot-commands in FILE and exit",
      [](ShellOptions& o, const std::string& path) { o.batch.push_back({BatchInput::Kind::File, path}); }},
+    {"-header", "", "csv and list modes: print a line of column names (default)",  //
+     [](ShellOptions& o, const std::string&) { o.render.headers = true; }},
     {"-help", "", "show this message and exit",  //
      [](ShellOptions& o, const std::string&) { o.help = true; }},
     {"-json", "", "set output mode to 'json'",  //
      [](ShellOptions& o, const std::string&) { set_mode(o, RenderMode::Json); }},
+    {"-line", "", "set output mode to 'line'",  //
+     [](ShellOptions& o, const std::string&) { set_mode(o, RenderMode::Line); }},
+    {"-list", "", "set output mode to 'list'",  //
+     [](ShellOptions& o, const std::string&) { set_mode(o, RenderMode::List); }},
     {"-load", "NAME=PATH", "load the CSV file PATH as table NAME before anything runs (repeatable)",
      [](ShellOptions& o, const std::string& spec) {
        std::size_t equals = spec.find('=');
@@ -57,6 +63,12 @@ const Flag FLAGS[] = {
      }},
     {"-markdown", "", "set output mode to 'markdown'",  //
      [](ShellOptions& o, const std::string&) { set_mode(o, RenderMode::Markdown); }},
+    {"-noheader", "", "csv and list modes: no line of column names",  //
+     [](ShellOptions& o, const std::string&) { o.render.headers = false; }},
+    {"-nullvalue", "TEXT", "list and line modes: print NULL as TEXT",  //
+     [](ShellOptions& o, const std::string& text) { o.render.null_value = text; }},
+    {"-separator", "SEP", "list mode: put SEP between values (default: |)",  //
+     [](ShellOptions& o, const std::string& sep) { o.render.separator = sep; }},
     {"-trash", "", "set output mode to 'trash' (print no results)",  //
      [](ShellOptions& o, const std::string&) { set_mode(o, RenderMode::Trash); }},
     {"-version", "", "show the version and exit",  //

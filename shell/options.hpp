@@ -30,6 +30,7 @@ struct ShellOptions {
   std::vector<TableLoad> loads;
   std::vector<BatchInput> batch;  // empty: read standard input
   std::optional<RenderMode> mode;  // unset: box on a terminal, csv otherwise
+  RenderOptions render;            // -header/-noheader, -nullvalue, -separator
   bool bail = false;
   bool echo = false;
   bool help = false;

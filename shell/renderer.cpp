@@ -22,11 +22,13 @@ struct ModeName {
   RenderMode mode;
   std::string_view name;
 };
-constexpr std::array<ModeName, 5> MODE_NAMES{{
+constexpr std::array<ModeName, 7> MODE_NAMES{{
     {RenderMode::Box, "box"},
     {RenderMode::Csv, "csv"},
     {RenderMode::Json, "json"},
     {RenderMode::Markdown, "markdown"},
+    {RenderMode::List, "list"},
+    {RenderMode::Line, "line"},
     {RenderMode::Trash, "trash"},
 }};
 
@@ -246,6 +248,9 @@ std::string csv_field(std::string_view text) {
 }
 
 class CsvRenderer final : public Renderer {
+ public:
+  explicit CsvRenderer(RenderOptions options) : options_(std::move(options)) {}
+
  protected:
   void render_table(const Result& result, std::ostream& out) const override {
     const std::size_t columns = result.column_count();
@@ -254,7 +259,7 @@ class CsvRenderer final : public Renderer {
       if (c > 0) line += ',';
       line += csv_field(result.column_name(c));
     }
-    out << line << '\n';
+    if (options_.headers) out << line << '\n';
     for (std::size_t r = 0; r < result.row_count(); ++r) {
       line.clear();
       for (std::size_t c = 0; c < columns; ++c) {
@@ -267,6 +272,58 @@ class CsvRenderer final : public Renderer {
       out << line << '\n';
     }
   }
+
+ private:
+  RenderOptions options_;
+};
+
+// sqlite3's list mode: values as Result::text, joined by the separator,
+// NULL as the null value; no quoting.
+class ListRenderer final : public Renderer {
+ public:
+  explicit ListRenderer(RenderOptions options) : options_(std::move(options)) {}
+
+ protected:
+  void render_table(const Result& result, std::ostream& out) const override {
+    const std::size_t columns = result.column_count();
+    if (options_.headers) {
+      for (std::size_t c = 0; c < columns; ++c) out << (c > 0 ? options_.separator : "") << result.column_name(c);
+      out << '\n';
+    }
+    for (std::size_t r = 0; r < result.row_count(); ++r) {
+      for (std::size_t c = 0; c < columns; ++c)
+        out << (c > 0 ? options_.separator : "") << (result.is_null(r, c) ? options_.null_value : result.text(r, c));
+      out << '\n';
+    }
+  }
+
+ private:
+  RenderOptions options_;
+};
+
+// sqlite3's line mode: each row's columns one a line, "name = value", the
+// names right-aligned to the longest; a blank line between rows.
+class LineRenderer final : public Renderer {
+ public:
+  explicit LineRenderer(RenderOptions options) : options_(std::move(options)) {}
+
+ protected:
+  void render_table(const Result& result, std::ostream& out) const override {
+    const std::size_t columns = result.column_count();
+    std::size_t width = 0;
+    for (std::size_t c = 0; c < columns; ++c) width = std::max(width, display_width(result.column_name(c)));
+    for (std::size_t r = 0; r < result.row_count(); ++r) {
+      if (r > 0) out << '\n';
+      for (std::size_t c = 0; c < columns; ++c) {
+        const std::string& name = result.column_name(c);
+        out << std::string(width - display_width(name), ' ') << name << " = "
+            << (result.is_null(r, c) ? options_.null_value : result.text(r, c)) << '\n';
+      }
+    }
+  }
+
+ private:
+  RenderOptions options_;
 };
 
 std::string json_string(std::string_view text) {
@@ -424,12 +481,14 @@ void Renderer::render(const Result& result, std::ostream& out) const {
 std::unique_ptr<Renderer> make_renderer(RenderMode mode, RenderOptions options) {
   switch (mode) {
     case RenderMode::Box: return std::make_unique<BoxRenderer>(options);
-    case RenderMode::Csv: return std::make_unique<CsvRenderer>();
+    case RenderMode::Csv: return std::make_unique<CsvRenderer>(options);
     case RenderMode::Json: return std::make_unique<JsonRenderer>();
     case RenderMode::Markdown: return std::make_unique<MarkdownRenderer>();
+    case RenderMode::List: return std::make_unique<ListRenderer>(options);
+    case RenderMode::Line: return std::make_unique<LineRenderer>(options);
     case RenderMode::Trash: return std::make_unique<TrashRenderer>();
   }
-  return std::make_unique<CsvRenderer>();
+  return std::make_unique<CsvRenderer>(options);
 }
 
 }  // namespace gpusql::shell

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <string>
 #include <string_view>
 
 #include "gpusql/gpusql.hpp"
@@ -17,19 +18,27 @@ enum class RenderMode {
   Csv,       // RFC 4180, header line, NULL as an empty field
   Json,      // an array of objects, one per row, like sqlite3's .mode json
   Markdown,  // a pipe table
+  List,      // sqlite3's and DuckDB's list: values joined by the separator ("|")
+  Line,      // sqlite3's and DuckDB's line: "name = value", one column a line, rows apart
   Trash,     // nothing at all: for timing queries without printing them
 };
 
 // "box", "csv", ... ; the names .mode and the command-line flags accept.
 std::string_view render_mode_name(RenderMode mode);
 std::optional<RenderMode> parse_render_mode(std::string_view name);
-// "box|csv|json|markdown|trash", for help texts.
+// "box|csv|json|markdown|list|line|trash", for help texts.
 std::string_view render_mode_names();
 
 struct RenderOptions {
   // Box mode: a result with more rows shows its first and last rows only,
   // with a "N rows (M shown)" footer. 0 shows every row.
   std::size_t max_rows = 40;
+  // csv and list: a first line of column names (.headers).
+  bool headers = true;
+  // list and line: the text of a NULL (.nullvalue); csv writes an empty field.
+  std::string null_value;
+  // list: between values (.separator).
+  std::string separator = "|";
 };
 
 class Renderer {

@@ -31,8 +31,8 @@ void Session::set_mode(RenderMode mode) {
   renderer_ = make_renderer(settings_.mode, settings_.render);
 }
 
-void Session::set_max_rows(std::size_t max_rows) {
-  settings_.render.max_rows = max_rows;
+void Session::set_render(RenderOptions options) {
+  settings_.render = std::move(options);
   renderer_ = make_renderer(settings_.mode, settings_.render);
 }
 

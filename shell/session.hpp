@@ -60,7 +60,7 @@ class Session {
   Database& database() { return database_; }
   const SessionSettings& settings() const { return settings_; }
   void set_mode(RenderMode mode);
-  void set_max_rows(std::size_t max_rows);
+  void set_render(RenderOptions options);  // .maxrows, .headers, .nullvalue, .separator
   void set_bail(bool on) { settings_.bail = on; }
   void set_echo(bool on) { settings_.echo = on; }
   void set_timer(bool on) { settings_.timer = on; }

@@ -106,10 +106,11 @@ Result counting(int rows) {
 }  // namespace
 
 TEST_CASE("mode names round-trip", "[shell]") {
-  for (RenderMode mode : {RenderMode::Box, RenderMode::Csv, RenderMode::Json, RenderMode::Markdown, RenderMode::Trash})
+  for (RenderMode mode : {RenderMode::Box, RenderMode::Csv, RenderMode::Json, RenderMode::Markdown, RenderMode::List,
+                          RenderMode::Line, RenderMode::Trash})
     CHECK(gpusql::shell::parse_render_mode(gpusql::shell::render_mode_name(mode)) == mode);
   CHECK_FALSE(gpusql::shell::parse_render_mode("table"));
-  CHECK(gpusql::shell::render_mode_names() == "box|csv|json|markdown|trash");
+  CHECK(gpusql::shell::render_mode_names() == "box|csv|json|markdown|list|line|trash");
 }
 
 TEST_CASE("box: names and types centered, numbers right, text left, NULL shown", "[shell]") {
@@ -271,6 +272,51 @@ TEST_CASE("csv: header, NULL as an empty field, numbers as Result::text", "[shel
         "1,ann,1.5\n"
         "2,,\n"
         ",bob,-0.25\n");
+}
+
+TEST_CASE("csv: no header line with headers off", "[shell]") {
+  RenderOptions options;
+  options.headers = false;
+  CHECK(render(RenderMode::Csv, people(), options) == "1,ann,1.5\n2,,\n,bob,-0.25\n");
+}
+
+TEST_CASE("list: values joined by the separator, NULL as the null value, no quoting", "[shell]") {
+  CHECK(render(RenderMode::List, people()) ==
+        "id|name|score\n"
+        "1|ann|1.5\n"
+        "2||\n"
+        "|bob|-0.25\n");
+  RenderOptions options;
+  options.headers = false;
+  options.null_value = "NULL";
+  options.separator = ", ";
+  CHECK(render(RenderMode::List, people(), options) ==
+        "1, ann, 1.5\n"
+        "2, NULL, NULL\n"
+        "NULL, bob, -0.25\n");
+  CHECK(render(RenderMode::List, make_result({{"s", strings({"a|b", "x\"y"})}})) == "s\na|b\nx\"y\n");
+  CHECK(render(RenderMode::List, make_result({{"n", integers({})}})) == "n\n");
+}
+
+TEST_CASE("line: one column a line, names right-aligned, rows apart", "[shell]") {
+  CHECK(render(RenderMode::Line, people()) ==
+        "   id = 1\n"
+        " name = ann\n"
+        "score = 1.5\n"
+        "\n"
+        "   id = 2\n"
+        " name = \n"
+        "score = \n"
+        "\n"
+        "   id = \n"
+        " name = bob\n"
+        "score = -0.25\n");
+  RenderOptions options;
+  options.null_value = "NULL";
+  CHECK(render(RenderMode::Line, make_result({{"é", integers({std::nullopt})}, {"ab", integers({7})}}), options) ==
+        " é = NULL\n"
+        "ab = 7\n");
+  CHECK(render(RenderMode::Line, make_result({{"n", integers({})}})) == "");
 }
 
 TEST_CASE("csv: quotes only fields that need it, doubling quotes", "[shell]") {

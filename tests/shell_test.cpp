@@ -153,6 +153,13 @@ TEST_CASE("options: flags fill in the options, -c and -f in order", "[shell]") {
   CHECK(parse_arguments({"--device", "gpu"}).executor == gpusql::ExecutorKind::Gpu);
   CHECK(parse_arguments({"-device", "auto"}).executor == gpusql::ExecutorKind::Auto);
   CHECK(parse_arguments({"-box", "-markdown"}).mode == RenderMode::Markdown);
+  CHECK(parse_arguments({"-list"}).mode == RenderMode::List);
+  CHECK(parse_arguments({"-line"}).mode == RenderMode::Line);
+  ShellOptions list = parse_arguments({"-noheader", "-nullvalue", "NULL", "-separator", ";"});
+  CHECK_FALSE(list.render.headers);
+  CHECK(list.render.null_value == "NULL");
+  CHECK(list.render.separator == ";");
+  CHECK(parse_arguments({"-noheader", "-header"}).render.headers);
   CHECK_FALSE(parse_arguments({}).mode);
   CHECK(parse_arguments({"--help"}).help);
   CHECK(parse_arguments({"-version"}).version);
@@ -173,7 +180,8 @@ TEST_CASE("options: bad command lines are usage errors", "[shell]") {
 TEST_CASE("options: --help is generated from the flag table", "[shell]") {
   std::string usage = gpusql::shell::usage_text();
   for (const char* line : {"-bail", "-box", "-c SQL", "-csv", "-device host|gpu|auto", "-echo", "-f FILE", "-help",
-                           "-json", "-load NAME=PATH", "-markdown", "-trash", "-version"})
+                           "-header", "-json", "-line", "-list", "-load NAME=PATH", "-markdown", "-noheader",
+                           "-nullvalue TEXT", "-separator SEP", "-trash", "-version"})
     CHECK_THAT(usage, Catch::Contains(std::string("   ") + line + " "));
 }
 
@@ -409,6 +417,34 @@ TEST_CASE("e2e: dot-commands in scripts: .mode, .tables, .load, .read, .echo", "
         "SELECT id FROM people WHERE id = 2;\n"
         "id\n"
         "2\n");
+}
+
+TEST_CASE("e2e: list and line modes with .headers, .nullvalue, .separator and .show", "[shell]") {
+  Scratch s;
+  ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-c",
+                      ".mode list\nSELECT id, name FROM t WHERE id < 3 ORDER BY id;\n"
+                      ".headers off\n.separator \" ; \"\n.nullvalue NULL\nSELECT id, NULL FROM t WHERE id = 1;\n"
+                      ".mode line\nSELECT id, name AS who FROM t WHERE id = 2;\n.show"});
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "id|name\n"
+        "1|ann\n"
+        "2|bob\n"
+        "1 ; NULL\n"
+        " id = 2\n"
+        "who = bob\n"
+        "     bail: off\n"
+        "     echo: off\n"
+        "  headers: off\n"
+        "  maxrows: 40\n"
+        "     mode: line\n"
+        "nullvalue: \"NULL\"\n"
+        "separator: \" ; \"\n"
+        "    timer: off\n");
+  ShellRun flags = s.run({"-device", "host", "-list", "-noheader", "-separator", ",", "-nullvalue", "-", "-c",
+                          "SELECT 1 AS a, NULL AS b"});
+  CHECK(flags.status == 0);
+  CHECK(flags.out == "1,-\n");
 }
 
 TEST_CASE("e2e: -box draws the box with types under the names", "[shell]") {
