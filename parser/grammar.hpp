@@ -351,6 +351,8 @@ struct table_function_argument : sor<named_argument, expression> {};
 struct table_function_arguments : opt<list_must<table_function_argument, comma>> {};
 struct table_function : seq<identifier, lparen, table_function_arguments, must<rparen>> {};
 struct table_name : seq<identifier> {};
+// FROM 'file.csv': read_csv('file.csv'), as DuckDB's replacement scan.
+struct table_file : seq<string_literal> {};
 struct derived_table : seq<lparen, at<sor<kw_select, kw_with>>, subquery_body> {};
 // (VALUES (1, 'a'), (2, 'b')) [AS] v [(x, y)]
 struct values_list_row : seq<lparen, must<argument_list, rparen>> {};
@@ -361,7 +363,8 @@ struct column_aliases : seq<lparen, must<column_alias>, star<comma, must<column_
 struct from_list;
 struct joined_tables : seq<lparen, from_list, must<rparen>> {};
 struct table_ref
-    : seq<sor<table_function, values_list, derived_table, joined_tables, table_name>, opt<alias, opt<column_aliases>>> {};
+    : seq<sor<table_function, values_list, derived_table, joined_tables, table_file, table_name>,
+          opt<alias, opt<column_aliases>>> {};
 
 struct comma_join : seq<comma, must<table_ref>> {};
 struct inner_join : seq<sor<if_must<kw_inner, kw_join>, kw_join>, must<table_ref, kw_on, expression>> {};

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -415,7 +416,7 @@ using selector = pt::selector<
         g::values_row,
         // SELECT clauses
         g::select_distinct, g::select_item, g::star_item, g::qualified_star, g::alias, g::table_ref,
-        g::table_function, g::named_argument, g::column_aliases, g::column_alias, g::comma_join, g::inner_join, g::cross_join, g::left_join, g::where_clause,
+        g::table_function, g::table_file, g::named_argument, g::column_aliases, g::column_alias, g::comma_join, g::inner_join, g::cross_join, g::left_join, g::where_clause,
         g::group_by_clause, g::having_clause, g::order_by_clause, g::order_item, g::order_descending,
         g::nulls_first, g::nulls_last, g::limit_clause, g::offset_clause,
         // expressions
@@ -980,6 +981,18 @@ class Lowering {
         else
           ref.function_args.push_back(expression(arg).expr);
       }
+    } else if (first.is_type<g::table_file>()) {
+      // A file's name reads it with read_csv(), named by its stem (FROM
+      // 'data/people.csv' is table people), as in DuckDB.
+      ast::ExprPtr path = expression(*first.children.at(0)).expr;
+      const std::string& text = path->literal.text;
+      const std::string extension = lower(std::filesystem::path(text).extension().string());
+      if (extension == ".parquet" || extension == ".json" || extension == ".ndjson" || extension == ".jsonl")
+        throw Error(ErrorKind::NotSupported, "not supported yet: reading '" + text + "' (CSV files only)", ref.offset);
+      ref.is_function = true;
+      ref.name = "read_csv";
+      ref.alias = std::filesystem::path(text).stem().string();
+      ref.function_args.push_back(std::move(path));
     } else {
       ref.name = identifier(first);
     }

@@ -449,3 +449,22 @@ TEST_CASE("device bytes, dictionaries on the device, and loads that do not fit",
   db.query("INSERT INTO c VALUES (1, 'x', NULL, 1)");
   CHECK(db.query("SELECT COUNT(*) FROM c").get<int64_t>(0, 0) == 200001);
 }
+
+TEST_CASE("FROM 'file.csv' reads the file as read_csv does, named by its stem (DuckDB's replacement scan)", "[catalog][csv]") {
+  TempDir dir;
+  std::string path = dir.write("people.csv", "id,name\n1,ann\n2,bob\n3,\n");
+  Database db(Options{ExecutorKind::Host});
+  Result r = db.query("SELECT people.id, name FROM '" + path + "' WHERE id >= 2 ORDER BY id");
+  REQUIRE(r.row_count() == 2);
+  CHECK(r.column_name(0) == "id");
+  CHECK(r.text(0, 1) == "bob");
+  CHECK(r.is_null(1, 1));
+  CHECK(db.query("SELECT COUNT(*) FROM '" + path + "' AS p JOIN '" + path + "' q ON p.id = q.id").text(0, 0) == "3");
+  db.query("CREATE TABLE copied AS SELECT * FROM '" + path + "'");
+  CHECK(snapshot(db, "copied") == "1 | 'ann'\n2 | 'bob'\n3 | NULL\n");
+  CHECK_THROWS_WITH(db.query("SELECT * FROM '" + dir.path() + "/t.parquet'"),
+                    Catch::Matchers::StartsWith("Not implemented Error: not supported yet: reading '"));
+  CHECK_THROWS_WITH(db.query("SELECT * FROM '" + dir.path() + "/none.csv'"),
+                    Catch::Matchers::StartsWith("IO Error: cannot open CSV file"));
+  CHECK(db.table_names() == std::vector<std::string>{"copied"});
+}
