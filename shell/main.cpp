@@ -58,7 +58,17 @@ int main(int argc, char* argv[]) {
   settings.bail = options.bail;
   settings.echo = options.echo;
   shell::Session session(*database, settings, std::cout, std::cerr);
+  auto run = [&](const shell::BatchInput& input) {
+    if (input.kind == shell::BatchInput::Kind::File) return session.run_file(input.text);
+    std::istringstream text(input.text);
+    return session.run_script(text);
+  };
+  auto stops = [&](shell::Outcome outcome) {
+    return outcome == shell::Outcome::Quit || (outcome == shell::Outcome::Failed && session.settings().bail);
+  };
 
+  for (const shell::BatchInput& input : options.startup)
+    if (stops(run(input))) return session.had_error() ? 1 : 0;
   if (interactive) {
     shell::run_repl(session);
     return 0;
@@ -67,15 +77,7 @@ int main(int argc, char* argv[]) {
     session.run_script(std::cin);
     return session.had_error() ? 1 : 0;
   }
-  for (const shell::BatchInput& input : options.batch) {
-    shell::Outcome outcome;
-    if (input.kind == shell::BatchInput::Kind::Sql) {
-      std::istringstream text(input.text);
-      outcome = session.run_script(text);
-    } else {
-      outcome = session.run_file(input.text);
-    }
-    if (outcome == shell::Outcome::Quit || (outcome == shell::Outcome::Failed && session.settings().bail)) break;
-  }
+  for (const shell::BatchInput& input : options.batch)
+    if (stops(run(input))) break;
   return session.had_error() ? 1 : 0;
 }

@@ -27,6 +27,8 @@ const Flag FLAGS[] = {
      [](ShellOptions& o, const std::string&) { set_mode(o, RenderMode::Box); }},
     {"-c", "SQL", "run SQL (statements and dot-commands) and exit",
      [](ShellOptions& o, const std::string& sql) { o.batch.push_back({BatchInput::Kind::Sql, sql}); }},
+    {"-cmd", "COMMAND", "run COMMAND (SQL or a dot-command) first, then go on (repeatable)",
+     [](ShellOptions& o, const std::string& sql) { o.startup.push_back({BatchInput::Kind::Sql, sql}); }},
     {"-csv", "", "set output mode to 'csv'",  //
      [](ShellOptions& o, const std::string&) { set_mode(o, RenderMode::Csv); }},
     {"-device", "host|gpu|auto", "run queries on the CPU, on the GPU, or on the GPU when one is usable (default)",
@@ -48,6 +50,8 @@ const Flag FLAGS[] = {
      [](ShellOptions& o, const std::string&) { o.render.headers = true; }},
     {"-help", "", "show this message and exit",  //
      [](ShellOptions& o, const std::string&) { o.help = true; }},
+    {"-init", "FILE", "run the statements and dot-commands in FILE first, then go on",
+     [](ShellOptions& o, const std::string& path) { o.startup.push_back({BatchInput::Kind::File, path}); }},
     {"-json", "", "set output mode to 'json'",  //
      [](ShellOptions& o, const std::string&) { set_mode(o, RenderMode::Json); }},
     {"-line", "", "set output mode to 'line'",  //

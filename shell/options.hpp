@@ -29,6 +29,9 @@ struct ShellOptions {
   ExecutorKind executor = ExecutorKind::Auto;
   std::vector<TableLoad> loads;
   std::vector<BatchInput> batch;  // empty: read standard input
+  // -init FILE and -cmd COMMAND, in order: run first, before the batch,
+  // standard input or the REPL (which then still runs).
+  std::vector<BatchInput> startup;
   std::optional<RenderMode> mode;  // unset: box on a terminal, csv otherwise
   RenderOptions render;            // -header/-noheader, -nullvalue, -separator
   bool bail = false;

@@ -160,6 +160,14 @@ TEST_CASE("options: flags fill in the options, -c and -f in order", "[shell]") {
   CHECK(list.render.null_value == "NULL");
   CHECK(list.render.separator == ";");
   CHECK(parse_arguments({"-noheader", "-header"}).render.headers);
+  ShellOptions startup = parse_arguments({"-cmd", ".mode list", "-init", "setup.sql", "-cmd", "SELECT 1"});
+  REQUIRE(startup.startup.size() == 3);
+  CHECK(startup.startup[0].kind == BatchInput::Kind::Sql);
+  CHECK(startup.startup[0].text == ".mode list");
+  CHECK(startup.startup[1].kind == BatchInput::Kind::File);
+  CHECK(startup.startup[1].text == "setup.sql");
+  CHECK(startup.startup[2].text == "SELECT 1");
+  CHECK(startup.batch.empty());
   CHECK_FALSE(parse_arguments({}).mode);
   CHECK(parse_arguments({"--help"}).help);
   CHECK(parse_arguments({"-version"}).version);
@@ -179,8 +187,8 @@ TEST_CASE("options: bad command lines are usage errors", "[shell]") {
 
 TEST_CASE("options: --help is generated from the flag table", "[shell]") {
   std::string usage = gpusql::shell::usage_text();
-  for (const char* line : {"-bail", "-box", "-c SQL", "-csv", "-device host|gpu|auto", "-echo", "-f FILE", "-help",
-                           "-header", "-json", "-line", "-list", "-load NAME=PATH", "-markdown", "-noheader",
+  for (const char* line : {"-bail", "-box", "-c SQL", "-cmd COMMAND", "-csv", "-device host|gpu|auto", "-echo", "-f FILE", "-help",
+                           "-header", "-init FILE", "-json", "-line", "-list", "-load NAME=PATH", "-markdown", "-noheader",
                            "-nullvalue TEXT", "-separator SEP", "-trash", "-version"})
     CHECK_THAT(usage, Catch::Contains(std::string("   ") + line + " "));
 }
@@ -445,6 +453,23 @@ TEST_CASE("e2e: list and line modes with .headers, .nullvalue, .separator and .s
                           "SELECT 1 AS a, NULL AS b"});
   CHECK(flags.status == 0);
   CHECK(flags.out == "1,-\n");
+}
+
+TEST_CASE("e2e: -init and -cmd run first, then the batch or standard input", "[shell]") {
+  Scratch s;
+  std::string init = s.script("init.sql", ".mode line\nCREATE TABLE x AS SELECT 7 AS seven;\n");
+  ShellRun r = s.run({"-device", "host", "-init", init, "-cmd", "SELECT seven FROM x", "-c", ".mode list\nSELECT seven + 1 AS eight FROM x"});
+  CHECK(r.status == 0);
+  CHECK(r.out == "seven = 7\neight\n8\n");
+  ShellRun piped = s.run({"-device", "host", "-cmd", ".mode list", "-cmd", ".headers off"}, "SELECT 2 * 21;\n");
+  CHECK(piped.status == 0);
+  CHECK(piped.out == "42\n");
+  ShellRun quits = s.run({"-device", "host", "-cmd", ".quit", "-c", "SELECT 1"});
+  CHECK(quits.status == 0);
+  CHECK(quits.out == "");
+  ShellRun missing = s.run({"-device", "host", "-init", s.path("none.sql").string(), "-c", "SELECT 1 AS one"});
+  CHECK(missing.status == 1);
+  CHECK(missing.out == "one\n1\n");
 }
 
 TEST_CASE("e2e: -box draws the box with types under the names", "[shell]") {
