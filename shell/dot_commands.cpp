@@ -40,6 +40,14 @@ RenderOptions with(const Session& s, F change) {
   return options;
 }
 
+void redirect(Session& s, const std::string& path, bool once) {
+  try {
+    s.redirect_results(path, once);
+  } catch (const std::runtime_error& e) {
+    throw CommandError(e.what());
+  }
+}
+
 bool parse_switch(const std::string& word) {
   if (word == "on" || word == "1" || word == "yes" || word == "true") return true;
   if (word == "off" || word == "0" || word == "no" || word == "false") return false;
@@ -155,6 +163,16 @@ const std::vector<DotCommand>& commands() {
       {"nullvalue", "TEXT", "list and line modes: print NULL as TEXT (default: nothing)", 1, 1,
        [](Session& s, const Arguments& a) {
          s.set_render(with(s, [&](RenderOptions& o) { o.null_value = a[0]; }));
+         return Outcome::Ok;
+       }},
+      {"once", "FILE", "write the next result to FILE", 1, 1,
+       [](Session& s, const Arguments& a) {
+         redirect(s, a[0], true);
+         return Outcome::Ok;
+       }},
+      {"output", "?FILE?", "write results to FILE from now on; no FILE: to standard output again", 0, 1,
+       [](Session& s, const Arguments& a) {
+         redirect(s, a.empty() ? "" : a[0], false);
          return Outcome::Ok;
        }},
       {"quit", "", "leave the shell", 0, 0, quit},

@@ -65,7 +65,15 @@ Outcome Session::run_statement(const std::string& sql) {
     std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
     // A status line ("loaded 5 rows into t") is not a result: it goes to
     // stderr, so `gpusql -csv -f script.sql > out.csv` writes only results.
-    renderer_->render(result, result.column_count() == 0 ? err_ : out_);
+    if (result.column_count() == 0) {
+      renderer_->render(result, err_);
+    } else if (results_file_) {
+      renderer_->render(result, *results_file_);
+      results_file_->flush();
+      if (results_once_) results_file_.reset();
+    } else {
+      renderer_->render(result, out_);
+    }
     if (settings_.timer) {
       char line[64];
       std::snprintf(line, sizeof line, "Run Time: %.3f s\n", elapsed.count());
@@ -77,6 +85,17 @@ Outcome Session::run_statement(const std::string& sql) {
     report_exception(e);
     return Outcome::Failed;
   }
+}
+
+void Session::redirect_results(const std::string& path, bool once) {
+  if (path.empty()) {
+    results_file_.reset();
+    return;
+  }
+  auto file = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
+  if (!*file) throw std::runtime_error("cannot open '" + path + "' for writing: " + std::strerror(errno));
+  results_file_ = std::move(file);
+  results_once_ = once;
 }
 
 Outcome Session::run_script(std::istream& in) {

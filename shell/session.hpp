@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <exception>
+#include <fstream>
 #include <istream>
 #include <memory>
 #include <ostream>
@@ -65,6 +66,11 @@ class Session {
   void set_echo(bool on) { settings_.echo = on; }
   void set_timer(bool on) { settings_.timer = on; }
   std::ostream& out() { return out_; }
+  // .output FILE / .once FILE: results go to FILE (truncated), until the
+  // next .output (from then on) or after one result (once); an empty path
+  // goes back to standard output. Throws std::runtime_error when FILE cannot
+  // be opened, leaving the destination as it was.
+  void redirect_results(const std::string& path, bool once);
 
  private:
   Outcome run_statement(const std::string& sql);
@@ -73,6 +79,8 @@ class Session {
   SessionSettings settings_;
   std::unique_ptr<Renderer> renderer_;
   std::ostream& out_;
+  std::unique_ptr<std::ofstream> results_file_;  // null: results go to out_
+  bool results_once_ = false;
   std::ostream& err_;
   bool had_error_ = false;
   int read_depth_ = 0;  // nested .read files, bounded so a file reading itself stops

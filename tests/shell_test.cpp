@@ -472,6 +472,23 @@ TEST_CASE("e2e: -init and -cmd run first, then the batch or standard input", "[s
   CHECK(missing.out == "one\n1\n");
 }
 
+TEST_CASE("e2e: .once and .output send results to a file", "[shell]") {
+  Scratch s;
+  const std::string once = s.path("once.csv").string(), all = s.path("all.csv").string();
+  ShellRun r = s.run({"-device", "host", "-csv", "-c",
+                      ".once " + once + "\nSELECT 1 AS a;\nSELECT 2 AS b;\n.output " + all +
+                          "\nSELECT 3 AS c;\nCREATE TABLE t AS SELECT 4 AS d;\nSELECT d FROM t;\n.output\nSELECT 5 AS e;"});
+  CHECK(r.status == 0);
+  CHECK(r.out == "b\n2\ne\n5\n");
+  CHECK(read_file(once) == "a\n1\n");
+  CHECK(read_file(all) == "c\n3\nd\n4\n");
+  CHECK_THAT(r.err, Catch::Contains("created table t"));  // status lines stay on stderr
+  ShellRun bad = s.run({"-device", "host", "-c", ".output " + s.path("no/such/dir/x.csv").string() + "\nSELECT 6 AS f"});
+  CHECK(bad.status == 1);
+  CHECK_THAT(bad.err, Catch::Contains("cannot open '"));
+  CHECK(bad.out == "f\n6\n");
+}
+
 TEST_CASE("e2e: -box draws the box with types under the names", "[shell]") {
   Scratch s;
   ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-box", "-c", "SELECT COUNT(*) FROM t"});
