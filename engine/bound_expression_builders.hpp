@@ -1,6 +1,7 @@
 // Bound expressions built by hand, as the binder would make them: for the
 // kernel tests and benchmarks, which compile predicates and arguments
-// without parsing SQL.
+// without parsing SQL, and for the executors' own small expressions (a
+// result column, its narrowing to 18 digits).
 #pragma once
 
 #include <cstdint>

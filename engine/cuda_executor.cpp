@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 
+#include "engine/bound_expression_builders.hpp"
 #include "engine/executor.hpp"
 #include "engine/result_table.hpp"
 #include "engine/star_join.hpp"
@@ -96,23 +97,12 @@ class CudaExecutor final : public Executor {
     DeviceBuffer narrow_words(context_, std::max<std::size_t>(1, visible) * sizeof(uint32_t));
     GPUSQL_CUDA_TRY(cudaMemsetAsync(narrow_words.data(), 0, narrow_words.size(), context_.stream()));
     for (std::size_t c = 0; c < visible; ++c) {
-      BoundExpr value;
-      value.op = Op::Column;
-      value.column = static_cast<int>(c);
-      value.type = result.columns[c].type;
-      value.dictionary = result.columns[c].dictionary;
+      BoundExpr value = column_ref(result, c);
       uint32_t* error = error_;
       if (value.type.is_wide_decimal()) {
         DataType narrow = value.type;
         narrow.precision = DataType::kMaxNarrowDecimalDigits;
-        BoundExpr bound;
-        bound.type = DataType::bigint();
-        bound.constant.value.i = 1000000000000000000;  // 10^18
-        BoundExpr check;
-        check.op = Op::CheckPrecision;
-        check.type = narrow;
-        check.children = {std::move(value), std::move(bound)};
-        value = std::move(check);
+        value = build::binary(Op::CheckPrecision, narrow, std::move(value), build::int_constant(1000000000000000000));
         error = narrow_words.as<uint32_t>() + c;
       }
       DeviceColumn column;
@@ -167,6 +157,13 @@ class CudaExecutor final : public Executor {
   std::map<const LookupTable*, std::unique_ptr<DeviceBuffer>> lookups_;
   // Set by a Limit over a Sort for that Sort: the rows it must order (LIMIT + OFFSET).
   std::optional<std::size_t> sort_limit_;
+
+  // Column `c` of `r` as an expression (its type and dictionary).
+  static BoundExpr column_ref(const DeviceRelation& r, std::size_t c) {
+    BoundExpr ref = build::column(static_cast<int>(c), r.columns[c].type);
+    ref.dictionary = r.columns[c].dictionary;
+    return ref;
+  }
 
   // Moves column `c` of `r` into `out` when its values (and validity) are
   // whole buffers only `r` holds, read position for position (an
@@ -956,14 +953,7 @@ class CudaExecutor final : public Executor {
   std::vector<HostColumn> copy_to_host(const DeviceRelation& input, std::size_t visible, uint32_t* error = nullptr) {
     const std::size_t count = input.count, words = validity_words(count);
     std::vector<BoundExpr> refs;
-    for (std::size_t c = 0; c < visible; ++c) {
-      BoundExpr ref;
-      ref.op = Op::Column;
-      ref.column = static_cast<int>(c);
-      ref.type = input.columns[c].type;
-      ref.dictionary = input.columns[c].dictionary;
-      refs.push_back(std::move(ref));
-    }
+    for (std::size_t c = 0; c < visible; ++c) refs.push_back(column_ref(input, c));
     std::vector<HostColumn> out;
     for (std::size_t c = 0; c < visible; ++c) {
       HostColumn column(refs[c].type, count);
