@@ -8,6 +8,7 @@
 #include <set>
 
 #include "engine/common_conjuncts.hpp"
+#include "engine/join_order.hpp"
 #include "engine/result_data.hpp"
 
 namespace gpusql {
@@ -29,15 +30,61 @@ uint64_t tables_of(const BoundExpr& e, const BoundQuery& q) {
   return mask;
 }
 
-// A guess of the fraction of rows a conjunct keeps, for join ordering only.
-double selectivity(const BoundExpr& e) {
+// A guess of the fraction of rows a conjunct keeps, for join ordering only:
+// `column_distinct` gives a bare column's number of distinct values (or 0
+// where none is known), so that `x = constant` keeps 1/distinct.
+template <class Distinct>
+double selectivity(const BoundExpr& e, const Distinct& column_distinct) {
+  auto bare = [](const BoundExpr& x) {
+    const BoundExpr* c = &x;
+    while (c->op == Op::ToWide && c->children.size() == 1) c = &c->children[0];
+    return c->op == Op::Column ? c : nullptr;
+  };
+  auto constant = [](const BoundExpr& x) {
+    std::set<int> columns;
+    collect_columns(x, columns);
+    return columns.empty();
+  };
+  // 1 / the distinct values of the column compared with a constant, if known.
+  auto one_value = [&]() -> double {
+    for (int side = 0; side < 2; ++side) {
+      const BoundExpr* c = bare(e.children[static_cast<std::size_t>(side)]);
+      if (c && constant(e.children[static_cast<std::size_t>(1 - side)])) {
+        const double d = column_distinct(c->column);
+        if (d >= 1) return 1 / d;
+      }
+    }
+    return 0;
+  };
   switch (e.op) {
-    case Op::Eq: return 0.1;
-    case Op::Ne: return 0.9;
-    case Op::And: return selectivity(e.children[0]) * selectivity(e.children[1]);
-    case Op::Or: return std::min(1.0, selectivity(e.children[0]) + selectivity(e.children[1]));
+    case Op::Eq: {
+      const double one = one_value();
+      return one > 0 ? one : 0.1;
+    }
+    case Op::Ne: {
+      const double one = one_value();
+      return one > 0 ? 1 - one : 0.9;
+    }
+    case Op::And: return selectivity(e.children[0], column_distinct) * selectivity(e.children[1], column_distinct);
+    case Op::Or: {
+      const double a = selectivity(e.children[0], column_distinct), b = selectivity(e.children[1], column_distinct);
+      return std::min(1.0, a + b - a * b);
+    }
+    case Op::Not: return 1 - selectivity(e.children[0], column_distinct);
+    case Op::Lookup:  // a LIKE: the fraction of dictionary entries it matches
+      if (e.lookup && e.lookup->type == Type::Boolean && e.lookup->entries > 0) {
+        std::size_t matches = 0;
+        for (uint8_t b : e.lookup->bytes) matches += b != 0;
+        return std::max(1.0, static_cast<double>(matches)) / static_cast<double>(e.lookup->entries);
+      }
+      return 0.33;
     default: return 0.33;
   }
+}
+
+// For conditions over anything but a query's tables (HAVING).
+double selectivity(const BoundExpr& e) {
+  return selectivity(e, [](int) { return 0.0; });
 }
 
 std::unique_ptr<PlanNode> make(PlanKind kind, std::unique_ptr<PlanNode> child) {
@@ -51,12 +98,10 @@ std::unique_ptr<PlanNode> make(PlanKind kind, std::unique_ptr<PlanNode> child) {
   return n;
 }
 
-// AND of the conjuncts (at least one), and the fraction of rows it keeps.
-BoundExpr conjunction(std::vector<BoundExpr> conjuncts, double& keep) {
-  keep = selectivity(conjuncts[0]);
+// AND of the conjuncts (at least one).
+BoundExpr conjunction(std::vector<BoundExpr> conjuncts) {
   BoundExpr predicate = std::move(conjuncts[0]);
   for (std::size_t i = 1; i < conjuncts.size(); ++i) {
-    keep *= selectivity(conjuncts[i]);
     BoundExpr both;
     both.op = Op::And;
     both.type = DataType::boolean();
@@ -68,11 +113,11 @@ BoundExpr conjunction(std::vector<BoundExpr> conjuncts, double& keep) {
   return predicate;
 }
 
-std::unique_ptr<PlanNode> add_filter(std::unique_ptr<PlanNode> input, std::vector<BoundExpr> conjuncts) {
+// A Filter of `conjuncts` over `input` keeping the fraction `keep` of its rows.
+std::unique_ptr<PlanNode> add_filter(std::unique_ptr<PlanNode> input, std::vector<BoundExpr> conjuncts, double keep) {
   if (conjuncts.empty()) return input;
-  double keep = 1;
   auto filter = make(PlanKind::Filter, std::move(input));
-  filter->predicate = conjunction(std::move(conjuncts), keep);
+  filter->predicate = conjunction(std::move(conjuncts));
   filter->estimated_rows = std::max(1.0, filter->estimated_rows * keep);
   return filter;
 }
@@ -91,9 +136,10 @@ class Planner {
       aggregate->estimated_rows = aggregate->group_keys.empty() ? 1 : std::max(1.0, aggregate->estimated_rows * 0.1);
       top = std::move(aggregate);
       if (q_.having) {
+        const double keep = selectivity(*q_.having);
         std::vector<BoundExpr> having;
         having.push_back(std::move(*q_.having));
-        top = add_filter(std::move(top), std::move(having));
+        top = add_filter(std::move(top), std::move(having), keep);
       }
     }
     auto project = make(PlanKind::Project, std::move(top));
@@ -140,20 +186,39 @@ class Planner {
     bool used = false;
   };
 
+  // Distinct values of global column `column` in its table: the column's
+  // estimate (storage/column_statistics.hpp), its rows for the rowid; 0 for
+  // a column of no table.
+  double column_distinct(int column) const {
+    for (const BoundTableRef& t : q_.tables) {
+      const int c = column - t.first_column;
+      if (c < 0 || c >= t.column_count()) continue;
+      if (c == t.column_count() - 1) return static_cast<double>(t.table->rows);
+      return t.table->distinct_estimate(static_cast<std::size_t>(c));
+    }
+    return 0;
+  }
+
+  double selectivity_of(const BoundExpr& e) const {
+    return selectivity(e, [this](int column) { return column_distinct(column); });
+  }
+
+  // A Filter of conjuncts over the query's tables.
+  std::unique_ptr<PlanNode> filter(std::unique_ptr<PlanNode> input, std::vector<BoundExpr> conjuncts) const {
+    double keep = 1;
+    for (const BoundExpr& c : conjuncts) keep *= selectivity_of(c);
+    return add_filter(std::move(input), std::move(conjuncts), keep);
+  }
+
   // Distinct values of a join key over `rows` rows of its side: the
-  // column's estimate (storage/column_statistics.hpp), at most the rows;
-  // for a rowid or an expression, the rows themselves (a key).
+  // column's estimate, at most the rows; for a rowid or an expression, the
+  // rows themselves (a key).
   double key_distinct(const BoundExpr& key, double rows) const {
     const BoundExpr* e = &key;
     while (e->op == Op::ToWide && e->children.size() == 1) e = &e->children[0];
     if (e->op != Op::Column) return rows;
-    for (const BoundTableRef& t : q_.tables) {
-      const int c = e->column - t.first_column;
-      if (c < 0 || c >= t.column_count()) continue;
-      if (c == t.column_count() - 1) return rows;  // the rowid
-      return std::max(1.0, std::min(rows, t.table->distinct_estimate(static_cast<std::size_t>(c))));
-    }
-    return rows;
+    const double d = column_distinct(e->column);
+    return d > 0 ? std::max(1.0, std::min(rows, d)) : rows;
   }
 
   // Rows of an equi-join: |L| |R| / max(distinct values of either side's
@@ -167,7 +232,7 @@ class Planner {
     return std::max(1.0, left_rows * right_rows / divisor);
   }
 
-  // The join keys between the joined set and table `side`, each as
+  // The join keys between the joined set and table set `side`, each as
   // (joined side, new side); `use` marks their conjuncts used.
   std::vector<JoinKey> keys_between(std::vector<Conjunct>& conjuncts, uint64_t joined, uint64_t side, bool use) {
     std::vector<JoinKey> keys;
@@ -182,15 +247,9 @@ class Planner {
     return keys;
   }
 
-  // Scans with their own conjuncts pushed down, joined greedily: start from
-  // the largest (the fact table of a star schema), then add the smallest
-  // table connected to the joined set by an equality that does not multiply
-  // rows (join_rows() at most the larger input: a foreign key to a key),
-  // building the hash table on the smaller side. Only when every equality
-  // multiplies rows (a many-to-many key, such as TPC-H Q5's c_nationkey =
-  // s_nationkey before orders is joined) the one that makes the fewest; a
-  // table with no equality to the joined set comes last, the smallest
-  // first, by a nested-loop join.
+  // Scans with their own conjuncts pushed down, then the inner tables
+  // joined in the order join_order.hpp finds (greedily beyond its limit),
+  // then the LEFT JOINs.
   //
   // The nullable side of a LEFT JOIN joins after every inner table, in FROM
   // order, by the equalities of its ON condition (the rest of which reads
@@ -242,7 +301,7 @@ class Planner {
           own.push_back(c.expr);
           c.used = true;
         }
-      scans[t] = add_filter(std::move(scan), std::move(own));
+      scans[t] = filter(std::move(scan), std::move(own));
     }
     // Conjuncts that read no table at all (constant conditions) go on top.
     std::vector<BoundExpr> constant;
@@ -252,10 +311,129 @@ class Planner {
         c.used = true;
       }
 
+    // The largest inner table (the fact table of a star schema) is the left
+    // (probe) side of every join that holds it.
     std::size_t first = 0;
     while ((outer >> first) & 1) ++first;  // the first FROM item is never a LEFT JOIN's
     for (std::size_t t = first + 1; t < n; ++t)
       if (!((outer >> t) & 1) && scans[t]->estimated_rows > scans[first]->estimated_rows) first = t;
+    std::vector<std::size_t> inner;
+    for (std::size_t t = 0; t < n; ++t)
+      if (!((outer >> t) & 1)) inner.push_back(t);
+    std::unique_ptr<PlanNode> top = inner.size() <= kMaxOrderedJoins
+                                        ? join_ordered(scans, conjuncts, inner, first)
+                                        : join_greedy(scans, conjuncts, outer, first);
+    uint64_t joined = 0;
+    for (std::size_t t : inner) joined |= 1ull << t;
+    for (std::size_t t = 0; t < n; ++t)
+      if ((outer >> t) & 1) {
+        top = left_join(std::move(top), std::move(scans[t]), on[t], conjuncts, joined, t);
+        joined |= 1ull << t;
+      }
+    return filter(std::move(top), std::move(constant));
+  }
+
+  // The inner tables joined as order_joins() finds cheapest. Its conditions:
+  // for each pair of table sets an equality joins, the selectivity of the
+  // key that divides most (join_rows()), each side's distinct values at
+  // most its filtered rows; every other conjunct over several tables keeps
+  // selectivity_of() of the rows.
+  std::unique_ptr<PlanNode> join_ordered(std::vector<std::unique_ptr<PlanNode>>& scans, std::vector<Conjunct>& conjuncts,
+                                         const std::vector<std::size_t>& inner, std::size_t first) {
+    auto compact = [&](uint64_t tables) {  // table bits -> bits over `inner`
+      uint64_t bits = 0;
+      for (std::size_t i = 0; i < inner.size(); ++i)
+        if ((tables >> inner[i]) & 1) bits |= 1ull << i;
+      return bits;
+    };
+    auto rows_of = [&](uint64_t tables) {
+      double rows = 1;
+      for (std::size_t t = 0; t < scans.size(); ++t)
+        if ((tables >> t) & 1) rows *= scans[t]->estimated_rows;
+      return rows;
+    };
+    std::vector<double> rows;
+    for (std::size_t t : inner) rows.push_back(scans[t]->estimated_rows);
+    std::vector<JoinCondition> conditions;
+    for (const Conjunct& c : conjuncts) {
+      if (c.used || std::popcount(c.tables) < 2) continue;
+      const uint64_t a = c.expr.op == Op::Eq ? tables_of(c.expr.children[0], q_) : 0;
+      const uint64_t b = c.expr.op == Op::Eq ? tables_of(c.expr.children[1], q_) : 0;
+      if (a == 0 || b == 0 || (a & b)) {
+        conditions.push_back({compact(c.tables), 0, selectivity_of(c.expr), false});
+        continue;
+      }
+      const double divisor =
+          std::max(key_distinct(c.expr.children[0], rows_of(a)), key_distinct(c.expr.children[1], rows_of(b)));
+      const uint64_t left = compact(a), right = compact(b);
+      bool merged = false;
+      for (JoinCondition& j : conditions)
+        if (j.equality && ((j.left == left && j.right == right) || (j.left == right && j.right == left))) {
+          j.selectivity = std::min(j.selectivity, 1 / std::max(1.0, divisor));
+          merged = true;
+        }
+      if (!merged) conditions.push_back({left, right, 1 / std::max(1.0, divisor), true});
+    }
+    std::unique_ptr<JoinTree> tree = order_joins(rows, conditions);
+    return build_join(*tree, scans, conjuncts, inner, first);
+  }
+
+  // The operators of `tree`: each join's left side the part holding table
+  // `first` (else the larger), the smaller estimate building the hash table.
+  std::unique_ptr<PlanNode> build_join(const JoinTree& tree, std::vector<std::unique_ptr<PlanNode>>& scans,
+                                       std::vector<Conjunct>& conjuncts, const std::vector<std::size_t>& inner,
+                                       std::size_t first) {
+    auto tables = [&](uint64_t relations) {
+      uint64_t bits = 0;
+      for (std::size_t i = 0; i < inner.size(); ++i)
+        if ((relations >> i) & 1) bits |= 1ull << inner[i];
+      return bits;
+    };
+    if (!tree.a) return std::move(scans[inner[static_cast<std::size_t>(std::countr_zero(tree.relations))]]);
+    const JoinTree* l = tree.a.get();
+    const JoinTree* r = tree.b.get();
+    const bool a_first = (tables(l->relations) >> first) & 1, b_first = (tables(r->relations) >> first) & 1;
+    if (b_first || (!a_first && r->rows > l->rows)) std::swap(l, r);
+    std::unique_ptr<PlanNode> left = build_join(*l, scans, conjuncts, inner, first);
+    std::unique_ptr<PlanNode> right = build_join(*r, scans, conjuncts, inner, first);
+    const uint64_t left_tables = tables(l->relations), right_tables = tables(r->relations);
+    std::vector<JoinKey> keys = keys_between(conjuncts, left_tables, right_tables, true);
+    std::vector<BoundExpr> residual;
+    double keep = 1;
+    for (auto& c : conjuncts)
+      if (!c.used && c.tables != 0 && (c.tables & ~(left_tables | right_tables)) == 0) {
+        keep *= selectivity_of(c.expr);
+        residual.push_back(c.expr);
+        c.used = true;
+      }
+    const double rows_before = std::max(1.0, tree.rows / std::max(keep, 1e-300));
+    const double left_rows = left->estimated_rows, right_rows = right->estimated_rows;
+    if (keys.empty()) {
+      auto join = make(PlanKind::NestedLoopJoin, std::move(left));
+      if (!residual.empty()) join->predicate = conjunction(std::move(residual));
+      join->estimated_rows = std::max(1.0, tree.rows);
+      join->right = std::move(right);
+      return join;
+    }
+    auto join = make(PlanKind::HashJoin, std::move(left));
+    join->keys = std::move(keys);
+    join->build_right = right_rows <= left_rows;
+    join->estimated_rows = rows_before;
+    join->right = std::move(right);
+    return add_filter(std::move(join), std::move(residual), keep);
+  }
+
+  // Joined greedily (more tables than order_joins() takes): from table
+  // `first`, add the smallest table connected to the joined set by an
+  // equality that does not multiply rows (join_rows() at most the larger
+  // input: a foreign key to a key), building the hash table on the smaller
+  // side. Only when every equality multiplies rows (a many-to-many key,
+  // such as TPC-H Q5's c_nationkey = s_nationkey before orders is joined)
+  // the one that makes the fewest; a table with no equality to the joined
+  // set comes last, the smallest first, by a nested-loop join.
+  std::unique_ptr<PlanNode> join_greedy(std::vector<std::unique_ptr<PlanNode>>& scans, std::vector<Conjunct>& conjuncts,
+                                        uint64_t outer, std::size_t first) {
+    const std::size_t n = scans.size();
     uint64_t joined = 1ull << first;
     const uint64_t all = n == 64 ? ~0ull : (1ull << n) - 1;
     std::unique_ptr<PlanNode> top = std::move(scans[first]);
@@ -298,13 +476,14 @@ class Planner {
         join->build_right = right_rows <= left_rows;
         join->estimated_rows = pick_rank == 1 ? pick_rows : std::max(left_rows, right_rows);
         join->right = std::move(right);
-        join = add_filter(std::move(join), std::move(residual));
+        join = filter(std::move(join), std::move(residual));
       } else {
         join = make(PlanKind::NestedLoopJoin, std::move(top));
         join->estimated_rows = left_rows * right_rows;
         if (!residual.empty()) {
           double keep = 1;
-          join->predicate = conjunction(std::move(residual), keep);
+          for (const BoundExpr& c : residual) keep *= selectivity_of(c);
+          join->predicate = conjunction(std::move(residual));
           join->estimated_rows = std::max(1.0, join->estimated_rows * keep);
         }
         join->right = std::move(right);
@@ -312,12 +491,7 @@ class Planner {
       top = std::move(join);
       joined |= side;
     }
-    for (std::size_t t = 0; t < n; ++t)
-      if ((outer >> t) & 1) {
-        top = left_join(std::move(top), std::move(scans[t]), on[t], conjuncts, joined, t);
-        joined |= 1ull << t;
-      }
-    return add_filter(std::move(top), std::move(constant));
+    return top;
   }
 
   // `top` LEFT JOIN table t (`right`) by the equalities of its ON condition
@@ -349,7 +523,7 @@ class Planner {
         residual.push_back(c.expr);
         c.used = true;
       }
-    return add_filter(std::move(join), std::move(residual));
+    return filter(std::move(join), std::move(residual));
   }
 
   // `a = b` with one side reading only tables in `left` and the other only `right`.
