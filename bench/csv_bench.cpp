@@ -39,7 +39,7 @@ struct Args {
   std::fprintf(stderr,
                "usage: csv_bench [--mb N] [--dir DIR] [--threads N] [--device auto|host|gpu] [--repeat N] [--keep]\n"
                "  generates an N MB lineitem-like '|' file in DIR and reports load MB/s\n"
-               "  (--threads N parses on N threads: sets GPUSQL_CSV_THREADS)\n");
+               "  (--threads N parses on N threads: the setting threads)\n");
   std::exit(2);
 }
 
@@ -178,8 +178,8 @@ double cpu_seconds() {
 
 int main(int argc, char** argv) {
   Args args = parse(argc, argv);
-  if (args.threads > 0) ::setenv("GPUSQL_CSV_THREADS", std::to_string(args.threads).c_str(), 1);
   gpusql::Options options;
+  options.settings.threads = static_cast<unsigned>(args.threads);
   if (args.device == "host") options.executor = gpusql::ExecutorKind::Host;
   else if (args.device == "gpu") options.executor = gpusql::ExecutorKind::Gpu;
   try {

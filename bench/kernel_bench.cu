@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "bench/cpu_reference.hpp"
-#include "engine/aggregate_state.hpp"
+#include "core/aggregate_state.hpp"
 #include "engine/bound_expression_builders.hpp"
 #include "engine/expression_compiler.hpp"
 #include "kernels/aggregate.hpp"
@@ -126,14 +126,22 @@ struct BothLess {
   }
 };
 
-// Runs `run` with fast predicates sent to another path of filter_rows:
-// GPUSQL_FILTER_KERNEL=cub (cub::DeviceSelect, no bitmask filter), =ordered
-// (the ordered kernel) or =select (cub::DeviceSelect::If with the generic
-// PredicateHolds), which filter_rows reads at each call.
-void with_filter_kernel(const char* kernel, const std::function<void()>& run) {
-  setenv("GPUSQL_FILTER_KERNEL", kernel, 1);
+// Runs `run` with fast predicates sent to another path of filter_rows (the
+// setting filter_kernel): bitmask (its three launches), cub
+// (cub::DeviceSelect, no bitmask filter), ordered (the ordered kernel) or
+// select (cub::DeviceSelect::If with the generic PredicateHolds).
+void with_filter_kernel(DeviceContext& context, const char* kernel, const std::function<void()>& run) {
+  const Settings saved = context.settings();
+  Settings settings = saved;
+  const std::string k = kernel;
+  settings.filter_kernel = k == "bitmask" ? FilterKernel::Bitmask
+                           : k == "cub"   ? FilterKernel::Cub
+                           : k == "ordered" ? FilterKernel::Ordered
+                           : k == "select"  ? FilterKernel::Select
+                                            : FilterKernel::Auto;
+  context.set_settings(settings);
   run();
-  unsetenv("GPUSQL_FILTER_KERNEL");
+  context.set_settings(saved);
 }
 
 // ---- expressions as the engine compiles them ----
@@ -328,22 +336,22 @@ int main(int argc, char** argv) {
           }
         };
         check_ids();
-        bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=bitmask (flag pass, scan, write pass)", n4, bytes,
+        bench.report(name, "gpusql filter_rows, filter_kernel=bitmask (flag pass, scan, write pass)", n4, bytes,
                      [&] {
-                       with_filter_kernel("bitmask", [&] {
+                       with_filter_kernel(context, "bitmask", [&] {
                          selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error,
                                                          context);
                        });
                      });
         check_ids();
-        bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=cub (cub::DeviceSelect::FlaggedIf)", n4, bytes,
+        bench.report(name, "gpusql filter_rows, filter_kernel=cub (cub::DeviceSelect::FlaggedIf)", n4, bytes,
                      [&] {
-                       with_filter_kernel("cub", [&] {
+                       with_filter_kernel(context, "cub", [&] {
                          kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
                        });
                      });
-        bench.report(name, "gpusql filter_rows, GPUSQL_FILTER_KERNEL=ordered (old ordered kernel)", n4, bytes, [&] {
-          with_filter_kernel("ordered", [&] {
+        bench.report(name, "gpusql filter_rows, filter_kernel=ordered (old ordered kernel)", n4, bytes, [&] {
+          with_filter_kernel(context, "ordered", [&] {
             kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
           });
         });
@@ -468,7 +476,7 @@ int main(int argc, char** argv) {
             mismatches++;
           }
         };
-        // filter_rows down each of its paths (GPUSQL_FILTER_KERNEL; null:
+        // filter_rows down each of its paths (filter_kernel; null:
         // the default), every result checked against CUB's ids.
         struct Path {
           const char* variant;
@@ -477,13 +485,13 @@ int main(int argc, char** argv) {
         };
         const Path paths[] = {
             {"gpusql filter_rows (one-pass bitmask filter, engine path)", nullptr, "filter_rows"},
-            {"gpusql filter_rows, GPUSQL_FILTER_KERNEL=bitmask (flag pass, scan, write pass)", "bitmask",
+            {"gpusql filter_rows, filter_kernel=bitmask (flag pass, scan, write pass)", "bitmask",
              "filter_rows (bitmask: three launches)"},
-            {"gpusql filter_rows, GPUSQL_FILTER_KERNEL=cub (cub::DeviceSelect::If + TermsHold<2>)", "cub",
+            {"gpusql filter_rows, filter_kernel=cub (cub::DeviceSelect::If + TermsHold<2>)", "cub",
              "filter_rows (cub: TermsHold)"},
-            {"gpusql filter_rows, GPUSQL_FILTER_KERNEL=select (If + generic PredicateHolds)", "select",
+            {"gpusql filter_rows, filter_kernel=select (If + generic PredicateHolds)", "select",
              "filter_rows (select: PredicateHolds)"},
-            {"gpusql filter_rows, GPUSQL_FILTER_KERNEL=ordered (old ordered kernel)", "ordered",
+            {"gpusql filter_rows, filter_kernel=ordered (old ordered kernel)", "ordered",
              "filter_rows (ordered kernel)"}};
         for (const Path& path : paths) {
           std::size_t selected = 0;
@@ -491,7 +499,7 @@ int main(int argc, char** argv) {
             selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error, context);
           };
           bench.report(name, path.variant, n4, bytes, [&] {
-            if (path.kernel) with_filter_kernel(path.kernel, run);
+            if (path.kernel) with_filter_kernel(context, path.kernel, run);
             else run();
           });
           check(path.checked_as, static_cast<int64_t>(selected));
@@ -676,8 +684,10 @@ int main(int argc, char** argv) {
       std::size_t gpu_pairs = 0;
       std::vector<std::size_t> variant_pairs;  // each variant's pair count
       for (const bool interpreted : {false, true}) {
-        if (interpreted) setenv("GPUSQL_PAIR_PROGRAM", "0", 1);
-        const std::string how = interpreted ? ", interpreter (GPUSQL_PAIR_PROGRAM=0)" : ", register pair program";
+        Settings settings;
+        settings.pair_program = !interpreted;
+        context.set_settings(settings);
+        const std::string how = interpreted ? ", interpreter (pair_program=false)" : ", register pair program";
         bench.report("nested-loop join", "pair tests, right tiles staged in shared memory" + how + " (items/s = pairs/s)",
                      pairs, side * 16.0, [&] {
                        gpu_pairs = kernels::nested_loop_join(program, columns, side, side, d_error, context).count;
@@ -688,7 +698,7 @@ int main(int argc, char** argv) {
                        gpu_pairs = kernels::nested_loop_join(program, columns, side, side, d_error, context, false).count;
                      });
         variant_pairs.push_back(gpu_pairs);
-        unsetenv("GPUSQL_PAIR_PROGRAM");
+        context.set_settings(Settings{});
       }
       if (bench.wants_cpu("nested-loop join")) {
         const std::vector<double> host_x = to_host<double>(x.data(), side, context);

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/aggregate_state.hpp"
+#include "core/aggregate_state.hpp"
 #include "storage/data_type.hpp"
 #include "storage/dictionary.hpp"
 

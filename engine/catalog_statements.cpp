@@ -286,7 +286,7 @@ std::shared_ptr<ResultData> create_table(const ast::CreateTableStatement& s, Dat
                                 !select.having && select.order_by.empty() && !select.limit && !select.offset;
     if (plain_read_csv) {
       // Straight from the file into the new table, uploaded while parsing.
-      auto read = read_csv_table_function(select.from[0], database.device.get());
+      auto read = read_csv_table_function(select.from[0], database.device.get(), database.settings);
       table = std::const_pointer_cast<Table>(read);
       table->name = s.name;
     } else {
@@ -323,6 +323,8 @@ std::shared_ptr<ResultData> copy_from(const ast::CopyStatement& s, Database::Imp
   spec.table_name = old->name;
   spec.append_to = old;
   spec.device = database.device.get();
+  spec.threads = database.settings.threads;
+  spec.timing = database.settings.trace;
   for (const auto& [name, value] : s.options)
     if (!apply_csv_option(spec.options, name, value, s.table_offset))
       throw Error(ErrorKind::Binder, "unrecognized COPY option \"" + name + "\"", s.table_offset);
@@ -593,7 +595,8 @@ DataType data_type_from_name(const ast::TypeName& type) {
               type.offset);
 }
 
-std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, DeviceContext* device) {
+std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, DeviceContext* device,
+                                                     const Settings& settings) {
   if (!iequals(ref.name, "read_csv") && !iequals(ref.name, "read_csv_auto"))
     throw Error(ErrorKind::Catalog, "Table Function with name " + ref.name + " does not exist!", ref.offset);
   if (ref.function_args.size() != 1)
@@ -601,6 +604,8 @@ std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, D
   CsvLoadSpec spec;
   spec.table_name = "read_csv";
   spec.device = device;
+  spec.threads = settings.threads;
+  spec.timing = settings.trace;
   const std::string path = constant_text(*ref.function_args[0], "path");
   for (const auto& [name, value] : ref.function_named_args) {
     if (value->kind != ast::ExprKind::Literal)
@@ -625,6 +630,8 @@ void load_csv_table(Database::Impl& database, std::string_view name, const std::
   spec.table_name = std::string(name);
   spec.options = options;
   spec.device = database.device.get();
+  spec.threads = database.settings.threads;
+  spec.timing = database.settings.trace;
   try {
     database.catalog.add(load_csv_file(path, spec));
   } catch (const std::bad_alloc&) {

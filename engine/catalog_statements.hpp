@@ -38,7 +38,8 @@ std::shared_ptr<ResultData> execute_catalog_statement(const ast::Statement& stat
 // "read_csv", on `device` too when one is given (the CUDA executor needs it).
 // Throws Error(Binder) for a bad argument (with its offset), Error(Catalog)
 // for another function name, and the CSV reader's errors.
-std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, DeviceContext* device);
+std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, DeviceContext* device,
+                                                     const Settings& settings);
 
 // What a column type written in SQL means: INTEGER (also INT, INT4, SMALLINT,
 // TINYINT), BIGINT (INT8, LONG), REAL (FLOAT, FLOAT4), DOUBLE (FLOAT8),

@@ -14,7 +14,7 @@
 #include "engine/executor.hpp"
 #include "engine/result_table.hpp"
 #include "engine/star_join.hpp"
-#include "engine/trace.hpp"
+#include "common/trace.hpp"
 #include "kernels/aggregate.hpp"
 #include "kernels/arg_extreme.hpp"
 #include "kernels/filter.hpp"

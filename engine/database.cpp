@@ -19,8 +19,9 @@
 #include "engine/catalog_statements.hpp"
 #include "engine/result_table.hpp"
 #include "engine/database_impl.hpp"
-#include "engine/trace.hpp"
+#include "common/trace.hpp"
 #include "engine/plan.hpp"
+#include "engine/settings.hpp"
 #include "parser/parser.hpp"
 #include "storage/csv_reader.hpp"
 
@@ -40,7 +41,9 @@ Database::Impl::Impl(const Options& options) {
       usable = false;
     }
   }
+  settings = options.settings;
   if (usable) {
+    device->set_settings(settings);
     kind = ExecutorKind::Gpu;
     executor = make_cuda_executor(*device);
     description = "gpu (" + device->name() + ")";
@@ -56,7 +59,19 @@ void Database::Impl::add_table(std::shared_ptr<Table> table) {
   catalog.add(std::move(table));
 }
 
+void Database::Impl::apply(const Settings& changed) {
+  settings = changed;
+  if (device) device->set_settings(settings);
+  trace::set_enabled(settings.trace);
+}
+
 std::shared_ptr<ResultData> Database::Impl::run(const ast::Statement& statement, std::string_view sql) {
+  if (const auto* set = std::get_if<ast::SetStatement>(&statement.body)) {
+    Settings changed = settings;
+    apply_setting(changed, *set);
+    apply(changed);
+    return status_result("");
+  }
   if (const auto* select = std::get_if<ast::SelectStatement>(&statement.body)) return run_select(*select, sql);
   if (const auto* explain = std::get_if<ast::ExplainStatement>(&statement.body)) return run_explain(*explain, sql);
   return execute_catalog_statement(statement, *this, sql);
@@ -120,7 +135,7 @@ std::shared_ptr<ResultData> Database::Impl::run_explain(const ast::ExplainStatem
 
 // read_csv(...) in FROM reads onto this database's device, if it has one.
 TableFunctionReader Database::Impl::table_function_reader() {
-  return [this](const ast::TableRef& ref) { return read_csv_table_function(ref, device.get()); };
+  return [this](const ast::TableRef& ref) { return read_csv_table_function(ref, device.get(), settings); };
 }
 
 
@@ -159,6 +174,7 @@ void Database::load_csv(std::string_view name, const std::string& path) { load_c
 
 Result Database::query(std::string_view sql) {
   try {
+    trace::set_enabled(impl_->settings.trace);
     trace::mark("start");
     std::vector<ast::Statement> statements = parse_sql(sql);
     trace::mark("parse");

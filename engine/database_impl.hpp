@@ -26,6 +26,7 @@ struct Database::Impl {
   std::unique_ptr<Executor> executor;
   ExecutorKind kind = ExecutorKind::Host;
   std::string description;
+  Settings settings;
 
   explicit Impl(const Options& options);
 
@@ -33,6 +34,8 @@ struct Database::Impl {
   // so a failure (out of GPU memory) leaves the catalog unchanged.
   void add_table(std::shared_ptr<Table> table);
 
+  // Takes `changed` as the database's settings (SET, RESET).
+  void apply(const Settings& changed);
   // Runs one statement of `sql` (the whole text, for names and carets).
   std::shared_ptr<ResultData> run(const ast::Statement& statement, std::string_view sql);
   // Runs a SELECT: bind, plan, execute. `names`: the named queries its FROM

@@ -6,7 +6,7 @@
 #include <vector>
 #include <cstdio>
 
-#include "engine/expr_program.hpp"
+#include "core/expr_program.hpp"
 #include "storage/parallel_tasks.hpp"
 
 namespace gpusql {

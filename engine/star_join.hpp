@@ -56,12 +56,4 @@ struct StarJoin {
 //    sums are exact, so the order of additions cannot change the answer).
 std::optional<StarJoin> match_star_join(const PlanNode& aggregate);
 
-// Whether a SUM of `rows` values of `argument` stays below 2^63 in absolute
-// value, whatever the values, by the types alone: a column of INTEGER, DATE
-// or BOOLEAN, or one operation between such columns and constants. When it
-// does, the fused kernel's two's-complement total is exact without watching
-// the largest absolute value (no partial sum in any order can overflow);
-// otherwise the kernel keeps it and the host checks count * largest < 2^63.
-bool sum_cannot_overflow(const ExprProgram& argument, const ColumnSet& columns, std::size_t rows);
-
 }  // namespace gpusql

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "engine/aggregate_state.hpp"
+#include "core/aggregate_state.hpp"
 #include "storage/device_memory.hpp"
 
 namespace gpusql::kernels {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/aggregate_state.hpp"
+#include "core/aggregate_state.hpp"
 #include "storage/device_memory.hpp"
 
 namespace gpusql::kernels {

@@ -10,7 +10,7 @@
 
 #include <cstddef>
 
-#include "engine/aggregate_state.hpp"
+#include "core/aggregate_state.hpp"
 #include "storage/device_memory.hpp"
 
 namespace gpusql::kernels {

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "engine/expr_program.hpp"
+#include "core/expr_program.hpp"
 
 namespace gpusql::kernels {
 

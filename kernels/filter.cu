@@ -208,22 +208,16 @@ bool selects_nothing(const FastPredicate& p) {
   return false;
 }
 
-// GPUSQL_FILTER_KERNEL picks the path of fast predicates: unset (or any
-// other value): the default routing of filter_rows() (`bitmask`: the same,
-// the bitmask filter then taking its three launches); `cub`: that routing
-// without the bitmask filter (cub::DeviceSelect for every fast predicate);
-// `ordered`: the ordered kernel; `select`: cub::DeviceSelect with the
-// generic PredicateHolds (the routing before the unrolled path). Read at
-// each call (a getenv beside a synchronizing filter), so a benchmark or a
-// test can compare all in one process.
-enum class FilterKernel { Default, Cub, Ordered, Select };
-FilterKernel requested_filter_kernel() {
-  const char* kernel = std::getenv("GPUSQL_FILTER_KERNEL");
-  if (!kernel) return FilterKernel::Default;
-  if (std::strcmp(kernel, "cub") == 0) return FilterKernel::Cub;
-  if (std::strcmp(kernel, "ordered") == 0) return FilterKernel::Ordered;
-  if (std::strcmp(kernel, "select") == 0) return FilterKernel::Select;
-  return FilterKernel::Default;
+// The setting filter_kernel picks the path of fast predicates: 'auto': the
+// default routing of filter_rows() ('bitmask': the same, the bitmask filter
+// then taking its three launches); 'cub': that routing without the bitmask
+// filter (cub::DeviceSelect for every fast predicate); 'ordered': the
+// ordered kernel; 'select': cub::DeviceSelect with the generic
+// PredicateHolds (the routing before the unrolled path). A benchmark or a
+// test compares them all in one process.
+FilterKernel requested_filter_kernel(const DeviceContext& context) {
+  const FilterKernel kernel = context.settings().filter_kernel;
+  return kernel == FilterKernel::Bitmask ? FilterKernel::Auto : kernel;
 }
 
 uint32_t read_count(const uint32_t* d_count, DeviceContext& context) {
@@ -265,7 +259,7 @@ std::size_t select_by_term(const FastTerm& t, std::size_t count, uint32_t* d_out
 // vector: the whole predicate for one id, through fast_predicate_holds() (a
 // runtime number of terms, each clause stopping at its first TRUE term and
 // the predicate at its first FALSE clause, so one load in flight per item).
-// The generic path, kept for GPUSQL_FILTER_KERNEL=select. The predicate is
+// The generic path, kept for filter_kernel 'select'. The predicate is
 // read through a pointer to a device copy: CUB's agent keeps its own copy of
 // the select_op, and one holding the terms (indexed at run time) would sit
 // in local memory.
@@ -276,7 +270,7 @@ struct PredicateHolds {
 
 // The ids (positions 0..count-1, or the selection vector's entries) that `p`
 // selects, by cub::DeviceSelect::If with PredicateHolds: any fast predicate,
-// NULLs and row-id vectors included. Only under GPUSQL_FILTER_KERNEL=select:
+// NULLs and row-id vectors included. Only under filter_kernel 'select':
 // by default such predicates take select_by_terms().
 template <class Ids>
 std::size_t select_by_predicate(const FastPredicate& p, Ids ids, std::size_t count, uint32_t* d_out,
@@ -463,18 +457,18 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
   // cub::DeviceSelect::FlaggedIf for one comparison on a column without
   // NULLs, cub::DeviceSelect::If with TermsHold<2, 4 or 8> (every term's
   // loads issued at once, clauses evaluated without branches) for the rest.
-  // GPUSQL_FILTER_KERNEL=cub: no bitmask filter; =select: If with the
-  // generic PredicateHolds instead of TermsHold; =ordered: the ordered
+  // SET filter_kernel = 'cub': no bitmask filter; 'select': If with the
+  // generic PredicateHolds instead of TermsHold; 'ordered': the ordered
   // kernel. The interpreter: the ordered kernel.
   // A predicate comparing two columns (l_commitdate < l_receiptdate) takes
   // the ordered kernel's fast path.
   FastPredicate fast;
   const bool is_fast = make_fast_predicate(predicate, columns, fast, /*pairs=*/true);
-  const FilterKernel kernel = is_fast ? requested_filter_kernel() : FilterKernel::Ordered;
+  const FilterKernel kernel = is_fast ? requested_filter_kernel(context) : FilterKernel::Ordered;
   if (is_fast && !fast.has_pairs && kernel != FilterKernel::Ordered &&
       (kernel == FilterKernel::Select || fast.count <= kMaxUnrolledTerms)) {
     if (selects_nothing(fast)) return 0;
-    if (kernel == FilterKernel::Default && bitmask_filter_applies(fast, d_selection))
+    if (kernel == FilterKernel::Auto && bitmask_filter_applies(fast, d_selection))
       return bitmask_filter(fast, count, d_out, context);
     if (one_plain_term(fast, d_selection)) {
       const FastTerm& t = fast.terms[0];

@@ -12,7 +12,7 @@
 // runs at the flag pass's speed (ncu, 1 GiB REAL column, 1 %: 371 µs
 // against 377), and the bitmask, the scan and the write pass are gone.
 //
-// Three launches (GPUSQL_FILTER_KERNEL=bitmask, kept for comparison):
+// Three launches (SET filter_kernel = 'bitmask', kept for comparison):
 //   1. flag pass: the span's 32 bitmask words (bit b of word w: position
 //      32*w + b) and its count of selected rows to global memory;
 //   2. cub::DeviceScan::ExclusiveSum over the span counts: each span's first
@@ -158,11 +158,10 @@ std::size_t one_pass_filter(const FastPredicate& p, int width, std::size_t count
   }
 }
 
-// GPUSQL_FILTER_KERNEL=bitmask: the three launches instead of the one pass
-// (read at each call, so a benchmark can compare both in one process).
-bool three_launches_requested() {
-  const char* kernel = std::getenv("GPUSQL_FILTER_KERNEL");
-  return kernel && std::strcmp(kernel, "bitmask") == 0;
+// SET filter_kernel = 'bitmask': the three launches instead of the one pass
+// (so a benchmark can compare both in one process).
+bool three_launches_requested(const DeviceContext& context) {
+  return context.settings().filter_kernel == FilterKernel::Bitmask;
 }
 
 template <int W, int N>
@@ -196,7 +195,7 @@ std::size_t bitmask_filter(const FastPredicate& predicate, std::size_t count, ui
   if (count == 0) return 0;
   const FastPredicate p = merge_intervals(predicate);
   const int width = vector_width(p);
-  if (!three_launches_requested()) return one_pass_filter(p, width, count, d_out, context);
+  if (!three_launches_requested(context)) return one_pass_filter(p, width, count, d_out, context);
   const uint64_t spans = (count + kSpan - 1) / kSpan;
   // One pool buffer: the bitmask words, the span counts (then offsets, with
   // the total after the last), CUB's scan storage.

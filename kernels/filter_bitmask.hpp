@@ -21,7 +21,7 @@ bool bitmask_filter_applies(const FastPredicate& p, const uint32_t* d_selection)
 // The positions 0..count-1 whose rows `p` selects, written to d_out in
 // ascending order; returns how many (synchronizes). One pass over the
 // columns (16-byte vector loads) that finds each tile's offset by
-// look-back while it evaluates the next tile; GPUSQL_FILTER_KERNEL=bitmask
+// look-back while it evaluates the next tile; SET filter_kernel = 'bitmask'
 // runs the three-launch form instead (flag pass, scan, write pass).
 std::size_t bitmask_filter(const FastPredicate& p, std::size_t count, uint32_t* d_out, DeviceContext& context);
 

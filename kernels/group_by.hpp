@@ -1,6 +1,6 @@
 // GROUP BY on the device: which group each position belongs to, groups
 // numbered by first appearance, then every aggregate per group in the
-// canonical reduction order (engine/aggregate_state.hpp), so floating sums
+// canonical reduction order (core/aggregate_state.hpp), so floating sums
 // have the host executor's bits.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/aggregate_state.hpp"
+#include "core/aggregate_state.hpp"
 #include "kernels/hash_table.hpp"
 
 namespace gpusql::kernels {

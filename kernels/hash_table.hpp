@@ -26,7 +26,7 @@
 #include <functional>
 #include <vector>
 
-#include "engine/expr_program.hpp"
+#include "core/expr_program.hpp"
 #include "storage/device_memory.hpp"
 
 namespace gpusql::kernels {

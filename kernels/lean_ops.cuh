@@ -2,12 +2,12 @@
 // and how two states that both hold items combine. Shared by the lean and
 // dense folds (aggregate.cu) and the whole-column reduce (column_reduce.cu),
 // so every path combines with the same expression as agg_combine() in
-// engine/aggregate_state.hpp and gives the same bits.
+// core/aggregate_state.hpp and gives the same bits.
 #pragma once
 
 #include <cstdint>
 
-#include "engine/aggregate_state.hpp"
+#include "core/aggregate_state.hpp"
 
 namespace gpusql::kernels {
 

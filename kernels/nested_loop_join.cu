@@ -193,12 +193,6 @@ __global__ void __launch_bounds__(kThreads)
   if (!WRITE && error) atomicOr(error_word, error);
 }
 
-// GPUSQL_PAIR_PROGRAM=0: every predicate through the general interpreter
-// (read at each call, so the benchmark can compare both in one process).
-bool pair_program_allowed() {
-  const char* setting = std::getenv("GPUSQL_PAIR_PROGRAM");
-  return !setting || std::strcmp(setting, "0") != 0;
-}
 
 template <bool LEAN>
 JoinPairs join_pairs(const ExprProgram& predicate, const PairProgram& pair, const ColumnSet& columns,
@@ -264,7 +258,9 @@ JoinPairs join_pairs(const ExprProgram& predicate, const PairProgram& pair, cons
 JoinPairs nested_loop_join(const ExprProgram& predicate, const ColumnSet& columns, std::size_t left_count,
                            std::size_t right_count, uint32_t* d_error, DeviceContext& context, bool staged) {
   PairProgram pair;
-  if (pair_program_allowed() && make_pair_program(predicate, columns, pair))
+  // SET pair_program = false: every predicate through the general
+  // interpreter (so a benchmark compares both in one process).
+  if (context.settings().pair_program && make_pair_program(predicate, columns, pair))
     return join_pairs<true>(predicate, pair, columns, left_count, right_count, d_error, context, staged);
   return join_pairs<false>(predicate, pair, columns, left_count, right_count, d_error, context, staged);
 }

@@ -1,7 +1,7 @@
 // Nested-loop join: any join predicate, evaluated on every pair.
 #pragma once
 
-#include "engine/expr_program.hpp"
+#include "core/expr_program.hpp"
 #include "kernels/join_pairs.hpp"
 
 namespace gpusql::kernels {
@@ -21,7 +21,7 @@ namespace gpusql::kernels {
 // (over 48 KiB a tile) take a warp-per-(left, tile) kernel with the same
 // layout. The pair test: a predicate over columns without NULLs, of DOUBLE
 // arithmetic, comparisons and logic, runs as a register program
-// (kernels/pair_program.hpp; GPUSQL_PAIR_PROGRAM=0 turns it off), any other
+// (kernels/pair_program.hpp; SET pair_program = false turns it off), any other
 // through the general interpreter; both give evaluate_predicate()'s answer.
 // Throws Error(Execution) when left_count * right_count exceeds
 // kMaxJoinPairs. Run-time errors are OR-ed into *d_error. `staged` = false

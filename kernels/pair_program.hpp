@@ -4,7 +4,7 @@
 // NOT, IS [NOT] NULL, integer to DOUBLE), rewritten from the postfix program
 // into a PairProgram and run by pair_program_holds().
 //
-// Why: the general interpreter (evaluate_general in engine/expr_program.hpp)
+// Why: the general interpreter (evaluate_general in core/expr_program.hpp)
 // keeps a stack of (value, valid) slots in local memory and decodes each
 // instruction's every field; ncu on an H100 counted about 720 instructions
 // a pair test for (a.x - b.x) * (a.x - b.x) < c, 42 of them local-memory
@@ -18,7 +18,7 @@
 
 #include <cstdint>
 
-#include "engine/expr_program.hpp"
+#include "core/expr_program.hpp"
 
 namespace gpusql::kernels {
 

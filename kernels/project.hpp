@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "engine/expr_program.hpp"
+#include "core/expr_program.hpp"
 #include "storage/device_memory.hpp"
 
 namespace gpusql::kernels {

@@ -818,16 +818,11 @@ void sort_by_keys(const std::vector<OrderKey>& keys, const ColumnSet& columns, c
   }
 }
 
-// GPUSQL_SMALL_SORT=0 turns the small path off. Read at each call (a getenv
-// beside a sort), so a test can compare both paths in one process.
-bool small_sort_enabled() {
-  const char* value = std::getenv("GPUSQL_SMALL_SORT");
-  return !value || std::strcmp(value, "0") != 0;
-}
-
-bool takes_small_sort(const std::vector<OrderKey>& keys, std::size_t count) {
+// SET small_sort = false turns the small path off, so that a test compares
+// both paths in one process.
+bool takes_small_sort(const std::vector<OrderKey>& keys, std::size_t count, const DeviceContext& context) {
   return count >= 2 && count <= kSmallSortRows && !keys.empty() && keys.size() <= kSmallSortKeys &&
-         small_sort_enabled();
+         context.settings().small_sort;
 }
 
 // order_positions for small inputs (see kernels/sort.hpp): encode, rank,
@@ -944,7 +939,7 @@ DeviceBuffer order_positions(const std::vector<OrderKey>& keys, const ColumnSet&
     sequence(0, count, perm.as<uint32_t>(), context);
     return perm;
   }
-  if (takes_small_sort(keys, count)) {
+  if (takes_small_sort(keys, count, context)) {
     small_sort(keys, columns, count, perm, d_error, context);
     return perm;
   }
@@ -958,7 +953,7 @@ DeviceBuffer top_positions(const std::vector<OrderKey>& keys, const ColumnSet& c
   const std::size_t k = std::min(limit, count);
   // A select costs a few reads of the first key; past these sizes the full
   // sort is as cheap.
-  if (keys.empty() || k > kMaxTopK || count < 8 * k + 1024 || takes_small_sort(keys, count))
+  if (keys.empty() || k > kMaxTopK || count < 8 * k + 1024 || takes_small_sort(keys, count, context))
     return order_positions(keys, columns, count, d_error, context);
   if (k == 0) return DeviceBuffer(context, sizeof(uint32_t));
   const DeviceKeys device(keys, columns, context);

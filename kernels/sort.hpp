@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/expr_program.hpp"
+#include "core/expr_program.hpp"
 #include "storage/device_memory.hpp"
 
 namespace gpusql::kernels {
@@ -87,8 +87,8 @@ constexpr std::size_t kSmallSortKeys = 8;
 // is the number of positions whose keys, compared lexicographically, are
 // smaller, or equal at an earlier position (counted in 256 x 256 blocks,
 // staged in shared memory); each position is then written at its rank.
-// GPUSQL_SMALL_SORT=0 (read at each call) turns this path off, so a test can
-// compare both on the same data.
+// SET small_sort = false (the context's settings) turns this path off, so a
+// test can compare both on the same data.
 //
 // Otherwise each key, from the last to the first, is encoded into
 // order-preserving unsigned codes (sign flip for integers, the IEEE flip for

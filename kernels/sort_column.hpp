@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-#include "engine/expr_program.hpp"
+#include "core/expr_program.hpp"
 #include "storage/device_memory.hpp"
 
 namespace gpusql::kernels {

@@ -6,8 +6,7 @@
 #include <cstring>
 #include <numeric>
 
-#include "engine/star_join.hpp"  // sum_cannot_overflow
-#include "engine/trace.hpp"
+#include "common/trace.hpp"
 #include "kernels/fast_predicate.cuh"
 #include "kernels/launch.hpp"
 #include "kernels/star_join.hpp"
@@ -870,15 +869,6 @@ unsigned blocks_for(uint64_t items, const DeviceContext& context) {
   return grid_for((items + kThreads - 1) / kThreads, context, 8);
 }
 
-// The probe's prefetch bits: GPUSQL_PROBE_PREFETCH (a number) overrides the
-// default, for the benchmark to compare.
-unsigned probe_prefetch() {
-  static const unsigned bits = [] {
-    const char* v = std::getenv("GPUSQL_PROBE_PREFETCH");
-    return v && *v ? static_cast<unsigned>(std::strtoul(v, nullptr, 0)) : kPrefetchFilter | kPrefetchFirstKey;
-  }();
-  return bits;
-}
 
 StarResult not_fused(const char* why) {
   StarResult r;
@@ -966,10 +956,8 @@ void launch_warp_kernel(uint64_t fact_rows, uint64_t groups, const ProbeParams* 
 // Whether the vector probe (star_probe_vector_kernel) takes the query:
 // no GROUP BY, one or two aggregates of 4-byte columns or 32-bit constants
 // that cannot overflow, fact keys and filter columns of 4 bytes without
-// NULLs. GPUSQL_STAR_VECTOR=0 turns it off (to compare).
+// NULLs.
 bool vector_probe_applies(const ProbeParams& params, const StarQueryInput& q) {
-  const char* enabled = std::getenv("GPUSQL_STAR_VECTOR");
-  if (enabled && std::strcmp(enabled, "0") == 0) return false;
   const std::size_t aggs = q.aggregates.size();
   if (!q.group_keys.empty() || aggs == 0 || aggs > 2 || !params.all_fast || !params.has_fast_filter) return false;
   if (params.fast_filter.count > 0 && vector_width(params.fast_filter) != 4) return false;
@@ -1162,7 +1150,7 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   bool fast = true;
   for (std::size_t a = 0; a < aggs; ++a) fast &= fast_argument(q.aggregates[a], q.fact_columns, params.fast_arguments[a]);
   params.all_fast = fast;
-  params.prefetch = probe_prefetch();
+  params.prefetch = kPrefetchFilter | kPrefetchFirstKey;
   for (std::size_t a = 0; a < aggs; ++a) {
     unsigned long long* base = states.as<unsigned long long>() + 3 * a * groups;
     params.track_magnitude[a] = !sum_cannot_overflow(q.aggregates[a].argument, q.fact_columns, q.fact_rows);

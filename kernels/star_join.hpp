@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/aggregate_state.hpp"
+#include "core/aggregate_state.hpp"
 #include "storage/device_memory.hpp"
 
 namespace gpusql {
@@ -88,5 +88,14 @@ StarResult star_join_aggregate(const StarQueryInput& query, uint32_t* d_error, D
 // How many star joins ran fused in this process (tests and benchmarks check
 // that the fused path is the one taken).
 std::size_t star_join_runs();
+
+// Whether a SUM of `rows` values of `argument` stays below 2^63 in absolute
+// value, whatever the values, by the types alone: a column of INTEGER, DATE
+// or BOOLEAN, or one operation between such columns and constants. When it
+// does, the fused kernel's two's-complement total is exact without watching
+// the largest absolute value (no partial sum in any order can overflow);
+// otherwise the kernel keeps it and the host checks count * largest < 2^63.
+bool sum_cannot_overflow(const ExprProgram& argument, const ColumnSet& columns, std::size_t rows);
+
 
 }  // namespace gpusql::kernels

@@ -256,10 +256,20 @@ struct DescribeStatement {
   std::size_t name_offset = 0;
 };
 
+// SET name = value (also SET name TO value, PRAGMA name = value); RESET name.
+struct SetStatement {
+  std::string name;  // lower-cased
+  std::size_t name_offset = 0;
+  // The value: a literal, or a bare word (on, off, auto) as a String
+  // literal; none for RESET.
+  std::optional<Literal> value;
+  std::size_t value_offset = 0;
+};
+
 struct Statement {
   std::variant<SelectStatement, ExplainStatement, CreateTableStatement, CopyStatement, InsertStatement,
                DropTableStatement, ShowTablesStatement, DescribeStatement, CreateViewStatement, CreateIndexStatement,
-               UpdateStatement, DeleteStatement>
+               UpdateStatement, DeleteStatement, SetStatement>
       body;
   std::size_t offset = 0;  // where the statement starts in the SQL text
   std::size_t end = 0;     // one past its last character (before the ';')

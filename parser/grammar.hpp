@@ -145,6 +145,9 @@ struct kw_index : keyword<TAO_PEGTL_ISTRING("index")> {};
 struct kw_update : keyword<TAO_PEGTL_ISTRING("update")> {};
 struct kw_set : keyword<TAO_PEGTL_ISTRING("set")> {};
 struct kw_delete : keyword<TAO_PEGTL_ISTRING("delete")> {};
+struct kw_pragma : keyword<TAO_PEGTL_ISTRING("pragma")> {};
+struct kw_reset : keyword<TAO_PEGTL_ISTRING("reset")> {};
+struct kw_to : keyword<TAO_PEGTL_ISTRING("to")> {};
 
 // Words that can never be a bare identifier (quote them to use them as one).
 // Everything that may follow a table or a select item is here, so that
@@ -490,11 +493,19 @@ struct update_statement : if_must<kw_update, table_name, kw_set, list_must<assig
 struct delete_statement : if_must<kw_delete, kw_from, table_name, opt<where_clause>> {};
 struct drop_statement : if_must<kw_drop, drop_target> {};
 struct show_tables_statement : if_must<kw_show, kw_tables> {};
+// SET name = value | SET name TO value | PRAGMA name = value | RESET name:
+// a value is a literal or a bare word (on, off, auto).
+struct setting_name : seq<identifier> {};
+struct setting_word : seq<identifier_first, star<identifier_other>, ws> {};
+struct setting_value : sor<literal, setting_word> {};
+struct set_statement : if_must<kw_set, setting_name, sor<op_eq, kw_to>, setting_value> {};
+struct pragma_statement : if_must<kw_pragma, setting_name, op_eq, setting_value> {};
+struct reset_statement : if_must<kw_reset, setting_name> {};
 struct describe_statement : if_must<kw_describe, table_name> {};
 
 struct statement : sor<select_statement, explain_statement, create_statement, copy_statement, insert_statement,
                        update_statement, delete_statement, drop_statement, show_tables_statement,
-                       describe_statement> {};
+                       describe_statement, set_statement, pragma_statement, reset_statement> {};
 struct end_of_input : eof {};
 struct sql : seq<ws, opt<statement>, star<semicolon, opt<statement>>, must<end_of_input>> {};
 

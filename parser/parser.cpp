@@ -3,6 +3,7 @@
 // become gpusql::Error(Parser) at the byte offset of the token that does not
 // fit, worded like PostgreSQL/DuckDB: `syntax error at or near "X"`.
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -411,6 +412,7 @@ using selector = pt::selector<
         g::assignment, g::delete_statement,
         g::with_clause, g::common_table_expression, g::select_core, g::query_terms, g::intersect_terms,
         g::union_operator, g::except_operator, g::intersect_operator, g::set_all, g::cte_name, g::show_tables_statement, g::describe_statement,
+        g::set_statement, g::pragma_statement, g::reset_statement, g::setting_name, g::setting_word,
         g::explain_analyze, g::if_not_exists, g::if_exists, g::column_definition, g::not_null_constraint,
         g::null_constraint, g::copy_option, g::null_option_name, g::copy_option_word, g::insert_columns,
         g::values_row,
@@ -549,6 +551,24 @@ class Lowering {
       del.table_offset = begin(*n.children.at(0));
       if (n.children.size() > 1) del.where = expression(*n.children[1]->children.at(0)).expr;
       statement.body = std::move(del);
+    } else if (n.is_type<g::set_statement>() || n.is_type<g::pragma_statement>() || n.is_type<g::reset_statement>()) {
+      ast::SetStatement set;
+      set.name = lower(identifier(*n.children.at(0)));
+      set.name_offset = begin(*n.children.at(0));
+      if (n.children.size() > 1) {
+        const Node& value = *n.children.back();  // after the = (an operator node) or TO
+        set.value_offset = begin(value);
+        if (value.is_type<g::setting_word>()) {
+          set.value = ast::Literal{};
+          set.value->kind = ast::Literal::Kind::String;
+          std::string word(text(value));
+          while (!word.empty() && std::isspace(static_cast<unsigned char>(word.back()))) word.pop_back();
+          set.value->text = std::move(word);
+        } else {
+          set.value = literal_value(value);
+        }
+      }
+      statement.body = std::move(set);
     } else if (n.is_type<g::describe_statement>()) {
       ast::DescribeStatement describe;
       describe.name = identifier(*n.children.at(0));

@@ -10,8 +10,10 @@
 #include <stdexcept>
 #include <vector>
 
-namespace gpusql::shell {
+#include "engine/database_impl.hpp"
+#include "engine/settings.hpp"
 
+namespace gpusql::shell {
 
 namespace {
 
@@ -195,6 +197,9 @@ const std::vector<DotCommand>& commands() {
                  << "nullvalue: \"" << t.render.null_value << "\"\n"
                  << "separator: \"" << t.render.separator << "\"\n"
                  << "    timer: " << on(t.timer) << "\n";
+         // The database's settings (SET name = value).
+         for (const auto& [name, value] : setting_values(s.database().impl().settings))
+           s.out() << std::string(name.size() < 9 ? 9 - name.size() : 0, ' ') << name << ": " << value << "\n";
          return Outcome::Ok;
        }},
       {"tables", "", "list the tables (on the GPU with their rows and bytes in GPU memory)", 0, 0,

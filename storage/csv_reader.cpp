@@ -1099,11 +1099,11 @@ std::shared_ptr<Dictionary> make_dictionary(const std::vector<std::string_view>&
 // ---------------------------------------------------------------------------
 // The whole load.
 
-// With GPUSQL_CSV_TIMING set, each phase's wall time goes to stderr (for
-// benchmarks: where does a load spend its time on this machine?).
+// With CsvLoadSpec::timing (SET trace = true), each phase's wall time goes
+// to stderr (where does a load spend its time on this machine?).
 class PhaseTimer {
  public:
-  PhaseTimer() : enabled_(std::getenv("GPUSQL_CSV_TIMING") != nullptr), last_(std::chrono::steady_clock::now()) {}
+  explicit PhaseTimer(bool enabled) : enabled_(enabled), last_(std::chrono::steady_clock::now()) {}
   void mark(const char* phase) {
     if (!enabled_) return;
     auto now = std::chrono::steady_clock::now();
@@ -1116,16 +1116,8 @@ class PhaseTimer {
   std::chrono::steady_clock::time_point last_;
 };
 
-// The spec's thread count; else GPUSQL_CSV_THREADS (benchmarks measure one
-// core this way); else one per core.
-std::size_t parse_threads(const CsvLoadSpec& spec) {
-  if (spec.threads) return spec.threads;
-  if (const char* env = std::getenv("GPUSQL_CSV_THREADS")) {
-    const long n = std::strtol(env, nullptr, 10);
-    if (n > 0) return static_cast<std::size_t>(n);
-  }
-  return hardware_threads();
-}
+// The spec's thread count, else one per core.
+std::size_t parse_threads(const CsvLoadSpec& spec) { return spec.threads ? spec.threads : hardware_threads(); }
 
 Dialect base_dialect(const CsvOptions& options) {
   Dialect d;
@@ -1142,7 +1134,7 @@ Dialect base_dialect(const CsvOptions& options) {
 }
 
 std::shared_ptr<Table> load(const CsvText& t, const CsvLoadSpec& spec, bool single_chunk) {
-  PhaseTimer timer;
+  PhaseTimer timer(spec.timing);
   const Table* old = spec.append_to.get();
   Sniffed sniffed = sniff(t, base_dialect(spec.options), spec.options, old);
   timer.mark("sniff");

@@ -47,6 +47,8 @@ struct CsvLoadSpec {
   DeviceContext* device = nullptr;
   // Parsing threads; 0: one per core.
   std::size_t threads = 0;
+  // Each phase's wall time to stderr (SET trace = true).
+  bool timing = false;
   // Bytes per chunk; 0: chosen from the size and the threads (1-16 MiB, one
   // chunk below 2 MiB). Tests and the fuzz target set it small to cut tiny
   // inputs into many chunks.

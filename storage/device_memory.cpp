@@ -158,12 +158,9 @@ void DeviceContext::copy_to_device(void* destination, const void* source, std::s
   constexpr std::size_t kRingBytes = std::size_t{4} << 20, kAlign = 256;
   if (!ring_tried_) {
     ring_tried_ = true;
-    const char* pinned = std::getenv("GPUSQL_PINNED_UPLOADS");
-    if (!pinned || std::strcmp(pinned, "0") != 0) {
-      try {
-        ring_ = PinnedBuffer(kRingBytes);
-      } catch (const Error&) {  // no pinned memory: pageable copies
-      }
+    try {
+      ring_ = PinnedBuffer(kRingBytes);
+    } catch (const Error&) {  // no pinned memory: pageable copies
     }
   }
   const std::size_t need = (bytes + kAlign - 1) / kAlign * kAlign;

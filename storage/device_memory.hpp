@@ -63,6 +63,9 @@ class DeviceContext {
   DeviceContext& operator=(const DeviceContext&) = delete;
 
   cudaStream_t stream() const { return stream_; }
+  // The database's settings the kernels follow (which filter path, ...).
+  const Settings& settings() const { return settings_; }
+  void set_settings(const Settings& settings) { settings_ = settings; }
   const std::string& name() const { return name_; }
   int multiprocessors() const { return multiprocessors_; }
   // Bytes free on the device, counting what the pool holds but does not use.
@@ -88,7 +91,7 @@ class DeviceContext {
   // a pinned ring, so the copy is truly asynchronous (one from pageable
   // memory may wait for the stream) and the caller's memory may go away as
   // soon as this returns. The ring is reused after a synchronize when full.
-  // Large copies, or GPUSQL_PINNED_UPLOADS=0, take a pageable copy instead.
+  // Large copies take a pageable copy instead.
   void copy_to_device(void* destination, const void* source, std::size_t bytes);
 
   // Copies `bytes` of device memory to the host in stream order and waits
@@ -157,6 +160,7 @@ class DeviceContext {
   std::size_t ring_head_ = 0;
   bool ring_tried_ = false;
   cudaStream_t stream_ = nullptr;
+  Settings settings_;
   std::string name_;
   int multiprocessors_ = 0;
   std::size_t cap_ = 0;  // 0: none

@@ -1,4 +1,4 @@
-// Aggregate states (engine/aggregate_state.hpp) on the host: AVG over
+// Aggregate states (core/aggregate_state.hpp) on the host: AVG over
 // integers keeps an exact total past the int64 range, the same state in
 // any order of additions, while SUM reports its overflow.
 #include <catch2/catch.hpp>
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "engine/aggregate_state.hpp"
+#include "core/aggregate_state.hpp"
 
 using namespace gpusql;
 

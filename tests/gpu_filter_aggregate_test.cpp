@@ -497,37 +497,34 @@ TEST_CASE("filter_rows selects the host's rows in ascending order", "[gpu][filte
 
 // Fast predicates run through the one-pass bitmask filter by default where
 // it applies (positions are rows, no NULLs, one width; its three-launch
-// form under GPUSQL_FILTER_KERNEL=bitmask) and through
+// form under filter_kernel 'bitmask') and through
 // cub::DeviceSelect otherwise (FlaggedIf for one plain comparison, If with
 // the unrolled TermsHold otherwise), through cub::DeviceSelect only under
-// GPUSQL_FILTER_KERNEL=cub, through
-// If with the generic PredicateHolds under GPUSQL_FILTER_KERNEL=select, and
-// through the ordered kernel under GPUSQL_FILTER_KERNEL=ordered: all must
+// 'cub', through
+// If with the generic PredicateHolds under 'select', and
+// through the ordered kernel under 'ordered': all must
 // select the host's rows -- conjunctions, OR clauses, NULL constants, NULLs,
 // row-id vectors, selection vectors -- also with no WHERE (every row) and
 // with a selection vector over columns read through a row-id vector.
 TEST_CASE("filter_rows selects the host's rows with either fast kernel", "[gpu][filter]") {
   struct Kernel {
     const char* name;
-    const char* env;  // GPUSQL_FILTER_KERNEL, or null: unset
-  };
-  // Restores the environment when a REQUIRE throws.
-  struct FilterKernel {
-    explicit FilterKernel(const char* env) {
-      if (env) setenv("GPUSQL_FILTER_KERNEL", env, 1);
-    }
-    ~FilterKernel() { unsetenv("GPUSQL_FILTER_KERNEL"); }
+    gpusql::FilterKernel setting;
   };
   DeviceContext context;
   std::vector<Case> filters = {{"no WHERE", BoundExpr{}, true}};
   for (auto& p : predicates())
     if (p.fast) filters.push_back(std::move(p));
-  for (const Kernel kernel : {Kernel{"default (one-pass bitmask filter, cub::DeviceSelect, TermsHold)", nullptr},
-                              Kernel{"GPUSQL_FILTER_KERNEL=bitmask (three-launch bitmask filter)", "bitmask"},
-                              Kernel{"GPUSQL_FILTER_KERNEL=cub (cub::DeviceSelect, TermsHold)", "cub"},
-                              Kernel{"GPUSQL_FILTER_KERNEL=select (PredicateHolds)", "select"},
-                              Kernel{"GPUSQL_FILTER_KERNEL=ordered (ordered kernel)", "ordered"}}) {
-    FilterKernel scope(kernel.env);
+  using gpusql::FilterKernel;
+  for (const Kernel kernel :
+       {Kernel{"auto (one-pass bitmask filter, cub::DeviceSelect, TermsHold)", FilterKernel::Auto},
+        Kernel{"filter_kernel 'bitmask' (three-launch bitmask filter)", FilterKernel::Bitmask},
+        Kernel{"filter_kernel 'cub' (cub::DeviceSelect, TermsHold)", FilterKernel::Cub},
+        Kernel{"filter_kernel 'select' (PredicateHolds)", FilterKernel::Select},
+        Kernel{"filter_kernel 'ordered' (ordered kernel)", FilterKernel::Ordered}}) {
+    Settings settings;
+    settings.filter_kernel = kernel.setting;
+    context.set_settings(settings);
     for (std::size_t n : kSizes) {
       if (n > 200000) continue;  // the first test case covers many tiles
       Columns c(n, 3000 + n);

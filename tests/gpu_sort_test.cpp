@@ -13,7 +13,7 @@
 // path (a rank count, no synchronization): a table of 4096 rows and one of
 // 4097, GROUP BY results, filtered inputs straddling the 256-row chunks, 8
 // and 9 keys; each such query runs with the path on and off
-// (GPUSQL_SMALL_SORT=0), both against the host.
+// (SET small_sort = false), both against the host.
 //
 // The [gpu] cases need a device; the host-only case runs the same queries on
 // the host executor everywhere, so a query that stops binding is noticed.
@@ -61,16 +61,6 @@ std::string difference(const Result& expected, const Result& actual) {
   return "";
 }
 
-// Sets GPUSQL_SMALL_SORT for a scope; unset again when it ends, a failed
-// REQUIRE included.
-class SmallSortSwitch {
- public:
-  explicit SmallSortSwitch(const char* value) { setenv("GPUSQL_SMALL_SORT", value, 1); }
-  ~SmallSortSwitch() { unsetenv("GPUSQL_SMALL_SORT"); }
-  SmallSortSwitch(const SmallSortSwitch&) = delete;
-  SmallSortSwitch& operator=(const SmallSortSwitch&) = delete;
-};
-
 // The same statements on a host and (where wanted) a GPU database.
 class Pair {
  public:
@@ -102,16 +92,17 @@ class Pair {
   }
 
   // Like check(), but the GPU runs `sql` once with the small-input ORDER BY
-  // path allowed and once with GPUSQL_SMALL_SORT=0: both must give the
+  // path allowed and once with SET small_sort = false: both must give the
   // host's result.
   std::size_t check_sort_paths(const std::string& sql) {
     INFO("query: " << sql);
     Result expected = host_.query(sql);
     if (gpu_)
-      for (const char* small_sort : {"1", "0"}) {
-        INFO("GPUSQL_SMALL_SORT=" << small_sort);
-        SmallSortSwitch scope(small_sort);
+      for (const char* small_sort : {"true", "false"}) {
+        INFO("SET small_sort = " << small_sort);
+        gpu_->query(std::string("SET small_sort = ") + small_sort);
         Result actual = gpu_->query(sql);
+        gpu_->query("RESET small_sort");
         std::string diff = difference(expected, actual);
         INFO(diff);
         CHECK(diff.empty());

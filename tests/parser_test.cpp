@@ -155,6 +155,8 @@ std::string statement_sql(const ast::Statement& statement) {
           return out + " AS " + ast::to_string(*s.query);
         } else if constexpr (std::is_same_v<T, ast::ShowTablesStatement>) {
           return "SHOW TABLES";
+        } else if constexpr (std::is_same_v<T, ast::SetStatement>) {
+          return s.value ? "SET " + name_sql(s.name) + " = " + literal_sql(*s.value) : "RESET " + name_sql(s.name);
         } else {
           static_assert(std::is_same_v<T, ast::DescribeStatement>);
           return "DESCRIBE " + name_sql(s.name);

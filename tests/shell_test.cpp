@@ -432,7 +432,7 @@ TEST_CASE("e2e: list and line modes with .headers, .nullvalue, .separator and .s
   ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-c",
                       ".mode list\nSELECT id, name FROM t WHERE id < 3 ORDER BY id;\n"
                       ".headers off\n.separator \" ; \"\n.nullvalue NULL\nSELECT id, NULL FROM t WHERE id = 1;\n"
-                      ".mode line\nSELECT id, name AS who FROM t WHERE id = 2;\n.show"});
+                      ".mode line\nSELECT id, name AS who FROM t WHERE id = 2;\nSET threads TO 2;\n.show"});
   CHECK(r.status == 0);
   CHECK(r.out ==
         "id|name\n"
@@ -448,7 +448,12 @@ TEST_CASE("e2e: list and line modes with .headers, .nullvalue, .separator and .s
         "     mode: line\n"
         "nullvalue: \"NULL\"\n"
         "separator: \" ; \"\n"
-        "    timer: off\n");
+        "    timer: off\n"
+        "    trace: false\n"
+        "  threads: 2\n"
+        "filter_kernel: 'auto'\n"
+        "small_sort: true\n"
+        "pair_program: true\n");
   ShellRun flags = s.run({"-device", "host", "-list", "-noheader", "-separator", ",", "-nullvalue", "-", "-c",
                           "SELECT 1 AS a, NULL AS b"});
   CHECK(flags.status == 0);

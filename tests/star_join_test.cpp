@@ -287,20 +287,20 @@ TEST_CASE("star join: which sums need no overflow watch", "[star]") {
   const std::size_t two31 = std::size_t{1} << 31, two32 = std::size_t{1} << 32;
 
   // |INTEGER| <= 2^31: 2^31 rows stay below 2^63, 2^32 rows may reach it.
-  CHECK(sum_cannot_overflow(column(0), columns, two31));
-  CHECK_FALSE(sum_cannot_overflow(column(0), columns, two32));
-  CHECK_FALSE(sum_cannot_overflow(column(1), columns, 1));  // BIGINT: no bound
-  CHECK(sum_cannot_overflow(column(2), columns, two32));    // BOOLEAN
+  CHECK(kernels::sum_cannot_overflow(column(0), columns, two31));
+  CHECK_FALSE(kernels::sum_cannot_overflow(column(0), columns, two32));
+  CHECK_FALSE(kernels::sum_cannot_overflow(column(1), columns, 1));  // BIGINT: no bound
+  CHECK(kernels::sum_cannot_overflow(column(2), columns, two32));    // BOOLEAN
   // INTEGER * INTEGER <= 2^62: one row, not two.
-  CHECK(sum_cannot_overflow(arithmetic(Op::Mul, integer, integer), columns, 1));
-  CHECK_FALSE(sum_cannot_overflow(arithmetic(Op::Mul, integer, integer), columns, 2));
+  CHECK(kernels::sum_cannot_overflow(arithmetic(Op::Mul, integer, integer), columns, 1));
+  CHECK_FALSE(kernels::sum_cannot_overflow(arithmetic(Op::Mul, integer, integer), columns, 2));
   // INTEGER - INTEGER <= 2^32.
-  CHECK(sum_cannot_overflow(arithmetic(Op::Sub, integer, integer), columns, two31 - 1));
-  CHECK_FALSE(sum_cannot_overflow(arithmetic(Op::Sub, integer, integer), columns, two31));
+  CHECK(kernels::sum_cannot_overflow(arithmetic(Op::Sub, integer, integer), columns, two31 - 1));
+  CHECK_FALSE(kernels::sum_cannot_overflow(arithmetic(Op::Sub, integer, integer), columns, two31));
   // A constant counts as |c| + 1: 2^31 * 101 * 1e6 < 2^63.
-  CHECK(sum_cannot_overflow(arithmetic(Op::Mul, integer, constant), columns, 1000000));
-  CHECK_FALSE(sum_cannot_overflow(arithmetic(Op::Mul, integer, null_constant), columns, 1));
+  CHECK(kernels::sum_cannot_overflow(arithmetic(Op::Mul, integer, constant), columns, 1000000));
+  CHECK_FALSE(kernels::sum_cannot_overflow(arithmetic(Op::Mul, integer, null_constant), columns, 1));
   ExprProgram general;
   general.shape = Shape::General;
-  CHECK_FALSE(sum_cannot_overflow(general, columns, 1));
+  CHECK_FALSE(kernels::sum_cannot_overflow(general, columns, 1));
 }

@@ -42,7 +42,7 @@ namespace {
 
 constexpr double kPeakBytesPerSecond = 3.0e12;  // measured on the lent H100 (device copy)
 
-struct Settings {
+struct RunSettings {
   double sf = 1;
   int reps = 10;
   int host_reps = 1;
@@ -78,8 +78,8 @@ void usage(FILE* to) {
                static_cast<unsigned long long>(ssb::GeneratorOptions{}.seed), ssb::default_query_dir().c_str());
 }
 
-std::optional<Settings> parse_arguments(int argc, char** argv) {
-  Settings s;
+std::optional<RunSettings> parse_arguments(int argc, char** argv) {
+  RunSettings s;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -256,7 +256,7 @@ std::vector<Timing> run_on_host(const std::vector<std::shared_ptr<Table>>& table
   return timings;
 }
 
-int run(const Settings& s) {
+int run(const RunSettings& s) {
   std::vector<ssb::Query> queries;
   if (s.queries.empty()) queries = ssb::standard_queries();
   for (const auto& name : s.queries) queries.push_back(ssb::find_query(name));
@@ -475,7 +475,7 @@ int run(const Settings& s) {
 
 int main(int argc, char** argv) {
   try {
-    std::optional<Settings> settings = parse_arguments(argc, argv);
+    std::optional<RunSettings> settings = parse_arguments(argc, argv);
     if (!settings) return 0;
     return run(*settings);
   } catch (const Error& e) {

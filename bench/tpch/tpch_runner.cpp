@@ -46,7 +46,7 @@ using namespace gpusql;
 
 namespace {
 
-struct Settings {
+struct RunSettings {
   double sf = 1;
   int repeat = 10;
   int host_repeat = 1;
@@ -83,8 +83,8 @@ void usage(FILE* to) {
                static_cast<unsigned long long>(tpch::GeneratorOptions{}.seed), tpch::default_query_dir().c_str());
 }
 
-std::optional<Settings> parse_arguments(int argc, char** argv) {
-  Settings s;
+std::optional<RunSettings> parse_arguments(int argc, char** argv) {
+  RunSettings s;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -269,7 +269,7 @@ std::vector<Timing> run_on_host(const std::vector<std::shared_ptr<Table>>& table
   return timings;
 }
 
-int run(const Settings& s) {
+int run(const RunSettings& s) {
   std::vector<tpch::Query> queries;
   if (s.queries.empty()) queries = tpch::standard_queries();
   for (const auto& name : s.queries) queries.push_back(tpch::find_query(name));
@@ -510,7 +510,7 @@ int run(const Settings& s) {
 
 int main(int argc, char** argv) {
   try {
-    std::optional<Settings> settings = parse_arguments(argc, argv);
+    std::optional<RunSettings> settings = parse_arguments(argc, argv);
     if (!settings) return 0;
     return run(*settings);
   } catch (const Error& e) {

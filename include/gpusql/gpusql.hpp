@@ -92,8 +92,41 @@ enum class ExecutorKind {
   Gpu,   // CUDA kernels; opening a Database with it fails if no GPU is usable
 };
 
+// Which GPU path filters rows by a predicate the fast kernels take. Auto is
+// the product's choice; the others force one path, so that tests and
+// benchmarks compare them on the same data in one process.
+enum class FilterKernel {
+  Auto,
+  Bitmask,  // the bitmask filter in its three launches
+  Cub,      // cub::DeviceSelect for every fast predicate
+  Ordered,  // the ordered kernel
+  Select,   // cub::DeviceSelect with the generic predicate
+};
+
+// A database's settings: given in Options, changed from SQL with
+// `SET name = value` (also `SET name TO value` and `PRAGMA name = value`)
+// and back to the default with `RESET name`; `SELECT * FROM
+// gpusql_settings()` lists them. Each name is its field's.
+struct Settings {
+  // Time marks of each statement's stages (parse, bind, plan, operators,
+  // copies) and of each CSV load's phases, in microseconds, on stderr.
+  bool trace = false;
+  // Threads that parse a CSV file (read_csv, COPY, the shell's .import and
+  // .load); 0: one per core.
+  unsigned threads = 0;
+  FilterKernel filter_kernel = FilterKernel::Auto;
+  // Sorts of at most a few thousand rows in one launch (off: the radix sort).
+  bool small_sort = true;
+  // Nested-loop join conditions of a few comparisons compiled for the join
+  // kernel (off: every condition through the general interpreter).
+  bool pair_program = true;
+};
+
 struct Options {
-  ExecutorKind executor = ExecutorKind::Auto;
+  Options(ExecutorKind executor_kind = ExecutorKind::Auto, Settings initial = {})
+      : executor(executor_kind), settings(initial) {}
+  ExecutorKind executor;
+  Settings settings;
 };
 
 // A DATE value: days since 1970-01-01 (negative before it), proleptic

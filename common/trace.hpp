@@ -1,24 +1,24 @@
-// GPUSQL_TRACE=1: host-side time marks along one query (parse, plan, each
-// phase of an operator that waits on the device), printed to stderr as
-// microseconds since the previous mark when the query ends. For finding
-// where a query's fixed cost goes; free when the variable is unset.
+// SET trace = true (gpusql::Settings::trace): host-side time marks along one
+// query (parse, plan, each phase of an operator that waits on the device),
+// printed to stderr as microseconds since the previous mark when the query
+// ends. For finding where a query's fixed cost goes; free when off. The
+// switch is per thread: the database sets it as a statement starts.
 #pragma once
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 namespace gpusql::trace {
 
-inline bool enabled() {
-  static const bool on = [] {
-    const char* v = std::getenv("GPUSQL_TRACE");
-    return v && *v && *v != '0';
-  }();
+inline bool& enabled_flag() {
+  static thread_local bool on = false;
   return on;
 }
+
+inline bool enabled() { return enabled_flag(); }
+inline void set_enabled(bool on) { enabled_flag() = on; }
 
 struct Mark {
   const char* what;

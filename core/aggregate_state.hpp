@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/expr_program.hpp"
+#include "core/expr_program.hpp"
 
 namespace gpusql {
 
