@@ -158,13 +158,79 @@ GPUSQL_HD int128 wide_sum(const AggState& s) {
   return static_cast<int128>(static_cast<int64_t>(s.d)) * (int128{1} << 64) + s.i;
 }
 
+// A positive integer as a 64-bit binary mantissa times 2^exponent, rounded
+// to nearest, ties to even, when it has more than 64 bits: what converting
+// it to an x87 `long double` gives.
+struct ExtendedValue {
+  uint64_t mantissa = 0;
+  int exponent = 0;
+};
+
+GPUSQL_HD ExtendedValue to_extended(uint128 v) {
+  ExtendedValue x;
+  int shift = 0;
+  while ((v >> shift) >> 64 != 0) ++shift;
+  if (shift == 0) {
+    x.mantissa = static_cast<uint64_t>(v);
+    return x;
+  }
+  const uint128 kept = v >> shift, dropped = v - (kept << shift), half = uint128{1} << (shift - 1);
+  uint128 m = kept;
+  if (dropped > half || (dropped == half && (m & 1))) ++m;
+  if (m >> 64 != 0) {
+    m >>= 1;
+    ++shift;
+  }
+  x.mantissa = static_cast<uint64_t>(m);
+  x.exponent = shift;
+  return x;
+}
+
+// numerator / denominator (> 0) as DuckDB's AVG over integers and DECIMALs
+// of 5 or more digits computes it: both converted to `long double` (64-bit
+// mantissas), divided in it, the quotient rounded to a double. Done here
+// in integers, so that the GPU, which has no `long double`, gives the same
+// bits as the host on any machine.
+GPUSQL_HD double long_double_quotient(int128 numerator, uint128 denominator) {
+  if (numerator == 0) return 0.0;
+  const bool negative = numerator < 0;
+  const ExtendedValue a = to_extended(negative ? static_cast<uint128>(-(numerator + 1)) + 1 : static_cast<uint128>(numerator));
+  const ExtendedValue b = to_extended(denominator);
+  // The quotient of the mantissas to 64 significant bits, by long division.
+  const uint128 d = b.mantissa;
+  uint128 q = a.mantissa / d, r = a.mantissa % d;
+  int exponent = a.exponent - b.exponent;
+  while (q < (uint128{1} << 63)) {
+    r <<= 1;
+    q <<= 1;
+    if (r >= d) {
+      r -= d;
+      q |= 1;
+    }
+    --exponent;
+  }
+  if (2 * r > d || (2 * r == d && (q & 1))) ++q;  // the long double's rounding: nearest, ties to even
+  if (q >> 64 != 0) {
+    q >>= 1;
+    ++exponent;
+  }
+  // The long double to a double: the 64-bit integer's conversion rounds
+  // to nearest, ties to even, as the x87 store does.
+  const double magnitude = ldexp(static_cast<double>(static_cast<uint64_t>(q)), exponent);
+  return negative ? -magnitude : magnitude;
+}
+
 // An aggregate's final value from its state, for both executors (ARG_MIN/
 // ARG_MAX have none: the executor evaluates the argument at the winning
 // position). `decimal_scale`: of a DECIMAL argument, -1 for others;
 // `result`: the result's storage type (HugeInt: the upper word goes to
 // `high`). A BIGINT SUM past the int64 range sets kEvalSumOverflow.
+// AVG divides as DuckDB does: a DOUBLE total by the count; the exact total
+// of integers and DECIMALs by count * 10^scale in `long double` (the
+// narrow path, `narrow_decimal`: a DECIMAL of at most 4 digits, whose total
+// DuckDB divides in double).
 GPUSQL_HD Slot final_value(AggKind kind, bool double_argument, int decimal_scale, Type result, const AggState& s,
-                           uint32_t& error, int64_t& high) {
+                           uint32_t& error, int64_t& high, bool narrow_decimal = false) {
   Slot value;
   value.valid = true;
   value.i = 0;
@@ -182,13 +248,16 @@ GPUSQL_HD Slot final_value(AggKind kind, bool double_argument, int decimal_scale
       else value.i = s.i;
       break;
     case AggKind::Avg: {
-      double total = double_argument ? s.d : wide_total(s);
-      if (decimal_scale >= 0) {
-        double scale = 1;
-        for (int k = 0; k < decimal_scale; ++k) scale *= 10;
-        total /= scale;
+      if (double_argument) {
+        value.d = s.d / static_cast<double>(s.count);
+        break;
       }
-      value.d = total / static_cast<double>(s.count);
+      uint128 scale = 1;
+      for (int k = 0; k < decimal_scale; ++k) scale *= 10;
+      if (narrow_decimal)
+        value.d = wide_total(s) / (static_cast<double>(s.count) * static_cast<double>(static_cast<uint64_t>(scale)));
+      else
+        value.d = long_double_quotient(wide_sum(s), static_cast<uint128>(s.count) * scale);
       break;
     }
     default: value.i = static_cast<int64_t>(s.count); break;  // the counts

@@ -621,6 +621,7 @@ class CudaExecutor final : public Executor {
     out.kind = a.kind;
     out.double_argument = a.argument && a.argument->type.is_floating();
     out.decimal_scale = a.argument && a.argument->type.id == Type::Decimal ? a.argument->type.scale : -1;
+    out.narrow_decimal = a.argument && a.argument->type.id == Type::Decimal && a.argument->type.precision <= 4;
     out.type = a.type.storage();
     return out;
   }

@@ -57,8 +57,9 @@ void store_aggregate_result(const BoundAggregate& a, const AggState& s, HostColu
                             uint32_t& error) {
   const bool double_argument = a.argument && a.argument->type.is_floating();
   const int decimal_scale = a.argument && a.argument->type.id == Type::Decimal ? a.argument->type.scale : -1;
+  const bool narrow_decimal = a.argument && a.argument->type.id == Type::Decimal && a.argument->type.precision <= 4;
   int64_t high = 0;
-  const Slot value = final_value(a.kind, double_argument, decimal_scale, a.type.storage(), s, error, high);
+  const Slot value = final_value(a.kind, double_argument, decimal_scale, a.type.storage(), s, error, high, narrow_decimal);
   store_value(column.bytes.data(), a.type.storage(), static_cast<int64_t>(row), value, high);
   if (!value.valid) column.set_null(row);
 }

@@ -921,7 +921,8 @@ __global__ void __launch_bounds__(kThreads)
       } else {
         int64_t high = 0;
         const Slot value =
-            final_value(output.kind, output.double_argument, output.decimal_scale, output.type, s, error, high);
+            final_value(output.kind, output.double_argument, output.decimal_scale, output.type, s, error, high,
+                        output.narrow_decimal);
         store_value(out, output.type, static_cast<int64_t>(g), value, high);
         valid = value.valid;
       }

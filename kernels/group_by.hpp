@@ -141,6 +141,7 @@ struct AggregateOutput {
   AggKind kind = AggKind::CountStar;
   bool double_argument = false;  // the argument is REAL/DOUBLE
   int decimal_scale = -1;        // a DECIMAL argument's scale; -1 otherwise
+  bool narrow_decimal = false;   // a DECIMAL argument of at most 4 digits (final_value)
   Type type = Type::BigInt;      // the result's storage
 };
 

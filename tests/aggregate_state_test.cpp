@@ -114,3 +114,43 @@ TEST_CASE("SUM over integers is exact past the int64 range; a BIGINT result fail
   CHECK(error == 0);
   CHECK(exact_total(avg) == static_cast<__int128>(kMax) + 1);
 }
+
+TEST_CASE("AVG's division emulates the x87 long double DuckDB divides in", "[aggregate]") {
+  // The oracle: this host's long double, where it is the x87 80-bit format.
+  if constexpr (std::numeric_limits<long double>::digits == 64) {
+    std::mt19937_64 rng(42);
+    auto check = [](int128 n, uint128 d) {
+      // Both operands as long doubles: exact below 2^64, rounded once above.
+      auto as_long_double = [](uint128 v) {
+        return static_cast<long double>(static_cast<uint64_t>(v >> 64)) * 0x1p64L +
+               static_cast<long double>(static_cast<uint64_t>(v));
+      };
+      const uint128 magnitude = n < 0 ? static_cast<uint128>(-(n + 1)) + 1 : static_cast<uint128>(n);
+      const bool exact = (magnitude >> 64) == 0 && (d >> 64) == 0;
+      if (!exact) return;  // the two-part sum above may round twice; only exact operands compare
+      const long double q = as_long_double(magnitude) / as_long_double(d);
+      const double expected = static_cast<double>(n < 0 ? -q : q);
+      INFO(static_cast<double>(n) << " / " << static_cast<double>(d));
+      CHECK(long_double_quotient(n, d) == expected);
+    };
+    for (int i = 0; i < 200000; ++i) {
+      const int bits = 1 + static_cast<int>(rng() % 64), dbits = 1 + static_cast<int>(rng() % 64);
+      const uint64_t a = bits == 64 ? rng() : rng() % (uint64_t{1} << bits);
+      const uint64_t b = dbits == 64 ? rng() : rng() % (uint64_t{1} << dbits);
+      if (b == 0) continue;
+      check(i % 2 ? -static_cast<int128>(a) : static_cast<int128>(a), b);
+    }
+    check(0, 7);
+    check(34, 600);  // AVG of 0.04, 0.05, 0.10, 0.08, 0.00, 0.07 as DECIMAL(15,2)
+    CHECK(long_double_quotient(15, 300) == 0.05);  // where total / 100 / 3 gave 0.049999999999999996
+  }
+  // Past 64 bits each operand rounds to a 64-bit mantissa first: 2^64 + 1 is 2^64.
+  CHECK(long_double_quotient((int128{1} << 64) + 1, 2) == 0x1p63);
+  CHECK(long_double_quotient(-(int128{1} << 100), uint128{1} << 98) == -4.0);
+  // The narrow path (DECIMAL of at most 4 digits) divides in double.
+  uint32_t error = 0;
+  int64_t high = 0;
+  const AggState s = canonical(AggKind::Avg, {6, 8, 1}, error);
+  CHECK(final_value(AggKind::Avg, false, 2, Type::Double, s, error, high, true).d == 15 / (3.0 * 100));
+  CHECK(final_value(AggKind::Avg, false, 2, Type::Double, s, error, high).d == 0.05);
+}
