@@ -638,6 +638,8 @@ class ExpressionBinder {
         LookupTable matches;
         matches.entries = dictionary.size();
         matches.bytes = like_matches(dictionary.values, pattern.text);
+        matches.true_entries = static_cast<uint64_t>(
+            std::count_if(matches.bytes.begin(), matches.bytes.end(), [](uint8_t b) { return b != 0; }));
         return matches;
       });
       result = node(Op::Lookup, DataType::boolean(), {std::move(x)}, e.offset);

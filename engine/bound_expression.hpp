@@ -24,6 +24,9 @@ struct LookupTable {
   Type type = Type::Boolean;
   std::vector<uint8_t> bytes;  // `entries` values of `type`'s width
   uint64_t entries = 0;
+  // BOOLEAN: how many entries are TRUE (a LIKE's share of the dictionary,
+  // the planner's estimate of the rows it keeps), counted as it is built.
+  uint64_t true_entries = 0;
   bool operator==(const LookupTable&) const = default;
 };
 

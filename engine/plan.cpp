@@ -72,11 +72,8 @@ double selectivity(const BoundExpr& e, const Distinct& column_distinct) {
     }
     case Op::Not: return 1 - selectivity(e.children[0], column_distinct);
     case Op::Lookup:  // a LIKE: the fraction of dictionary entries it matches
-      if (e.lookup && e.lookup->type == Type::Boolean && e.lookup->entries > 0) {
-        std::size_t matches = 0;
-        for (uint8_t b : e.lookup->bytes) matches += b != 0;
-        return std::max(1.0, static_cast<double>(matches)) / static_cast<double>(e.lookup->entries);
-      }
+      if (e.lookup && e.lookup->type == Type::Boolean && e.lookup->entries > 0)
+        return std::max<double>(1, static_cast<double>(e.lookup->true_entries)) / static_cast<double>(e.lookup->entries);
       return 0.33;
     default: return 0.33;
   }

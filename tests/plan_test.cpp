@@ -193,3 +193,20 @@ TEST_CASE("an OR over two tables filters each table's scan by what it implies (T
                         "WHERE (j.w < 0.5 AND j.i = 3) OR (j.w > 0.9 AND j.i = 4)");
   CHECK(r.text(0, 0) == all.text(0, 0));
 }
+
+TEST_CASE("filter estimates: 1/distinct for an equality, a LIKE's share of the dictionary", "[plan]") {
+  TempDir dir;
+  std::string csv = "k,s\n";
+  for (int i = 0; i < 100; ++i) csv += std::to_string(i % 20) + "," + (i < 10 ? "apple" : "berry") + std::to_string(i) + "\n";
+  Database db(Options{ExecutorKind::Host});
+  db.load_csv("t", dir.write("t.csv", csv));
+  auto first_filter = [&](const std::string& where) {
+    const std::string plan = explain(db, "SELECT COUNT(*) FROM t WHERE " + where);
+    const std::size_t at = plan.find("FILTER");
+    return plan.substr(at, plan.find('\n', at) - at);
+  };
+  CHECK(first_filter("k = 3") == "FILTER (t.k = 3)  (~5 rows)");                  // 20 values
+  CHECK(first_filter("s LIKE 'apple%'") == "FILTER (t.s LIKE <pattern>)  (~10 rows)");  // 10 of 100 entries
+  CHECK(first_filter("s NOT LIKE 'apple%'") == "FILTER (NOT (t.s LIKE <pattern>))  (~90 rows)");
+  CHECK(first_filter("k <> 3") == "FILTER (t.k <> 3)  (~95 rows)");
+}
