@@ -447,45 +447,27 @@ std::size_t select_unrolled(const FastPredicate& p, Ids ids, std::size_t count, 
   return select_by_terms<8, true>(p, ids, count, d_out, context);
 }
 
-}  // namespace
 
-std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, const uint32_t* d_selection,
-                        std::size_t count, uint32_t* d_out, uint32_t* d_error, DeviceContext& context) {
-  if (count == 0) return 0;
-  // Fast predicates, by default: the bitmask filter when positions are rows
-  // and the columns have no NULLs and one width; else
-  // cub::DeviceSelect::FlaggedIf for one comparison on a column without
-  // NULLs, cub::DeviceSelect::If with TermsHold<2, 4 or 8> (every term's
-  // loads issued at once, clauses evaluated without branches) for the rest.
-  // SET filter_kernel = 'cub': no bitmask filter; 'select': If with the
-  // generic PredicateHolds instead of TermsHold; 'ordered': the ordered
-  // kernel. The interpreter: the ordered kernel.
-  // A predicate comparing two columns (l_commitdate < l_receiptdate) takes
-  // the ordered kernel's fast path.
-  FastPredicate fast;
-  const bool is_fast = make_fast_predicate(predicate, columns, fast, /*pairs=*/true);
-  const FilterKernel kernel = is_fast ? requested_filter_kernel(context) : FilterKernel::Ordered;
-  if (is_fast && !fast.has_pairs && kernel != FilterKernel::Ordered &&
-      (kernel == FilterKernel::Select || fast.count <= kMaxUnrolledTerms)) {
-    if (selects_nothing(fast)) return 0;
-    if (kernel == FilterKernel::Auto && bitmask_filter_applies(fast, d_selection))
-      return bitmask_filter(fast, count, d_out, context);
-    if (one_plain_term(fast, d_selection)) {
-      const FastTerm& t = fast.terms[0];
-      switch (storage_bytes(t.type)) {
-        case 1: return select_by_term<uint8_t>(t, count, d_out, context);
-        case 4: return select_by_term<uint32_t>(t, count, d_out, context);
-        default: return select_by_term<uint64_t>(t, count, d_out, context);
-      }
-    }
-    if (kernel == FilterKernel::Select) {
-      if (d_selection) return select_by_predicate(fast, d_selection, count, d_out, context);
-      return select_by_predicate(fast, thrust::counting_iterator<uint32_t>(0), count, d_out, context);
-    }
-    if (d_selection) return select_unrolled(fast, d_selection, count, d_out, context);
-    return select_unrolled(fast, thrust::counting_iterator<uint32_t>(0), count, d_out, context);
+// The clauses of `fast` that compare two columns (`pairs`) and the others
+// (`plain`), each an AND of its clauses as in `fast`.
+void split_pair_clauses(const FastPredicate& fast, FastPredicate& plain, FastPredicate& pairs) {
+  for (int start = 0; start < fast.count;) {
+    int end = start;
+    bool pair = false;
+    do pair |= fast.terms[end].other != nullptr;
+    while (fast.terms[end++].or_next && end < fast.count);
+    FastPredicate& to = pair ? pairs : plain;
+    for (int t = start; t < end; ++t) to.terms[to.count++] = fast.terms[t];
+    to.has_pairs |= pair;
+    start = end;
   }
+}
 
+// The ordered kernel over `fast`, or over `predicate` through the
+// interpreter when `fast` is null.
+std::size_t ordered_filter(const FastPredicate* fast, const ExprProgram& predicate, const ColumnSet& columns,
+                           const uint32_t* d_selection, std::size_t count, uint32_t* d_out, uint32_t* d_error,
+                           DeviceContext& context) {
   const int tiles = static_cast<int>((count + kFilterTile - 1) / kFilterTile);
   std::size_t state_bytes = 0;
   GPUSQL_CUDA_TRY(TileState::AllocationSize(tiles, state_bytes));
@@ -500,10 +482,10 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
       tile_state, tiles, tile_counter);
   GPUSQL_CHECK_LAUNCH();
 
-  if (is_fast) {
+  if (fast) {
     auto kernel = ordered_filter_kernel<kFilterThreads, kFilterItems, false>;
     kernel<<<resident_blocks<false>(tiles, context), kFilterThreads, 0, context.stream()>>>(
-        fast, nullptr, nullptr, d_selection, count, tiles, tile_state, tile_counter, d_out, total, d_error);
+        *fast, nullptr, nullptr, d_selection, count, tiles, tile_state, tile_counter, d_out, total, d_error);
     GPUSQL_CHECK_LAUNCH();
   } else {
     DeviceObjects objects;
@@ -517,5 +499,65 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
   }
   return read_count(total, context);
 }
+
+// A fast predicate without pair terms by the paths filter_rows() names.
+std::size_t filter_fast(const FastPredicate& fast, const uint32_t* d_selection, std::size_t count, uint32_t* d_out,
+                        FilterKernel kernel, DeviceContext& context) {
+  if (selects_nothing(fast)) return 0;
+  if (kernel == FilterKernel::Auto && bitmask_filter_applies(fast, d_selection))
+    return bitmask_filter(fast, count, d_out, context);
+  if (one_plain_term(fast, d_selection)) {
+    const FastTerm& t = fast.terms[0];
+    switch (storage_bytes(t.type)) {
+      case 1: return select_by_term<uint8_t>(t, count, d_out, context);
+      case 4: return select_by_term<uint32_t>(t, count, d_out, context);
+      default: return select_by_term<uint64_t>(t, count, d_out, context);
+    }
+  }
+  if (kernel == FilterKernel::Select) {
+    if (d_selection) return select_by_predicate(fast, d_selection, count, d_out, context);
+    return select_by_predicate(fast, thrust::counting_iterator<uint32_t>(0), count, d_out, context);
+  }
+  if (d_selection) return select_unrolled(fast, d_selection, count, d_out, context);
+  return select_unrolled(fast, thrust::counting_iterator<uint32_t>(0), count, d_out, context);
+}
+
+}  // namespace
+
+std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, const uint32_t* d_selection,
+                        std::size_t count, uint32_t* d_out, uint32_t* d_error, DeviceContext& context) {
+  if (count == 0) return 0;
+  // Fast predicates, by default: the bitmask filter when positions are rows
+  // and the columns have no NULLs and one width; else
+  // cub::DeviceSelect::FlaggedIf for one comparison on a column without
+  // NULLs, cub::DeviceSelect::If with TermsHold<2, 4 or 8> (every term's
+  // loads issued at once, clauses evaluated without branches) for the rest.
+  // SET filter_kernel = 'cub': no bitmask filter; 'select': If with the
+  // generic PredicateHolds instead of TermsHold; 'ordered': the ordered
+  // kernel. The interpreter: the ordered kernel.
+  // A predicate comparing two columns (l_commitdate < l_receiptdate) takes
+  // the ordered kernel's fast path; by default, when it also has clauses
+  // of one column each (TPC-H Q12's shipping modes and dates), those select
+  // first by the paths above and the pair clauses then read only their ids.
+  FastPredicate fast;
+  const bool is_fast = make_fast_predicate(predicate, columns, fast, /*pairs=*/true);
+  const FilterKernel kernel = is_fast ? requested_filter_kernel(context) : FilterKernel::Ordered;
+  if (is_fast && fast.has_pairs && kernel == FilterKernel::Auto) {
+    FastPredicate plain, pairs;
+    split_pair_clauses(fast, plain, pairs);
+    if (plain.count > 0 && plain.count <= kMaxUnrolledTerms) {
+      ExprProgram none;
+      DeviceBuffer first(context, count * sizeof(uint32_t));
+      const std::size_t kept = filter_fast(plain, d_selection, count, first.as<uint32_t>(), kernel, context);
+      if (kept == 0) return 0;
+      return ordered_filter(&pairs, none, columns, first.as<uint32_t>(), kept, d_out, d_error, context);
+    }
+  }
+  if (is_fast && !fast.has_pairs && kernel != FilterKernel::Ordered &&
+      (kernel == FilterKernel::Select || fast.count <= kMaxUnrolledTerms))
+    return filter_fast(fast, d_selection, count, d_out, kernel, context);
+  return ordered_filter(is_fast ? &fast : nullptr, predicate, columns, d_selection, count, d_out, d_error, context);
+}
+
 
 }  // namespace gpusql::kernels

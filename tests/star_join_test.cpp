@@ -211,6 +211,7 @@ TEST_CASE("star join: which plans are recognised", "[star]") {
       "SELECT SUM(v) FROM f JOIN a ON fk_a < a_key",                                     // not an equi-join
       "SELECT SUM(v) FROM f",                                                            // no join
       "SELECT a_name, ARG_MIN(v, d) FROM f JOIN a ON fk_a = a_key GROUP BY a_name",      // ARG_MIN
+      "SELECT a_name, SUM(v) FROM f JOIN a ON fk_a = a_grp GROUP BY a_name",  // a dimension key 3 values over 20 rows
   };
   for (const char* sql : not_star) {
     INFO(sql);
