@@ -15,7 +15,7 @@ void Catalog::replace(std::shared_ptr<const Table> table) {
   auto it = tables_.find(to_lower(table->name));
   if (it == tables_.end())
     throw Error(ErrorKind::Catalog, "Table with name " + table->name + " does not exist!");
-  table->estimate_distinct_now();
+  if (!table->carry_distinct_estimates(*it->second)) table->estimate_distinct_now();
   it->second = std::move(table);
 }
 

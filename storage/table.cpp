@@ -1,5 +1,6 @@
 #include "storage/table.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include "storage/column_ops.hpp"
@@ -48,6 +49,21 @@ void Table::estimate_distinct_now() const {
   if (distinct.size() != host.size()) distinct.assign(host.size(), -1.0);
   for (std::size_t c = 0; c < host.size(); ++c)
     if (distinct[c] < 0) distinct[c] = estimates[c];
+}
+
+bool Table::carry_distinct_estimates(const Table& earlier) const {
+  if (earlier.host.size() != host.size() || earlier.rows == 0) return false;
+  const double old_rows = static_cast<double>(earlier.rows), new_rows = static_cast<double>(rows);
+  if (new_rows > old_rows * 1.1 || new_rows < old_rows * 0.9) return false;
+  for (std::size_t c = 0; c < host.size(); ++c)
+    if (earlier.host[c].type != host[c].type) return false;
+  std::vector<double> estimates(host.size());
+  for (std::size_t c = 0; c < host.size(); ++c) {
+    const double d = earlier.distinct_estimate(c);
+    estimates[c] = d >= 0.9 * old_rows ? std::min(new_rows, d * new_rows / old_rows) : std::min(new_rows, d);
+  }
+  set_distinct_estimates(std::move(estimates));
+  return true;
 }
 
 void Table::set_distinct_estimates(std::vector<double> estimates) const {

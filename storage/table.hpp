@@ -51,6 +51,12 @@ struct Table {
   // catalog does it as a table arrives, so a query's first plan does not
   // wait on random reads over gigabytes. Smaller tables stay lazy.
   void estimate_distinct_now() const;
+  // Takes `earlier`'s estimates when this table is a version of it (the
+  // same columns) within a tenth of its rows -- an INSERT, a small DELETE
+  // or an UPDATE -- a key's scaled by the rows; returns whether it did.
+  // Sampling again would cost each small change of a large table as much
+  // as its first load.
+  bool carry_distinct_estimates(const Table& earlier) const;
 
   // Whether column `column`'s values are held on the host.
   bool has_host_copy(std::size_t column) const { return column < host.size() && host[column].size == rows; }
