@@ -48,7 +48,8 @@ struct StarJoin {
 //    with the fact chain on its left and a Scan or Filter(Scan) on its right;
 //  - each key a bare column on both sides, of the same integer type
 //    (INTEGER, BIGINT or DATE), the dimension's not repeated by its
-//    distinct estimate (the kernel checks that it is unique);
+//    distinct estimate (the kernel checks that it is unique), the dimension
+//    table smaller than the fact table;
 //  - the fact table's Scan, maybe under a Filter, at the bottom;
 //  - GROUP BY keys that are bare columns of the dimensions (integer, DATE,
 //    BOOLEAN or VARCHAR codes);
