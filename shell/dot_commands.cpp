@@ -113,6 +113,63 @@ class LoadProgressBar {
 };
 
 
+// SQL quoting: a name in "", a string in ''.
+std::string quoted(const std::string& text, char quote) {
+  std::string out(1, quote);
+  for (char c : text) {
+    out += c;
+    if (c == quote) out += quote;
+  }
+  return out + quote;
+}
+
+// .import ?--csv? ?--skip N? FILE TABLE, as sqlite3 has it: a table that
+// does not exist yet is created from the file, its first row the column
+// names (the types inferred); an existing table takes every row as data
+// (--skip 1 leaves out a header row), all or nothing, as COPY does. Fields
+// split at commas (--csv, and every mode but list), in list mode at its
+// separator.
+Outcome import_file(Session& s, const Arguments& a) {
+  bool csv = false;
+  std::size_t skip = 0;
+  std::vector<std::string> positional;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] == "--csv") {
+      csv = true;
+    } else if (a[i] == "--skip") {
+      if (i + 1 == a.size()) throw CommandError("--skip needs a number of rows");
+      skip = parse_count(a[++i]);
+    } else if (a[i].size() > 1 && a[i][0] == '-' && a[i][1] == '-') {
+      throw CommandError("unknown option '" + a[i] + "'; .import takes --csv and --skip N");
+    } else {
+      positional.push_back(a[i]);
+    }
+  }
+  if (positional.size() != 2) throw CommandError("usage: .import ?--csv? ?--skip N? FILE TABLE");
+  const std::string& path = positional[0];
+  const std::string& table = positional[1];
+  if (skip > 1) throw CommandError("--skip takes 0 or 1 (a header row) here");
+  char delimiter = ',';
+  const std::string& separator = s.settings().render.separator;
+  if (!csv && s.settings().mode == RenderMode::List) {
+    if (separator.size() != 1) throw CommandError("list mode's separator \"" + separator + "\" is not one character; use --csv");
+    delimiter = separator[0];
+  }
+  bool exists = false;
+  for (const std::string& name : s.database().table_names()) exists |= iequals(name, table);
+  if (!exists) {
+    if (skip > 0) throw CommandError("--skip applies to an existing table; a new one takes its column names from the first row");
+    CsvOptions options;
+    options.delimiter = delimiter;
+    options.header = true;
+    s.database().load_csv(table, path, options);
+    return Outcome::Ok;
+  }
+  s.database().query("COPY " + quoted(table, '"') + " FROM " + quoted(path, '\'') + " (HEADER " +
+                     (skip ? "true" : "false") + ", DELIMITER " + quoted(std::string(1, delimiter), '\'') + ")");
+  return Outcome::Ok;
+}
+
 const std::vector<DotCommand>& commands() {
   static const std::vector<DotCommand> table = {
       {"bail", "on|off", "stop a script (-c, -f, .read, piped input) at its first error", 1, 1,
@@ -136,6 +193,10 @@ const std::vector<DotCommand>& commands() {
          s.out() << dot_command_help();
          return Outcome::Ok;
        }},
+      {"import", "?--csv? ?--skip N? FILE TABLE",
+       "import FILE into TABLE: a new table's column names from the first row; an existing table takes every row "
+       "(--skip 1: not the first); fields split at commas, in list mode at its separator",
+       2, 5, import_file},
       {"load", "PATH ?NAME?", "load a CSV file as table NAME (default: the file name without its extension)", 1, 2,
        [](Session& s, const Arguments& a) {
          std::string name = a.size() > 1 ? a[1] : std::filesystem::path(a[0]).stem().string();

@@ -427,6 +427,41 @@ TEST_CASE("e2e: dot-commands in scripts: .mode, .tables, .load, .read, .echo", "
         "2\n");
 }
 
+TEST_CASE("e2e: .import as sqlite3 has it: a new table from the header, an existing one appended", "[shell]") {
+  Scratch s;
+  write_file(s.path("more.csv"), "4,dee,5.5\n5,eve,6\n");
+  write_file(s.path("piped.txt"), "id|name|score\n6|fay|7\n");
+  const std::string people = s.people(), more = s.path("more.csv").string(), piped = s.path("piped.txt").string();
+  ShellRun r = s.run({"-device", "host", "-list", "-noheader", "-c",
+                      ".import --csv " + people + " t\n"      // new: names and types from the file
+                      ".import --csv " + more + " t\n"              // existing: every row is data
+                      ".import --csv --skip 1 " + people + " t\n"   // existing, the header row left out
+                      ".import --skip 1 " + piped + " t\n"          // list mode: its separator, as sqlite3
+                      "SELECT id, name, score FROM t ORDER BY id, name;\n"});
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "1|ann|1.5\n1|ann|1.5\n2|bob|2.5\n2|bob|2.5\n3|c,d|4\n3|c,d|4\n4|dee|5.5\n5|eve|6\n6|fay|7\n");
+  CHECK_THAT(r.err, !Catch::Contains("Error"));
+  // Errors: the file, a bad row (nothing appended), the arguments.
+  write_file(s.path("bad.csv"), "7,gil,8\nnot a number,x,1\n");
+  ShellRun e = s.run({"-device", "host", "-list", "-noheader", "-c",
+                      ".import --csv " + people + " t\n"
+                      ".import " + s.path("missing.csv").string() + " t\n"
+                      ".import --csv " + s.path("bad.csv").string() + " t\n"
+                      ".import --skip 1 " + people + " fresh\n"
+                      ".import --skip 2 " + people + " t\n"
+                      ".import --tsv " + people + " t\n"
+                      ".import " + people + "\n"
+                      "SELECT COUNT(*) FROM t;\n"});
+  CHECK(e.out == "3\n");
+  CHECK_THAT(e.err, Catch::Contains("IO Error: cannot open CSV file") && Catch::Contains("missing.csv"));
+  CHECK_THAT(e.err, Catch::Contains("bad.csv") && Catch::Contains("line 2"));
+  CHECK_THAT(e.err, Catch::Contains("--skip applies to an existing table"));
+  CHECK_THAT(e.err, Catch::Contains("--skip takes 0 or 1"));
+  CHECK_THAT(e.err, Catch::Contains("unknown option '--tsv'"));
+  CHECK_THAT(e.err, Catch::Contains("usage: .import ?--csv? ?--skip N? FILE TABLE"));
+}
+
 TEST_CASE("e2e: list and line modes with .headers, .nullvalue, .separator and .show", "[shell]") {
   Scratch s;
   ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-c",
