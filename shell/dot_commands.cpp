@@ -123,6 +123,32 @@ std::string quoted(const std::string& text, char quote) {
   return out + quote;
 }
 
+// .schema ?NAME?: a CREATE statement for each table (from DESCRIBE) and
+// view, or for the one named, as DuckDB's shell prints them.
+Outcome show_schema(Session& s, const Arguments& a) {
+  Database& database = s.database();
+  std::vector<std::string> names = database.table_names();
+  for (const std::string& view : database.impl().views.list()) names.push_back(view);
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    if (!a.empty() && !iequals(name, a[0])) continue;
+    if (const NamedQueries* view = database.impl().views.find(name)) {
+      std::string aliases;
+      for (const std::string& alias : view->column_aliases) aliases += (aliases.empty() ? "" : ", ") + quoted(alias, '"');
+      s.out() << "CREATE VIEW " << name << (aliases.empty() ? "" : " (" + aliases + ")") << " AS "
+              << (view->query ? ast::to_string(*view->query) : std::string("...")) << ";\n";
+      continue;
+    }
+    Result columns = database.query("DESCRIBE " + quoted(name, '"'));
+    std::string line = "CREATE TABLE " + name + "(";
+    for (std::size_t r = 0; r < columns.row_count(); ++r)
+      line += (r ? ", " : "") + columns.text(r, 0) + " " + columns.text(r, 1) +
+              (columns.text(r, 2) == "NO" ? " NOT NULL" : "");
+    s.out() << line << ");\n";
+  }
+  return Outcome::Ok;
+}
+
 // .import ?--csv? ?--skip N? FILE TABLE, as sqlite3 has it: a table that
 // does not exist yet is created from the file, its first row the column
 // names (the types inferred); an existing table takes every row as data
@@ -241,6 +267,7 @@ const std::vector<DotCommand>& commands() {
       {"quit", "", "leave the shell", 0, 0, quit},
       {"read", "FILE", "run the statements and dot-commands in FILE", 1, 1,
        [](Session& s, const Arguments& a) { return s.run_file(a[0]); }},
+      {"schema", "?TABLE?", "the CREATE statement of every table and view, or of TABLE", 0, 1, show_schema},
       {"separator", "TEXT", "list mode: put TEXT between values (default: |)", 1, 1,
        [](Session& s, const Arguments& a) {
          s.set_render(with(s, [&](RenderOptions& o) { o.separator = a[0]; }));
@@ -346,6 +373,13 @@ Outcome run_dot_command(Session& session, std::string_view line) {
   std::string name = words.empty() ? "" : words.front();
   auto it = std::find_if(commands().begin(), commands().end(),
                          [&](const DotCommand& command) { return command.name == name; });
+  // As in sqlite3: a prefix of one command only stands for it (.hea, .sh).
+  if (it == commands().end() && !name.empty()) {
+    auto prefixed = [&](const DotCommand& command) { return command.name.starts_with(name); };
+    auto first = std::find_if(commands().begin(), commands().end(), prefixed);
+    if (first != commands().end() && std::find_if(std::next(first), commands().end(), prefixed) == commands().end())
+      it = first;
+  }
   if (it == commands().end()) {
     session.report_error("unknown command '." + name + "'; enter \".help\" for the list");
     return Outcome::Failed;

@@ -42,6 +42,8 @@ const Flag FLAGS[] = {
        else
          throw UsageError("-device takes host, gpu or auto, not '" + device + "'");
      }},
+    {"-column", "", "set output mode to 'column'",  //
+     [](ShellOptions& o, const std::string&) { set_mode(o, RenderMode::Column); }},
     {"-echo", "", "print each command before running it",  //
      [](ShellOptions& o, const std::string&) { o.echo = true; }},
     {"-f", "FILE", "run the statements and dot-commands in FILE and exit",
@@ -71,6 +73,8 @@ const Flag FLAGS[] = {
      [](ShellOptions& o, const std::string&) { o.render.headers = false; }},
     {"-nullvalue", "TEXT", "list and line modes: print NULL as TEXT",  //
      [](ShellOptions& o, const std::string& text) { o.render.null_value = text; }},
+    {"-table", "", "set output mode to 'table'",  //
+     [](ShellOptions& o, const std::string&) { set_mode(o, RenderMode::Table); }},
     {"-separator", "SEP", "list mode: put SEP between values (default: |)",  //
      [](ShellOptions& o, const std::string& sep) { o.render.separator = sep; }},
     {"-trash", "", "set output mode to 'trash' (print no results)",  //

@@ -22,13 +22,15 @@ struct ModeName {
   RenderMode mode;
   std::string_view name;
 };
-constexpr std::array<ModeName, 7> MODE_NAMES{{
+constexpr std::array<ModeName, 9> MODE_NAMES{{
     {RenderMode::Box, "box"},
     {RenderMode::Csv, "csv"},
     {RenderMode::Json, "json"},
     {RenderMode::Markdown, "markdown"},
     {RenderMode::List, "list"},
     {RenderMode::Line, "line"},
+    {RenderMode::Column, "column"},
+    {RenderMode::Table, "table"},
     {RenderMode::Trash, "trash"},
 }};
 
@@ -326,6 +328,53 @@ class LineRenderer final : public Renderer {
   RenderOptions options_;
 };
 
+// sqlite3's column and table modes: every value left-aligned in a column as
+// wide as its widest value or name (display width), NULL as the null value.
+// Column: two spaces between columns, the names (when headers are on) over
+// a line of dashes. Table: an ASCII grid, the names centered.
+class ColumnRenderer final : public Renderer {
+ public:
+  ColumnRenderer(RenderOptions options, bool grid) : options_(std::move(options)), grid_(grid) {}
+
+ protected:
+  void render_table(const Result& result, std::ostream& out) const override {
+    const std::size_t columns = result.column_count(), rows = result.row_count();
+    std::vector<std::vector<std::string>> cells(rows, std::vector<std::string>(columns));
+    std::vector<std::size_t> width(columns);
+    for (std::size_t c = 0; c < columns; ++c) width[c] = display_width(result.column_name(c));
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t c = 0; c < columns; ++c) {
+        cells[r][c] = result.is_null(r, c) ? options_.null_value : result.text(r, c);
+        width[c] = std::max(width[c], display_width(cells[r][c]));
+      }
+    auto line = [&](auto&& cell) {
+      std::string text = grid_ ? "|" : "";
+      for (std::size_t c = 0; c < columns; ++c) {
+        if (grid_) text += " " + cell(c) + " |";
+        else text += (c > 0 ? "  " : "") + cell(c);
+      }
+      out << text << '\n';
+    };
+    auto rule = [&] {
+      std::string text = "+";
+      for (std::size_t c = 0; c < columns; ++c) text += std::string(width[c] + 2, '-') + "+";
+      out << text << '\n';
+    };
+    if (grid_) rule();
+    if (grid_ || options_.headers) {
+      line([&](std::size_t c) { return pad(result.column_name(c), width[c], grid_ ? Align::Center : Align::Left); });
+      if (grid_) rule();
+      else line([&](std::size_t c) { return std::string(width[c], '-'); });
+    }
+    for (std::size_t r = 0; r < rows; ++r) line([&](std::size_t c) { return pad(cells[r][c], width[c], Align::Left); });
+    if (grid_) rule();
+  }
+
+ private:
+  RenderOptions options_;
+  bool grid_;
+};
+
 std::string json_string(std::string_view text) {
   std::string s = "\"";
   for (unsigned char c : text) {
@@ -486,6 +535,8 @@ std::unique_ptr<Renderer> make_renderer(RenderMode mode, RenderOptions options) 
     case RenderMode::Markdown: return std::make_unique<MarkdownRenderer>();
     case RenderMode::List: return std::make_unique<ListRenderer>(options);
     case RenderMode::Line: return std::make_unique<LineRenderer>(options);
+    case RenderMode::Column: return std::make_unique<ColumnRenderer>(options, false);
+    case RenderMode::Table: return std::make_unique<ColumnRenderer>(options, true);
     case RenderMode::Trash: return std::make_unique<TrashRenderer>();
   }
   return std::make_unique<CsvRenderer>(options);

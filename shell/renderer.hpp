@@ -20,13 +20,15 @@ enum class RenderMode {
   Markdown,  // a pipe table
   List,      // sqlite3's and DuckDB's list: values joined by the separator ("|")
   Line,      // sqlite3's and DuckDB's line: "name = value", one column a line, rows apart
+  Column,    // sqlite3's column: values left-aligned in columns two spaces apart, names underlined
+  Table,     // sqlite3's table: the same in an ASCII grid, names centered
   Trash,     // nothing at all: for timing queries without printing them
 };
 
 // "box", "csv", ... ; the names .mode and the command-line flags accept.
 std::string_view render_mode_name(RenderMode mode);
 std::optional<RenderMode> parse_render_mode(std::string_view name);
-// "box|csv|json|markdown|list|line|trash", for help texts.
+// "box|csv|json|markdown|list|line|column|table|trash", for help texts.
 std::string_view render_mode_names();
 
 struct RenderOptions {

@@ -107,10 +107,10 @@ Result counting(int rows) {
 
 TEST_CASE("mode names round-trip", "[shell]") {
   for (RenderMode mode : {RenderMode::Box, RenderMode::Csv, RenderMode::Json, RenderMode::Markdown, RenderMode::List,
-                          RenderMode::Line, RenderMode::Trash})
+                          RenderMode::Line, RenderMode::Column, RenderMode::Table, RenderMode::Trash})
     CHECK(gpusql::shell::parse_render_mode(gpusql::shell::render_mode_name(mode)) == mode);
-  CHECK_FALSE(gpusql::shell::parse_render_mode("table"));
-  CHECK(gpusql::shell::render_mode_names() == "box|csv|json|markdown|list|line|trash");
+  CHECK_FALSE(gpusql::shell::parse_render_mode("tabular"));
+  CHECK(gpusql::shell::render_mode_names() == "box|csv|json|markdown|list|line|column|table|trash");
 }
 
 TEST_CASE("box: names and types centered, numbers right, text left, NULL shown", "[shell]") {

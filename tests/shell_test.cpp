@@ -427,6 +427,38 @@ TEST_CASE("e2e: dot-commands in scripts: .mode, .tables, .load, .read, .echo", "
         "2\n");
 }
 
+TEST_CASE("e2e: column and table modes as sqlite3 prints them; .schema; dot-command prefixes", "[shell]") {
+  Scratch s;
+  const std::string q = "SELECT 1 AS a, 'hello' AS b, 2.5 AS c UNION ALL SELECT 100, 'x', NULL;\n";
+  // Byte for byte what sqlite3 3.40 prints for the same statement.
+  ShellRun r = s.run({"-device", "host", "-c", ".mode table\n" + q + ".mode column\n" + q + ".headers off\n" + q});
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "+-----+-------+-----+\n"
+        "|  a  |   b   |  c  |\n"
+        "+-----+-------+-----+\n"
+        "| 1   | hello | 2.5 |\n"
+        "| 100 | x     |     |\n"
+        "+-----+-------+-----+\n"
+        "a    b      c  \n"
+        "---  -----  ---\n"
+        "1    hello  2.5\n"
+        "100  x         \n"
+        "1    hello  2.5\n"
+        "100  x         \n");
+  CHECK(s.run({"-device", "host", "-table", "-c", "SELECT 7 AS n;"}).out == "+---+\n| n |\n+---+\n| 7 |\n+---+\n");
+  // .schema: tables from DESCRIBE, views from their query; one by name; prefixes (.sc, .hea) stand for commands.
+  ShellRun schema = s.run({"-device", "host", "-c",
+                           "CREATE TABLE t (a INTEGER NOT NULL, b VARCHAR, c DECIMAL(15,2));\n"
+                           "CREATE VIEW v AS SELECT a FROM t WHERE a > 1;\n"
+                           ".schema\n.sc t\n.hea off\n.schema nothing\n"});
+  CHECK(schema.status == 0);
+  CHECK(schema.out ==
+        "CREATE TABLE t(a INTEGER NOT NULL, b VARCHAR, c DECIMAL(15,2));\n"
+        "CREATE VIEW v AS SELECT a FROM t WHERE (a > 1);\n"
+        "CREATE TABLE t(a INTEGER NOT NULL, b VARCHAR, c DECIMAL(15,2));\n");
+}
+
 TEST_CASE("e2e: .import as sqlite3 has it: a new table from the header, an existing one appended", "[shell]") {
   Scratch s;
   write_file(s.path("more.csv"), "4,dee,5.5\n5,eve,6\n");
@@ -563,7 +595,9 @@ TEST_CASE("e2e: dot-command errors print and count", "[shell]") {
   ShellRun r = s.run({"-device", "host", "-c", ".frobnicate"});
   CHECK(r.status == 1);
   CHECK_THAT(r.err, Catch::Contains("Error: unknown command '.frobnicate'"));
-  CHECK_THAT(s.run({"-device", "host", "-c", ".mode table"}).err, Catch::Contains("unknown mode 'table'"));
+  CHECK_THAT(s.run({"-device", "host", "-c", ".mode tabular"}).err, Catch::Contains("unknown mode 'tabular'"));
+  // A prefix of several commands stands for none of them.
+  CHECK_THAT(s.run({"-device", "host", "-c", ".s"}).err, Catch::Contains("unknown command '.s'"));
   CHECK_THAT(s.run({"-device", "host", "-c", ".timer maybe"}).err, Catch::Contains("expected on or off"));
   CHECK_THAT(s.run({"-device", "host", "-c", ".timer"}).err, Catch::Contains("usage: .timer on|off"));
   ShellRun missing = s.run({"-device", "host", "-c", ".read " + s.path("missing.sql").string()});
