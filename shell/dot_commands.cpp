@@ -188,7 +188,7 @@ Outcome import_file(Session& s, const Arguments& a) {
     CsvOptions options;
     options.delimiter = delimiter;
     options.header = true;
-    s.database().load_csv(table, path, options);
+    load_with_progress(s.database(), table, path, options);
     return Outcome::Ok;
   }
   s.database().query("COPY " + quoted(table, '"') + " FROM " + quoted(path, '\'') + " (HEADER " +
@@ -223,11 +223,10 @@ const std::vector<DotCommand>& commands() {
        "import FILE into TABLE: a new table's column names from the first row; an existing table takes every row "
        "(--skip 1: not the first); fields split at commas, in list mode at its separator",
        2, 5, import_file},
-      {"load", "PATH ?NAME?", "load a CSV file as table NAME (default: the file name without its extension)", 1, 2,
-       [](Session& s, const Arguments& a) {
-         std::string name = a.size() > 1 ? a[1] : std::filesystem::path(a[0]).stem().string();
-         load_with_progress(s.database(), name, a[0]);
-         return Outcome::Ok;
+      {"load", "FILE", "(sqlite3's and DuckDB's: load an extension; gpusql has none)", 0, 2,
+       [](Session&, const Arguments&) -> Outcome {
+         throw CommandError(".load loads an extension in sqlite3 and DuckDB, and gpusql has none; to load a CSV "
+                            "file use .import FILE TABLE, or CREATE TABLE t AS SELECT * FROM 'FILE'");
        }},
       {"maxrows", "?N?", "box mode: elide the middle of results longer than N rows (0: never); no N: show N", 0, 1,
        [](Session& s, const Arguments& a) {
@@ -349,9 +348,9 @@ std::string usage(const DotCommand& command) {
 
 }  // namespace
 
-void load_with_progress(Database& database, const std::string& name, const std::string& path) {
+void load_with_progress(Database& database, const std::string& name, const std::string& path,
+                        CsvOptions options) {
   LoadProgressBar bar("loading " + name);
-  CsvOptions options;
   options.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
   database.load_csv(name, path, options);
 }

@@ -17,9 +17,11 @@ Outcome run_dot_command(Session& session, std::string_view line);
 // The text .help prints: one line per command, generated from the table.
 std::string dot_command_help();
 
-// Loads a CSV file as table `name` the way the shell does (.load and -load):
-// dialect detected, types inferred, a progress bar on stderr for a load that
-// takes longer than a second when stderr is a terminal. Throws gpusql::Error.
-void load_with_progress(Database& database, const std::string& name, const std::string& path);
+// Loads a CSV file as table `name` the way the shell does (-load, and .import
+// of a new table): the dialect detected where `options` leave it open, types
+// inferred, a progress bar on stderr for a load that takes longer than a
+// second when stderr is a terminal. Throws gpusql::Error.
+void load_with_progress(Database& database, const std::string& name, const std::string& path,
+                        CsvOptions options = {});
 
 }  // namespace gpusql::shell

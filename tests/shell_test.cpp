@@ -399,11 +399,11 @@ TEST_CASE("e2e: semicolons inside strings and comments do not split statements",
   CHECK(r.out == "COUNT(*)\n0\nCOUNT(*)\n3\n");
 }
 
-TEST_CASE("e2e: dot-commands in scripts: .mode, .tables, .load, .read, .echo", "[shell]") {
+TEST_CASE("e2e: dot-commands in scripts: .mode, .tables, .import, .read, .echo", "[shell]") {
   Scratch s;
   s.script("inner.sql", "SELECT COUNT(*) FROM people;\n");
   std::string script = s.script("dots.sql",
-                                ".load " + s.people() + "\n" +
+                                ".import " + s.people() + " people\n" +
                                 ".tables\n"
                                 ".mode json\n"
                                 "SELECT id, name FROM people WHERE id = 3;\n"
@@ -596,6 +596,10 @@ TEST_CASE("e2e: dot-command errors print and count", "[shell]") {
   CHECK(r.status == 1);
   CHECK_THAT(r.err, Catch::Contains("Error: unknown command '.frobnicate'"));
   CHECK_THAT(s.run({"-device", "host", "-c", ".mode tabular"}).err, Catch::Contains("unknown mode 'tabular'"));
+  // .load is sqlite3's and DuckDB's command for extensions: it says so, and what loads a file.
+  ShellRun load = s.run({"-device", "host", "-c", ".load " + s.people()});
+  CHECK(load.status == 1);
+  CHECK_THAT(load.err, Catch::Contains("loads an extension") && Catch::Contains(".import FILE TABLE"));
   // A prefix of several commands stands for none of them.
   CHECK_THAT(s.run({"-device", "host", "-c", ".s"}).err, Catch::Contains("unknown command '.s'"));
   CHECK_THAT(s.run({"-device", "host", "-c", ".timer maybe"}).err, Catch::Contains("expected on or off"));
