@@ -350,10 +350,15 @@ class Planner {
       return rows;
     };
     std::vector<double> rows;
-    for (std::size_t t : inner) rows.push_back(scans[t]->estimated_rows);
+    uint64_t inner_tables = 0;
+    for (std::size_t t : inner) {
+      rows.push_back(scans[t]->estimated_rows);
+      inner_tables |= 1ull << t;
+    }
     std::vector<JoinCondition> conditions;
     for (const Conjunct& c : conjuncts) {
-      if (c.used || std::popcount(c.tables) < 2) continue;
+      // A condition that reads a LEFT JOIN's table filters above that join.
+      if (c.used || std::popcount(c.tables) < 2 || (c.tables & ~inner_tables)) continue;
       const uint64_t a = c.expr.op == Op::Eq ? tables_of(c.expr.children[0], q_) : 0;
       const uint64_t b = c.expr.op == Op::Eq ? tables_of(c.expr.children[1], q_) : 0;
       if (a == 0 || b == 0 || (a & b)) {

@@ -210,3 +210,18 @@ TEST_CASE("filter estimates: 1/distinct for an equality, a LIKE's share of the d
   CHECK(first_filter("s NOT LIKE 'apple%'") == "FILTER (NOT (t.s LIKE <pattern>))  (~90 rows)");
   CHECK(first_filter("k <> 3") == "FILTER (t.k <> 3)  (~95 rows)");
 }
+
+TEST_CASE("join order: a WHERE equality with a LEFT JOIN's table filters above that join", "[plan]") {
+  Database db(Options{ExecutorKind::Host});
+  for (const char* t : {"arecords", "brecords", "pairs"}) db.load_csv(t, sample(t));
+  CHECK(explain(db, "SELECT COUNT(*) FROM arecords a, pairs p LEFT JOIN brecords b ON p.x = b.id "
+                    "WHERE a.id = p.x AND a.id = b.id") ==
+        "PROJECT count_star()  (~1 rows)\n"
+        "  AGGREGATE count_star()  (~1 rows)\n"
+        "    FILTER (a.id = b.id)  (~3000 rows)\n"
+        "      LEFT HASH JOIN p.x = b.id (build right)  (~30000 rows)\n"
+        "        HASH JOIN p.x = a.id (build right)  (~3000 rows)\n"
+        "          SCAN pairs AS p  (~300 rows)\n"
+        "          SCAN arecords AS a  (~100 rows)\n"
+        "        SCAN brecords AS b  (~100 rows)\n");
+}
