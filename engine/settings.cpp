@@ -6,14 +6,10 @@
 #include <functional>
 
 #include "storage/catalog.hpp"  // closest_name
+#include "storage/table.hpp"    // to_lower
 
 namespace gpusql {
 namespace {
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 Error bad_value(const ast::SetStatement& set, const std::string& expected) {
   return Error(ErrorKind::Invalid, "setting \"" + set.name + "\" takes " + expected, set.value_offset);
@@ -25,7 +21,7 @@ bool boolean_value(const ast::SetStatement& set) {
   if (v.kind == ast::Literal::Kind::Boolean) return v.boolean;
   if (v.kind == ast::Literal::Kind::Integer && (v.integer == 0 || v.integer == 1)) return v.integer == 1;
   if (v.kind == ast::Literal::Kind::String) {
-    const std::string word = lower(v.text);
+    const std::string word = to_lower(v.text);
     if (word == "true" || word == "on" || word == "1") return true;
     if (word == "false" || word == "off" || word == "0") return false;
   }
@@ -49,7 +45,7 @@ FilterKernel filter_kernel_value(const ast::SetStatement& set) {
   const ast::Literal& v = *set.value;
   if (v.kind == ast::Literal::Kind::String)
     for (const auto& [name, kernel] : kFilterKernels)
-      if (lower(v.text) == name) return kernel;
+      if (to_lower(v.text) == name) return kernel;
   throw bad_value(set, "one of 'auto', 'bitmask', 'cub', 'ordered', 'select'");
 }
 
@@ -68,33 +64,28 @@ struct Setting {
   std::function<std::string(const Settings&)> show;
 };
 
+// A setting held in field `field`, read by `parse` and written by `text`.
+template <class T, class Parse, class Text>
+Setting setting(const char* name, T Settings::*field, Parse parse, Text text) {
+  return {name,
+          [field, parse](Settings& s, const ast::SetStatement& set, const Settings& d) {
+            s.*field = set.value ? parse(set) : d.*field;
+          },
+          [field, text](const Settings& s) { return text(s.*field); }};
+}
+
+Setting boolean_setting(const char* name, bool Settings::*field) {
+  return setting(name, field, boolean_value, boolean_name);
+}
+
 const std::vector<Setting>& all_settings() {
   static const std::vector<Setting> settings{
-      {"trace",
-       [](Settings& s, const ast::SetStatement& set, const Settings& d) {
-         s.trace = set.value ? boolean_value(set) : d.trace;
-       },
-       [](const Settings& s) { return boolean_name(s.trace); }},
-      {"threads",
-       [](Settings& s, const ast::SetStatement& set, const Settings& d) {
-         s.threads = set.value ? count_value(set, 4096) : d.threads;
-       },
-       [](const Settings& s) { return std::to_string(s.threads); }},
-      {"filter_kernel",
-       [](Settings& s, const ast::SetStatement& set, const Settings& d) {
-         s.filter_kernel = set.value ? filter_kernel_value(set) : d.filter_kernel;
-       },
-       [](const Settings& s) { return filter_kernel_name(s.filter_kernel); }},
-      {"small_sort",
-       [](Settings& s, const ast::SetStatement& set, const Settings& d) {
-         s.small_sort = set.value ? boolean_value(set) : d.small_sort;
-       },
-       [](const Settings& s) { return boolean_name(s.small_sort); }},
-      {"pair_program",
-       [](Settings& s, const ast::SetStatement& set, const Settings& d) {
-         s.pair_program = set.value ? boolean_value(set) : d.pair_program;
-       },
-       [](const Settings& s) { return boolean_name(s.pair_program); }},
+      boolean_setting("trace", &Settings::trace),
+      setting("threads", &Settings::threads, [](const ast::SetStatement& set) { return count_value(set, 4096); },
+              [](unsigned n) { return std::to_string(n); }),
+      setting("filter_kernel", &Settings::filter_kernel, filter_kernel_value, filter_kernel_name),
+      boolean_setting("small_sort", &Settings::small_sort),
+      boolean_setting("pair_program", &Settings::pair_program),
   };
   return settings;
 }

@@ -1273,28 +1273,6 @@ struct RunStartSource {
   __device__ __forceinline__ void finish(uint32_t runs) const { start[runs] = rows; }
 };
 
-__global__ void __launch_bounds__(kThreads)
-    descent_kernel(const uint32_t* __restrict__ slots, uint64_t count, uint32_t* __restrict__ found) {
-  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  bool descends = false;
-  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x + 1; i < count; i += stride)
-    descends |= __ldg(slots + i) < __ldg(slots + i - 1);
-  if (__syncthreads_or(descends) && threadIdx.x == 0) *found = 1;
-}
-
-// Whether the positions' slots never descend: the rows came in key order
-// (lineitem by l_orderkey), so the stable sort by slot would keep them where
-// they are. One read of the slots and a 4-byte read-back.
-bool slots_ascending(const uint32_t* slots, std::size_t count, DeviceContext& context) {
-  DeviceBuffer found(context, sizeof(uint32_t));
-  GPUSQL_CUDA_TRY(cudaMemsetAsync(found.data(), 0, sizeof(uint32_t), context.stream()));
-  descent_kernel<<<blocks_for(count, context), kThreads, 0, context.stream()>>>(slots, count, found.as<uint32_t>());
-  GPUSQL_CHECK_LAUNCH();
-  uint32_t descends = 0;
-  context.copy_to_host(&descends, found.data(), sizeof descends);
-  return descends == 0;
-}
-
 // Numbers by_slot groups from their sorted slots: the runs are the groups,
 // in slot order. Returns each group's first index in the sorted order
 // (groups.count + 1 entries, the last `count`), and in `short_runs` whether
@@ -1324,14 +1302,12 @@ DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet
   if (n_specs > static_cast<std::size_t>(kMaxAggregates))
     throw Error(ErrorKind::NotSupported, "not supported yet: more than 8 aggregates in one operator");
   const bool by_slot = groups.by_slot && count > 0;
-  // Slots already in order (a table stored by its key): no sort.
-  const bool presorted = by_slot && slots_ascending(groups.row_group.as<uint32_t>(), count, context);
   if (by_slot && n_specs == 0) {
     // No aggregates: only the groups are wanted.
     DeviceBuffer sorted(context, count * sizeof(uint32_t));
     GPUSQL_CUDA_TRY(cudaMemcpyAsync(sorted.data(), groups.row_group.data(), count * sizeof(uint32_t),
                                     cudaMemcpyDeviceToDevice, context.stream()));
-    if (!presorted) sort_keys(sorted, count, bits_for(groups.slots - 1), false, context);
+    sort_keys(sorted, count, bits_for(groups.slots - 1), false, context);
     bool short_runs = false;
     number_runs(groups, sorted.as<uint32_t>(), count, short_runs, context);
   }
@@ -1350,25 +1326,18 @@ DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet
   buffers.reserve(2 * n_specs + 1);   // no reallocation: references into it are held
   std::vector<Leaves> leaves(n_specs);
   if (const ColumnPointer* plain = shared_plain_column(specs, columns)) {
-    const void* values = plain->data;
-    if (presorted) {
-      GPUSQL_CUDA_TRY(cudaMemcpyAsync(sorted_groups.data(), row_group, count * sizeof(uint32_t),
-                                      cudaMemcpyDeviceToDevice, context.stream()));
-    } else {
-      const int width = value_bytes(plain->type);
-      buffers.emplace_back(context, count * width);
-      sort_pairs_copy(row_group, plain->data, width, sorted_groups.as<uint32_t>(), buffers.back().data(), count,
-                      group_bits, context);
-      values = buffers.back().data();
-    }
+    const int width = value_bytes(plain->type);
+    buffers.emplace_back(context, count * width);
+    sort_pairs_copy(row_group, plain->data, width, sorted_groups.as<uint32_t>(), buffers.back().data(), count,
+                    group_bits, context);
     for (std::size_t a = 0; a < n_specs; ++a)
-      if (specs[a].kind != AggKind::CountStar) leaves[a] = Leaves{values, plain->type, nullptr, nullptr};
+      if (specs[a].kind != AggKind::CountStar) leaves[a] = Leaves{buffers.back().data(), plain->type, nullptr, nullptr};
   } else {
     positions = DeviceBuffer(context, count * sizeof(uint32_t));
     GPUSQL_CUDA_TRY(cudaMemcpyAsync(sorted_groups.data(), row_group, count * sizeof(uint32_t),
                                     cudaMemcpyDeviceToDevice, context.stream()));
     sequence(0, count, positions.as<uint32_t>(), context);
-    if (!presorted) sort_pairs_u32(sorted_groups, positions, count, group_bits, context);
+    sort_pairs_u32(sorted_groups, positions, count, group_bits, context);
     DeviceObjects objects;
     std::vector<std::size_t> program_at(n_specs);
     for (std::size_t a = 0; a < n_specs; ++a) program_at[a] = objects.add(specs[a].arg);

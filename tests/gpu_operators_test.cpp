@@ -421,8 +421,8 @@ void run_numbering(Pair& db) {
     db.check("SELECT CASE WHEN id % 10 = 0 THEN NULL ELSE id / 2 * 2 END AS k, COUNT(*), SUM(v) FROM " + t +
              " GROUP BY k");
     CHECK(db.rows("SELECT id / 5 * 5 AS k FROM " + t + " GROUP BY k") == groups(5));
-    // Keys in row order need no sort: one plain column's values read in
-    // place, and positions through a filter.
+    // Keys in row order: one plain column's values sorted along, and
+    // positions through a filter.
     CHECK(db.rows("SELECT id / 3 * 3 AS k, SUM(v), MIN(v), COUNT(*) FROM " + t + " GROUP BY k") == groups(3));
     db.check("SELECT id / 2 * 2 AS k, SUM(d), MAX(v), COUNT(*) FROM " + t + " WHERE v > 0 GROUP BY k");
   }
