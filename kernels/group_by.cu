@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "kernels/few_groups.hpp"
 #include "kernels/gather.hpp"
 #include "kernels/group_by.hpp"
 #include "kernels/hash_table.cuh"
@@ -809,17 +810,6 @@ void launch_reduce_groups(AggKind kind, Cls cls, const Leaves& leaves, const Agg
   GPUSQL_CHECK_LAUNCH();
 }
 
-// Two programs that compute the same value.
-bool same_program(const ExprProgram& a, const ExprProgram& b) {
-  if (a.length != b.length || a.result_cls != b.result_cls) return false;
-  for (int i = 0; i < a.length; ++i) {
-    const Instr &x = a.code[i], &y = b.code[i];
-    if (x.op != y.op || x.cls != y.cls || x.slot != y.slot || x.null_constant != y.null_constant ||
-        x.value.i != y.value.i)
-      return false;
-  }
-  return true;
-}
 
 // The column every aggregate with an argument reads, when that argument is
 // the plain column -- no NULLs, read at its own position, 4 or 8 bytes a
@@ -1296,11 +1286,24 @@ DeviceBuffer number_runs(Groups& groups, const uint32_t* sorted_slots, std::size
 
 }  // namespace
 
+bool same_program(const ExprProgram& a, const ExprProgram& b) {
+  if (a.length != b.length || a.result_cls != b.result_cls) return false;
+  for (int i = 0; i < a.length; ++i) {
+    const Instr &x = a.code[i], &y = b.code[i];
+    if (x.op != y.op || x.cls != y.cls || x.slot != y.slot || x.null_constant != y.null_constant ||
+        x.value.i != y.value.i)
+      return false;
+  }
+  return true;
+}
+
 DeviceBuffer aggregate_groups(const std::vector<AggSpec>& specs, const ColumnSet& columns, Groups& groups,
                               std::size_t count, uint32_t* d_error, DeviceContext& context) {
   const std::size_t n_specs = specs.size();
   if (n_specs > static_cast<std::size_t>(kMaxAggregates))
     throw Error(ErrorKind::NotSupported, "not supported yet: more than 8 aggregates in one operator");
+  if (count > 0 && few_groups_apply(specs, groups))
+    return aggregate_few_groups(specs, columns, groups, count, d_error, context);
   const bool by_slot = groups.by_slot && count > 0;
   if (by_slot && n_specs == 0) {
     // No aggregates: only the groups are wanted.

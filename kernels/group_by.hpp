@@ -154,6 +154,9 @@ struct AggregateOutput {
 void finalize_aggregate(const AggregateOutput& output, const AggState* d_states, std::size_t groups, void* d_out,
                         uint32_t* d_validity, uint32_t* d_positions, uint32_t* d_error, DeviceContext& context);
 
+// Whether two programs compute the same value (the same instructions).
+bool same_program(const ExprProgram& a, const ExprProgram& b);
+
 // d_validity[w] &= d_mask[w] for w < words.
 void and_validity(uint32_t* d_validity, const uint32_t* d_mask, std::size_t words, DeviceContext& context);
 

@@ -546,6 +546,52 @@ void run_large(Pair& db) {
 
 }  // namespace
 
+namespace {
+
+// GROUP BY into at most kernels::kFewGroups groups with exact aggregates
+// folds with shared-memory atomics (kernels/few_groups.cu), in whatever
+// order the rows come: 100,000 rows over several blocks, BIGINT values near
+// both ends of the range (a block's partial total passes 2^63 and wraps in
+// its low word while the group's total fits), totals past int64 as
+// DECIMAL(38), NULL keys and values, 64 groups (the most) and 65 (the
+// sorted path), a filter below, and arguments shared by several aggregates.
+void run_few_groups(Pair& db) {
+  std::string csv = "i,g,h,h65,b,p,w\n";
+  for (int i = 0; i < 100000; ++i) {
+    const long long shift = i % 1000;
+    const long long b = i % 2 == 0 ? 9000000000000000000ll - shift : -9000000000000000000ll + 2 * shift;
+    const long long p = 900000000000000000ll + static_cast<long long>(i) * 7919;
+    std::string g = i % 101 == 0 ? "" : std::to_string((i / 2) % 7);
+    std::string w = i % 13 == 0 ? "" : std::to_string((i * 37) % 2001 - 1000);
+    csv += fmt("%d,%s,%d,%d,%lld,%lld,%s\n", i, g.c_str(), i % 64, i % 65, b, p, w.c_str());
+  }
+  db.load("few", csv);
+  CHECK(db.rows("SELECT g, COUNT(*), COUNT(w), SUM(b), MIN(b), MAX(b), AVG(b), SUM(w) FROM few GROUP BY g") == 8);
+  db.check("SELECT g, SUM(CAST(p AS DECIMAL(18,0))), AVG(p), SUM(CAST(w AS DECIMAL(10,2)) * 1.5), MIN(p), MAX(w) "
+           "FROM few GROUP BY g ORDER BY g");
+  CHECK(db.rows("SELECT h, COUNT(*), SUM(w), MIN(w), MAX(w), AVG(w), COUNT(DISTINCT w) FROM few GROUP BY h") == 64);
+  CHECK(db.rows("SELECT h65, COUNT(*), SUM(w), MIN(w), MAX(w), AVG(w) FROM few GROUP BY h65") == 65);
+  db.check("SELECT g, h % 3 AS k, COUNT(*), SUM(w), AVG(w), MIN(w * 2), MAX(w * 2), SUM(w * 2) FROM few "
+           "WHERE w > 0 GROUP BY g, k");
+  db.check("SELECT g, SUM(w), COUNT(*) FROM few WHERE w IS NULL GROUP BY g");
+  db.check("SELECT COUNT(*), SUM(b), MIN(w) FROM few GROUP BY i % 1");
+  // A run-time error in an argument is the host's error.
+  db.check("SELECT g, SUM(b * 2) FROM few GROUP BY g", true);
+  db.check("SELECT g, SUM(b) FROM few WHERE b > 0 GROUP BY g", true);
+}
+
+}  // namespace
+
+TEST_CASE("GROUP BY into few groups folds exact aggregates in any order", "[gpu][operators]") {
+  Pair db(true);
+  run_few_groups(db);
+}
+
+TEST_CASE("GROUP BY into few groups: the queries on the host executor", "[operators]") {
+  Pair db(false);
+  run_few_groups(db);
+}
+
 TEST_CASE("device operators at scale: 3M rows, 10 to 3M groups", "[gpu][operators][large]") {
   Pair db(true);
   run_large(db);

@@ -1,0 +1,253 @@
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/few_groups.hpp"
+#include "kernels/launch.hpp"
+
+namespace gpusql::kernels {
+namespace {
+
+constexpr int kThreads = 256;
+
+// Shared memory for a block's copies of the states: with 8 blocks of 256
+// threads resident, 192 KB of the multiprocessor's 228.
+constexpr std::size_t kSharedBudget = 24 * 1024;
+
+// Words of one aggregate's state in one group: the total's low 64 bits (or
+// the extreme so far), its high 64 bits, and the NULL arguments seen.
+constexpr int kStateWords = 3;
+
+struct FewGroupsParams {
+  AggSpec specs[kMaxAggregates];
+  int32_t source[kMaxAggregates];  // the first aggregate with the same argument
+  uint32_t groups;
+  uint32_t copies;       // copies of the states per block (thread t folds into copy t % copies)
+  uint32_t copy_words;   // words of one copy: its states, then a row count per group, padded to an odd number
+};
+
+__device__ __forceinline__ unsigned long long initial_word(AggKind kind) {
+  return kind == AggKind::Min   ? static_cast<unsigned long long>(INT64_MAX)
+         : kind == AggKind::Max ? static_cast<unsigned long long>(INT64_MIN)
+                                : 0ull;
+}
+
+// (high, low) += v, sign-extended to 128 bits, in the atomics' any order:
+// the carry out of the low word and v's sign go to the high word.
+__device__ __forceinline__ void add_signed(unsigned long long* low, int64_t v) {
+  const auto u = static_cast<unsigned long long>(v);
+  const unsigned long long old = atomicAdd(low, u);
+  const long long carry = static_cast<long long>(old + u < old) - (v < 0 ? 1 : 0);
+  if (carry != 0) atomicAdd(low + 1, static_cast<unsigned long long>(carry));
+}
+
+template <int A>
+__global__ void __launch_bounds__(kThreads)
+    few_groups_kernel(const FewGroupsParams* __restrict__ parameters, const ColumnSet* __restrict__ column_set,
+                      const uint32_t* __restrict__ row_group, uint64_t count, unsigned long long* __restrict__ totals,
+                      uint32_t* __restrict__ error_word) {
+  extern __shared__ unsigned long long few_group_words[];
+  const FewGroupsParams& params = *parameters;
+  const ColumnSet& columns = *column_set;
+  const uint32_t groups = params.groups, entries = groups * A, copies = params.copies;
+  for (uint32_t c = 0; c < copies; ++c)
+    for (uint32_t w = threadIdx.x; w < params.copy_words; w += blockDim.x)
+      few_group_words[c * params.copy_words + w] =
+          w < entries * kStateWords && w % kStateWords == 0 ? initial_word(params.specs[(w / kStateWords) % A].kind) : 0ull;
+  __syncthreads();
+  unsigned long long* const states = few_group_words + (threadIdx.x % copies) * params.copy_words;
+  unsigned long long* const rows = states + entries * kStateWords;
+  uint32_t error = 0;
+  for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < count;
+       p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
+    const uint32_t g = row_group[p];
+    atomicAdd(rows + g, 1ull);
+    Slot values[A];
+#pragma unroll
+    for (int a = 0; a < A; ++a) {
+      const AggSpec& spec = params.specs[a];
+      if (spec.kind == AggKind::CountStar) continue;
+      if (params.source[a] == a) {
+        values[a] = evaluate(spec.arg, columns, static_cast<int64_t>(p), error);
+      } else {
+#pragma unroll
+        for (int b = 0; b < a; ++b)
+          if (params.source[a] == b) values[a] = values[b];
+      }
+      const Slot& v = values[a];
+      unsigned long long* const s = states + (g * A + a) * kStateWords;
+      if (!v.valid) {
+        atomicAdd(s + 2, 1ull);
+        continue;
+      }
+      switch (spec.kind) {
+        case AggKind::Sum:
+        case AggKind::Avg: add_signed(s, v.i); break;
+        case AggKind::Min: atomicMin(reinterpret_cast<long long*>(s), static_cast<long long>(v.i)); break;
+        case AggKind::Max: atomicMax(reinterpret_cast<long long*>(s), static_cast<long long>(v.i)); break;
+        default: break;  // COUNT, COUNT(DISTINCT): the NULLs are all they need
+      }
+    }
+  }
+  if (error) atomicOr(error_word, error);
+  __syncthreads();
+  // The block's copies combined, then added into the totals: one atomic per
+  // word and block.
+  for (uint32_t w = threadIdx.x; w < entries + groups; w += blockDim.x) {
+    if (w >= entries) {
+      unsigned long long n = 0;
+      for (uint32_t c = 0; c < copies; ++c) n += few_group_words[c * params.copy_words + entries * kStateWords + (w - entries)];
+      if (n) atomicAdd(totals + entries * kStateWords + (w - entries), n);
+      continue;
+    }
+    const AggKind kind = params.specs[w % A].kind;
+    unsigned __int128 sum = 0;
+    long long extreme = static_cast<long long>(initial_word(kind));
+    unsigned long long nulls = 0;
+    for (uint32_t c = 0; c < copies; ++c) {
+      const unsigned long long* s = few_group_words + c * params.copy_words + w * kStateWords;
+      sum += (static_cast<unsigned __int128>(s[1]) << 64) | s[0];
+      const auto x = static_cast<long long>(s[0]);
+      extreme = kind == AggKind::Min ? min(extreme, x) : max(extreme, x);
+      nulls += s[2];
+    }
+    unsigned long long* t = totals + w * kStateWords;
+    if (nulls) atomicAdd(t + 2, nulls);
+    if (kind == AggKind::Min) {
+      atomicMin(reinterpret_cast<long long*>(t), extreme);
+    } else if (kind == AggKind::Max) {
+      atomicMax(reinterpret_cast<long long*>(t), extreme);
+    } else if (kind == AggKind::Sum || kind == AggKind::Avg) {
+      const auto low = static_cast<unsigned long long>(sum), high = static_cast<unsigned long long>(sum >> 64);
+      const unsigned long long old = atomicAdd(t, low);
+      const unsigned long long carried = high + (old + low < old ? 1ull : 0ull);
+      if (carried) atomicAdd(t + 1, carried);
+    }
+  }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    initial_totals_kernel(const FewGroupsParams* __restrict__ parameters, int aggregates,
+                          unsigned long long* __restrict__ totals, uint32_t words) {
+  for (uint32_t w = blockIdx.x * blockDim.x + threadIdx.x; w < words; w += gridDim.x * blockDim.x) {
+    const uint32_t entry = w / kStateWords;
+    totals[w] = entry < parameters->groups * aggregates && w % kStateWords == 0
+                    ? initial_word(parameters->specs[entry % aggregates].kind)
+                    : 0ull;
+  }
+}
+
+// The totals as the AggStates the canonical fold makes: count the non-NULL
+// values (all rows for COUNT(*)), a SUM's exact total as its low word
+// (signed) and the multiple of 2^64 to add (AggState), an extreme as i;
+// no value, the empty state.
+__global__ void __launch_bounds__(kThreads)
+    state_kernel(const FewGroupsParams* __restrict__ parameters, int aggregates,
+                 const unsigned long long* __restrict__ totals, AggState* __restrict__ states) {
+  const uint32_t groups = parameters->groups, entries = groups * aggregates;
+  for (uint32_t e = blockIdx.x * blockDim.x + threadIdx.x; e < entries; e += gridDim.x * blockDim.x) {
+    const uint32_t g = e / aggregates, a = e % aggregates;
+    const AggKind kind = parameters->specs[a].kind;
+    const unsigned long long* t = totals + e * kStateWords;
+    const unsigned long long rows = totals[entries * kStateWords + g];
+    AggState s;
+    s.count = kind == AggKind::CountStar ? rows : rows - t[2];
+    if (s.count > 0) {
+      if (kind == AggKind::Sum || kind == AggKind::Avg) {
+        s.i = static_cast<int64_t>(t[0]);
+        s.d = static_cast<double>(static_cast<int64_t>(t[1]) + static_cast<int64_t>(t[0] >> 63));
+      } else if (kind == AggKind::Min || kind == AggKind::Max) {
+        s.i = static_cast<int64_t>(t[0]);
+      }
+    }
+    states[static_cast<std::size_t>(a) * groups + g] = s;
+  }
+}
+
+template <int A>
+void launch_fold(const FewGroupsParams& params, const FewGroupsParams* d_params, const ColumnSet* d_columns,
+                 const uint32_t* row_group, std::size_t count, unsigned long long* totals, uint32_t* d_error,
+                 DeviceContext& context) {
+  const std::size_t shared = static_cast<std::size_t>(params.copies) * params.copy_words * sizeof(unsigned long long);
+  const unsigned grid =
+      resident_grid(few_groups_kernel<A>, kThreads, shared, (count + kThreads - 1) / kThreads, context);
+  few_groups_kernel<A><<<grid, kThreads, shared, context.stream()>>>(d_params, d_columns, row_group, count, totals,
+                                                                     d_error);
+}
+
+}  // namespace
+
+bool few_groups_apply(const std::vector<AggSpec>& specs, const Groups& groups) {
+  if (groups.by_slot || groups.count == 0 || groups.count > kFewGroups || specs.empty() ||
+      specs.size() > static_cast<std::size_t>(kMaxAggregates))
+    return false;
+  for (const AggSpec& spec : specs) {
+    switch (spec.kind) {
+      case AggKind::CountStar:
+      case AggKind::Count:
+      case AggKind::CountDistinct: break;
+      case AggKind::Sum:
+      case AggKind::Avg:
+      case AggKind::Min:
+      case AggKind::Max:
+        if (spec.cls != Cls::Int || spec.arg.wide) return false;  // doubles: the canonical order decides the bits
+        break;
+      default: return false;  // ARG_MIN/ARG_MAX: the sorted path's positions
+    }
+  }
+  return true;
+}
+
+DeviceBuffer aggregate_few_groups(const std::vector<AggSpec>& specs, const ColumnSet& columns, const Groups& groups,
+                                  std::size_t count, uint32_t* d_error, DeviceContext& context) {
+  const int aggregates = static_cast<int>(specs.size());
+  FewGroupsParams params{};
+  for (int a = 0; a < aggregates; ++a) {
+    params.specs[a] = specs[a];
+    params.source[a] = a;
+    if (specs[a].kind == AggKind::CountStar) continue;
+    for (int b = 0; b < a; ++b)
+      if (specs[b].kind != AggKind::CountStar && same_program(specs[b].arg, specs[a].arg)) {
+        params.source[a] = b;
+        break;
+      }
+  }
+  params.groups = static_cast<uint32_t>(groups.count);
+  const uint32_t state_words = params.groups * static_cast<uint32_t>(aggregates) * kStateWords;
+  // An odd number of 8-byte words between copies, so that the lanes of a
+  // warp, each in its own copy, fall in different banks.
+  params.copy_words = (state_words + params.groups) | 1u;
+  params.copies = 1;
+  while (params.copies < kWarp && 2 * params.copies * params.copy_words * sizeof(unsigned long long) <= kSharedBudget)
+    params.copies *= 2;
+
+  DeviceObjects objects;
+  const std::size_t p = objects.add(params), c = objects.add(columns);
+  objects.upload(context);
+  const auto* d_params = objects.at<FewGroupsParams>(p);
+  const uint32_t total_words = state_words + params.groups;
+  DeviceBuffer totals(context, total_words * sizeof(unsigned long long));
+  initial_totals_kernel<<<grid_for((total_words + kThreads - 1) / kThreads, context), kThreads, 0, context.stream()>>>(
+      d_params, aggregates, totals.as<unsigned long long>(), total_words);
+  GPUSQL_CHECK_LAUNCH();
+  const uint32_t* row_group = groups.row_group.as<uint32_t>();
+  const ColumnSet* d_columns = objects.at<ColumnSet>(c);
+  auto* t = totals.as<unsigned long long>();
+  switch (aggregates) {
+    case 1: launch_fold<1>(params, d_params, d_columns, row_group, count, t, d_error, context); break;
+    case 2: launch_fold<2>(params, d_params, d_columns, row_group, count, t, d_error, context); break;
+    case 3: launch_fold<3>(params, d_params, d_columns, row_group, count, t, d_error, context); break;
+    case 4: launch_fold<4>(params, d_params, d_columns, row_group, count, t, d_error, context); break;
+    case 5: launch_fold<5>(params, d_params, d_columns, row_group, count, t, d_error, context); break;
+    case 6: launch_fold<6>(params, d_params, d_columns, row_group, count, t, d_error, context); break;
+    case 7: launch_fold<7>(params, d_params, d_columns, row_group, count, t, d_error, context); break;
+    default: launch_fold<kMaxAggregates>(params, d_params, d_columns, row_group, count, t, d_error, context); break;
+  }
+  GPUSQL_CHECK_LAUNCH();
+  DeviceBuffer states(context, static_cast<std::size_t>(aggregates) * groups.count * sizeof(AggState));
+  state_kernel<<<grid_for((groups.count * aggregates + kThreads - 1) / kThreads, context), kThreads, 0,
+                 context.stream()>>>(d_params, aggregates, t, states.as<AggState>());
+  GPUSQL_CHECK_LAUNCH();
+  return states;
+}
+
+}  // namespace gpusql::kernels
