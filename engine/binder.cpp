@@ -1825,6 +1825,7 @@ class QueryBinder {
     if (s.set_operation) return bind_set_operation(s);
     if (s.from.empty()) bind_no_from(s);
     else bind_from(s);
+    statement_ = &s;
     if (s.where) bind_where(*s.where);
     for (const auto& ref : s.from)
       if (ref.on) {
@@ -1860,6 +1861,8 @@ class QueryBinder {
   const NamedQueries* names_;                                  // what FROM may name besides tables
   std::vector<std::shared_ptr<const ast::SelectStatement>> made_;  // statements this binder made, kept while it lives
   std::map<std::string, std::optional<BoundExpr>> correlated_;     // bound correlated subqueries, by their text
+  const ast::SelectStatement* statement_ = nullptr;               // the statement bind() binds
+  const std::vector<const ast::Expr*>* where_parts_ = nullptr;    // its WHERE's conjuncts, while bind_where() runs
 
   template <class F>
   std::optional<BoundExpr> remembered(const ast::Expr& e, F&& bind) {
@@ -1968,6 +1971,7 @@ class QueryBinder {
       add_conjuncts(binder.bind_boolean(where, "WHERE clause"));
       return;
     }
+    where_parts_ = &parts;
     for (const ast::Expr* part : parts) {
       if (part->kind == ExprKind::InSubquery && !part->negated) semi_join(*part);
       else if (!(subquery_comparison(*part) && join_correlated(*part)) &&
@@ -1975,6 +1979,7 @@ class QueryBinder {
                !(not_exists(*part) && exists_join(*part->args[0], true)))
         add_conjuncts(binder.bind_boolean(*part, "WHERE clause"));
     }
+    where_parts_ = nullptr;
   }
 
   static bool not_exists(const ast::Expr& e) {
@@ -2033,6 +2038,7 @@ class QueryBinder {
     std::vector<std::pair<const ast::Expr*, const ast::Expr*>> keys;     // (inner, outer)
     std::vector<std::pair<const ast::Expr*, const ast::Expr*>> unequal;  // (inner, outer)
     std::vector<const ast::Expr*> local;
+    std::size_t inner_rows = 0;  // rows of the subquery's largest table
   };
   std::optional<Correlation> correlate(const ast::SelectStatement& inner,
                                        const std::vector<const ast::Expr*>& inner_only, bool unequal = false) {
@@ -2043,6 +2049,8 @@ class QueryBinder {
     QueryBinder own(catalog_, sql_, reader_, runner_, names_, depth_);
     own.enter_with(inner);
     own.bind_from(inner);
+    Correlation found;
+    for (const BoundTableRef& t : own.q_.tables) found.inner_rows = std::max(found.inner_rows, t.table->rows);
     TableScope inner_scope(own.q_, "WHERE"), outer_scope(q_, "WHERE", &subqueries_);
     auto resolves = [](const TableScope& scope, const ast::Expr& column) {
       try {
@@ -2065,7 +2073,6 @@ class QueryBinder {
       }
       return from;
     };
-    Correlation found;
     std::vector<const ast::Expr*> conditions;
     split_and(*inner.where, conditions);
     for (const ast::Expr* c : conditions) {
@@ -2161,11 +2168,13 @@ class QueryBinder {
     if (!null_over_no_rows(*inner.items[0].expr, aggregate) || !aggregate) return false;
     std::optional<Correlation> c = correlate(inner, {inner.items[0].expr.get()});
     if (!c) return false;
-    ast::SelectStatement grouped = by_keys(inner, *c, true);
-    grouped.items.push_back({ast::clone(*inner.items[0].expr), "v"});
+    auto grouped = [&] {
+      ast::SelectStatement s = by_keys(inner, *c, true);
+      s.items.push_back({ast::clone(*inner.items[0].expr), "v"});
+      return s;
+    };
     TableScope outer_scope(q_, "WHERE", &subqueries_);
-    const BoundTableRef& t = add_hidden_table(subqueries_.table(grouped, sub.offset, outer_scope), "correlated",
-                                              sub.offset);
+    const BoundTableRef& t = add_hidden_table(keyed_table(grouped, *c, sub.offset), "correlated", sub.offset);
     join_on_keys(*c, t, sub.offset);
     ExpressionBinder binder(outer_scope);
     BoundExpr value = TableScope::column_ref(t, static_cast<int>(c->keys.size()), sub.offset);
@@ -2174,6 +2183,123 @@ class QueryBinder {
     if (left) op = mirrored(op);
     add_conjuncts(binder.compare(op, std::move(x), std::move(value), comparison.offset, sub.offset));
     return true;
+  }
+
+  // The subquery over every key at once (`make` builds it), run narrowed
+  // to the keys the query around it can have where that is cheap to know
+  // (narrow_to_outer_keys()); as made when the narrowed one fails to bind.
+  std::shared_ptr<const Table> keyed_table(const std::function<ast::SelectStatement()>& make, const Correlation& c,
+                                           std::size_t at) {
+    TableScope outer_scope(q_, "WHERE", &subqueries_);
+    auto narrowed = std::make_shared<ast::SelectStatement>(make());
+    if (narrow_to_outer_keys(*narrowed, c, at)) {
+      made_.push_back(narrowed);
+      try {
+        return subqueries_.table(*narrowed, at, outer_scope);
+      } catch (const Error& error) {
+        if (error.kind() != ErrorKind::Binder && error.kind() != ErrorKind::NotSupported) throw;
+      }
+    }
+    return subqueries_.table(make(), at, outer_scope);
+  }
+
+  // Magic sets (DuckDB's delim join): a subquery grouped by its correlation
+  // keys need only the groups whose keys some row of this query has. Of
+  // the conjuncts of this query's WHERE: `outer_k IN (S)` carries over as
+  // `inner_k IN (S)` (TPC-H Q20: lineitem of the 'forest%' parts only,
+  // about 1 % of its rows, before it groups); failing that, the filters of
+  // outer_k's own table give `inner_k IN (SELECT outer_k FROM that table
+  // WHERE its filters)` when that table has at most half the rows of the
+  // subquery's largest (Q2, Q17: the few parts of one brand and container).
+  // A superset of this query's keys: every group a row joins stays. False
+  // when nothing narrows.
+  bool narrow_to_outer_keys(ast::SelectStatement& s, const Correlation& c, std::size_t at) {
+    if (!where_parts_ || !statement_) return false;
+    TableScope scope(q_, "WHERE", &subqueries_);
+    // The table of this query a column expression reads, or -1.
+    auto table_of = [&](const ast::Expr& e) -> int {
+      if (e.kind != ExprKind::Column) return -1;
+      try {
+        const BoundExpr b = ExpressionBinder(scope).bind(e);
+        if (b.op != Op::Column) return -1;
+        for (std::size_t i = 0; i < q_.tables.size(); ++i) {
+          const BoundTableRef& t = q_.tables[i];
+          if (b.column >= t.first_column && b.column < t.first_column + t.column_count())
+            return t.hidden || t.left_outer ? -1 : static_cast<int>(i);
+        }
+      } catch (const Error&) {
+      }
+      return -1;
+    };
+    auto column_of = [&](const ast::Expr& e) -> int {
+      try {
+        const BoundExpr b = ExpressionBinder(scope).bind(e);
+        return b.op == Op::Column ? b.column : -1;
+      } catch (const Error&) {
+        return -1;
+      }
+    };
+    auto add = [&](ast::ExprPtr condition) {
+      s.where = s.where ? ast::make_binary(ast::BinaryOp::And, std::move(s.where), std::move(condition), at)
+                        : std::move(condition);
+    };
+    auto in = [&](const ast::Expr& value, std::shared_ptr<const ast::SelectStatement> set) {
+      auto e = std::make_unique<ast::Expr>();
+      e->kind = ExprKind::InSubquery;
+      e->offset = at;
+      e->args.push_back(ast::clone(value));
+      e->subquery = std::move(set);
+      return e;
+    };
+    bool narrowed = false;
+    for (const auto& [inner, outer] : c.keys) {
+      const int column = outer->kind == ExprKind::Column ? column_of(*outer) : -1;
+      if (column < 0) continue;
+      for (const ast::Expr* part : *where_parts_)
+        if (part->kind == ExprKind::InSubquery && !part->negated && part->args[0]->kind == ExprKind::Column &&
+            column_of(*part->args[0]) == column) {
+          add(in(*inner, part->subquery));
+          narrowed = true;
+        }
+    }
+    if (narrowed) return true;
+    for (const auto& [inner, outer] : c.keys) {
+      const int table = table_of(*outer);
+      if (table < 0 || q_.tables[static_cast<std::size_t>(table)].table->rows > c.inner_rows / 2) continue;
+      const BoundTableRef& t = q_.tables[static_cast<std::size_t>(table)];
+      const ast::TableRef* ref = nullptr;
+      for (const auto& r : statement_->from)
+        if (!r.subquery && !r.is_function && (r.alias.empty() ? r.name : r.alias) == t.alias) ref = &r;
+      if (!ref) continue;
+      // The conjuncts that read this table alone (an IN (subquery) by its
+      // tested value), no other subquery.
+      ast::ExprPtr filters;
+      for (const ast::Expr* part : *where_parts_) {
+        const bool in_set = part->kind == ExprKind::InSubquery && !part->negated;
+        if (!in_set && has_subquery(*part)) continue;
+        std::vector<const ast::Expr*> columns;
+        collect_columns(in_set ? *part->args[0] : *part, columns);
+        if (columns.empty() || has_subquery(in_set ? *part->args[0] : *part)) continue;
+        if (!std::all_of(columns.begin(), columns.end(), [&](const ast::Expr* col) { return table_of(*col) == table; }))
+          continue;
+        filters = filters ? ast::make_binary(ast::BinaryOp::And, std::move(filters), ast::clone(*part), at)
+                          : ast::clone(*part);
+      }
+      if (!filters) continue;
+      auto keys = std::make_shared<ast::SelectStatement>();
+      keys->items.push_back({ast::clone(*outer), "k"});
+      ast::TableRef from;
+      from.name = ref->name;
+      from.alias = ref->alias;
+      from.column_aliases = ref->column_aliases;
+      from.offset = ref->offset;
+      keys->from.push_back(std::move(from));
+      keys->where = std::move(filters);
+      made_.push_back(keys);
+      add(in(*inner, keys));
+      narrowed = true;
+    }
+    return narrowed;
   }
 
   // A correlated scalar subquery anywhere else a value goes -- (SELECT
@@ -2244,9 +2370,9 @@ class QueryBinder {
       if (AggregateScope::contains_aggregate(*item.expr)) return false;
     std::optional<Correlation> c = correlate(inner, {});
     if (!c) return false;
-    TableScope outer_scope(q_, "WHERE", &subqueries_);
-    const BoundTableRef& t = add_hidden_table(subqueries_.table(by_keys(inner, *c, false), exists.offset, outer_scope),
-                                              "exists", exists.offset);
+    const BoundTableRef& t =
+        add_hidden_table(keyed_table([&] { return by_keys(inner, *c, false); }, *c, exists.offset), "exists",
+                         exists.offset);
     join_on_keys(*c, t, exists.offset);
     return true;
   }
@@ -2357,16 +2483,19 @@ class QueryBinder {
     std::optional<Correlation> c = correlate(inner, {}, /*unequal=*/true);
     if (!c || c->unequal.size() > 1 || (!negated && c->unequal.empty())) return false;
     const std::size_t at = exists.offset;
-    ast::SelectStatement grouped = by_keys(inner, *c, true);
-    if (!c->unequal.empty())
-      for (const char* name : {"min", "max"}) {
-        std::vector<ast::ExprPtr> args;
-        args.push_back(ast::clone(*c->unequal[0].first));
-        grouped.items.push_back({ast::make_function(name, std::move(args), false, at), name});
-      }
+    auto grouped = [&] {
+      ast::SelectStatement s = by_keys(inner, *c, true);
+      if (!c->unequal.empty())
+        for (const char* name : {"min", "max"}) {
+          std::vector<ast::ExprPtr> args;
+          args.push_back(ast::clone(*c->unequal[0].first));
+          s.items.push_back({ast::make_function(name, std::move(args), false, at), name});
+        }
+      return s;
+    };
     TableScope outer_scope(q_, "WHERE", &subqueries_);
     const std::size_t index = q_.tables.size();
-    add_hidden_table(subqueries_.table(grouped, at, outer_scope), negated ? "not_exists" : "exists", at);
+    add_hidden_table(keyed_table(grouped, *c, at), negated ? "not_exists" : "exists", at);
     ExpressionBinder binder(outer_scope);
     std::vector<BoundExpr> keys;
     for (std::size_t i = 0; i < c->keys.size(); ++i)

@@ -225,3 +225,45 @@ TEST_CASE("join order: a WHERE equality with a LEFT JOIN's table filters above t
         "          SCAN arecords AS a  (~100 rows)\n"
         "        SCAN brecords AS b  (~100 rows)\n");
 }
+
+namespace {
+
+// The EXPLAIN line of `db` for `sql` that names `what`, or "".
+std::string plan_line(Database& db, const std::string& sql, const std::string& what) {
+  Result plan = db.query("EXPLAIN " + sql);
+  for (std::size_t i = 0; i < plan.row_count(); ++i)
+    if (plan.text(i, 0).find(what) != std::string::npos) return plan.text(i, 0);
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a correlated subquery grouped by its keys keeps only the keys the query around it can have", "[plan]") {
+  Database db(Options{ExecutorKind::Host});
+  for (const char* s :
+       {"CREATE TABLE p (pk INTEGER, brand VARCHAR, size INTEGER)",
+        "INSERT INTO p VALUES (1,'x',1),(2,'x',5),(3,'y',3),(4,'z',4),(NULL,'x',2),(6,'y',6)",
+        "CREATE TABLE ps (pk INTEGER, sk INTEGER, qty INTEGER)",
+        "INSERT INTO ps VALUES (1,10,5),(1,11,50),(2,10,1),(2,12,100),(3,10,7),(4,11,3),(NULL,10,9),(6,13,2),(5,10,4)",
+        "CREATE TABLE line (pk INTEGER, sk INTEGER, q DECIMAL(6,2))",
+        "INSERT INTO line VALUES (1,10,1.5),(1,10,2.5),(1,11,10),(2,10,0.25),(2,12,30),(2,12,1),(3,10,4),(3,10,4),"
+        "(4,11,1),(5,10,2),(NULL,10,3),(NULL,NULL,1),(6,13,NULL),(6,14,7),(1,12,0.5),(2,10,9),(4,12,2),(3,11,8),"
+        "(5,11,1),(1,10,NULL)"})
+    db.query(s);
+  // Q17's shape: line grouped by pk has 7 groups; brand 'x' leaves pk 1 and 2.
+  CHECK(plan_line(db, "SELECT SUM(l.q) FROM line l, p WHERE p.pk = l.pk AND p.brand = 'x' AND "
+                      "l.q < (SELECT AVG(q) FROM line WHERE pk = p.pk)", "AS correlated") ==
+        "          SCAN (subquery) AS correlated  (~2 rows)");
+  // Q20's shape: ps.pk IN (...) carries over; of the 14 (pk, sk) groups, 5 have pk 1 or 2.
+  CHECK(plan_line(db, "SELECT ps.sk FROM ps WHERE ps.pk IN (SELECT pk FROM p WHERE brand = 'x') AND "
+                      "ps.qty > (SELECT SUM(q) FROM line WHERE line.pk = ps.pk AND line.sk = ps.sk)", "AS correlated") ==
+        "        SCAN (subquery) AS correlated  (~5 rows)");
+  // The outer key's table as large as the subquery's: nothing narrows (7
+  // keys with a q > 1, NULL among them).
+  CHECK(plan_line(db, "SELECT l.pk FROM line l WHERE l.sk = 10 AND EXISTS (SELECT * FROM line WHERE line.pk = l.pk "
+                      "AND line.q > 1)", "AS exists") ==
+        "    SCAN (subquery) AS exists  (~7 rows)");
+  // EXISTS narrowed by p's filter: pk 2, 4, 6 of size > 3.
+  CHECK(plan_line(db, "SELECT pk FROM p WHERE size > 3 AND EXISTS (SELECT * FROM line WHERE line.pk = p.pk)",
+                  "AS exists") == "    SCAN (subquery) AS exists  (~3 rows)");
+}
