@@ -751,11 +751,22 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
     case Op::Abs: return "abs(" + child(0) + ")";
     case Op::Select: return "CASE WHEN " + child(0) + " THEN " + child(1) + " ELSE " + child(2) + " END";
     case Op::Lookup:
-      // A VARCHAR lookup of a Rank is a CAST to VARCHAR (varchar_cast.hpp); of
-      // a column, a recoding into a shared dictionary (dictionary_recoding.hpp).
-      if (e.type.id != Type::Varchar) return "(" + child(0) + " LIKE <pattern>)";
-      return e.children[0].op == Op::Rank ? child(0) : "recode(" + child(0) + ")";
-    case Op::Rank: return "CAST(" + child(0) + " AS VARCHAR)";
+      // A BOOLEAN lookup is a LIKE's table over the dictionary; a VARCHAR one
+      // of a Rank a CAST to VARCHAR (varchar_cast.hpp), of a column a
+      // recoding into a shared dictionary (dictionary_recoding.hpp).
+      if (e.type.id == Type::Boolean) return "(" + child(0) + " LIKE <pattern>)";
+      if (e.type.id != Type::Varchar) return "lookup(" + child(0) + ")";
+      return e.children[0].op == Op::Rank ? "CAST(" + describe(e.children[0].children[0], names) + " AS VARCHAR)"
+                                          : "recode(" + child(0) + ")";
+    case Op::Rank: return "rank(" + child(0) + ")";
+    case Op::And:
+      // x IN (a subquery's values): rank(x) < n AND lookup(rank(x)) = x.
+      if (e.children[0].op == Op::Lt && e.children[0].children[0].op == Op::Rank &&
+          e.children[0].children[1].op == Op::Constant && e.children[1].op == Op::Eq &&
+          e.children[1].children[0].op == Op::Lookup)
+        return "(" + describe(e.children[1].children[1], names) + " IN (" +
+               std::to_string(e.children[0].children[1].constant.value.i) + " values))";
+      return "(" + child(0) + " AND " + child(1) + ")";
     case Op::ExtractYear: return "year(" + child(0) + ")";
     case Op::ExtractMonth: return "month(" + child(0) + ")";
     case Op::ExtractDay: return "day(" + child(0) + ")";
