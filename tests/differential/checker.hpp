@@ -628,8 +628,9 @@ class Checker {
     return found;
   }
 
-  // D16: DuckDB reassociates (x + c1) + c2 into x + (c1 + c2) and folds the
-  // constants, so their sum's overflow is an error on every row.
+  // D16: DuckDB reassociates a chain of + and - -- (x + c1) + c2, and
+  // (c1 + x) + (c2 + x) -- gathering its constants and folding them, so the
+  // overflow of any two of them (with their signs) is an error on every row.
   bool reassociated_constants_overflow() const {
     auto constant = [](const Node& n) -> std::optional<__int128> {
       if (n.kind != Node::Kind::Literal || n.type != VType::Int) return std::nullopt;
@@ -641,17 +642,26 @@ class Checker {
     auto additive = [](const Node& n) {
       return n.kind == Node::Kind::Arith && (n.text == "+" || n.text == "-") && n.args.size() == 2;
     };
+    // The constants of the chain under n, each with its sign.
+    std::function<void(const Node&, bool, std::vector<__int128>&)> gather = [&](const Node& n, bool negative,
+                                                                                 std::vector<__int128>& out) {
+      if (additive(n)) {
+        gather(n.args[0], negative, out);
+        gather(n.args[1], n.text == "-" ? !negative : negative, out);
+      } else if (const auto c = constant(n)) {
+        out.push_back(negative ? -*c : *c);
+      }
+    };
     bool found = false;
     each_node([&](const Node& n) {
-      if (found || !additive(n) || !additive(n.args[0])) return;
-      const auto c2 = constant(n.args[1]);
-      if (!c2) return;
-      for (int side = 0; side < 2 && !found; ++side) {
-        const auto c1 = constant(n.args[0].args[side]);
-        if (!c1 || (side == 1 && n.args[0].text == "-")) continue;
-        const __int128 total = *c1 + (n.text == "+" ? *c2 : -*c2);
-        found = total > INT64_MAX || total < INT64_MIN;
-      }
+      if (found || !additive(n)) return;
+      std::vector<__int128> constants;
+      gather(n, false, constants);
+      for (std::size_t i = 0; i < constants.size() && !found; ++i)
+        for (std::size_t j = i + 1; j < constants.size() && !found; ++j) {
+          const __int128 total = constants[i] + constants[j];
+          found = total > INT64_MAX || total < INT64_MIN;
+        }
     });
     return found;
   }

@@ -96,10 +96,11 @@
 //      type, so a CASE with it as a branch takes its other branches' type:
 //      BIGINT, where gpusql's is DECIMAL). Accepted where the query has a
 //      NULL literal and every cell holds the same number as DuckDB's.
-// D16. DuckDB reassociates (x + c1) + c2 into x + (c1 + c2) and folds the
-//      constants, failing on every row when c1 + c2 leaves BIGINT, where
-//      gpusql adds as written ((-3 + 9223372036854775807) + 2 fits). Accepted
-//      where such a pair of integer literals overflows.
+// D16. DuckDB reassociates (x + c1) + c2 into x + (c1 + c2), and (c1 + x) +
+//      (c2 + x) likewise, and folds the constants, failing on every row when
+//      c1 + c2 leaves BIGINT, where gpusql adds as written ((-3 +
+//      9223372036854775807) + 2 fits). Accepted where two integer literals of
+//      one chain of + and - overflow together.
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with

@@ -316,7 +316,7 @@ struct Query {
   bool star = false;                 // SELECT *
   std::vector<Node> items;           // when !star
   std::vector<Output> outputs;       // what comes back, star expanded
-  std::vector<TableRef> from;        // one table, or two joined
+  std::vector<TableRef> from;        // one table, two joined, or three comma-joined
   enum class Join { None, Inner, Comma, Cross, Left } join = Join::None;
   std::optional<Node> on;            // Inner, Left
   std::optional<Node> where;
@@ -356,6 +356,7 @@ struct Query {
         default: s += ", " + ref(from[1]); break;
       }
     }
+    if (from.size() > 2) s += ", " + ref(from[2]);  // three tables: always comma-joined
     return s;
   }
   std::string where_sql(Dialect d) const { return where ? " WHERE " + render(*where, d) : ""; }
@@ -453,11 +454,45 @@ class QueryGenerator {
       star_blocked = star_blocked || (typed && !features_.types);
       return !typed || features_.types;
     };
-    // FROM: one table, or two joined when joins are on and the product is small.
+    // FROM: one table, or two or three joined when joins are on and the product is small.
     std::size_t first = rng_.below(tables.size());
     std::size_t second = rng_.below(tables.size());
     bool join = features_.join && rng_.chance(0.35) && row_counts[first] * row_counts[second] <= 50000;
-    if (!join) {
+    // Three tables, comma-joined with an equality a-b and one c-a or c-b
+    // (a chain or a star): the join order's dynamic programming.
+    std::size_t third = rng_.below(tables.size());
+    const bool three =
+        join && rng_.chance(0.25) && row_counts[first] * row_counts[second] * row_counts[third] <= 200000;
+    if (three) {
+      rowid_ok_ = false;
+      star_blocked = true;
+      const std::size_t picked[] = {first, second, third};
+      const char* aliases[] = {"a", "b", "c"};
+      std::size_t begin[4] = {0, 0, 0, 0};
+      for (int side = 0; side < 3; ++side) {
+        q.from.push_back({tables[picked[side]], aliases[side]});
+        begin[side] = scope_.size();
+        for (ColumnRef c : columns[picked[side]]) {
+          c.qualifier = aliases[side];
+          if (usable(c)) scope_.push_back(c);
+        }
+      }
+      begin[3] = scope_.size();
+      auto equality = [&](int x, int y) -> Node {
+        std::vector<std::pair<std::size_t, std::size_t>> pairs;
+        for (std::size_t i = begin[x]; i < begin[x + 1]; ++i)
+          for (std::size_t j = begin[y]; j < begin[y + 1]; ++j)
+            if (comparable(scope_[i].type, scope_[j].type)) pairs.push_back({i, j});
+        if (pairs.empty()) return boolean(1);
+        auto [i, j] = rng_.pick(pairs);
+        return compare("=", column(scope_[i]), column(scope_[j]));
+      };
+      Node ab = equality(0, 1);
+      Node condition = binary(Node::Kind::And, std::move(ab), equality(rng_.chance(0.5) ? 0 : 1, 2));
+      if (rng_.chance(0.3)) condition = binary(Node::Kind::And, std::move(condition), boolean(2));
+      q.join = Query::Join::Comma;
+      q.where = std::move(condition);
+    } else if (!join) {
       q.from.push_back({tables[first], rng_.chance(0.2) ? "x" : ""});
       for (ColumnRef c : columns[first]) {
         c.qualifier = q.from[0].alias.empty() ? (rng_.chance(0.2) ? tables[first] : "") : q.from[0].alias;
