@@ -16,6 +16,7 @@
 #include "engine/numeric_types.hpp"
 #include "engine/quantified_comparison.hpp"
 #include "engine/scalar_functions.hpp"
+#include "engine/selectivity.hpp"
 #include "engine/set_operation.hpp"
 #include "engine/varchar_cast.hpp"
 #include "storage/value_text.hpp"
@@ -2038,7 +2039,8 @@ class QueryBinder {
     std::vector<std::pair<const ast::Expr*, const ast::Expr*>> keys;     // (inner, outer)
     std::vector<std::pair<const ast::Expr*, const ast::Expr*>> unequal;  // (inner, outer)
     std::vector<const ast::Expr*> local;
-    std::size_t inner_rows = 0;  // rows of the subquery's largest table
+    std::size_t inner_rows = 0;    // rows of the subquery's largest table
+    std::size_t inner_tables = 0;  // tables the subquery reads
   };
   std::optional<Correlation> correlate(const ast::SelectStatement& inner,
                                        const std::vector<const ast::Expr*>& inner_only, bool unequal = false) {
@@ -2051,6 +2053,7 @@ class QueryBinder {
     own.bind_from(inner);
     Correlation found;
     for (const BoundTableRef& t : own.q_.tables) found.inner_rows = std::max(found.inner_rows, t.table->rows);
+    found.inner_tables = own.q_.tables.size();
     TableScope inner_scope(own.q_, "WHERE"), outer_scope(q_, "WHERE", &subqueries_);
     auto resolves = [](const TableScope& scope, const ast::Expr& column) {
       try {
@@ -2209,12 +2212,16 @@ class QueryBinder {
   // `inner_k IN (S)` (TPC-H Q20: lineitem of the 'forest%' parts only,
   // about 1 % of its rows, before it groups); failing that, the filters of
   // outer_k's own table give `inner_k IN (SELECT outer_k FROM that table
-  // WHERE its filters)` when that table has at most half the rows of the
-  // subquery's largest (Q2, Q17: the few parts of one brand and container).
-  // A superset of this query's keys: every group a row joins stays. False
-  // when nothing narrows.
+  // WHERE its filters)` when the subquery reads one table, at least 4 times
+  // that table's rows, and the filters keep at most a fifth of them by the
+  // statistics (Q4: orders of one quarter; Q17: the parts of one brand and
+  // container). Narrowing runs one more query, so only a subquery whose
+  // largest table has Settings::narrow_subquery_rows rows is narrowed (at
+  // TPC-H SF 1 on an H100 it cost Q20 more than it saved). A superset of
+  // this query's keys: every group a row joins stays. False when nothing
+  // narrows.
   bool narrow_to_outer_keys(ast::SelectStatement& s, const Correlation& c, std::size_t at) {
-    if (!where_parts_ || !statement_) return false;
+    if (!where_parts_ || !statement_ || c.inner_rows < runner_.narrow_from_rows) return false;
     TableScope scope(q_, "WHERE", &subqueries_);
     // The table of this query a column expression reads, or -1.
     auto table_of = [&](const ast::Expr& e) -> int {
@@ -2263,9 +2270,16 @@ class QueryBinder {
         }
     }
     if (narrowed) return true;
+    if (c.inner_tables != 1) return false;
+    auto column_distinct = [&](int column) {
+      for (const BoundTableRef& t : q_.tables)
+        if (column >= t.first_column && column < t.first_column + static_cast<int>(t.table->columns.size()))
+          return t.table->distinct_estimate(static_cast<std::size_t>(column - t.first_column));
+      return 0.0;
+    };
     for (const auto& [inner, outer] : c.keys) {
       const int table = table_of(*outer);
-      if (table < 0 || q_.tables[static_cast<std::size_t>(table)].table->rows > c.inner_rows / 2) continue;
+      if (table < 0 || q_.tables[static_cast<std::size_t>(table)].table->rows > c.inner_rows / 4) continue;
       const BoundTableRef& t = q_.tables[static_cast<std::size_t>(table)];
       const ast::TableRef* ref = nullptr;
       for (const auto& r : statement_->from)
@@ -2274,6 +2288,7 @@ class QueryBinder {
       // The conjuncts that read this table alone (an IN (subquery) by its
       // tested value), no other subquery.
       ast::ExprPtr filters;
+      double keeps = 1;
       for (const ast::Expr* part : *where_parts_) {
         const bool in_set = part->kind == ExprKind::InSubquery && !part->negated;
         if (!in_set && has_subquery(*part)) continue;
@@ -2282,10 +2297,16 @@ class QueryBinder {
         if (columns.empty() || has_subquery(in_set ? *part->args[0] : *part)) continue;
         if (!std::all_of(columns.begin(), columns.end(), [&](const ast::Expr* col) { return table_of(*col) == table; }))
           continue;
+        try {  // an IN set's share is not known before it runs: a third
+          keeps *= in_set ? 0.33 : selectivity(ExpressionBinder(scope).bind_boolean(*part, "WHERE clause"),
+                                               column_distinct);
+        } catch (const Error&) {
+          continue;
+        }
         filters = filters ? ast::make_binary(ast::BinaryOp::And, std::move(filters), ast::clone(*part), at)
                           : ast::clone(*part);
       }
-      if (!filters) continue;
+      if (!filters || keeps > 0.2) continue;
       auto keys = std::make_shared<ast::SelectStatement>();
       keys->items.push_back({ast::clone(*outer), "k"});
       ast::TableRef from;

@@ -119,6 +119,9 @@ struct SubqueryRunner {
   std::function<std::shared_ptr<const Table>(const ast::SelectStatement&, const NamedQueries* names)> table;
   // Rows binding made (a set operation's) as a table, on the device too.
   std::function<std::shared_ptr<const Table>(std::string name, ResultData& rows)> table_of;
+  // Settings::narrow_subquery_rows: the rows a correlated subquery's largest
+  // table needs before it is narrowed to the outer keys.
+  uint64_t narrow_from_rows = 0;
 };
 
 // `sql` is the whole text the statement came from: output columns without an

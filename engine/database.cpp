@@ -141,6 +141,7 @@ TableFunctionReader Database::Impl::table_function_reader() {
 
 SubqueryRunner Database::Impl::subquery_runner(std::string_view sql) {
   SubqueryRunner runner;
+  runner.narrow_from_rows = settings.narrow_subquery_rows;
   runner.result = [this, sql](const ast::SelectStatement& select, const NamedQueries* names) {
     return run_select(select, sql, names);
   };

@@ -35,6 +35,14 @@ unsigned count_value(const ast::SetStatement& set, unsigned most) {
   throw bad_value(set, "a whole number from 0 to " + std::to_string(most));
 }
 
+uint64_t rows_value(const ast::SetStatement& set) {
+  constexpr int64_t kMost = int64_t{1} << 48;
+  const ast::Literal& v = *set.value;
+  if (v.kind == ast::Literal::Kind::Integer && v.integer >= 0 && v.integer <= kMost)
+    return static_cast<uint64_t>(v.integer);
+  throw bad_value(set, "a whole number from 0 to " + std::to_string(kMost));
+}
+
 constexpr std::array<std::pair<const char*, FilterKernel>, 5> kFilterKernels{{{"auto", FilterKernel::Auto},
                                                                              {"bitmask", FilterKernel::Bitmask},
                                                                              {"cub", FilterKernel::Cub},
@@ -86,6 +94,8 @@ const std::vector<Setting>& all_settings() {
       setting("filter_kernel", &Settings::filter_kernel, filter_kernel_value, filter_kernel_name),
       boolean_setting("small_sort", &Settings::small_sort),
       boolean_setting("pair_program", &Settings::pair_program),
+      setting("narrow_subquery_rows", &Settings::narrow_subquery_rows, rows_value,
+              [](uint64_t n) { return std::to_string(n); }),
   };
   return settings;
 }

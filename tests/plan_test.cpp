@@ -248,22 +248,31 @@ TEST_CASE("a correlated subquery grouped by its keys keeps only the keys the que
         "CREATE TABLE line (pk INTEGER, sk INTEGER, q DECIMAL(6,2))",
         "INSERT INTO line VALUES (1,10,1.5),(1,10,2.5),(1,11,10),(2,10,0.25),(2,12,30),(2,12,1),(3,10,4),(3,10,4),"
         "(4,11,1),(5,10,2),(NULL,10,3),(NULL,NULL,1),(6,13,NULL),(6,14,7),(1,12,0.5),(2,10,9),(4,12,2),(3,11,8),"
-        "(5,11,1),(1,10,NULL)"})
+        "(5,11,1),(1,10,NULL),(7,10,5),(7,11,6),(8,12,0.75),(3,12,2.5),(4,10,3.25)"})
     db.query(s);
-  // Q17's shape: line grouped by pk has 7 groups; brand 'x' leaves pk 1 and 2.
-  CHECK(plan_line(db, "SELECT SUM(l.q) FROM line l, p WHERE p.pk = l.pk AND p.brand = 'x' AND "
+  const std::string q17 = "SELECT SUM(l.q) FROM line l, p WHERE p.pk = l.pk AND p.brand = 'x' AND p.size < 5 AND "
+                          "l.q < (SELECT AVG(q) FROM line WHERE pk = p.pk)";
+  // By default only a subquery over 10 million rows is narrowed: line
+  // grouped by pk has its 9 groups.
+  CHECK(plan_line(db, q17, "AS correlated") == "          SCAN (subquery) AS correlated  (~9 rows)");
+  db.query("SET narrow_subquery_rows = 0");
+  // Q17's shape: brand 'x' and size < 5 (a ninth of p by the statistics)
+  // leave pk 1 (and a NULL pk, which joins nothing).
+  CHECK(plan_line(db, q17, "AS correlated") == "          SCAN (subquery) AS correlated  (~1 rows)");
+  // Filters that keep over a fifth of p (an OR): not narrowed.
+  CHECK(plan_line(db, "SELECT SUM(l.q) FROM line l, p WHERE p.pk = l.pk AND (p.size > 3 OR p.brand = 'y') AND "
                       "l.q < (SELECT AVG(q) FROM line WHERE pk = p.pk)", "AS correlated") ==
-        "          SCAN (subquery) AS correlated  (~2 rows)");
-  // Q20's shape: ps.pk IN (...) carries over; of the 14 (pk, sk) groups, 5 have pk 1 or 2.
+        "          SCAN (subquery) AS correlated  (~9 rows)");
+  // Q20's shape: ps.pk IN (...) carries over; of the (pk, sk) groups, 5 have pk 1 or 2.
   CHECK(plan_line(db, "SELECT ps.sk FROM ps WHERE ps.pk IN (SELECT pk FROM p WHERE brand = 'x') AND "
                       "ps.qty > (SELECT SUM(q) FROM line WHERE line.pk = ps.pk AND line.sk = ps.sk)", "AS correlated") ==
         "        SCAN (subquery) AS correlated  (~5 rows)");
-  // The outer key's table as large as the subquery's: nothing narrows (7
+  // The outer key's table as large as the subquery's: nothing narrows (8
   // keys with a q > 1, NULL among them).
   CHECK(plan_line(db, "SELECT l.pk FROM line l WHERE l.sk = 10 AND EXISTS (SELECT * FROM line WHERE line.pk = l.pk "
                       "AND line.q > 1)", "AS exists") ==
-        "    SCAN (subquery) AS exists  (~7 rows)");
-  // EXISTS narrowed by p's filter: pk 2, 4, 6 of size > 3.
-  CHECK(plan_line(db, "SELECT pk FROM p WHERE size > 3 AND EXISTS (SELECT * FROM line WHERE line.pk = p.pk)",
-                  "AS exists") == "    SCAN (subquery) AS exists  (~3 rows)");
+        "    SCAN (subquery) AS exists  (~8 rows)");
+  // Q4's shape: EXISTS narrowed by p's range, pk 3 and 4.
+  CHECK(plan_line(db, "SELECT pk FROM p WHERE size > 2 AND size < 5 AND EXISTS (SELECT * FROM line WHERE line.pk = p.pk)",
+                  "AS exists") == "    SCAN (subquery) AS exists  (~2 rows)");
 }

@@ -56,11 +56,17 @@ TEST_CASE("settings: SET, SET ... TO, PRAGMA and RESET change the database's set
   CHECK(value_of(db, "filter_kernel") == "'ordered'");
   db.query("RESET filter_kernel");
   CHECK(settings_of(db).filter_kernel == FilterKernel::Auto);
+  CHECK(settings_of(db).narrow_subquery_rows == 10000000);
+  db.query("SET narrow_subquery_rows = 0");
+  CHECK(value_of(db, "narrow_subquery_rows") == "0");
+  db.query("PRAGMA narrow_subquery_rows = 281474976710656");
+  CHECK(settings_of(db).narrow_subquery_rows == (uint64_t{1} << 48));
+  CHECK_THROWS_WITH(db.query("SET narrow_subquery_rows = 'many'"), Catch::Contains("a whole number from 0 to"));
 
   // Every setting is listed, in a fixed order.
   std::string names;
   for (const auto& [name, value] : setting_values(settings_of(db))) names += name + " ";
-  CHECK(names == "trace threads filter_kernel small_sort pair_program ");
+  CHECK(names == "trace threads filter_kernel small_sort pair_program narrow_subquery_rows ");
 }
 
 TEST_CASE("settings: Options gives the first values; a statement's result is empty", "[settings]") {

@@ -520,7 +520,8 @@ TEST_CASE("e2e: list and line modes with .headers, .nullvalue, .separator and .s
         "  threads: 2\n"
         "filter_kernel: 'auto'\n"
         "small_sort: true\n"
-        "pair_program: true\n");
+        "pair_program: true\n"
+        "narrow_subquery_rows: 10000000\n");
   ShellRun flags = s.run({"-device", "host", "-list", "-noheader", "-separator", ",", "-nullvalue", "-", "-c",
                           "SELECT 1 AS a, NULL AS b"});
   CHECK(flags.status == 0);

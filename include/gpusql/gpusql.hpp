@@ -120,6 +120,11 @@ struct Settings {
   // Nested-loop join conditions of a few comparisons compiled for the join
   // kernel (off: every condition through the general interpreter).
   bool pair_program = true;
+  // A correlated subquery that runs once grouped by its keys is first
+  // narrowed to the keys the query around it can have (magic sets) when its
+  // largest table has at least this many rows: narrowing runs one query
+  // more, which costs more than it saves below that.
+  uint64_t narrow_subquery_rows = 10000000;
 };
 
 struct Options {
