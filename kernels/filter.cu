@@ -50,12 +50,11 @@ __global__ void init_tiles_kernel(TileState tile_state, int tiles, unsigned int*
 // works on the current one (and asks for the one after), so the fast path
 // can prefetch the next tile's columns into L2 and the atomic's latency is
 // hidden.
-template <int BLOCK_THREADS, int ITEMS, bool GENERAL>
+template <int BLOCK_THREADS, int ITEMS>
 __global__ void __launch_bounds__(BLOCK_THREADS)
-    ordered_filter_kernel(FastPredicate fast, const ExprProgram* __restrict__ program,
-                          const ColumnSet* __restrict__ columns, const uint32_t* __restrict__ selection,
-                          uint64_t count, int tiles, TileState tile_state, unsigned int* __restrict__ tile_counter,
-                          uint32_t* __restrict__ out, uint32_t* __restrict__ total, uint32_t* __restrict__ error_word) {
+    ordered_filter_kernel(FastPredicate fast, const uint32_t* __restrict__ selection, uint64_t count, int tiles,
+                          TileState tile_state, unsigned int* __restrict__ tile_counter, uint32_t* __restrict__ out,
+                          uint32_t* __restrict__ total) {
   constexpr int WARPS = BLOCK_THREADS / kWarpThreads;
   constexpr int GROUPS = ITEMS * WARPS;
   constexpr int GROUPS_PER_LANE = (GROUPS + kWarpThreads - 1) / kWarpThreads;
@@ -74,22 +73,14 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
   }
   __syncthreads();
   int tile = shared_tickets[0], next = shared_tickets[1];
-  uint32_t error = 0;
   while (tile < tiles) {
     int ticket = 0;
     if (threadIdx.x == 0) ticket = static_cast<int>(atomicAdd(tile_counter, 1u));
-    if constexpr (!GENERAL) {
-      if (next < tiles)
-        prefetch_predicate_l2(fast, selection, next * TILE, count < (next + 1) * TILE ? count : (next + 1) * TILE);
-    }
+    if (next < tiles)
+      prefetch_predicate_l2(fast, selection, next * TILE, count < (next + 1) * TILE ? count : (next + 1) * TILE);
     const uint64_t base = static_cast<uint64_t>(tile) * TILE;
 
-    uint32_t flags;
-    if constexpr (GENERAL) {
-      flags = general_predicate_flags<BLOCK_THREADS, ITEMS>(*program, *columns, selection, base, count, error);
-    } else {
-      flags = fast_predicate_flags<BLOCK_THREADS, ITEMS>(fast, selection, base, count);
-    }
+    const uint32_t flags = fast_predicate_flags<BLOCK_THREADS, ITEMS>(fast, selection, base, count);
 
     // Each (k, warp) group's count, at index k*WARPS + warp.
     uint32_t group_count = 0;
@@ -153,15 +144,30 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
     tile = next;
     next = shared_tickets[0];
   }
-  if (GENERAL && error) atomicOr(error_word, error);
 }
 
 // Resident blocks for `kernel`: its occupancy on every multiprocessor, no
 // more than there are tiles.
-template <bool GENERAL>
 unsigned resident_blocks(int tiles, const DeviceContext& context) {
   return grid_for(static_cast<std::size_t>(tiles), context,
-                  resident_blocks_per_sm<ordered_filter_kernel<kFilterThreads, kFilterItems, GENERAL>, kFilterThreads>());
+                  resident_blocks_per_sm<ordered_filter_kernel<kFilterThreads, kFilterItems>, kFilterThreads>());
+}
+
+// The interpreter's verdict on each id (positions, or the selection
+// vector's entries), one byte each: a grid-stride loop at full occupancy,
+// every item independent of the others (no tile waits on another), for
+// cub::DeviceSelect::Flagged to compact.
+__global__ void __launch_bounds__(kFilterThreads)
+    predicate_flags_kernel(const ExprProgram* __restrict__ program, const ColumnSet* __restrict__ columns,
+                           const uint32_t* __restrict__ selection, uint64_t count, uint8_t* __restrict__ flags,
+                           uint32_t* __restrict__ error_word) {
+  uint32_t error = 0;
+  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
+    const int64_t row = selection ? selection[i] : static_cast<int64_t>(i);
+    flags[i] = evaluate_predicate(*program, *columns, row, error) ? 1 : 0;
+  }
+  if (error) atomicOr(error_word, error);
 }
 
 // One comparison on its column's raw storage (Bits: the unsigned integer of
@@ -463,10 +469,8 @@ void split_pair_clauses(const FastPredicate& fast, FastPredicate& plain, FastPre
   }
 }
 
-// The ordered kernel over `fast`, or over `predicate` through the
-// interpreter when `fast` is null.
-std::size_t ordered_filter(const FastPredicate* fast, const ExprProgram& predicate, const ColumnSet& columns,
-                           const uint32_t* d_selection, std::size_t count, uint32_t* d_out, uint32_t* d_error,
+// The ordered kernel over `fast`.
+std::size_t ordered_filter(const FastPredicate& fast, const uint32_t* d_selection, std::size_t count, uint32_t* d_out,
                            DeviceContext& context) {
   const int tiles = static_cast<int>((count + kFilterTile - 1) / kFilterTile);
   std::size_t state_bytes = 0;
@@ -482,22 +486,36 @@ std::size_t ordered_filter(const FastPredicate* fast, const ExprProgram& predica
       tile_state, tiles, tile_counter);
   GPUSQL_CHECK_LAUNCH();
 
-  if (fast) {
-    auto kernel = ordered_filter_kernel<kFilterThreads, kFilterItems, false>;
-    kernel<<<resident_blocks<false>(tiles, context), kFilterThreads, 0, context.stream()>>>(
-        *fast, nullptr, nullptr, d_selection, count, tiles, tile_state, tile_counter, d_out, total, d_error);
-    GPUSQL_CHECK_LAUNCH();
-  } else {
-    DeviceObjects objects;
-    std::size_t p = objects.add(predicate), c = objects.add(columns);
-    objects.upload(context);
-    auto kernel = ordered_filter_kernel<kFilterThreads, kFilterItems, true>;
-    kernel<<<resident_blocks<true>(tiles, context), kFilterThreads, 0, context.stream()>>>(
-        FastPredicate{}, objects.at<ExprProgram>(p), objects.at<ColumnSet>(c), d_selection, count, tiles, tile_state,
-        tile_counter, d_out, total, d_error);
-    GPUSQL_CHECK_LAUNCH();
-  }
+  auto kernel = ordered_filter_kernel<kFilterThreads, kFilterItems>;
+  kernel<<<resident_blocks(tiles, context), kFilterThreads, 0, context.stream()>>>(fast, d_selection, count, tiles,
+                                                                                   tile_state, tile_counter, d_out,
+                                                                                   total);
+  GPUSQL_CHECK_LAUNCH();
   return read_count(total, context);
+}
+
+// `predicate` through the interpreter: a byte per id, then
+// cub::DeviceSelect::Flagged keeps the ids in order.
+std::size_t interpreted_filter(const ExprProgram& predicate, const ColumnSet& columns, const uint32_t* d_selection,
+                               std::size_t count, uint32_t* d_out, uint32_t* d_error, DeviceContext& context) {
+  DeviceObjects objects;
+  const std::size_t p = objects.add(predicate), c = objects.add(columns);
+  objects.upload(context);
+  DeviceBuffer flags(context, count);
+  predicate_flags_kernel<<<grid_for((count + kFilterThreads - 1) / kFilterThreads, context, 8), kFilterThreads, 0,
+                           context.stream()>>>(objects.at<ExprProgram>(p), objects.at<ColumnSet>(c), d_selection,
+                                               count, flags.as<uint8_t>(), d_error);
+  GPUSQL_CHECK_LAUNCH();
+  return run_select(
+      [&](void* d_temp, std::size_t& temp_bytes, uint32_t* d_count) {
+        if (d_selection)
+          return cub::DeviceSelect::Flagged(d_temp, temp_bytes, d_selection, flags.as<uint8_t>(), d_out, d_count,
+                                            static_cast<int64_t>(count), context.stream());
+        return cub::DeviceSelect::Flagged(d_temp, temp_bytes, thrust::counting_iterator<uint32_t>(0),
+                                          flags.as<uint8_t>(), d_out, d_count, static_cast<int64_t>(count),
+                                          context.stream());
+      },
+      context);
 }
 
 // A fast predicate without pair terms by the paths filter_rows() names.
@@ -534,7 +552,7 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
   // loads issued at once, clauses evaluated without branches) for the rest.
   // SET filter_kernel = 'cub': no bitmask filter; 'select': If with the
   // generic PredicateHolds instead of TermsHold; 'ordered': the ordered
-  // kernel. The interpreter: the ordered kernel.
+  // kernel. The interpreter: a byte per id, compacted by cub::DeviceSelect.
   // A predicate comparing two columns (l_commitdate < l_receiptdate) takes
   // the ordered kernel's fast path; by default, when it also has clauses
   // of one column each (TPC-H Q12's shipping modes and dates), those select
@@ -546,17 +564,17 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
     FastPredicate plain, pairs;
     split_pair_clauses(fast, plain, pairs);
     if (plain.count > 0 && plain.count <= kMaxUnrolledTerms) {
-      ExprProgram none;
       DeviceBuffer first(context, count * sizeof(uint32_t));
       const std::size_t kept = filter_fast(plain, d_selection, count, first.as<uint32_t>(), kernel, context);
       if (kept == 0) return 0;
-      return ordered_filter(&pairs, none, columns, first.as<uint32_t>(), kept, d_out, d_error, context);
+      return ordered_filter(pairs, first.as<uint32_t>(), kept, d_out, context);
     }
   }
   if (is_fast && !fast.has_pairs && kernel != FilterKernel::Ordered &&
       (kernel == FilterKernel::Select || fast.count <= kMaxUnrolledTerms))
     return filter_fast(fast, d_selection, count, d_out, kernel, context);
-  return ordered_filter(is_fast ? &fast : nullptr, predicate, columns, d_selection, count, d_out, d_error, context);
+  if (is_fast) return ordered_filter(fast, d_selection, count, d_out, context);
+  return interpreted_filter(predicate, columns, d_selection, count, d_out, d_error, context);
 }
 
 

@@ -17,10 +17,12 @@ namespace gpusql::kernels {
 // columns) over plain columns of one width without NULLs take the bitmask
 // filter (kernels/filter_bitmask.hpp: one pass over 16-byte vectors, tile
 // offsets by look-back overlapped with the next tile's loads);
-// other fast predicates cub::DeviceSelect, and the rest the ordered kernel
-// with the interpreter -- both one pass, each block compacting its tile with
-// a block-wide scan and finding the tile's output offset by decoupled
-// look-back over the tiles before it. Selects nothing from no rows. Run-time errors
+// other fast predicates cub::DeviceSelect (those comparing two columns the
+// ordered kernel) -- each one pass, a block compacting its tile with a
+// block-wide scan and finding the tile's output offset by decoupled
+// look-back over the tiles before it. The rest run through the interpreter,
+// a byte per id at full occupancy, then cub::DeviceSelect::Flagged.
+// Selects nothing from no rows. Run-time errors
 // are OR-ed into *d_error. Returns the number selected (synchronizes).
 std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, const uint32_t* d_selection,
                         std::size_t count, uint32_t* d_out, uint32_t* d_error, DeviceContext& context);
