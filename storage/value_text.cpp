@@ -72,14 +72,6 @@ ParseResult parse_floating(std::string_view text, T& out) {
   return ParseResult::Ok;
 }
 
-template <class T>
-std::string shortest(T value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-  char buffer[64];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, end);
-}
 
 }  // namespace
 
@@ -222,10 +214,12 @@ std::size_t detail::invalid_utf8_offset(std::string_view s) {
   return std::string_view::npos;
 }
 
-std::string format_double(double value) { return shortest(value); }
-
 namespace {
 
+// As DuckDB (and sqlite3) write a DOUBLE or REAL: the shortest digits that
+// read back as the value, in plain notation with at least one decimal
+// (3.0, 0.0005, 1000000000000000.0) for exponents -4 to 15, else
+// scientific (1e-05, 1e+16).
 template <class T>
 std::string cast_text(T value) {
   if (std::isnan(value)) return "nan";
@@ -243,6 +237,9 @@ std::string cast_text(T value) {
 }
 
 }  // namespace
+
+std::string format_double(double value) { return cast_text(value); }
+
 
 std::string format_cast_text(DataType type, const void* data, std::size_t row) {
   if (type.id == Type::Double) return cast_text(static_cast<const double*>(data)[row]);
@@ -380,8 +377,8 @@ std::string format_fixed(DataType type, const void* data, std::size_t row) {
     case Type::Boolean: return static_cast<const uint8_t*>(data)[row] ? "true" : "false";
     case Type::Integer: return std::to_string(static_cast<const int32_t*>(data)[row]);
     case Type::BigInt: return std::to_string(static_cast<const int64_t*>(data)[row]);
-    case Type::Real: return shortest(static_cast<const float*>(data)[row]);
-    case Type::Double: return shortest(static_cast<const double*>(data)[row]);
+    case Type::Real: return cast_text(static_cast<const float*>(data)[row]);
+    case Type::Double: return cast_text(static_cast<const double*>(data)[row]);
     case Type::Decimal:
       if (type.is_wide_decimal()) return to_string(wide_decimal(data, row, type.scale));
       return to_string(Decimal{static_cast<const int64_t*>(data)[row], type.scale});

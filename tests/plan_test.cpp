@@ -77,7 +77,7 @@ TEST_CASE("other join conditions become nested-loop joins", "[plan]") {
   CHECK(explain(db, "SELECT a.rowid, b.rowid FROM points a, points b WHERE "
                     "(a.x - b.x) * (a.x - b.x) < 1 AND a.rowid <> b.rowid") ==
         "PROJECT a.rowid, b.rowid  (~11880 rows)\n"
-        "  NESTED LOOP JOIN ((((a.x - b.x) * (a.x - b.x)) < 1) AND (a.rowid <> b.rowid))  (~11880 rows)\n"
+        "  NESTED LOOP JOIN ((((a.x - b.x) * (a.x - b.x)) < 1.0) AND (a.rowid <> b.rowid))  (~11880 rows)\n"
         "    SCAN points AS a  (~200 rows)\n"
         "    SCAN points AS b  (~200 rows)\n");
 }

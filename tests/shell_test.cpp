@@ -472,7 +472,7 @@ TEST_CASE("e2e: .import as sqlite3 has it: a new table from the header, an exist
                       "SELECT id, name, score FROM t ORDER BY id, name;\n"});
   CHECK(r.status == 0);
   CHECK(r.out ==
-        "1|ann|1.5\n1|ann|1.5\n2|bob|2.5\n2|bob|2.5\n3|c,d|4\n3|c,d|4\n4|dee|5.5\n5|eve|6\n6|fay|7\n");
+        "1|ann|1.5\n1|ann|1.5\n2|bob|2.5\n2|bob|2.5\n3|c,d|4.0\n3|c,d|4.0\n4|dee|5.5\n5|eve|6.0\n6|fay|7.0\n");
   CHECK_THAT(r.err, !Catch::Contains("Error"));
   // Errors: the file, a bad row (nothing appended), the arguments.
   write_file(s.path("bad.csv"), "7,gil,8\nnot a number,x,1\n");

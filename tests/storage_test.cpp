@@ -92,6 +92,25 @@ TEST_CASE("doubles and reals: notation, range, no inf or nan", "[storage]") {
   CHECK(parse_real("1e39", f) == ParseResult::OutOfRange);
 }
 
+TEST_CASE("doubles and reals print as DuckDB and sqlite3 print them", "[storage]") {
+  // The shortest digits that read back; plain notation with a decimal for
+  // exponents -4 to 15, scientific outside (DuckDB 1.5's text of each).
+  auto text = [](double v) { return format_fixed(DataType::double_(), &v, 0); };
+  CHECK(text(3.0) == "3.0");
+  CHECK(text(-0.0) == "-0.0");
+  CHECK(text(0.0005) == "0.0005");
+  CHECK(text(0.0001) == "0.0001");
+  CHECK(text(1e-5) == "1e-05");
+  CHECK(text(0.1 + 0.2) == "0.30000000000000004");
+  CHECK(text(1e15) == "1000000000000000.0");
+  CHECK(text(1e16) == "1e+16");
+  CHECK(text(123456789012345678.0) == "1.2345678901234568e+17");
+  CHECK(text(-2.5e-10) == "-2.5e-10");
+  CHECK(format_double(25.500975103007097) == "25.500975103007097");
+  const float f = 0.1f;
+  CHECK(format_fixed(DataType::real(), &f, 0) == "0.1");
+}
+
 TEST_CASE("decimals: exact, rounded half away from zero, range by precision", "[storage]") {
   CHECK(decimal("12.34", 15, 2) == 1234);
   CHECK(decimal("-0.05", 15, 2) == -5);

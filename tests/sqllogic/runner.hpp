@@ -40,6 +40,8 @@
 #pragma once
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -237,9 +239,23 @@ inline std::vector<Record> parse_records(const std::string& file, const std::str
   return records;
 }
 
-// A value as a test file writes it.
+// A value as a test file writes it: a DOUBLE or REAL in the shortest form
+// that reads back (5, 0.0005, 9.223372036854776e+18), whatever notation
+// the result's display uses (5.0 as DuckDB and sqlite3 print it).
 inline std::string cell_text(const Result& result, std::size_t row, std::size_t column) {
   if (result.is_null(row, column)) return "NULL";
+  const Type type = result.column_type(column);
+  if (type == Type::Double || type == Type::Real) {
+    const Value v = result.value(row, column);
+    const auto* d = std::get_if<double>(&v);
+    if (d && std::isfinite(*d)) {
+      char buffer[64];
+      const std::to_chars_result written = type == Type::Real
+                                               ? std::to_chars(buffer, buffer + sizeof buffer, static_cast<float>(*d))
+                                               : std::to_chars(buffer, buffer + sizeof buffer, *d);
+      return std::string(buffer, written.ptr);
+    }
+  }
   std::string text = result.text(row, column);
   return text.empty() ? "(empty)" : text;
 }
