@@ -2212,7 +2212,7 @@ class QueryBinder {
   // `inner_k IN (S)` (TPC-H Q20: lineitem of the 'forest%' parts only,
   // about 1 % of its rows, before it groups); failing that, the filters of
   // outer_k's own table give `inner_k IN (SELECT outer_k FROM that table
-  // WHERE its filters)` when the subquery reads one table, at least 4 times
+  // WHERE its filters)` when the subquery reads one table, at least 3 times
   // that table's rows, and the filters keep at most a fifth of them by the
   // statistics (Q4: orders of one quarter; Q17: the parts of one brand and
   // container). Narrowing runs one more query, so only a subquery whose
@@ -2279,7 +2279,7 @@ class QueryBinder {
     };
     for (const auto& [inner, outer] : c.keys) {
       const int table = table_of(*outer);
-      if (table < 0 || q_.tables[static_cast<std::size_t>(table)].table->rows > c.inner_rows / 4) continue;
+      if (table < 0 || q_.tables[static_cast<std::size_t>(table)].table->rows > c.inner_rows / 3) continue;
       const BoundTableRef& t = q_.tables[static_cast<std::size_t>(table)];
       const ast::TableRef* ref = nullptr;
       for (const auto& r : statement_->from)
