@@ -13,16 +13,27 @@ constexpr int kThreads = 256;
 // threads resident, 192 KB of the multiprocessor's 228.
 constexpr std::size_t kSharedBudget = 24 * 1024;
 
-// Words of one aggregate's state in one group: the total's low 64 bits (or
-// the extreme so far), its high 64 bits, and the NULL arguments seen.
+// A block folds into 32-bit words with 32-bit shared atomics, the ones the
+// hardware has (64-bit ones on shared memory compile to compare-and-swap
+// loops: ATOMS.CAST.SPIN.64 on sm_90, 1 ms per SUM of TPC-H Q1 at SF 10).
+// One aggregate's state in one group, 6 words: a SUM adds each value's low
+// 32 bits (unsigned) into word 0 with its carries counted in word 1, and
+// its high 32 bits (signed) into word 2 with their wraps (+1 up, -1 down)
+// in word 3; MIN/MAX keep the extreme as the 64-bit words 0-1; word 4
+// counts NULL arguments; word 5 is padding (8-byte alignment).
+constexpr int kBlockWords = 6;
+
+// Words of one aggregate's state in one group in the grid's totals (64-bit
+// words, added with 64-bit global atomics, which the hardware has): the
+// total's low and high 64 bits (or the extreme), then the NULLs.
 constexpr int kStateWords = 3;
 
 struct FewGroupsParams {
   AggSpec specs[kMaxAggregates];
   int32_t source[kMaxAggregates];  // the first aggregate with the same argument
   uint32_t groups;
-  uint32_t copies;       // copies of the states per block (thread t folds into copy t % copies)
-  uint32_t copy_words;   // words of one copy: its states, then a row count per group, padded to an odd number
+  uint32_t copies;      // copies of the states per block (thread t folds into copy t % copies)
+  uint32_t copy_words;  // 32-bit words of one copy: its states, then a row count per group; 2 mod 4
 };
 
 __device__ __forceinline__ unsigned long long initial_word(AggKind kind) {
@@ -31,13 +42,44 @@ __device__ __forceinline__ unsigned long long initial_word(AggKind kind) {
                                 : 0ull;
 }
 
-// (high, low) += v, sign-extended to 128 bits, in the atomics' any order:
-// the carry out of the low word and v's sign go to the high word.
-__device__ __forceinline__ void add_signed(unsigned long long* low, int64_t v) {
-  const auto u = static_cast<unsigned long long>(v);
-  const unsigned long long old = atomicAdd(low, u);
-  const long long carry = static_cast<long long>(old + u < old) - (v < 0 ? 1 : 0);
-  if (carry != 0) atomicAdd(low + 1, static_cast<unsigned long long>(carry));
+// v into a SUM's block state (see kBlockWords).
+__device__ __forceinline__ void add_to_block_sum(unsigned int* w, int64_t v) {
+  const auto low = static_cast<unsigned int>(static_cast<uint64_t>(v));
+  const auto high = static_cast<int>(v >> 32);
+  if (low != 0) {
+    const unsigned int old = atomicAdd(w, low);
+    if (old + low < old) atomicAdd(w + 1, 1u);
+  }
+  if (high != 0) {
+    const int old = static_cast<int>(atomicAdd(w + 2, static_cast<unsigned int>(high)));
+    const int sum = static_cast<int>(static_cast<unsigned int>(old) + static_cast<unsigned int>(high));
+    if (high > 0 && sum < old) atomicAdd(w + 3, 1u);
+    else if (high < 0 && sum > old) atomicAdd(w + 3, 0xffffffffu);
+  }
+}
+
+// A SUM's block state as the 128-bit total it stands for.
+__device__ __forceinline__ __int128 block_sum(const unsigned int* w) {
+  const __int128 low = static_cast<__int128>(w[0]) + (static_cast<__int128>(w[1]) << 32);
+  const __int128 high = static_cast<__int128>(static_cast<int>(w[2])) +
+                        static_cast<__int128>(static_cast<int>(w[3])) * (static_cast<__int128>(1) << 32);
+  return low + high * (static_cast<__int128>(1) << 32);
+}
+
+__device__ __forceinline__ long long block_extreme(const unsigned int* w) {
+  return static_cast<long long>(*reinterpret_cast<const unsigned long long*>(w));
+}
+
+// MIN/MAX into the block's extreme: a plain read first, so that once the
+// extreme settles most values need no compare-and-swap loop.
+__device__ __forceinline__ void fold_extreme(unsigned int* w, AggKind kind, int64_t v) {
+  auto* x = reinterpret_cast<long long*>(w);
+  const long long seen = *reinterpret_cast<volatile long long*>(x);
+  if (kind == AggKind::Min) {
+    if (v < seen) atomicMin(x, static_cast<long long>(v));
+  } else if (v > seen) {
+    atomicMax(x, static_cast<long long>(v));
+  }
 }
 
 template <int A>
@@ -45,22 +87,30 @@ __global__ void __launch_bounds__(kThreads)
     few_groups_kernel(const FewGroupsParams* __restrict__ parameters, const ColumnSet* __restrict__ column_set,
                       const uint32_t* __restrict__ row_group, uint64_t count, unsigned long long* __restrict__ totals,
                       uint32_t* __restrict__ error_word) {
-  extern __shared__ unsigned long long few_group_words[];
+  extern __shared__ unsigned long long few_group_shared[];
+  unsigned int* const words = reinterpret_cast<unsigned int*>(few_group_shared);
   const FewGroupsParams& params = *parameters;
   const ColumnSet& columns = *column_set;
   const uint32_t groups = params.groups, entries = groups * A, copies = params.copies;
   for (uint32_t c = 0; c < copies; ++c)
-    for (uint32_t w = threadIdx.x; w < params.copy_words; w += blockDim.x)
-      few_group_words[c * params.copy_words + w] =
-          w < entries * kStateWords && w % kStateWords == 0 ? initial_word(params.specs[(w / kStateWords) % A].kind) : 0ull;
+    for (uint32_t w = threadIdx.x; w < params.copy_words; w += blockDim.x) {
+      unsigned int value = 0;
+      if (w < entries * kBlockWords && w % kBlockWords < 2) {
+        const unsigned long long initial = initial_word(params.specs[(w / kBlockWords) % A].kind);
+        value = static_cast<unsigned int>(w % kBlockWords == 0 ? initial : initial >> 32);
+      }
+      words[c * params.copy_words + w] = value;
+    }
   __syncthreads();
-  unsigned long long* const states = few_group_words + (threadIdx.x % copies) * params.copy_words;
-  unsigned long long* const rows = states + entries * kStateWords;
+  unsigned int* const states = words + (threadIdx.x % copies) * params.copy_words;
+  unsigned int* const rows = states + entries * kBlockWords;
   uint32_t error = 0;
   for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < count;
        p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
     const uint32_t g = row_group[p];
-    atomicAdd(rows + g, 1ull);
+    // The warp's rows of one group counted by one lane.
+    const unsigned int peers = __match_any_sync(__activemask(), g);
+    if (static_cast<int>(threadIdx.x % kWarp) == __ffs(peers) - 1) atomicAdd(rows + g, __popc(peers));
     Slot values[A];
 #pragma unroll
     for (int a = 0; a < A; ++a) {
@@ -74,41 +124,41 @@ __global__ void __launch_bounds__(kThreads)
           if (params.source[a] == b) values[a] = values[b];
       }
       const Slot& v = values[a];
-      unsigned long long* const s = states + (g * A + a) * kStateWords;
+      unsigned int* const s = states + (g * A + a) * kBlockWords;
       if (!v.valid) {
-        atomicAdd(s + 2, 1ull);
+        atomicAdd(s + 4, 1u);
         continue;
       }
       switch (spec.kind) {
         case AggKind::Sum:
-        case AggKind::Avg: add_signed(s, v.i); break;
-        case AggKind::Min: atomicMin(reinterpret_cast<long long*>(s), static_cast<long long>(v.i)); break;
-        case AggKind::Max: atomicMax(reinterpret_cast<long long*>(s), static_cast<long long>(v.i)); break;
+        case AggKind::Avg: add_to_block_sum(s, v.i); break;
+        case AggKind::Min:
+        case AggKind::Max: fold_extreme(s, spec.kind, v.i); break;
         default: break;  // COUNT, COUNT(DISTINCT): the NULLs are all they need
       }
     }
   }
   if (error) atomicOr(error_word, error);
   __syncthreads();
-  // The block's copies combined, then added into the totals: one atomic per
-  // word and block.
+  // The block's copies combined, then added into the totals: one 64-bit
+  // atomic per word and block.
   for (uint32_t w = threadIdx.x; w < entries + groups; w += blockDim.x) {
     if (w >= entries) {
       unsigned long long n = 0;
-      for (uint32_t c = 0; c < copies; ++c) n += few_group_words[c * params.copy_words + entries * kStateWords + (w - entries)];
+      for (uint32_t c = 0; c < copies; ++c) n += words[c * params.copy_words + entries * kBlockWords + (w - entries)];
       if (n) atomicAdd(totals + entries * kStateWords + (w - entries), n);
       continue;
     }
     const AggKind kind = params.specs[w % A].kind;
-    unsigned __int128 sum = 0;
+    __int128 sum = 0;
     long long extreme = static_cast<long long>(initial_word(kind));
     unsigned long long nulls = 0;
     for (uint32_t c = 0; c < copies; ++c) {
-      const unsigned long long* s = few_group_words + c * params.copy_words + w * kStateWords;
-      sum += (static_cast<unsigned __int128>(s[1]) << 64) | s[0];
-      const auto x = static_cast<long long>(s[0]);
-      extreme = kind == AggKind::Min ? min(extreme, x) : max(extreme, x);
-      nulls += s[2];
+      const unsigned int* s = words + c * params.copy_words + w * kBlockWords;
+      if (kind == AggKind::Min) extreme = min(extreme, block_extreme(s));
+      else if (kind == AggKind::Max) extreme = max(extreme, block_extreme(s));
+      else if (kind == AggKind::Sum || kind == AggKind::Avg) sum += block_sum(s);
+      nulls += s[4];
     }
     unsigned long long* t = totals + w * kStateWords;
     if (nulls) atomicAdd(t + 2, nulls);
@@ -117,7 +167,8 @@ __global__ void __launch_bounds__(kThreads)
     } else if (kind == AggKind::Max) {
       atomicMax(reinterpret_cast<long long*>(t), extreme);
     } else if (kind == AggKind::Sum || kind == AggKind::Avg) {
-      const auto low = static_cast<unsigned long long>(sum), high = static_cast<unsigned long long>(sum >> 64);
+      const auto low = static_cast<unsigned long long>(sum);
+      const auto high = static_cast<unsigned long long>(static_cast<unsigned __int128>(sum) >> 64);
       const unsigned long long old = atomicAdd(t, low);
       const unsigned long long carried = high + (old + low < old ? 1ull : 0ull);
       if (carried) atomicAdd(t + 1, carried);
@@ -167,7 +218,7 @@ template <int A>
 void launch_fold(const FewGroupsParams& params, const FewGroupsParams* d_params, const ColumnSet* d_columns,
                  const uint32_t* row_group, std::size_t count, unsigned long long* totals, uint32_t* d_error,
                  DeviceContext& context) {
-  const std::size_t shared = static_cast<std::size_t>(params.copies) * params.copy_words * sizeof(unsigned long long);
+  const std::size_t shared = static_cast<std::size_t>(params.copies) * params.copy_words * sizeof(unsigned int);
   const unsigned grid =
       resident_grid(few_groups_kernel<A>, kThreads, shared, (count + kThreads - 1) / kThreads, context);
   few_groups_kernel<A><<<grid, kThreads, shared, context.stream()>>>(d_params, d_columns, row_group, count, totals,
@@ -213,11 +264,14 @@ DeviceBuffer aggregate_few_groups(const std::vector<AggSpec>& specs, const Colum
   }
   params.groups = static_cast<uint32_t>(groups.count);
   const uint32_t state_words = params.groups * static_cast<uint32_t>(aggregates) * kStateWords;
-  // An odd number of 8-byte words between copies, so that the lanes of a
-  // warp, each in its own copy, fall in different banks.
-  params.copy_words = (state_words + params.groups) | 1u;
+  // Between copies, a number of 4-byte words that is 2 mod 4: even, for the
+  // 8-byte extremes, and spreading the lanes of a warp (each in its own
+  // copy) over 16 banks.
+  const uint32_t block_words = params.groups * static_cast<uint32_t>(aggregates) * kBlockWords + params.groups;
+  params.copy_words = (block_words + 1) / 2 * 2;
+  if (params.copy_words % 4 == 0) params.copy_words += 2;
   params.copies = 1;
-  while (params.copies < kWarp && 2 * params.copies * params.copy_words * sizeof(unsigned long long) <= kSharedBudget)
+  while (params.copies < kWarp && 2 * params.copies * params.copy_words * sizeof(unsigned int) <= kSharedBudget)
     params.copies *= 2;
 
   DeviceObjects objects;
