@@ -82,62 +82,6 @@ __device__ __forceinline__ void fold_extreme(unsigned int* w, AggKind kind, int6
   }
 }
 
-// Every copy of the block's states to its initial value (0; MIN/MAX's
-// extremes to the identities). Before a __syncthreads().
-template <int A>
-__device__ __forceinline__ void initialize_block(const FewGroupsParams& params, unsigned int* words) {
-  const uint32_t entries = params.groups * A;
-  for (uint32_t c = 0; c < params.copies; ++c)
-    for (uint32_t w = threadIdx.x; w < params.copy_words; w += blockDim.x) {
-      unsigned int value = 0;
-      if (w < entries * kBlockWords && w % kBlockWords < 2) {
-        const unsigned long long initial = initial_word(params.specs[(w / kBlockWords) % A].kind);
-        value = static_cast<unsigned int>(w % kBlockWords == 0 ? initial : initial >> 32);
-      }
-      words[c * params.copy_words + w] = value;
-    }
-}
-
-// The block's copies of the states combined, then added into the totals:
-// one 64-bit atomic per word and block. After a __syncthreads().
-template <int A>
-__device__ __forceinline__ void add_block_to_totals(const FewGroupsParams& params, const unsigned int* words,
-                                                    unsigned long long* __restrict__ totals) {
-  const uint32_t groups = params.groups, entries = groups * A, copies = params.copies;
-  for (uint32_t w = threadIdx.x; w < entries + groups; w += blockDim.x) {
-    if (w >= entries) {
-      unsigned long long n = 0;
-      for (uint32_t c = 0; c < copies; ++c) n += words[c * params.copy_words + entries * kBlockWords + (w - entries)];
-      if (n) atomicAdd(totals + entries * kStateWords + (w - entries), n);
-      continue;
-    }
-    const AggKind kind = params.specs[w % A].kind;
-    __int128 sum = 0;
-    long long extreme = static_cast<long long>(initial_word(kind));
-    unsigned long long nulls = 0;
-    for (uint32_t c = 0; c < copies; ++c) {
-      const unsigned int* s = words + c * params.copy_words + w * kBlockWords;
-      if (kind == AggKind::Min) extreme = min(extreme, block_extreme(s));
-      else if (kind == AggKind::Max) extreme = max(extreme, block_extreme(s));
-      else if (kind == AggKind::Sum || kind == AggKind::Avg) sum += block_sum(s);
-      nulls += s[4];
-    }
-    unsigned long long* t = totals + w * kStateWords;
-    if (nulls) atomicAdd(t + 2, nulls);
-    if (kind == AggKind::Min) {
-      atomicMin(reinterpret_cast<long long*>(t), extreme);
-    } else if (kind == AggKind::Max) {
-      atomicMax(reinterpret_cast<long long*>(t), extreme);
-    } else if (kind == AggKind::Sum || kind == AggKind::Avg) {
-      const auto low = static_cast<unsigned long long>(sum);
-      const auto high = static_cast<unsigned long long>(static_cast<unsigned __int128>(sum) >> 64);
-      const unsigned long long old = atomicAdd(t, low);
-      const unsigned long long carried = high + (old + low < old ? 1ull : 0ull);
-      if (carried) atomicAdd(t + 1, carried);
-    }
-  }
-}
-
 template <int A>
 __global__ void __launch_bounds__(kThreads)
     few_groups_kernel(const FewGroupsParams* __restrict__ parameters, const ColumnSet* __restrict__ column_set,
@@ -148,7 +92,15 @@ __global__ void __launch_bounds__(kThreads)
   const FewGroupsParams& params = *parameters;
   const ColumnSet& columns = *column_set;
   const uint32_t groups = params.groups, entries = groups * A, copies = params.copies;
-  initialize_block<A>(params, words);
+  for (uint32_t c = 0; c < copies; ++c)
+    for (uint32_t w = threadIdx.x; w < params.copy_words; w += blockDim.x) {
+      unsigned int value = 0;
+      if (w < entries * kBlockWords && w % kBlockWords < 2) {
+        const unsigned long long initial = initial_word(params.specs[(w / kBlockWords) % A].kind);
+        value = static_cast<unsigned int>(w % kBlockWords == 0 ? initial : initial >> 32);
+      }
+      words[c * params.copy_words + w] = value;
+    }
   __syncthreads();
   unsigned int* const states = words + (threadIdx.x % copies) * params.copy_words;
   unsigned int* const rows = states + entries * kBlockWords;
@@ -188,94 +140,40 @@ __global__ void __launch_bounds__(kThreads)
   }
   if (error) atomicOr(error_word, error);
   __syncthreads();
-  add_block_to_totals<A>(params, words, totals);
-}
-
-// At most this many groups, a thread keeps its own states in registers (a
-// total or extreme per group and aggregate, a row count per group) and
-// touches the block's shared states only for a NULL, an int64 wrap of its
-// total, and once at the end: TPC-H Q1's four groups and eight aggregates.
-constexpr uint32_t kRegisterGroups = 4;
-
-template <int A>
-__global__ void __launch_bounds__(kThreads)
-    register_groups_kernel(const FewGroupsParams* __restrict__ parameters, const ColumnSet* __restrict__ column_set,
-                           const uint32_t* __restrict__ row_group, uint64_t count,
-                           unsigned long long* __restrict__ totals, uint32_t* __restrict__ error_word) {
-  constexpr int G = kRegisterGroups;
-  extern __shared__ unsigned long long few_group_shared[];
-  unsigned int* const words = reinterpret_cast<unsigned int*>(few_group_shared);
-  const FewGroupsParams& params = *parameters;
-  const ColumnSet& columns = *column_set;
-  const uint32_t entries = params.groups * A;
-  initialize_block<A>(params, words);
-  AggKind kinds[A];
-  int64_t state[G][A];
-  uint32_t rows[G];
-#pragma unroll
-  for (int a = 0; a < A; ++a) {
-    kinds[a] = params.specs[a].kind;
-#pragma unroll
-    for (int k = 0; k < G; ++k) state[k][a] = static_cast<int64_t>(initial_word(kinds[a]));
-  }
-#pragma unroll
-  for (int k = 0; k < G; ++k) rows[k] = 0;
-  __syncthreads();
-  unsigned int* const states = words + (threadIdx.x % params.copies) * params.copy_words;
-  uint32_t error = 0;
-  for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < count;
-       p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
-    const uint32_t g = row_group[p];
-#pragma unroll
-    for (int k = 0; k < G; ++k) rows[k] += g == static_cast<uint32_t>(k) ? 1u : 0u;
-    Slot values[A];
-#pragma unroll
-    for (int a = 0; a < A; ++a) {
-      if (kinds[a] == AggKind::CountStar) continue;
-      if (params.source[a] == a) {
-        values[a] = evaluate(params.specs[a].arg, columns, static_cast<int64_t>(p), error);
-      } else {
-#pragma unroll
-        for (int b = 0; b < a; ++b)
-          if (params.source[a] == b) values[a] = values[b];
-      }
-      const Slot& v = values[a];
-      if (!v.valid) {
-        atomicAdd(states + (g * A + a) * kBlockWords + 4, 1u);
-        continue;
-      }
-#pragma unroll
-      for (int k = 0; k < G; ++k) {
-        if (g != static_cast<uint32_t>(k)) continue;
-        int64_t& x = state[k][a];
-        if (kinds[a] == AggKind::Sum || kinds[a] == AggKind::Avg) {
-          const auto r = static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(v.i));
-          // A wrap past either end of int64 counts 2^64 in the high word's wraps.
-          if (((x ^ r) & (v.i ^ r)) < 0) atomicAdd(states + (k * A + a) * kBlockWords + 3, v.i < 0 ? 0xffffffffu : 1u);
-          x = r;
-        } else if (kinds[a] == AggKind::Min) {
-          x = v.i < x ? v.i : x;
-        } else if (kinds[a] == AggKind::Max) {
-          x = v.i > x ? v.i : x;
-        }
-      }
+  // The block's copies combined, then added into the totals: one 64-bit
+  // atomic per word and block.
+  for (uint32_t w = threadIdx.x; w < entries + groups; w += blockDim.x) {
+    if (w >= entries) {
+      unsigned long long n = 0;
+      for (uint32_t c = 0; c < copies; ++c) n += words[c * params.copy_words + entries * kBlockWords + (w - entries)];
+      if (n) atomicAdd(totals + entries * kStateWords + (w - entries), n);
+      continue;
+    }
+    const AggKind kind = params.specs[w % A].kind;
+    __int128 sum = 0;
+    long long extreme = static_cast<long long>(initial_word(kind));
+    unsigned long long nulls = 0;
+    for (uint32_t c = 0; c < copies; ++c) {
+      const unsigned int* s = words + c * params.copy_words + w * kBlockWords;
+      if (kind == AggKind::Min) extreme = min(extreme, block_extreme(s));
+      else if (kind == AggKind::Max) extreme = max(extreme, block_extreme(s));
+      else if (kind == AggKind::Sum || kind == AggKind::Avg) sum += block_sum(s);
+      nulls += s[4];
+    }
+    unsigned long long* t = totals + w * kStateWords;
+    if (nulls) atomicAdd(t + 2, nulls);
+    if (kind == AggKind::Min) {
+      atomicMin(reinterpret_cast<long long*>(t), extreme);
+    } else if (kind == AggKind::Max) {
+      atomicMax(reinterpret_cast<long long*>(t), extreme);
+    } else if (kind == AggKind::Sum || kind == AggKind::Avg) {
+      const auto low = static_cast<unsigned long long>(sum);
+      const auto high = static_cast<unsigned long long>(static_cast<unsigned __int128>(sum) >> 64);
+      const unsigned long long old = atomicAdd(t, low);
+      const unsigned long long carried = high + (old + low < old ? 1ull : 0ull);
+      if (carried) atomicAdd(t + 1, carried);
     }
   }
-  if (error) atomicOr(error_word, error);
-  // The thread's states into its copy of the block's.
-#pragma unroll
-  for (int k = 0; k < G; ++k) {
-    if (static_cast<uint32_t>(k) >= params.groups) break;
-    if (rows[k]) atomicAdd(states + entries * kBlockWords + k, rows[k]);
-#pragma unroll
-    for (int a = 0; a < A; ++a) {
-      unsigned int* const w = states + (k * A + a) * kBlockWords;
-      if (kinds[a] == AggKind::Sum || kinds[a] == AggKind::Avg) add_to_block_sum(w, state[k][a]);
-      else if (kinds[a] == AggKind::Min || kinds[a] == AggKind::Max) fold_extreme(w, kinds[a], state[k][a]);
-    }
-  }
-  __syncthreads();
-  add_block_to_totals<A>(params, words, totals);
 }
 
 __global__ void __launch_bounds__(kThreads)
@@ -321,9 +219,10 @@ void launch_fold(const FewGroupsParams& params, const FewGroupsParams* d_params,
                  const uint32_t* row_group, std::size_t count, unsigned long long* totals, uint32_t* d_error,
                  DeviceContext& context) {
   const std::size_t shared = static_cast<std::size_t>(params.copies) * params.copy_words * sizeof(unsigned int);
-  const auto kernel = params.groups <= kRegisterGroups ? register_groups_kernel<A> : few_groups_kernel<A>;
-  const unsigned grid = resident_grid(kernel, kThreads, shared, (count + kThreads - 1) / kThreads, context);
-  kernel<<<grid, kThreads, shared, context.stream()>>>(d_params, d_columns, row_group, count, totals, d_error);
+  const unsigned grid =
+      resident_grid(few_groups_kernel<A>, kThreads, shared, (count + kThreads - 1) / kThreads, context);
+  few_groups_kernel<A><<<grid, kThreads, shared, context.stream()>>>(d_params, d_columns, row_group, count, totals,
+                                                                     d_error);
 }
 
 }  // namespace
