@@ -575,10 +575,12 @@ void run_few_groups(Pair& db) {
            "WHERE w > 0 GROUP BY g, k");
   db.check("SELECT g, SUM(w), COUNT(*) FROM few WHERE w IS NULL GROUP BY g");
   db.check("SELECT COUNT(*), SUM(b), MIN(w) FROM few GROUP BY i % 1");
-  // Up to 4 groups fold in registers: int64 wraps of a thread's total (b
-  // near both ends), NULL values and keys, extremes.
-  db.check("SELECT i % 3 AS k, COUNT(*), COUNT(w), SUM(w), MIN(w), MAX(w), AVG(w), SUM(CAST(p AS DECIMAL(18,0))), "
-           "MIN(b), MAX(b) FROM few GROUP BY k ORDER BY k");
+  // A few groups: every lane of a warp in one of them (contended shared
+  // states), int64 totals wrapping (b near both ends), NULL values and
+  // keys, extremes. (At most 8 aggregates: the GPU's limit for now.)
+  db.check("SELECT i % 3 AS k, COUNT(*), COUNT(w), SUM(w), MIN(w), MAX(w), AVG(w), SUM(CAST(p AS DECIMAL(18,0))) "
+           "FROM few GROUP BY k ORDER BY k");
+  db.check("SELECT i % 3 AS k, MIN(b), MAX(b), MIN(p) FROM few GROUP BY k ORDER BY k");
   db.check("SELECT (i / 2) % 4 AS k, SUM(b), AVG(b), COUNT(*) FROM few GROUP BY k ORDER BY k");
   db.check("SELECT g IS NULL AS k, SUM(w), MIN(p), COUNT(w), COUNT(*) FROM few WHERE i % 5 <> 0 GROUP BY k");
   db.check("SELECT CASE WHEN i % 4 = 0 THEN NULL ELSE i % 4 END AS k, SUM(w), MAX(w), SUM(p), COUNT(*) FROM few "
