@@ -640,6 +640,31 @@ class CudaExecutor final : public Executor {
   // in slot order, their keys read from the table; the others in order of
   // first appearance, their keys read at their first positions. The output
   // is [keys..., aggregates...], one row per group.
+  // Each aggregate's state per group, at [a * groups.count + g]: at most
+  // kMaxAggregates a kernel (their states live in registers), the states of
+  // each such set copied side by side. by_slot groups are numbered by the
+  // first set's pass (each pass numbers them the same).
+  DeviceBuffer group_states(const std::vector<AggSpec>& specs, const ColumnSet& set, kernels::Groups& groups,
+                            std::size_t count) {
+    constexpr std::size_t kMost = kMaxAggregates;
+    if (specs.size() <= kMost) return kernels::aggregate_groups(specs, set, groups, count, error_, context_);
+    std::vector<DeviceBuffer> parts;
+    for (std::size_t begin = 0; begin < specs.size(); begin += kMost) {
+      const std::vector<AggSpec> part(specs.begin() + static_cast<std::ptrdiff_t>(begin),
+                                      specs.begin() + static_cast<std::ptrdiff_t>(std::min(specs.size(), begin + kMost)));
+      parts.push_back(kernels::aggregate_groups(part, set, groups, count, error_, context_));
+    }
+    const std::size_t n = groups.count;
+    DeviceBuffer states(context_, std::max<std::size_t>(1, specs.size() * n) * sizeof(AggState));
+    for (std::size_t i = 0, begin = 0; i < parts.size(); ++i, begin += kMost) {
+      const std::size_t bytes = std::min(kMost, specs.size() - begin) * n * sizeof(AggState);
+      if (bytes > 0)
+        GPUSQL_CUDA_TRY(cudaMemcpyAsync(states.as<AggState>() + begin * n, parts[i].data(), bytes,
+                                        cudaMemcpyDeviceToDevice, context_.stream()));
+    }
+    return states;
+  }
+
   DeviceRelation grouped_aggregate(const PlanNode& node) {
     DeviceRelation input = run(*node.child);  // a Filter below runs as its own operator
     SlotMap slots;
@@ -652,7 +677,7 @@ class CudaExecutor final : public Executor {
     }
     ColumnSet set = column_set(slots, input);
     kernels::Groups groups = kernels::assign_groups(key_programs, key_classes, set, input.count, error_, context_);
-    DeviceBuffer states = kernels::aggregate_groups(specs, set, groups, input.count, error_, context_);
+    DeviceBuffer states = group_states(specs, set, groups, input.count);
     const std::size_t group_count = groups.count;  // by_slot groups: numbered by aggregate_groups
     for (std::size_t a = 0; a < specs.size(); ++a)
       if (specs[a].kind == AggKind::CountDistinct)

@@ -577,10 +577,18 @@ void run_few_groups(Pair& db) {
   db.check("SELECT COUNT(*), SUM(b), MIN(w) FROM few GROUP BY i % 1");
   // A few groups: every lane of a warp in one of them (contended shared
   // states), int64 totals wrapping (b near both ends), NULL values and
-  // keys, extremes. (At most 8 aggregates: the GPU's limit for now.)
+  // keys, extremes.
   db.check("SELECT i % 3 AS k, COUNT(*), COUNT(w), SUM(w), MIN(w), MAX(w), AVG(w), SUM(CAST(p AS DECIMAL(18,0))) "
            "FROM few GROUP BY k ORDER BY k");
   db.check("SELECT i % 3 AS k, MIN(b), MAX(b), MIN(p) FROM few GROUP BY k ORDER BY k");
+  // More than 8 aggregates (a kernel's most) run in sets of 8, side by
+  // side: few groups, sorted groups, groups numbered by the runs of their
+  // sorted slots (100,000), and no GROUP BY.
+  const std::string ten = "COUNT(*), COUNT(w), SUM(w), MIN(w), MAX(w), AVG(w), MIN(b), MAX(b), SUM(i), MAX(p)";
+  CHECK(db.rows("SELECT i % 3 AS k, " + ten + " FROM few GROUP BY k ORDER BY k") == 3);
+  CHECK(db.rows("SELECT h65, " + ten + ", MIN(i) FROM few GROUP BY h65 ORDER BY h65") == 65);
+  CHECK(db.rows("SELECT i, " + ten + " FROM few GROUP BY i ORDER BY i") == 100000);
+  db.check("SELECT " + ten + ", AVG(i) FROM few WHERE w > 0");
   db.check("SELECT (i / 2) % 4 AS k, SUM(b), AVG(b), COUNT(*) FROM few GROUP BY k ORDER BY k");
   db.check("SELECT g IS NULL AS k, SUM(w), MIN(p), COUNT(w), COUNT(*) FROM few WHERE i % 5 <> 0 GROUP BY k");
   db.check("SELECT CASE WHEN i % 4 = 0 THEN NULL ELSE i % 4 END AS k, SUM(w), MAX(w), SUM(p), COUNT(*) FROM few "
