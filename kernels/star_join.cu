@@ -1018,9 +1018,12 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
     for (const auto& c : d.group_columns)
       if (c.validity) return not_fused("a GROUP BY column with NULLs");
   }
-  for (const auto& d : q.dimensions)
-    if (d.count == 0) return empty_result(q);
   if (q.fact_rows == 0) return empty_result(q);
+  // A dimension with no row makes the join empty, but the fact filter must
+  // still run on every fact row, as the host executor runs it (a run-time
+  // error there is the query's): the general operators take such a join.
+  for (const auto& d : q.dimensions)
+    if (d.count == 0) return not_fused("a dimension with no row");
 
   // The dimensions' own filters, for the kernels that read the dimensions.
   DeviceObjects filters;
@@ -1070,8 +1073,9 @@ StarResult star_join_aggregate(const StarQueryInput& q, uint32_t* d_error, Devic
   for (std::size_t d = 0; d < dims; ++d) {
     selected[d] = static_cast<std::size_t>(host_ranges[2 * range_words + d]);
     // No selected row, or every selected key NULL: the inner join is empty
-    // (and with a key in range, every group column's range is too).
-    if (selected[d] == 0 || low(d, 0) > high(d, 0)) return empty_result(q);
+    // (and with a key in range, every group column's range is too); the
+    // fact filter still runs, in the general operators (above).
+    if (selected[d] == 0 || low(d, 0) > high(d, 0)) return not_fused("a dimension with no selected key");
   }
 
   ProbeParams params{};
