@@ -14,8 +14,8 @@ constexpr int kThreads = 256;
 constexpr std::size_t kSharedBudget = 24 * 1024;
 
 // A block folds into 32-bit words with 32-bit shared atomics, the ones the
-// hardware has (64-bit ones on shared memory compile to compare-and-swap
-// loops: ATOMS.CAST.SPIN.64 on sm_90, 1 ms per SUM of TPC-H Q1 at SF 10).
+// hardware has (64-bit adds on shared memory compile to compare-and-swap
+// loops, ATOMS.CAST.SPIN.64 on sm_90).
 // One aggregate's state in one group, 6 words: a SUM adds each value's low
 // 32 bits (unsigned) into word 0 with its carries counted in word 1, and
 // its high 32 bits (signed) into word 2 with their wraps (+1 up, -1 down)
