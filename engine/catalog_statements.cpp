@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "engine/binder.hpp"
+#include "engine/copy_to.hpp"
 #include "engine/result_data.hpp"
 #include "engine/result_table.hpp"
 #include "engine/row_changes.hpp"
@@ -645,7 +646,8 @@ std::shared_ptr<ResultData> execute_catalog_statement(const ast::Statement& stat
       [&](const auto& s) -> std::shared_ptr<ResultData> {
         using T = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<T, ast::CreateTableStatement>) return create_table(s, database, sql);
-        else if constexpr (std::is_same_v<T, ast::CopyStatement>) return copy_from(s, database);
+        else if constexpr (std::is_same_v<T, ast::CopyStatement>)
+          return s.to ? copy_to(s, database, sql) : copy_from(s, database);
         else if constexpr (std::is_same_v<T, ast::InsertStatement>) return insert_into(s, database, sql);
         else if constexpr (std::is_same_v<T, ast::DropTableStatement>) return drop_table(s, database);
         else if constexpr (std::is_same_v<T, ast::ShowTablesStatement>) return show_tables(database);

@@ -216,8 +216,10 @@ struct DeleteStatement {
 // COPY t FROM 'path' [(DELIMITER '|', HEADER true, NULL 'x', QUOTE '"')]
 // (also accepted: WITH (...) and the option names in any case)
 struct CopyStatement {
-  std::string table;
-  std::size_t table_offset = 0;
+  std::string table;              // "" for COPY (SELECT ...) TO
+  std::size_t table_offset = 0;   // of the table, or of the query
+  bool to = false;                // COPY ... TO 'path': write a CSV file
+  std::optional<SelectStatement> query;  // COPY (SELECT ...) TO
   std::string path;
   std::vector<std::pair<std::string, Literal>> options;  // name lower-cased
 };

@@ -464,6 +464,7 @@ struct create_target : sor<create_table_statement, create_view_statement, create
 struct create_statement : if_must<kw_create, create_target> {};
 
 // COPY t FROM 'path' [[WITH] (DELIMITER '|', HEADER, NULL 'x', FORMAT csv)]
+// COPY t TO 'path' [...] | COPY (SELECT ...) TO 'path' [...]
 struct copy_path : seq<string_literal> {};
 struct null_option_name : kw_null {};
 struct copy_option_word : seq<identifier> {};
@@ -472,7 +473,11 @@ struct copy_option : seq<sor<null_option_name, identifier>, opt<copy_option_valu
 struct copy_option_items : list_must<copy_option, comma> {};
 struct copy_option_list : seq<lparen, must<copy_option_items, rparen>> {};
 struct copy_options : sor<if_must<kw_with, copy_option_list>, copy_option_list> {};
-struct copy_statement : if_must<kw_copy, table_name, kw_from, copy_path, opt<copy_options>> {};
+struct copy_to : kw_to {};
+struct copy_direction : sor<kw_from, copy_to> {};
+struct copy_query : seq<lparen, select_statement, must<rparen>> {};
+struct copy_source : sor<copy_query, table_name> {};
+struct copy_statement : if_must<kw_copy, copy_source, copy_direction, copy_path, opt<copy_options>> {};
 
 // INSERT INTO t [(a, b)] VALUES (...), (...) | INSERT INTO t [(a, b)] SELECT ...
 struct insert_column_list : list_must<column_name, comma> {};

@@ -137,6 +137,8 @@ template <> inline constexpr const char* expected<g::column_definition_list> = "
 template <> inline constexpr const char* expected<g::column_definition> = "a column name";
 template <> inline constexpr const char* expected<g::table_element> = "a column name";
 template <> inline constexpr const char* expected<g::copy_path> = "a quoted file path";
+template <> inline constexpr const char* expected<g::copy_direction> = "FROM or TO";
+template <> inline constexpr const char* expected<g::copy_source> = "a table name or a (SELECT ...)";
 template <> inline constexpr const char* expected<g::copy_option_list> = "\"(\"";
 template <> inline constexpr const char* expected<g::copy_option_items> = "an option name";
 template <> inline constexpr const char* expected<g::copy_option> = "an option name";
@@ -414,7 +416,7 @@ using selector = pt::selector<
         g::union_operator, g::except_operator, g::intersect_operator, g::set_all, g::cte_name, g::show_tables_statement, g::describe_statement,
         g::set_statement, g::pragma_statement, g::reset_statement, g::setting_name, g::setting_word,
         g::explain_analyze, g::if_not_exists, g::if_exists, g::column_definition, g::not_null_constraint,
-        g::null_constraint, g::copy_option, g::null_option_name, g::copy_option_word, g::insert_columns,
+        g::null_constraint, g::copy_option, g::null_option_name, g::copy_option_word, g::copy_to, g::insert_columns,
         g::values_row,
         // SELECT clauses
         g::select_distinct, g::select_item, g::star_item, g::qualified_star, g::alias, g::table_ref,
@@ -921,12 +923,21 @@ class Lowering {
     return column;
   }
 
-  ast::CopyStatement copy(const Node& n) const {
+  ast::CopyStatement copy(const Node& n) {
     ast::CopyStatement copy;
-    copy.table = identifier(*n.children.at(0));
-    copy.table_offset = begin(*n.children.at(0));
-    copy.path = unquote(*n.children.at(1));
-    for (std::size_t i = 2; i < n.children.size(); ++i) {
+    const Node& source = *n.children.at(0);
+    copy.table_offset = begin(source);
+    if (source.is_type<g::select_statement>()) copy.query = select(source);
+    else copy.table = identifier(source);
+    std::size_t next = 1;
+    if (n.children.at(next)->is_type<g::copy_to>()) {
+      copy.to = true;
+      ++next;
+    }
+    if (copy.query && !copy.to)
+      throw Error(ErrorKind::Parser, "COPY (SELECT ...) writes TO a file; it cannot read FROM one", copy.table_offset);
+    copy.path = unquote(*n.children.at(next++));
+    for (std::size_t i = next; i < n.children.size(); ++i) {
       const Node& option = *n.children[i];
       const Node& name = *option.children.at(0);
       ast::Literal value;

@@ -468,3 +468,82 @@ TEST_CASE("FROM 'file.csv' reads the file as read_csv does, named by its stem (D
                     Catch::Matchers::StartsWith("IO Error: cannot open CSV file"));
   CHECK(db.table_names() == std::vector<std::string>{"copied"});
 }
+
+namespace {
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Every cell as text (NULL as nullopt), for comparing two tables.
+TextRows table_rows(Database& db, const std::string& sql) {
+  Result r = db.query(sql);
+  TextRows rows;
+  for (std::size_t i = 0; i < r.row_count(); ++i) {
+    std::vector<std::optional<std::string>> row;
+    for (std::size_t c = 0; c < r.column_count(); ++c)
+      row.push_back(r.is_null(i, c) ? std::nullopt : std::optional<std::string>(r.text(i, c)));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("COPY ... TO writes CSV as DuckDB writes it, and COPY ... FROM reads it back the same", "[catalog]") {
+  TempDir dir;
+  Database db(Options{ExecutorKind::Host});
+  db.query("CREATE TABLE t (a INTEGER, s VARCHAR, d DOUBLE, x DECIMAL(5,2), dt DATE, b BOOLEAN, big BIGINT, "
+           "r REAL)");
+  db.query("INSERT INTO t VALUES (1, 'plain', 1.5, 1.25, DATE '2020-01-02', true, 9223372036854775807, 0.1), "
+           "(NULL, 'with,comma', NULL, NULL, NULL, NULL, NULL, NULL), "
+           "(3, 'quote\"inside', 3.0, -0.5, DATE '1999-12-31', false, -9223372036854775808, -2.5), "
+           "(4, '', 0.0005, 0, NULL, NULL, 0, 0), "
+           "(5, 'line\nbreak', 1e20, NULL, NULL, NULL, NULL, NULL), "
+           "(6, NULL, -2.25, 999.99, DATE '0001-01-01', true, 1, 3.4e38)");
+  const std::string path = dir.path() + "/t.csv";
+  Result status = db.query("COPY t TO '" + path + "'");
+  CHECK(status.status() == "wrote 6 rows to " + path);
+  // DuckDB 1.5's file for the same rows, byte for byte: a header, NULL as
+  // nothing, '' quoted, quotes doubled, doubles as DuckDB prints them.
+  CHECK(file_text(path) ==
+        "a,s,d,x,dt,b,big,r\n"
+        "1,plain,1.5,1.25,2020-01-02,true,9223372036854775807,0.1\n"
+        ",\"with,comma\",,,,,,\n"
+        "3,\"quote\"\"inside\",3.0,-0.50,1999-12-31,false,-9223372036854775808,-2.5\n"
+        "4,\"\",0.0005,0.00,,,0,0.0\n"
+        "5,\"line\nbreak\",1e+20,,,,,\n"
+        "6,,-2.25,999.99,0001-01-01,true,1,3.4e+38\n");
+  // Read back: the same rows.
+  db.query("CREATE TABLE back (a INTEGER, s VARCHAR, d DOUBLE, x DECIMAL(5,2), dt DATE, b BOOLEAN, big BIGINT, "
+           "r REAL)");
+  db.query("COPY back FROM '" + path + "' (HEADER)");
+  CHECK(table_rows(db, "SELECT * FROM back") == table_rows(db, "SELECT * FROM t"));
+  CHECK(table_rows(db, "SELECT COUNT(*) FROM back WHERE s = ''") == TextRows{{std::string("1")}});
+
+  // A query, no header, another delimiter, a NULL text (a field equal to it
+  // is quoted; '' is not, as NULL no longer writes as nothing): DuckDB's files.
+  const std::string piped = dir.path() + "/q.csv";
+  db.query("COPY (SELECT a, s FROM t WHERE a >= 3 ORDER BY a) TO '" + piped + "' (HEADER false, DELIMITER '|', "
+           "NULL 'NA')");
+  CHECK(file_text(piped) == "3|\"quote\"\"inside\"\n4|\n5|\"line\nbreak\"\n6|NA\n");
+  db.query("COPY (SELECT 'NA' AS s, NULL AS n) TO '" + piped + "' WITH (NULL 'NA', HEADER 0)");
+  CHECK(file_text(piped) == "\"NA\",NA\n");
+
+  // Errors change nothing: the file keeps its old contents, no partial file.
+  const std::string before = file_text(path);
+  CHECK_THROWS_WITH(db.query("COPY t TO '" + path + "' (DELIMITER '')"), Catch::Contains("one character"));
+  CHECK_THROWS_WITH(db.query("COPY t TO '" + path + "' (COMPRESSION 'gzip')"),
+                    Catch::Contains("unrecognized COPY option \"compression\""));
+  CHECK_THROWS_WITH(db.query("COPY t TO '" + path + "' (FORMAT parquet)"),
+                    Catch::Contains("Not implemented Error: not supported yet: COPY ... TO in a format other than csv"));
+  CHECK_THROWS_WITH(db.query("COPY (SELECT big * 2 FROM t) TO '" + path + "'"), Catch::Contains("overflow"));
+  CHECK_THROWS_WITH(db.query("COPY missing TO '" + path + "'"), Catch::Contains("missing"));
+  CHECK_THROWS_WITH(db.query("COPY (SELECT 1) FROM '" + path + "'"), Catch::Contains("cannot read FROM one"));
+  CHECK_THROWS_WITH(db.query("COPY t TO '" + dir.path() + "/no/such/dir/x.csv'"),
+                    Catch::Contains("IO Error: could not open"));
+  CHECK_THROWS_WITH(db.query("COPY t INTO '" + path + "'"), Catch::Contains("FROM or TO"));
+  CHECK(file_text(path) == before);
+  CHECK_FALSE(std::ifstream(path + ".gpusql-partial").good());
+}

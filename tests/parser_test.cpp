@@ -1626,10 +1626,14 @@ TEST_CASE("parser: rejected statements of the full dialect", "[parser]") {
        "Parser Error: syntax error at end of input: expected a quoted file path (line 1, column 12)\n"
        "LINE 1: COPY t FROM\n"
        "                   ^"},
-      {"COPY t TO 'x.csv'",
-       "Parser Error: syntax error at or near \"TO\": expected FROM (line 1, column 8)\n"
-       "LINE 1: COPY t TO 'x.csv'\n"
+      {"COPY t INTO 'x.csv'",
+       "Parser Error: syntax error at or near \"INTO\": expected FROM or TO (line 1, column 8)\n"
+       "LINE 1: COPY t INTO 'x.csv'\n"
        "               ^"},
+      {"COPY (SELECT 1) 'x.csv'",
+       "Parser Error: syntax error at or near \"'x.csv'\": expected FROM or TO (line 1, column 17)\n"
+       "LINE 1: COPY (SELECT 1) 'x.csv'\n"
+       "                        ^"},
       {"COPY t FROM 'x' WITH DELIMITER '|'",
        "Parser Error: syntax error at or near \"DELIMITER\": expected \"(\" (line 1, column 22)\n"
        "LINE 1: COPY t FROM 'x' WITH DELIMITER '|'\n"
