@@ -1863,7 +1863,7 @@ class QueryBinder {
   std::vector<std::shared_ptr<const ast::SelectStatement>> made_;  // statements this binder made, kept while it lives
   std::map<std::string, std::optional<BoundExpr>> correlated_;     // bound correlated subqueries, by their text
   const ast::SelectStatement* statement_ = nullptr;               // the statement bind() binds
-  const std::vector<const ast::Expr*>* where_parts_ = nullptr;    // its WHERE's conjuncts, while bind_where() runs
+  std::vector<const ast::Expr*> where_parts_;                     // its WHERE's conjuncts, while bind_where() runs
 
   template <class F>
   std::optional<BoundExpr> remembered(const ast::Expr& e, F&& bind) {
@@ -1972,7 +1972,7 @@ class QueryBinder {
       add_conjuncts(binder.bind_boolean(where, "WHERE clause"));
       return;
     }
-    where_parts_ = &parts;
+    where_parts_ = parts;
     for (const ast::Expr* part : parts) {
       if (part->kind == ExprKind::InSubquery && !part->negated) semi_join(*part);
       else if (!(subquery_comparison(*part) && join_correlated(*part)) &&
@@ -1980,7 +1980,7 @@ class QueryBinder {
                !(not_exists(*part) && exists_join(*part->args[0], true)))
         add_conjuncts(binder.bind_boolean(*part, "WHERE clause"));
     }
-    where_parts_ = nullptr;
+    where_parts_.clear();
   }
 
   static bool not_exists(const ast::Expr& e) {
@@ -2221,7 +2221,7 @@ class QueryBinder {
   // this query's keys: every group a row joins stays. False when nothing
   // narrows.
   bool narrow_to_outer_keys(ast::SelectStatement& s, const Correlation& c, std::size_t at) {
-    if (!where_parts_ || !statement_ || c.inner_rows < runner_.narrow_from_rows) return false;
+    if (where_parts_.empty() || !statement_ || c.inner_rows < runner_.narrow_from_rows) return false;
     TableScope scope(q_, "WHERE", &subqueries_);
     // The table of this query a column expression reads, or -1.
     auto table_of = [&](const ast::Expr& e) -> int {
@@ -2262,7 +2262,7 @@ class QueryBinder {
     for (const auto& [inner, outer] : c.keys) {
       const int column = outer->kind == ExprKind::Column ? column_of(*outer) : -1;
       if (column < 0) continue;
-      for (const ast::Expr* part : *where_parts_)
+      for (const ast::Expr* part : where_parts_)
         if (part->kind == ExprKind::InSubquery && !part->negated && part->args[0]->kind == ExprKind::Column &&
             column_of(*part->args[0]) == column) {
           add(in(*inner, part->subquery));
@@ -2289,7 +2289,7 @@ class QueryBinder {
       // tested value), no other subquery.
       ast::ExprPtr filters;
       double keeps = 1;
-      for (const ast::Expr* part : *where_parts_) {
+      for (const ast::Expr* part : where_parts_) {
         const bool in_set = part->kind == ExprKind::InSubquery && !part->negated;
         if (!in_set && has_subquery(*part)) continue;
         std::vector<const ast::Expr*> columns;
