@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/byte_size.hpp"
 #include "engine/database_impl.hpp"
 #include "engine/settings.hpp"
 
@@ -66,18 +67,6 @@ std::size_t parse_count(const std::string& word) {
 
 Outcome quit(Session&, const Arguments&) { return Outcome::Quit; }
 
-std::string human_bytes(double bytes) {
-  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-  int unit = 0;
-  while (bytes >= 1024 && unit < 4) {
-    bytes /= 1024;
-    ++unit;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, unit ? "%.1f %s" : "%.0f %s", bytes, units[unit]);
-  return text;
-}
-
 // A progress bar on stderr for a load that takes longer than a second, only
 // when stderr is a terminal; erased when the load ends.
 class LoadProgressBar {
@@ -100,7 +89,7 @@ class LoadProgressBar {
     std::string bar(static_cast<std::size_t>(filled), '=');
     if (filled < WIDTH) bar += '>' + std::string(static_cast<std::size_t>(WIDTH - filled - 1), ' ');
     std::fprintf(stderr, "\r\033[K%s [%s] %3d%% %s/s", label_.c_str(), bar.c_str(), static_cast<int>(fraction * 100),
-                 human_bytes(static_cast<double>(done) / seconds).c_str());
+                 format_bytes(static_cast<std::size_t>(static_cast<double>(done) / seconds)).c_str());
     std::fflush(stderr);
     shown_ = true;
   }
@@ -303,7 +292,7 @@ const std::vector<DotCommand>& commands() {
            std::string name = t.name;
            name.resize(width, ' ');
            s.out() << name << "  " << t.rows << (t.rows == 1 ? " row, " : " rows, ")
-                   << human_bytes(static_cast<double>(t.device_bytes)) << " on the GPU\n";
+                   << format_bytes(t.device_bytes) << " on the GPU\n";
          }
          return Outcome::Ok;
        }},

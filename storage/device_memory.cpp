@@ -359,18 +359,4 @@ void DeviceBuffer::release() noexcept {
   bytes_ = 0;
 }
 
-std::string format_bytes(std::size_t bytes) {
-  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1024 && unit < 4) {
-    value /= 1024;
-    ++unit;
-  }
-  char buffer[64];
-  if (unit == 0) std::snprintf(buffer, sizeof buffer, "%zu bytes", bytes);
-  else std::snprintf(buffer, sizeof buffer, "%.1f %s", value, units[unit]);
-  return buffer;
-}
-
 }  // namespace gpusql

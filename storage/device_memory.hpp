@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/byte_size.hpp"
 #include "gpusql/gpusql.hpp"
 
 namespace gpusql {
@@ -215,7 +216,5 @@ class StagedUpload {
   DeviceContext& context_;
   std::size_t next_ = 0;
 };
-
-std::string format_bytes(std::size_t bytes);
 
 }  // namespace gpusql
