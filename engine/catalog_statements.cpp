@@ -287,7 +287,7 @@ std::shared_ptr<ResultData> create_table(const ast::CreateTableStatement& s, Dat
                                 !select.having && select.order_by.empty() && !select.limit && !select.offset;
     if (plain_read_csv) {
       // Straight from the file into the new table, uploaded while parsing.
-      auto read = read_csv_table_function(select.from[0], database.device.get(), database.settings);
+      auto read = read_csv_table_function(select.from[0], database);
       table = std::const_pointer_cast<Table>(read);
       table->name = s.name;
     } else {
@@ -324,6 +324,7 @@ std::shared_ptr<ResultData> copy_from(const ast::CopyStatement& s, Database::Imp
   spec.table_name = old->name;
   spec.append_to = old;
   spec.device = database.device.get();
+  spec.control = &database.control;
   spec.threads = database.settings.threads;
   spec.timing = database.settings.trace;
   for (const auto& [name, value] : s.options)
@@ -596,17 +597,17 @@ DataType data_type_from_name(const ast::TypeName& type) {
               type.offset);
 }
 
-std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, DeviceContext* device,
-                                                     const Settings& settings) {
+std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, Database::Impl& database) {
   if (!iequals(ref.name, "read_csv") && !iequals(ref.name, "read_csv_auto"))
     throw Error(ErrorKind::Catalog, "Table Function with name " + ref.name + " does not exist!", ref.offset);
   if (ref.function_args.size() != 1)
     throw Error(ErrorKind::Binder, "read_csv takes one positional argument, the path of the file", ref.offset);
   CsvLoadSpec spec;
   spec.table_name = "read_csv";
-  spec.device = device;
-  spec.threads = settings.threads;
-  spec.timing = settings.trace;
+  spec.device = database.device.get();
+  spec.threads = database.settings.threads;
+  spec.timing = database.settings.trace;
+  spec.control = &database.control;
   const std::string path = constant_text(*ref.function_args[0], "path");
   for (const auto& [name, value] : ref.function_named_args) {
     if (value->kind != ast::ExprKind::Literal)
@@ -631,6 +632,7 @@ void load_csv_table(Database::Impl& database, std::string_view name, const std::
   spec.table_name = std::string(name);
   spec.options = options;
   spec.device = database.device.get();
+  spec.control = &database.control;
   spec.threads = database.settings.threads;
   spec.timing = database.settings.trace;
   try {
@@ -664,6 +666,7 @@ std::shared_ptr<ResultData> execute_catalog_statement(const ast::Statement& stat
 // Database members that are the catalog's business.
 
 void Database::load_csv(std::string_view name, const std::string& path, const CsvOptions& options) {
+  impl_->control.clear_interrupt();
   load_csv_table(impl(), name, path, options);
 }
 

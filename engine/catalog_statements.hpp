@@ -35,11 +35,11 @@ std::shared_ptr<ResultData> execute_catalog_statement(const ast::Statement& stat
 // quote => '"', nullstr => 'NA'])` (also `read_csv_auto`; `sep` and
 // `delimiter` for `delim`, `null` for `nullstr`): reads the file with the
 // detected or given dialect and inferred types into a table named
-// "read_csv", on `device` too when one is given (the CUDA executor needs it).
+// "read_csv", on the database's device too when it has one (the CUDA executor
+// needs it).
 // Throws Error(Binder) for a bad argument (with its offset), Error(Catalog)
 // for another function name, and the CSV reader's errors.
-std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, DeviceContext* device,
-                                                     const Settings& settings);
+std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, Database::Impl& database);
 
 // What a column type written in SQL means: INTEGER (also INT, INT4, SMALLINT,
 // TINYINT), BIGINT (INT8, LONG), REAL (FLOAT, FLOAT4), DOUBLE (FLOAT8),

@@ -62,7 +62,7 @@ struct DeviceRelation {
 
 class CudaExecutor final : public Executor {
  public:
-  explicit CudaExecutor(DeviceContext& context) : context_(context) {}
+  CudaExecutor(DeviceContext& context, const QueryControl& control) : context_(context), control_(control) {}
 
   std::shared_ptr<ResultData> execute(const Plan& plan, Profile* profile) override {
     profile_ = profile;
@@ -141,6 +141,7 @@ class CudaExecutor final : public Executor {
 
  private:
   DeviceContext& context_;
+  const QueryControl& control_;
   // Run-time errors: kernels OR EvalError bits into error_, one word per
   // operator in the order operators finish (stage_ counts them). The first
   // word with a bit is the error reported, as the host executor stops at the
@@ -229,6 +230,8 @@ class CudaExecutor final : public Executor {
   }
 
   DeviceRelation run(const PlanNode& node) {
+    // Between operators: the device work queued so far finishes on its own.
+    control_.check_interrupt();
     DeviceRelation r = profile_ ? run_profiled(node) : run_operator(node);
     next_error_stage();
     return r;
@@ -980,6 +983,9 @@ class CudaExecutor final : public Executor {
     const std::size_t count = input.count, words = validity_words(count);
     std::vector<BoundExpr> refs;
     for (std::size_t c = 0; c < visible; ++c) refs.push_back(column_ref(input, c));
+    std::size_t host_bytes = 0;
+    for (const BoundExpr& ref : refs) host_bytes += count * ref.type.width() + words * sizeof(uint32_t);
+    control_.reserve_host_memory(host_bytes, "the result's copy on the host");
     std::vector<HostColumn> out;
     for (std::size_t c = 0; c < visible; ++c) {
       HostColumn column(refs[c].type, count);
@@ -1043,6 +1049,8 @@ class CudaExecutor final : public Executor {
 
 }  // namespace
 
-std::unique_ptr<Executor> make_cuda_executor(DeviceContext& context) { return std::make_unique<CudaExecutor>(context); }
+std::unique_ptr<Executor> make_cuda_executor(DeviceContext& context, const QueryControl& control) {
+  return std::make_unique<CudaExecutor>(context, control);
+}
 
 }  // namespace gpusql

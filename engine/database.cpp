@@ -42,14 +42,15 @@ Database::Impl::Impl(const Options& options) {
     }
   }
   settings = options.settings;
+  control.set_memory_limit(settings.memory_limit);
   if (usable) {
     device->set_settings(settings);
     kind = ExecutorKind::Gpu;
-    executor = make_cuda_executor(*device);
+    executor = make_cuda_executor(*device, control);
     description = "gpu (" + device->name() + ")";
   } else {
     kind = ExecutorKind::Host;
-    executor = make_host_executor();
+    executor = make_host_executor(control);
     description = options.executor == ExecutorKind::Host ? "host (as asked)" : "host (no usable GPU: " + why + ")";
   }
 }
@@ -61,6 +62,7 @@ void Database::Impl::add_table(std::shared_ptr<Table> table) {
 
 void Database::Impl::apply(const Settings& changed) {
   settings = changed;
+  control.set_memory_limit(settings.memory_limit);
   if (device) device->set_settings(settings);
   trace::set_enabled(settings.trace);
 }
@@ -135,7 +137,7 @@ std::shared_ptr<ResultData> Database::Impl::run_explain(const ast::ExplainStatem
 
 // read_csv(...) in FROM reads onto this database's device, if it has one.
 TableFunctionReader Database::Impl::table_function_reader() {
-  return [this](const ast::TableRef& ref) { return read_csv_table_function(ref, device.get(), settings); };
+  return [this](const ast::TableRef& ref) { return read_csv_table_function(ref, *this); };
 }
 
 
@@ -174,6 +176,7 @@ Database::Impl& Database::impl() { return *impl_; }
 void Database::load_csv(std::string_view name, const std::string& path) { load_csv(name, path, CsvOptions{}); }
 
 Result Database::query(std::string_view sql) {
+  impl_->control.clear_interrupt();
   try {
     trace::set_enabled(impl_->settings.trace);
     trace::mark("start");
@@ -190,6 +193,8 @@ Result Database::query(std::string_view sql) {
     throw Error(ErrorKind::OutOfMemory, "out of host memory while running the query");
   }
 }
+
+void Database::interrupt() noexcept { impl_->control.request_interrupt(); }
 
 ExecutorKind Database::executor() const { return impl_->kind; }
 std::string Database::executor_description() const { return impl_->description; }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "common/query_control.hpp"
 #include "engine/binder.hpp"
 #include "engine/executor.hpp"
 #include "engine/views.hpp"
@@ -21,6 +22,8 @@ struct Database::Impl {
   // Declared first so it is destroyed last: the tables' device buffers are
   // freed on its stream.
   std::unique_ptr<DeviceContext> device;  // null on the host executor
+  // Before the executor, which keeps a reference to it.
+  QueryControl control;
   Catalog catalog;
   Views views;
   std::unique_ptr<Executor> executor;

@@ -20,6 +20,7 @@ std::string_view error_kind_name(ErrorKind kind) {
     case ErrorKind::NotSupported: return "Not implemented Error";
     case ErrorKind::Invalid: return "Invalid Input Error";
     case ErrorKind::Constraint: return "Constraint Error";
+    case ErrorKind::Interrupt: return "INTERRUPT Error";
   }
   return "Error";
 }

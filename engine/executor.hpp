@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/query_control.hpp"
 #include "engine/expression_compiler.hpp"
 #include "engine/plan.hpp"
 #include "engine/result_data.hpp"
@@ -28,8 +29,9 @@ class Executor {
   virtual std::shared_ptr<Table> execute_to_table(const Plan& plan, std::string name);
 };
 
-std::unique_ptr<Executor> make_host_executor();
-std::unique_ptr<Executor> make_cuda_executor(DeviceContext& context);
+// Both stop at `control`'s interrupt and keep to its host memory limit.
+std::unique_ptr<Executor> make_host_executor(const QueryControl& control);
+std::unique_ptr<Executor> make_cuda_executor(DeviceContext& context, const QueryControl& control);
 
 // ---- pieces both executors share, on the host ----
 

@@ -75,7 +75,16 @@ ColumnSet column_set(const SlotMap& slots, const Relation& input, const Relation
 }
 
 // The relation's rows at `positions` (in that order).
-Relation compose(const Relation& input, const RowIds& positions) {
+Relation compose(const Relation& input, const RowIds& positions, const QueryControl& control) {
+  std::size_t vectors = 1;
+  {
+    std::vector<const RowIds*> sources;
+    for (const ColumnRef& c : input.columns)
+      if (c.present() && c.rows) sources.push_back(c.rows.get());
+    std::sort(sources.begin(), sources.end());
+    vectors += static_cast<std::size_t>(std::unique(sources.begin(), sources.end()) - sources.begin());
+  }
+  control.reserve_host_memory(vectors * positions.size() * sizeof(uint32_t), "an operator's output rows");
   Relation out;
   out.count = positions.size();
   out.owned = input.owned;
@@ -90,7 +99,10 @@ Relation compose(const Relation& input, const RowIds& positions) {
         auto& shared = composed[c.rows.get()];
         if (!shared) {
           auto rows = std::make_shared<RowIds>(positions.size());
-          for (std::size_t i = 0; i < positions.size(); ++i) (*rows)[i] = (*c.rows)[positions[i]];
+          for (std::size_t i = 0; i < positions.size(); ++i) {
+            control.check_at(i);
+            (*rows)[i] = (*c.rows)[positions[i]];
+          }
           shared = std::move(rows);
         }
         n.rows = shared;
@@ -102,13 +114,16 @@ Relation compose(const Relation& input, const RowIds& positions) {
 }
 
 // Evaluates `expr` at every position into a new column.
-std::shared_ptr<HostColumn> materialize(const BoundExpr& expr, const Relation& input, uint32_t& error) {
+std::shared_ptr<HostColumn> materialize(const BoundExpr& expr, const Relation& input, uint32_t& error,
+                                        const QueryControl& control) {
   SlotMap slots;
   ExprProgram program = compile_expression(expr, slots);
   ColumnSet set = column_set(slots, input);
+  control.reserve_host_memory(input.count * expr.type.width() + input.count / 8, "a computed column");
   auto out = std::make_shared<HostColumn>(expr.type, input.count);
   out->dictionary = expr.dictionary;
   for (std::size_t p = 0; p < input.count; ++p) {
+    control.check_at(p);
     int64_t high = 0;
     Slot s = evaluate_to(program, set, static_cast<int64_t>(p), error, high);
     store_value(out->bytes.data(), expr.type.storage(), static_cast<int64_t>(p), s, high);
@@ -146,6 +161,8 @@ struct KeyHash {
 
 class HostExecutor final : public Executor {
  public:
+  explicit HostExecutor(const QueryControl& control) : control_(control) {}
+
   std::shared_ptr<ResultData> execute(const Plan& plan, Profile* profile) override {
     profile_ = profile;
     Relation result = run(*plan.root);
@@ -159,7 +176,7 @@ class HostExecutor final : public Executor {
       column.column = static_cast<int>(c);
       column.type = projection.expressions[c].type;
       column.dictionary = projection.expressions[c].dictionary;
-      data->columns.push_back(std::move(*materialize(column, result, error)));
+      data->columns.push_back(std::move(*materialize(column, result, error, control_)));
     }
     data->rows = result.count;
     throw_if_eval_error(error);
@@ -167,9 +184,11 @@ class HostExecutor final : public Executor {
   }
 
  private:
+  const QueryControl& control_;
   Profile* profile_ = nullptr;
 
   Relation run(const PlanNode& node) {
+    control_.check_interrupt();
     auto start = std::chrono::steady_clock::now();
     Relation r = run_operator(node);
     if (profile_) {
@@ -193,7 +212,7 @@ class HostExecutor final : public Executor {
         Relation input = run(*node.child);
         uint32_t error = 0;
         std::vector<std::shared_ptr<HostColumn>> columns;
-        for (const auto& e : node.expressions) columns.push_back(materialize(e, input, error));
+        for (const auto& e : node.expressions) columns.push_back(materialize(e, input, error, control_));
         throw_if_eval_error(error);
         return from_columns(std::move(columns), input.count);
       }
@@ -206,7 +225,7 @@ class HostExecutor final : public Executor {
                                      : input.count;
         RowIds positions(end - begin);
         for (std::size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<uint32_t>(begin + i);
-        return compose(input, positions);
+        return compose(input, positions, control_);
       }
     }
     throw Error(ErrorKind::Invalid, "internal: unknown operator");
@@ -222,25 +241,27 @@ class HostExecutor final : public Executor {
     return r;
   }
 
-  static RowIds select(const Relation& input, const BoundExpr& predicate) {
+  RowIds select(const Relation& input, const BoundExpr& predicate) {
     SlotMap slots;
     ExprProgram program = compile_expression(predicate, slots);
     ColumnSet set = column_set(slots, input);
     RowIds positions;
     uint32_t error = 0;
-    for (std::size_t p = 0; p < input.count; ++p)
+    for (std::size_t p = 0; p < input.count; ++p) {
+      control_.check_at(p);
       if (evaluate_predicate(program, set, static_cast<int64_t>(p), error)) positions.push_back(static_cast<uint32_t>(p));
+    }
     throw_if_eval_error(error);
     return positions;
   }
 
-  static Relation filter(const Relation& input, const BoundExpr& predicate) {
-    return compose(input, select(input, predicate));
+  Relation filter(const Relation& input, const BoundExpr& predicate) {
+    return compose(input, select(input, predicate), control_);
   }
 
   // Both sides' columns side by side: the left's rows at `left`, the right's at `right`.
-  static Relation join_output(const Relation& l, const Relation& r, const RowIds& left, const RowIds& right) {
-    Relation a = compose(l, left), b = compose(r, right);
+  Relation join_output(const Relation& l, const Relation& r, const RowIds& left, const RowIds& right) {
+    Relation a = compose(l, left, control_), b = compose(r, right, control_);
     for (std::size_t c = 0; c < a.columns.size(); ++c)
       if (!a.columns[c].present() && b.columns[c].present()) a.columns[c] = b.columns[c];
     a.owned.insert(a.owned.end(), b.owned.begin(), b.owned.end());
@@ -248,7 +269,7 @@ class HostExecutor final : public Executor {
   }
 
   // Keys of each position; nullopt where a key is NULL (it matches nothing).
-  static std::vector<std::optional<std::vector<int64_t>>> keys_of(const Relation& input,
+  std::vector<std::optional<std::vector<int64_t>>> keys_of(const Relation& input,
                                                                   const std::vector<const BoundExpr*>& keys) {
     std::vector<ExprProgram> programs;
     std::vector<Cls> classes;
@@ -258,9 +279,12 @@ class HostExecutor final : public Executor {
       classes.push_back(compute_class(k->type));
     }
     ColumnSet set = column_set(slots, input);
+    control_.reserve_host_memory(input.count * (sizeof(std::optional<std::vector<int64_t>>) + 16 + 8 * keys.size()),
+                                 "a join's keys");
     std::vector<std::optional<std::vector<int64_t>>> out(input.count);
     uint32_t error = 0;
     for (std::size_t p = 0; p < input.count; ++p) {
+      control_.check_at(p);
       std::vector<int64_t> key;
       bool valid = true;
       for (std::size_t k = 0; k < programs.size() && valid; ++k) {
@@ -285,20 +309,37 @@ class HostExecutor final : public Executor {
     const auto& build = node.build_right ? rk : lk;
     const auto& probe = node.build_right ? lk : rk;
     std::unordered_map<std::vector<int64_t>, RowIds, KeyHash> table;
-    for (std::size_t p = 0; p < build.size(); ++p)
+    for (std::size_t p = 0; p < build.size(); ++p) {
+      control_.check_at(p);
       if (build[p]) table[*build[p]].push_back(static_cast<uint32_t>(p));
-    std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (left, right)
+    }
+    // Counted first, so the pairs are reserved against the memory limit
+    // before a runaway join allocates them.
+    std::vector<const RowIds*> matches(probe.size(), nullptr);
+    std::size_t pair_count = 0;
     for (std::size_t p = 0; p < probe.size(); ++p) {
+      control_.check_at(p);
       auto it = probe[p] ? table.find(*probe[p]) : table.end();
-      if (it == table.end()) {
+      if (it != table.end()) matches[p] = &it->second;
+      pair_count += matches[p] ? matches[p]->size() : node.left_outer ? 1 : 0;
+    }
+    control_.reserve_host_memory(pair_count * 4 * sizeof(uint32_t), "a join's output");
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (left, right)
+    pairs.reserve(pair_count);
+    for (std::size_t p = 0; p < probe.size(); ++p) {
+      control_.check_at(p);
+      if (!matches[p]) {
         if (node.left_outer) pairs.push_back({static_cast<uint32_t>(p), kernels::kNoMatch});  // probe = left
         continue;
       }
-      for (uint32_t b : it->second)
+      for (uint32_t b : *matches[p])
         pairs.push_back(node.build_right ? std::make_pair(static_cast<uint32_t>(p), b)
                                          : std::make_pair(b, static_cast<uint32_t>(p)));
     }
-    std::sort(pairs.begin(), pairs.end());
+    std::sort(pairs.begin(), pairs.end(), [this](const auto& a, const auto& b) {
+      control_.check_interrupt();
+      return a < b;
+    });
     RowIds l(pairs.size()), r(pairs.size());
     for (std::size_t i = 0; i < pairs.size(); ++i) std::tie(l[i], r[i]) = pairs[i];
     if (node.left_outer) return left_outer_output(left, right, l, r);
@@ -307,7 +348,7 @@ class HostExecutor final : public Executor {
 
   // A LEFT JOIN's output: join_output() of its pairs, each right column
   // materialized with NULL where the left row found no match (kNoMatch).
-  static Relation left_outer_output(const Relation& left, const Relation& right, const RowIds& l, RowIds r) {
+  Relation left_outer_output(const Relation& left, const Relation& right, const RowIds& l, RowIds r) {
     auto matched = std::make_shared<HostColumn>(DataType::boolean(), r.size());
     for (std::size_t i = 0; i < r.size(); ++i) {
       const bool found = r[i] != kernels::kNoMatch;
@@ -318,7 +359,7 @@ class HostExecutor final : public Executor {
     for (std::size_t c = 0; c < right.columns.size(); ++c)
       if (right.columns[c].present() && !(c < left.columns.size() && left.columns[c].present()))
         right_columns.push_back(static_cast<int>(c));
-    Relation out = right.count == 0 ? compose(left, l) : join_output(left, right, l, r);
+    Relation out = right.count == 0 ? compose(left, l, control_) : join_output(left, right, l, r);
     out.columns.push_back({matched.get(), false, nullptr});
     out.owned.push_back(matched);
     const int flag = right.count == 0 ? -1 : static_cast<int>(out.columns.size() - 1);
@@ -328,7 +369,7 @@ class HostExecutor final : public Executor {
       const ColumnRef& column = right.columns[c];
       const DataType type = column.rowid ? DataType::bigint() : column.column->type;
       BoundExpr e = null_extended(c, type, column.rowid ? nullptr : column.column->dictionary, flag);
-      values.push_back(materialize(e, out, error));
+      values.push_back(materialize(e, out, error, control_));
     }
     throw_if_eval_error(error);
     out.columns.pop_back();
@@ -349,12 +390,21 @@ class HostExecutor final : public Executor {
     if (node.predicate) program = compile_expression(*node.predicate, slots);
     ColumnSet set = column_set(slots, left, &right);
     uint32_t error = 0;
-    for (std::size_t i = 0; i < left.count; ++i)
-      for (std::size_t j = 0; j < right.count; ++j)
+    std::size_t reserved = 1 << 20;  // pairs already checked against the memory limit
+    for (std::size_t i = 0; i < left.count; ++i) {
+      control_.check_interrupt();
+      for (std::size_t j = 0; j < right.count; ++j) {
+        control_.check_at(j);
         if (evaluate_predicate(program, set, at(static_cast<int64_t>(i), static_cast<int64_t>(j)), error)) {
           l.push_back(static_cast<uint32_t>(i));
           r.push_back(static_cast<uint32_t>(j));
         }
+      }
+      if (l.size() > reserved) {
+        control_.reserve_host_memory(l.size() * 4 * sizeof(uint32_t), "a join's output");
+        reserved = 2 * l.size();
+      }
+    }
     throw_if_eval_error(error);
     return join_output(left, right, l, r);
   }
@@ -391,6 +441,7 @@ class HostExecutor final : public Executor {
     } else {
       std::unordered_map<std::vector<int64_t>, std::size_t, KeyHash> index;
       for (std::size_t p = 0; p < input.count; ++p) {
+        control_.check_at(p);
         if (!evaluate_predicate(filter_program, set, static_cast<int64_t>(p), error)) continue;
         std::vector<int64_t> key;
         for (std::size_t k = 0; k < key_programs.size(); ++k) {
@@ -468,11 +519,12 @@ class HostExecutor final : public Executor {
 
   // One group's aggregate in the canonical order: positions of the whole
   // input (global aggregate, filter inline) or the group's own positions.
-  static AggState fold_group(const AggSpec& spec, const RowIds& positions, std::size_t n, bool global,
+  AggState fold_group(const AggSpec& spec, const RowIds& positions, std::size_t n, bool global,
                              const ExprProgram& filter_program, const ColumnSet& set, uint32_t& error) {
     return reduce_sequence_host(
         spec.kind, spec.cls, n,
         [&](AggState& state, std::size_t i) {
+          control_.check_at(i);
           int64_t p = global ? static_cast<int64_t>(i) : positions[i];
           if (global && !evaluate_predicate(filter_program, set, p, error)) return;
           Slot v{};
@@ -482,7 +534,7 @@ class HostExecutor final : public Executor {
         error);
   }
 
-  static Relation distinct(const Relation& input) {
+  Relation distinct(const Relation& input) {
     std::vector<std::pair<SlotMap, ExprProgram>> programs;
     std::vector<ColumnSet> sets;
     std::vector<Cls> classes;
@@ -504,6 +556,7 @@ class HostExecutor final : public Executor {
     RowIds keep;
     uint32_t error = 0;
     for (std::size_t p = 0; p < input.count; ++p) {
+      control_.check_at(p);
       std::vector<int64_t> key;
       for (std::size_t c = 0; c < programs.size(); ++c) {
         Slot s = evaluate(programs[c].second, sets[c], static_cast<int64_t>(p), error);
@@ -512,10 +565,10 @@ class HostExecutor final : public Executor {
       }
       if (seen.emplace(std::move(key), true).second) keep.push_back(static_cast<uint32_t>(p));
     }
-    return compose(input, keep);
+    return compose(input, keep, control_);
   }
 
-  static Relation sort(const std::vector<SortKey>& sort_keys, const Relation& input) {
+  Relation sort(const std::vector<SortKey>& sort_keys, const Relation& input) {
     struct Key {
       std::vector<Slot> values;
       Cls cls;
@@ -534,14 +587,18 @@ class HostExecutor final : public Executor {
         ExprProgram program = compile_expression(part, slots);
         ColumnSet set = column_set(slots, input);
         Key key{{}, compute_class(part.type), k.descending, k.nulls_first};
-        for (std::size_t p = 0; p < input.count; ++p)
+        control_.reserve_host_memory(input.count * sizeof(Slot), "a sort's keys");
+        for (std::size_t p = 0; p < input.count; ++p) {
+          control_.check_at(p);
           key.values.push_back(evaluate(program, set, static_cast<int64_t>(p), error));
+        }
         keys.push_back(std::move(key));
       }
     }
     RowIds order(input.count);
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      control_.check_interrupt();
       for (const Key& k : keys) {
         const Slot &x = k.values[a], &y = k.values[b];
         if (!x.valid || !y.valid) {
@@ -558,12 +615,14 @@ class HostExecutor final : public Executor {
       }
       return false;
     });
-    return compose(input, order);
+    return compose(input, order, control_);
   }
 };
 
 }  // namespace
 
-std::unique_ptr<Executor> make_host_executor() { return std::make_unique<HostExecutor>(); }
+std::unique_ptr<Executor> make_host_executor(const QueryControl& control) {
+  return std::make_unique<HostExecutor>(control);
+}
 
 }  // namespace gpusql

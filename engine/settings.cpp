@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdlib>
 #include <functional>
 
+#include "common/byte_size.hpp"
+#include "common/query_control.hpp"
 #include "storage/catalog.hpp"  // closest_name
 #include "storage/table.hpp"    // to_lower
 
@@ -41,6 +44,51 @@ uint64_t rows_value(const ast::SetStatement& set) {
   if (v.kind == ast::Literal::Kind::Integer && v.integer >= 0 && v.integer <= kMost)
     return static_cast<uint64_t>(v.integer);
   throw bad_value(set, "a whole number from 0 to " + std::to_string(kMost));
+}
+
+// A size as DuckDB takes one: a number and a unit (KB, MB, GB, TB for powers
+// of 1000, KiB, MiB, GiB, TiB for powers of 1024, B for bytes; case and
+// spaces do not matter), or 'none' / -1 for no limit.
+uint64_t byte_size_value(const ast::SetStatement& set) {
+  const ast::Literal& v = *set.value;
+  const char* expected = "a size such as '4GB', '512MiB' or '1.5 GiB', or 'none'";
+  if (v.kind == ast::Literal::Kind::Integer && v.integer == -1) return UINT64_MAX;
+  if (v.kind != ast::Literal::Kind::String) throw bad_value(set, expected);
+  std::string text;
+  for (char c : v.text)
+    if (!std::isspace(static_cast<unsigned char>(c))) text += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (text == "none" || text == "-1") return UINT64_MAX;
+  std::size_t digits = 0;
+  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) ++digits;
+  static const std::array<std::pair<const char*, double>, 15> kUnits{{{"b", 1},
+                                                                     {"byte", 1},
+                                                                     {"bytes", 1},
+                                                                     {"k", 1e3},
+                                                                     {"kb", 1e3},
+                                                                     {"m", 1e6},
+                                                                     {"mb", 1e6},
+                                                                     {"g", 1e9},
+                                                                     {"gb", 1e9},
+                                                                     {"t", 1e12},
+                                                                     {"tb", 1e12},
+                                                                     {"kib", 1024.0},
+                                                                     {"mib", 1024.0 * 1024},
+                                                                     {"gib", 1024.0 * 1024 * 1024},
+                                                                     {"tib", 1024.0 * 1024 * 1024 * 1024}}};
+  const std::string unit = text.substr(digits);
+  const auto found = std::find_if(kUnits.begin(), kUnits.end(), [&](const auto& u) { return unit == u.first; });
+  char* end = nullptr;
+  const std::string number = text.substr(0, digits);
+  const double value = number.empty() ? -1 : std::strtod(number.c_str(), &end);
+  if (found == kUnits.end() || number.empty() || end != number.c_str() + number.size()) throw bad_value(set, expected);
+  const double bytes = value * found->second;
+  if (!(bytes >= 1) || bytes >= 1.8e19) throw bad_value(set, std::string(expected) + " of at least one byte");
+  return static_cast<uint64_t>(bytes);
+}
+
+std::string byte_size_name(uint64_t bytes) {
+  if (bytes == UINT64_MAX) return "'none'";
+  return "'" + format_bytes(bytes == 0 ? default_memory_limit() : bytes) + "'";
 }
 
 constexpr std::array<std::pair<const char*, FilterKernel>, 5> kFilterKernels{{{"auto", FilterKernel::Auto},
@@ -96,6 +144,7 @@ const std::vector<Setting>& all_settings() {
       boolean_setting("pair_program", &Settings::pair_program),
       setting("narrow_subquery_rows", &Settings::narrow_subquery_rows, rows_value,
               [](uint64_t n) { return std::to_string(n); }),
+      setting("memory_limit", &Settings::memory_limit, byte_size_value, byte_size_name),
   };
   return settings;
 }

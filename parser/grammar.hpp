@@ -499,10 +499,12 @@ struct delete_statement : if_must<kw_delete, kw_from, table_name, opt<where_clau
 struct drop_statement : if_must<kw_drop, drop_target> {};
 struct show_tables_statement : if_must<kw_show, kw_tables> {};
 // SET name = value | SET name TO value | PRAGMA name = value | RESET name:
-// a value is a literal or a bare word (on, off, auto).
+// a value is a literal, a negative number (memory_limit = -1) or a bare
+// word (on, off, auto).
 struct setting_name : seq<identifier> {};
 struct setting_word : seq<identifier_first, star<identifier_other>, ws> {};
-struct setting_value : sor<literal, setting_word> {};
+struct setting_negative : seq<one<'-'>, ws, numeric_literal> {};
+struct setting_value : sor<literal, setting_negative, setting_word> {};
 struct set_statement : if_must<kw_set, setting_name, sor<op_eq, kw_to>, setting_value> {};
 struct pragma_statement : if_must<kw_pragma, setting_name, op_eq, setting_value> {};
 struct reset_statement : if_must<kw_reset, setting_name> {};

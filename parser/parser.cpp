@@ -414,7 +414,7 @@ using selector = pt::selector<
         g::assignment, g::delete_statement,
         g::with_clause, g::common_table_expression, g::select_core, g::query_terms, g::intersect_terms,
         g::union_operator, g::except_operator, g::intersect_operator, g::set_all, g::cte_name, g::show_tables_statement, g::describe_statement,
-        g::set_statement, g::pragma_statement, g::reset_statement, g::setting_name, g::setting_word,
+        g::set_statement, g::pragma_statement, g::reset_statement, g::setting_name, g::setting_word, g::setting_negative,
         g::explain_analyze, g::if_not_exists, g::if_exists, g::column_definition, g::not_null_constraint,
         g::null_constraint, g::copy_option, g::null_option_name, g::copy_option_word, g::copy_to, g::insert_columns,
         g::values_row,
@@ -566,6 +566,10 @@ class Lowering {
           std::string word(text(value));
           while (!word.empty() && std::isspace(static_cast<unsigned char>(word.back()))) word.pop_back();
           set.value->text = std::move(word);
+        } else if (value.is_type<g::setting_negative>()) {
+          set.value = literal_value(*value.children.at(0));
+          if (set.value->kind == ast::Literal::Kind::Integer) set.value->integer = -set.value->integer;
+          else set.value->text = "-" + set.value->text;
         } else {
           set.value = literal_value(value);
         }

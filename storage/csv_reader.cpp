@@ -1248,6 +1248,8 @@ std::shared_ptr<Table> load(const CsvText& t, const CsvLoadSpec& spec, bool sing
   std::vector<std::shared_ptr<std::vector<StringSet>>> current(threads);
   auto task = [&](std::size_t k, std::size_t worker) {
     if (k > first_fault) return;
+    // Outside the try below: an interrupt or the memory limit ends the load.
+    if (spec.control) spec.control->reserve_host_memory(chunks[k].end - chunks[k].begin, "a CSV chunk's columns");
     auto& sets = current[worker];
     if (sets && std::any_of(sets->begin(), sets->end(),
                             [&](const StringSet& set) { return set.entries().size() > SET_LIMIT; })) {

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/query_control.hpp"
 #include "storage/device_memory.hpp"
 #include "storage/table.hpp"
 
@@ -53,6 +54,9 @@ struct CsvLoadSpec {
   // chunk below 2 MiB). Tests and the fuzz target set it small to cut tiny
   // inputs into many chunks.
   std::size_t chunk_bytes = 0;
+  // When set, each chunk first checks for an interrupt and the host memory
+  // limit (SET memory_limit).
+  const QueryControl* control = nullptr;
 };
 
 // Reads the file at `path`. Error(IO) for a missing, unreadable, directory or

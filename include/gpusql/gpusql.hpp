@@ -43,11 +43,12 @@ enum class ErrorKind {
   IO,            // a file could not be read
   Conversion,    // a CSV field or a literal does not fit its type
   Execution,     // a runtime failure such as integer overflow
-  OutOfMemory,   // the GPU ran out of memory; nothing was changed
+  OutOfMemory,   // the GPU ran out of memory, or the host would pass memory_limit; nothing was changed
   Device,        // no usable GPU, or a CUDA call failed
   NotSupported,  // valid SQL that this version cannot run yet
   Invalid,       // a bad argument to the API itself
   Constraint,    // a NOT NULL, PRIMARY KEY or UNIQUE constraint refused a change
+  Interrupt,     // Database::interrupt() stopped the statement; nothing was changed
 };
 
 // "Parser Error", "Binder Error", ... as printed before the message.
@@ -125,6 +126,13 @@ struct Settings {
   // largest table has at least this many rows: narrowing runs one query
   // more, which costs more than it saves below that.
   uint64_t narrow_subquery_rows = 10000000;
+  // The most host memory the process may hold, in bytes: a statement whose
+  // next allocation would take the process's resident memory past it fails
+  // with Error(OutOfMemory), and the database and its tables stay as they
+  // were. 0: 80 % of the machine's memory (or of its cgroup's limit);
+  // UINT64_MAX: no limit. SQL takes sizes as DuckDB does: '4GB', '512MiB',
+  // 'none'.
+  uint64_t memory_limit = 0;
 };
 
 struct Options {
@@ -249,6 +257,13 @@ class Database {
   // Runs every statement in `sql` (separated by ';') and returns the result
   // of the last one.
   Result query(std::string_view sql);
+
+  // Asks the statement running now (query() or load_csv() on another
+  // thread) to stop: it throws Error(Interrupt) within about a second
+  // (host loops check between blocks of rows, the GPU executor between
+  // kernels), leaving every table as it was. Safe to call from a signal
+  // handler or any thread; does nothing when no statement runs.
+  void interrupt() noexcept;
 
   // The executor queries run on.
   ExecutorKind executor() const;
