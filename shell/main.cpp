@@ -64,7 +64,8 @@ int main(int argc, char* argv[]) {
     return session.run_script(text);
   };
   auto stops = [&](shell::Outcome outcome) {
-    return outcome == shell::Outcome::Quit || (outcome == shell::Outcome::Failed && session.settings().bail);
+    return outcome == shell::Outcome::Quit || outcome == shell::Outcome::Interrupted ||
+           (outcome == shell::Outcome::Failed && session.settings().bail);
   };
 
   for (const shell::BatchInput& input : options.startup)

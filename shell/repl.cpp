@@ -35,9 +35,9 @@ volatile std::sig_atomic_t interrupted = 0;
 
 extern "C" void on_interrupt(int) { interrupted = 1; }
 
-// Catches Ctrl-C while a line is being read, and only then: during a query
-// Ctrl-C keeps its default meaning and ends the shell, as there is no way
-// to cancel a running query yet.
+// Catches Ctrl-C while a line is being read: the half-typed statement is
+// dropped. While a statement runs, StatementInterruptGuard (session.cpp)
+// takes Ctrl-C instead and stops the statement.
 class InterruptGuard {
  public:
   InterruptGuard() {
@@ -186,8 +186,14 @@ void run_repl(Session& session) {
       return;
     }
     editor.remember(line);
-    for (const InputItem& item : reader.feed_line(line))
-      if (session.run_item(item) == Outcome::Quit) return;
+    for (const InputItem& item : reader.feed_line(line)) {
+      const Outcome outcome = session.run_item(item);
+      if (outcome == Outcome::Quit) return;
+      if (outcome == Outcome::Interrupted) {  // the rest of the input so far is dropped too
+        reader.clear();
+        break;
+      }
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 #include "shell/session.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include <optional>
 
 #include "shell/dot_commands.hpp"
+#include "shell/statement_interrupt.hpp"
 
 namespace gpusql::shell {
 
@@ -50,11 +52,22 @@ void Session::report_exception(const std::exception& e) {
   err_.flush();
 }
 
+std::ostream& Session::results_stream() { return results_file_ ? *results_file_ : out_; }
+
+void Session::echo(std::string_view text) {
+  // Flushed at once: a statement's status line and errors go to stderr, and
+  // where both streams are one terminal or pipe the echo must come first.
+  results_stream() << text << '\n';
+  results_stream().flush();
+}
+
 Outcome Session::run_item(const InputItem& item) {
-  if (settings_.echo) out_ << item.text << (item.terminated ? ";" : "") << '\n';
+  if (settings_.echo && !echoing_lines_) echo(item.text + (item.terminated ? ";" : ""));
+  StatementInterruptGuard guard(database_);
   Outcome outcome =
       item.kind == InputItem::Kind::DotCommand ? run_dot_command(*this, item.text) : run_statement(item.text);
-  if (outcome == Outcome::Failed) had_error_ = true;
+  if (outcome == Outcome::Failed && guard.interrupted()) outcome = Outcome::Interrupted;
+  if (outcome == Outcome::Failed || outcome == Outcome::Interrupted) had_error_ = true;
   return outcome;
 }
 
@@ -105,11 +118,30 @@ Outcome Session::run_script(std::istream& in) {
   auto run = [&](const InputItem& item) -> std::optional<Outcome> {
     Outcome outcome = run_item(item);
     if (outcome == Outcome::Failed) failed = true;
-    if (outcome == Outcome::Quit || (outcome == Outcome::Failed && settings_.bail)) return outcome;
+    if (outcome == Outcome::Quit || outcome == Outcome::Interrupted || (outcome == Outcome::Failed && settings_.bail))
+      return outcome;
     return std::nullopt;
   };
+  // With echo on, the input is shown line by line as it is read, as sqlite3
+  // shows it: comments and blank lines between statements too, a
+  // statement's first line without its indentation. run_item then does not
+  // echo the items again (the REPL's items it does).
+  struct Restore {
+    bool& flag;
+    bool value;
+    ~Restore() { flag = value; }
+  } restore{echoing_lines_, echoing_lines_};
+  echoing_lines_ = true;
   std::string line;
   while (std::getline(in, line)) {
+    if (settings_.echo) {
+      std::string_view shown = line;
+      if (shown.ends_with('\r')) shown.remove_suffix(1);
+      const SplitResult split = split_statements(shown);
+      const bool blank = split.statements.empty() && split.rest_is_blank;
+      if (!reader.pending() && !blank) shown.remove_prefix(std::min(shown.find_first_not_of(" \t"), shown.size()));
+      echo(shown);
+    }
     for (const InputItem& item : reader.feed_line(line))
       if (auto end = run(item)) return *end;
   }

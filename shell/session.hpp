@@ -23,6 +23,7 @@ enum class Outcome {
   Ok,
   Failed,  // an error was printed
   Quit,    // .quit or .exit: the shell should end
+  Interrupted,  // Ctrl-C stopped it: a script ends, the prompt comes back
 };
 
 struct SessionSettings {
@@ -66,6 +67,8 @@ class Session {
   void set_echo(bool on) { settings_.echo = on; }
   void set_timer(bool on) { settings_.timer = on; }
   std::ostream& out() { return out_; }
+  // Where results go now: the .output/.once file, or `out`.
+  std::ostream& results_stream();
   // .output FILE / .once FILE: results go to FILE (truncated), until the
   // next .output (from then on) or after one result (once); an empty path
   // goes back to standard output. Throws std::runtime_error when FILE cannot
@@ -74,6 +77,8 @@ class Session {
 
  private:
   Outcome run_statement(const std::string& sql);
+  // Echo (.echo on): `text` and a line break where results go now.
+  void echo(std::string_view text);
 
   Database& database_;
   SessionSettings settings_;
@@ -83,6 +88,7 @@ class Session {
   bool results_once_ = false;
   std::ostream& err_;
   bool had_error_ = false;
+  bool echoing_lines_ = false;  // run_script echoes its input lines, so run_item does not
   int read_depth_ = 0;  // nested .read files, bounded so a file reading itself stops
 };
 

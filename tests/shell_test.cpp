@@ -2,10 +2,15 @@
 // built binary end to end, run with scripts and compared with expected output.
 #include <catch2/catch.hpp>
 
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -252,12 +257,20 @@ class Scratch {
 
   // Runs the shell with `arguments` and `input` on standard input (not a
   // terminal, so no REPL), collecting its output, errors and exit status.
-  ShellRun run(const std::vector<std::string>& arguments, const std::string& input = "") const {
-    write_file(dir_ / "stdin", input);
+  // With `cwd`, the shell runs there (relative paths in scripts).
+  ShellRun run(const std::vector<std::string>& arguments, const std::string& input = "",
+               const std::string& cwd = "") const {
     std::string command = shell_quote(GPUSQL_SHELL_PATH);
     for (const std::string& a : arguments) command += " " + shell_quote(a);
-    command += " <" + shell_quote(path("stdin").string()) + " >" + shell_quote(path("stdout").string()) + " 2>" +
-               shell_quote(path("stderr").string());
+    if (!cwd.empty()) command = "cd " + shell_quote(cwd) + " && " + command;
+    return run_command(command, input);
+  }
+
+  // Runs a /bin/sh command line the same way.
+  ShellRun run_command(std::string command, const std::string& input = "") const {
+    write_file(dir_ / "stdin", input);
+    command = "(" + command + ") <" + shell_quote(path("stdin").string()) + " >" +
+              shell_quote(path("stdout").string()) + " 2>" + shell_quote(path("stderr").string());
     int status = std::system(command.c_str());
     ShellRun run;
     run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -427,6 +440,51 @@ TEST_CASE("e2e: dot-commands in scripts: .mode, .tables, .import, .read, .echo",
         "2\n");
 }
 
+TEST_CASE("e2e: -echo shows the input as sqlite3 does, each statement before its result", "[shell]") {
+  Scratch s;
+  const std::string once = s.path("once.csv").string();
+  // Comments and blank lines between statements are shown as they are, a
+  // statement's first line without its indentation; echo and result go
+  // where .once sends them; the statement that fails is shown too.
+  std::string script = s.script("echo.sql",
+                                "-- count the people\n"
+                                "SELECT COUNT(*) AS n\n"
+                                "  FROM people;\n"
+                                "\n"
+                                "   SELECT name FROM people WHERE id = 1; -- ann\n"
+                                ".mode list\n"
+                                "SELECT nope FROM people;\n"
+                                ".once " + once + "\n" +
+                                "SELECT id FROM people WHERE id = 2;\n"
+                                ".echo off\n"
+                                "SELECT 3 AS three;\n");
+  ShellRun r = s.run({"-device", "host", "-csv", "-echo", "-load", "people=" + s.people(), "-f", script});
+  CHECK(r.status == 1);
+  CHECK(r.out ==
+        "-- count the people\n"
+        "SELECT COUNT(*) AS n\n"
+        "  FROM people;\n"
+        "n\n"
+        "3\n"
+        "\n"
+        "SELECT name FROM people WHERE id = 1; -- ann\n"
+        "name\n"
+        "ann\n"
+        ".mode list\n"
+        "SELECT nope FROM people;\n"
+        ".once " + once + "\n" +
+        ".echo off\n"
+        "three\n"
+        "3\n");
+  CHECK(read_file(once) == "SELECT id FROM people WHERE id = 2;\nid\n2\n");
+  CHECK_THAT(r.err, Catch::Contains("Binder Error") && Catch::Contains("nope"));
+  // -c text is a script too; .show lists echo.
+  ShellRun c = s.run({"-device", "host", "-csv", "-echo", "-c", "SELECT 1 AS one; SELECT 2 AS two;\n.show"});
+  CHECK(c.status == 0);
+  CHECK_THAT(c.out, Catch::StartsWith("SELECT 1 AS one; SELECT 2 AS two;\none\n1\ntwo\n2\n.show\n     bail: off\n"
+                                      "     echo: on\n"));
+}
+
 TEST_CASE("e2e: column and table modes as sqlite3 prints them; .schema; dot-command prefixes", "[shell]") {
   Scratch s;
   const std::string q = "SELECT 1 AS a, 'hello' AS b, 2.5 AS c UNION ALL SELECT 100, 'x', NULL;\n";
@@ -499,7 +557,8 @@ TEST_CASE("e2e: list and line modes with .headers, .nullvalue, .separator and .s
   ShellRun r = s.run({"-device", "host", "-load", s.load_people(), "-c",
                       ".mode list\nSELECT id, name FROM t WHERE id < 3 ORDER BY id;\n"
                       ".headers off\n.separator \" ; \"\n.nullvalue NULL\nSELECT id, NULL FROM t WHERE id = 1;\n"
-                      ".mode line\nSELECT id, name AS who FROM t WHERE id = 2;\nSET threads TO 2;\n.show"});
+                      ".mode line\nSELECT id, name AS who FROM t WHERE id = 2;\nSET threads TO 2;\n"
+                      "SET memory_limit = '2GiB';\n.show"});
   CHECK(r.status == 0);
   CHECK(r.out ==
         "id|name\n"
@@ -521,7 +580,8 @@ TEST_CASE("e2e: list and line modes with .headers, .nullvalue, .separator and .s
         "filter_kernel: 'auto'\n"
         "small_sort: true\n"
         "pair_program: true\n"
-        "narrow_subquery_rows: 10000000\n");
+        "narrow_subquery_rows: 10000000\n"
+        "memory_limit: '2.0 GiB'\n");
   ShellRun flags = s.run({"-device", "host", "-list", "-noheader", "-separator", ",", "-nullvalue", "-", "-c",
                           "SELECT 1 AS a, NULL AS b"});
   CHECK(flags.status == 0);
@@ -655,6 +715,49 @@ TEST_CASE("e2e: the sample records load and count", "[shell]") {
   CHECK(r.out == "COUNT(*)\n100\n");
 }
 
+TEST_CASE("e2e: the bundled TPC-H tables load with their declared types", "[shell]") {
+  const std::string source = GPUSQL_SOURCE_DIR;
+  if (!fs::exists(source + "/sample_data/tpch/schema.sql")) {
+    WARN("sample_data/tpch/schema.sql is missing: skipped");
+    return;
+  }
+  Scratch s;
+  // schema.sql names the CSV files relative to the source folder, as the demo runs it.
+  ShellRun r = s.run({"-device", "host", "-list", "-noheader", "-c",
+                      ".read sample_data/tpch/schema.sql\n"
+                      "SELECT COUNT(*) FROM lineitem;\n"
+                      "DESCRIBE lineitem;\n"
+                      "SELECT SUM(l_extendedprice * l_discount) FROM lineitem\n"
+                      "WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01'\n"
+                      "  AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24;\n"},
+                     "", source);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.err, !Catch::Contains("Error"));
+  for (const char* loaded : {"1000 rows into part", "50 rows into supplier", "4000 rows into partsupp",
+                             "750 rows into customer", "7500 rows into orders", "29783 rows into lineitem",
+                             "25 rows into nation", "5 rows into region"})
+    CHECK_THAT(r.err, Catch::Contains(loaded));
+  CHECK_THAT(r.out, Catch::StartsWith("29783\n"));
+  CHECK_THAT(r.out, Catch::Contains("l_extendedprice|DECIMAL(15,2)|NO|") && Catch::Contains("l_shipdate|DATE|NO|"));
+  // TPC-H Q6 on this data, as DuckDB answers it.
+  CHECK_THAT(r.out, Catch::EndsWith("\n503221.5966\n"));
+}
+
+TEST_CASE("e2e: scripts/demo.sh runs every statement of the demo", "[shell]") {
+  const std::string source = GPUSQL_SOURCE_DIR;
+  if (!fs::exists(source + "/scripts/demo.sh")) {
+    WARN("scripts/demo.sh is missing: skipped");
+    return;
+  }
+  Scratch s;
+  const std::string build = fs::path(GPUSQL_SHELL_PATH).parent_path().string();
+  ShellRun r = s.run_command("cd " + shell_quote(source) + " && scripts/demo.sh " + shell_quote(build) + " -device host");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.err, !Catch::Contains("Error"));
+  // Echoed statements come before their results: the last query and its first row.
+  CHECK_THAT(r.out, Catch::Contains("LIMIT 5;\n┌───────────┬─────") && Catch::Contains("│ Customer#000000508 │"));
+}
+
 TEST_CASE("e2e: -device gpu without a usable GPU fails clearly, exit 1", "[shell]") {
   std::string why;
   if (gpusql::gpu_available(&why)) {
@@ -666,6 +769,121 @@ TEST_CASE("e2e: -device gpu without a usable GPU fails clearly, exit 1", "[shell
   CHECK(r.status == 1);
   CHECK(r.out.empty());
   CHECK_THAT(r.err, Catch::Contains("Device Error"));
+}
+
+// ---------------------------------------------------------------- Ctrl-C
+
+namespace {
+
+// 40,000 rows of (k, x): a self-join on x + x < 0 is 1.6e9 pairs on the host
+// executor (many seconds), and its answer is 0.
+std::string write_big_table(const Scratch& s) {
+  std::string text = "k,x\n";
+  for (int i = 0; i < 40000; ++i) text += "1," + std::to_string(i) + "\n";
+  write_file(s.path("big.csv"), text);
+  return s.path("big.csv").string();
+}
+
+// Reads `fd` into `seen` until `text` appears after position `from`, or
+// `seconds` pass. Returns the position after the text, or npos.
+std::size_t wait_for(int fd, std::string& seen, const std::string& text, std::size_t from, double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (true) {
+    if (std::size_t at = seen.find(text, from); at != std::string::npos) return at + text.size();
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return std::string::npos;
+    pollfd input{fd, POLLIN, 0};
+    if (poll(&input, 1, static_cast<int>(left.count())) <= 0) continue;
+    char buffer[4096];
+    const ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n <= 0) return std::string::npos;
+    seen.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+void type(int fd, const std::string& text) { REQUIRE(write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size())); }
+
+}  // namespace
+
+TEST_CASE("e2e: Ctrl-C at the terminal stops the running statement; the prompt and the tables stay", "[shell]") {
+  Scratch s;
+  const std::string big = write_big_table(s);
+  int terminal = -1;
+  const pid_t pid = forkpty(&terminal, nullptr, nullptr, nullptr);
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    setenv("HOME", s.path("").c_str(), 1);  // the history file goes there
+    setenv("TERM", "dumb", 1);
+    execl(GPUSQL_SHELL_PATH, "gpusql", "-device", "host", "-load", ("t=" + big).c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::string seen;
+  std::size_t at = wait_for(terminal, seen, "gpusql> ", 0, 60);
+  REQUIRE(at != std::string::npos);
+  type(terminal, "SELECT COUNT(*) FROM t a, t b WHERE a.x + b.x < 0;\r");
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const auto asked = std::chrono::steady_clock::now();
+  type(terminal, "\x03");  // the terminal sends SIGINT to the shell
+  at = wait_for(terminal, seen, "INTERRUPT Error: Interrupted!", at, 10);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+  INFO(seen);
+  REQUIRE(at != std::string::npos);
+  CHECK(seconds < 1.5);
+  at = wait_for(terminal, seen, "gpusql> ", at, 10);
+  REQUIRE(at != std::string::npos);
+  type(terminal, "SELECT COUNT(*) + 1 AS n FROM t;\r");
+  CHECK(wait_for(terminal, seen, "40001", at, 30) != std::string::npos);
+  type(terminal, ".quit\r");
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  close(terminal);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("e2e: SIGINT during a script stops it there, with the error and status 1", "[shell]") {
+  Scratch s;
+  const std::string big = write_big_table(s);
+  const std::string script = s.script("long.sql",
+                                      "SELECT 41 + 1 AS before;\n"
+                                      "SELECT COUNT(*) FROM t a, t b WHERE a.x + b.x < 0;\n"
+                                      "SELECT 'not reached' AS after;\n");
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    freopen("/dev/null", "r", stdin);
+    freopen(s.path("stdout").c_str(), "w", stdout);
+    freopen(s.path("stderr").c_str(), "w", stderr);
+    execl(GPUSQL_SHELL_PATH, "gpusql", "-device", "host", "-csv", "-load", ("t=" + big).c_str(), "-f", script.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Until the long statement runs: the first answer is out.
+  const auto started = std::chrono::steady_clock::now();
+  while (read_file(s.path("stdout")).find("42") == std::string::npos &&
+         std::chrono::steady_clock::now() - started < std::chrono::seconds(60))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  REQUIRE(kill(pid, SIGINT) == 0);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  CHECK(read_file(s.path("stdout")) == "before\n42\n");
+  CHECK_THAT(read_file(s.path("stderr")), Catch::Contains("INTERRUPT Error: Interrupted!"));
+}
+
+TEST_CASE("e2e: SET memory_limit: a join past it fails, the shell and its table stay", "[shell]") {
+  Scratch s;
+  const std::string big = write_big_table(s);
+  ShellRun r = s.run({"-device", "host", "-csv", "-load", "t=" + big},
+                     "SET memory_limit = '1MB';\n"
+                     "SELECT a.x, b.x FROM t a JOIN t b ON a.k = b.k;\n"
+                     "RESET memory_limit;\n"
+                     "SELECT COUNT(*) AS n FROM t;\n");
+  CHECK(r.status == 1);
+  CHECK(r.out == "n\n40000\n");
+  CHECK_THAT(r.err, Catch::Contains("Out of Memory Error: ") && Catch::Contains("memory_limit of 976.6 KiB"));
 }
 
 #endif  // GPUSQL_SHELL_PATH
