@@ -11,6 +11,7 @@
 #include "engine/catalog_statements.hpp"
 #include "engine/common_conjuncts.hpp"
 #include "engine/constant_folding.hpp"
+#include "engine/set_membership.hpp"
 #include "engine/dictionary_recoding.hpp"
 #include "engine/distinct_aggregates.hpp"
 #include "engine/numeric_types.hpp"
@@ -605,16 +606,81 @@ class ExpressionBinder {
     return e.negated ? node(Op::Not, DataType::boolean(), {std::move(both)}, e.offset) : both;
   }
 
-  // x [NOT] IN (a, b, ...)  ==  [NOT] (x = a OR x = b OR ...), with SQL's NULLs.
+  // x [NOT] IN (a, b, ...)  ==  [NOT] (x = a OR x = b OR ...), with SQL's
+  // NULLs. A list longer than kOrChainValues of constants x's comparisons
+  // take as they are (x not cast) is one search in the sorted values instead
+  // (set_membership.hpp): binding and evaluation stay linear in its length,
+  // and the expression stays shallow.
+  static constexpr std::size_t kOrChainValues = 16;
+
   BoundExpr bind_in(const ast::Expr& e) {
     BoundExpr x = bind(*e.args[0]);
+    if (e.args.size() - 1 > kOrChainValues)
+      if (std::optional<BoundExpr> in = constant_set_membership(e, x))
+        return e.negated ? node(Op::Not, DataType::boolean(), {std::move(*in)}, e.offset) : std::move(*in);
     std::optional<BoundExpr> any;
     for (std::size_t i = 1; i < e.args.size(); ++i) {
       BoundExpr eq = compare(Op::Eq, x, bind(*e.args[i]), e.offset, e.args[i]->offset);
-      any = any ? node(Op::Or, DataType::boolean(), {std::move(*any), std::move(eq)}, e.offset) : std::move(eq);
+      if (!any) {
+        any = std::move(eq);
+        continue;
+      }
+      std::vector<BoundExpr> both;  // moved, not copied from an initializer list: linear in the chain
+      both.push_back(std::move(*any));
+      both.push_back(std::move(eq));
+      any = node(Op::Or, DataType::boolean(), std::move(both), e.offset);
     }
     if (!any) throw Error(ErrorKind::Binder, "IN needs at least one value", e.offset);
     return e.negated ? node(Op::Not, DataType::boolean(), {std::move(*any), }, e.offset) : std::move(*any);
+  }
+
+  // `x IN (the list's values)` as a set search, or nullopt where a value is
+  // no constant or the values compare no 64-bit integers or doubles
+  // (BOOLEAN, a wide DECIMAL). As in DuckDB, x and every value are taken in
+  // the one type that holds them all: a value that casts x (2.5 an INTEGER
+  // x) makes that cast x the value searched for, and the values are bound
+  // again against it (a few rounds at most: each widens the type). NULL
+  // values make a miss NULL.
+  std::optional<BoundExpr> constant_set_membership(const ast::Expr& e, const BoundExpr& x) {
+    constexpr int kRounds = 4;
+    BoundExpr searched = x;
+    for (int round = 0; round < kRounds; ++round) {
+      std::vector<int64_t> keys;
+      std::vector<double> doubles;
+      bool has_null = false, widened = false;
+      for (std::size_t i = 1; i < e.args.size() && !widened; ++i) {
+        const ast::Expr& value = *e.args[i];
+        BoundExpr eq = compare(Op::Eq, searched, bind(value), e.offset, value.offset);
+        if (eq.is_null_constant()) {
+          has_null = true;
+          continue;
+        }
+        if (eq.op != Op::Eq || eq.children.size() != 2) return std::nullopt;
+        if (!same_expression(eq.children[0], searched)) {
+          searched = std::move(eq.children[0]);
+          widened = true;
+          continue;
+        }
+        const BoundExpr& key = eq.children[1];
+        if (key.op != Op::Constant) return std::nullopt;
+        if (key.is_null_constant()) {
+          has_null = true;
+          continue;
+        }
+        if (key.type.storage() == Type::Double) doubles.push_back(key.constant.value.d);
+        else keys.push_back(key.constant.value.i);
+      }
+      if (widened) continue;
+      const Type type = searched.type.storage();
+      if (type == Type::Double && keys.empty())
+        return sorted_double_set_membership(std::move(searched), std::move(doubles), has_null, e.offset);
+      if ((type == Type::Integer || type == Type::BigInt || type == Type::Date || type == Type::Decimal ||
+           (type == Type::Varchar && searched.dictionary)) &&
+          doubles.empty())
+        return sorted_set_membership(std::move(searched), std::move(keys), has_null, e.offset);
+      return std::nullopt;
+    }
+    return std::nullopt;
   }
 
   // LIKE on a VARCHAR column: the pattern is matched once against every
@@ -1214,28 +1280,6 @@ bool names_a_column(const BoundQuery& q, std::string_view name) {
   return false;
 }
 
-// A Rank or Lookup table of sorted (Rank) or indexed (Lookup) 64-bit values.
-std::shared_ptr<LookupTable> bigint_table(const std::vector<int64_t>& values) {
-  auto table = std::make_shared<LookupTable>();
-  table->type = Type::BigInt;
-  table->entries = values.size();
-  table->bytes.resize(values.size() * sizeof(int64_t));
-  if (!values.empty()) std::memcpy(table->bytes.data(), values.data(), table->bytes.size());
-  return table;
-}
-
-// Rank (position of `child` in the sorted table) or Lookup (the table's
-// value at position `child`), BIGINT.
-BoundExpr table_node(Op op, std::shared_ptr<LookupTable> table, BoundExpr child, std::size_t at) {
-  BoundExpr e;
-  e.op = op;
-  e.type = DataType::bigint();
-  e.offset = at;
-  e.lookup = std::move(table);
-  e.children.push_back(std::move(child));
-  return e;
-}
-
 class Subqueries;
 
 class TableScope : public Scope {
@@ -1497,31 +1541,8 @@ class Subqueries {
     } else {
       throw not_yet();
     }
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     const std::size_t at = e.offset;
-    BoundExpr in;
-    if (r.rows == 0) {
-      in = bool_constant(false, at);
-    } else {
-      // With no key x could equal, x's NULL still makes IN NULL.
-      BoundExpr member = node(Op::Select, DataType::boolean(),
-                              {node(Op::IsNull, DataType::boolean(), {x}, at), null_constant(DataType::boolean(), at),
-                               bool_constant(false, at)},
-                              at);
-      if (!keys.empty()) {
-        auto table = bigint_table(keys);
-        BoundExpr rank = table_node(Op::Rank, table, x, at);
-        BoundExpr found = table_node(Op::Lookup, table, rank, at);
-        BoundExpr inside = node(Op::Lt, DataType::boolean(),
-                                {std::move(rank), int_constant(static_cast<int64_t>(keys.size()), at)}, at);
-        BoundExpr equal = node(Op::Eq, DataType::boolean(), {std::move(found), std::move(x)}, at);
-        member = node(Op::And, DataType::boolean(), {std::move(inside), std::move(equal)}, at);
-      }
-      in = has_null ? node(Op::Select, DataType::boolean(),
-                           {std::move(member), bool_constant(true, at), null_constant(DataType::boolean(), at)}, at)
-                    : std::move(member);
-    }
+    BoundExpr in = r.rows == 0 ? bool_constant(false, at) : sorted_set_membership(std::move(x), std::move(keys), has_null, at);
     return e.negated ? node(Op::Not, DataType::boolean(), {std::move(in)}, at) : std::move(in);
   }
 
