@@ -3,11 +3,22 @@
 # and DuckDB's shared library into .deps/duckdb/ (git-ignored) for the
 # differential tests' second oracle (tests/differential/duckdb_oracle.hpp).
 # CUDA 13 is expected at /usr/local/cuda already; it is not a Debian package.
+# Usage: scripts/install-deps.sh [--demo]
+#   --demo: only what configuring and building the shell needs (README's
+#   first command, with scripts/build.sh gpusql): no clang and no DuckDB,
+#   which only the tests and CI's trust steps use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+demo=false
+case "${1:-}" in
+  "") ;;
+  --demo) demo=true ;;
+  *) echo "usage: scripts/install-deps.sh [--demo]" >&2; exit 2 ;;
+esac
+# Catch2 and SQLite too: CMake looks for them whenever the tests are configured (the default).
 packages=(cmake g++ make tao-pegtl-dev catch2 libreadline-dev libsqlite3-dev sqlite3)
 # CI's trust steps (scripts/ci-extra.sh): clang with its sanitizer and libFuzzer runtimes.
-packages+=(clang libclang-rt-14-dev)
+$demo || packages+=(clang libclang-rt-14-dev)
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
@@ -25,6 +36,8 @@ fi
 if [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "install-deps: warning: /usr/local/cuda/bin/nvcc not found; CUDA 13 is required to build" >&2
 fi
+
+$demo && exit 0
 
 # DuckDB 1.5.6's libduckdb.so, as npm ships it for Node (the tarball holds
 # package/libduckdb.so; no header: the tests declare the C API themselves).

@@ -50,12 +50,27 @@ void append_date(std::string& text, int32_t days) {
   text.append(buffer, 10);
 }
 
-void append_value(std::string& text, const HostColumn& column, std::size_t row) {
+// A string as it is, or in quotes (its quotes doubled) when it holds the
+// delimiter, a quote or a line break.
+void append_string(std::string& text, const std::string& value, char delimiter) {
+  if (value.find_first_of(std::string{delimiter, '"', '\n', '\r'}) == std::string::npos) {
+    text += value;
+    return;
+  }
+  text += '"';
+  for (char ch : value) {
+    if (ch == '"') text += '"';
+    text += ch;
+  }
+  text += '"';
+}
+
+void append_value(std::string& text, const HostColumn& column, std::size_t row, char delimiter) {
   switch (column.type.id) {
     case Type::Integer: append_integer(text, column.values<int32_t>()[row]); break;
     case Type::Decimal: append_decimal(text, column.values<int64_t>()[row], column.type.scale); break;
     case Type::Date: append_date(text, column.values<int32_t>()[row]); break;
-    default: text += column.dictionary->values[column.values<uint32_t>()[row]]; break;
+    default: append_string(text, column.dictionary->values[column.values<uint32_t>()[row]], delimiter); break;
   }
 }
 
@@ -85,7 +100,7 @@ void write_text(const Table& table, const std::string& path, const TextFormat& f
     for (std::size_t r = begin; r < end; ++r) {
       for (std::size_t c = 0; c < table.columns.size(); ++c) {
         if (c) text += format.delimiter;
-        append_value(text, table.host[c], r);
+        append_value(text, table.host[c], r, format.delimiter);
       }
       if (format.trailing_delimiter) text += format.delimiter;
       text += '\n';

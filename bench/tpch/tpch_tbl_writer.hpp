@@ -1,7 +1,9 @@
 // A generated table as text, by default as dbgen writes its .tbl files:
 // one line per row, '|' after every value (the last included), DECIMALs
 // with their two decimals, dates as YYYY-MM-DD, strings as they are (TPC-H
-// text holds no '|', quote or line break).
+// text holds no '|', quote or line break). A string holding the delimiter
+// (a comment's comma, when the delimiter is ',') is quoted as RFC 4180 has
+// it, so the same writer makes CSV files.
 #pragma once
 
 #include <string>
