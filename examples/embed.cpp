@@ -1,5 +1,6 @@
 // Embedding gpusql: open a database, load a CSV, run SQL, read typed values.
-// Uses only the public header. Usage: embed_example path/to/records.csv [host|gpu]
+// Uses only the public headers. Usage: embed_example path/to/records.csv [host|gpu]
+#include <gpusql/arrow.hpp>
 #include <gpusql/gpusql.hpp>
 
 #include <cstdio>
@@ -23,6 +24,17 @@ int main(int argc, char** argv) {
     int64_t n = r.get<int64_t>(0, 0);
     double lightest = r.get<double>(0, 1);
     std::cout << "n=" << n << " lightest=" << r.text(0, 1) << " (" << lightest << ")\n";
+    // The same result handed over through the Arrow C data interface, as
+    // pyarrow, Polars or DuckDB would take it.
+    ArrowSchema schema;
+    ArrowArray array;
+    gpusql::export_arrow(r, &schema, &array);
+    std::cout << "arrow: " << schema.format << " of " << array.length << " row(s):";
+    for (int64_t c = 0; c < schema.n_children; ++c)
+      std::cout << " " << schema.children[c]->name << " " << schema.children[c]->format;
+    std::cout << ", n=" << static_cast<const int64_t*>(array.children[0]->buffers[1])[0] << "\n";
+    array.release(&array);
+    schema.release(&schema);
     // Errors are exceptions carrying the position of the fault.
     try {
       db.query("SELECT weigth FROM records");

@@ -133,6 +133,7 @@ TEST_CASE("the embedding example runs", "[example]") {
                   "n BIGINT\n"
                   "lightest DOUBLE\n"
                   "n=" + r.text(0, 0) + " lightest=" + r.text(0, 1) + " (" + r.text(0, 1) + ")\n"
+                  "arrow: +s of 1 row(s): n l lightest g, n=" + r.text(0, 0) + "\n"
                   "error at line 1, column 8:\n"
                   "Binder Error: Referenced column \"weigth\" not found in FROM clause! (line 1, column 8)\n"
                   "Did you mean \"records.weight\"?\n"
