@@ -47,7 +47,7 @@ bool architectures_run_on(std::string_view architectures, int major, int minor) 
   const int device = major * 10 + minor;
   std::size_t begin = 0;
   while (begin <= architectures.size()) {
-    std::size_t end = architectures.find(';', begin);
+    std::size_t end = architectures.find_first_of("; ,", begin);
     if (end == std::string_view::npos) end = architectures.size();
     const std::string_view entry = architectures.substr(begin, end - begin);
     const std::size_t dash = entry.find('-');

@@ -3,6 +3,8 @@
 
 #include <dlfcn.h>
 
+#include <utility>
+
 #include "storage/cuda_architectures.hpp"
 #include "tests/test_support.hpp"
 
@@ -150,6 +152,12 @@ TEST_CASE("a build's GPU code runs on the devices its architectures cover", "[er
   CHECK_FALSE(architectures_run_on("89-real", 8, 6));
   CHECK(architectures_run_on("90;80-virtual", 8, 6));
   CHECK_FALSE(architectures_run_on("90;80-virtual", 7, 5));
+  // The default build: sm_90 machine code, compute_80 PTX for the rest.
+  for (auto [major, minor] : {std::pair{9, 0}, {8, 0}, {8, 6}, {8, 9}, {10, 0}, {12, 0}})
+    CHECK(architectures_run_on("90-real;80-virtual", major, minor));
+  CHECK_FALSE(architectures_run_on("90-real;80-virtual", 7, 5));
+  CHECK(architectures_run_on("90-real 80-virtual", 8, 6));  // as the build passes them
+  CHECK_FALSE(architectures_run_on("90-real 80-virtual", 7, 5));
   CHECK(architectures_run_on("all-major", 7, 0));
   CHECK(architectures_run_on("native", 8, 0));
 }
