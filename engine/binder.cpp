@@ -472,6 +472,8 @@ class ExpressionBinder {
       return bind_interval_arithmetic(e, bind(*e.args[0]));
     if (e.binary_op == B::Concat) return bind_concat(e);
     Op op = to_op(e.binary_op);
+    if (e.binary_op == B::Or)
+      if (std::optional<BoundExpr> in = equality_chain_membership(e)) return std::move(*in);
     if (e.binary_op == B::And || e.binary_op == B::Or) {
       BoundExpr a = bind_boolean(*e.args[0], e.binary_op == B::And ? "AND operand" : "OR operand");
       BoundExpr b = bind_boolean(*e.args[1], e.binary_op == B::And ? "AND operand" : "OR operand");
@@ -632,6 +634,51 @@ class ExpressionBinder {
     }
     if (!any) throw Error(ErrorKind::Binder, "IN needs at least one value", e.offset);
     return e.negated ? node(Op::Not, DataType::boolean(), {std::move(*any), }, e.offset) : std::move(*any);
+  }
+
+  // An OR of more than kOrChainValues comparisons `x = constant` of one x
+  // (an IN list written out): the same set search, whose answer and NULLs
+  // are the chain's. nullopt where a term is of another shape, compares
+  // another x, or takes x another way (x = 1 OR x = 2.5).
+  std::optional<BoundExpr> equality_chain_membership(const ast::Expr& e) {
+    std::vector<const ast::Expr*> terms;
+    const ast::Expr* rest = &e;
+    for (; rest->kind == ExprKind::Binary && rest->binary_op == ast::BinaryOp::Or; rest = rest->args[0].get())
+      terms.push_back(rest->args[1].get());
+    terms.push_back(rest);
+    if (terms.size() <= kOrChainValues) return std::nullopt;
+    for (const ast::Expr* term : terms)
+      if (term->kind != ExprKind::Binary || term->binary_op != ast::BinaryOp::Eq) return std::nullopt;
+    std::optional<BoundExpr> searched;
+    std::vector<int64_t> keys;
+    std::vector<double> doubles;
+    bool has_null = false;
+    for (const ast::Expr* term : terms) {
+      BoundExpr eq = bind(*term);
+      if (eq.is_null_constant()) {
+        has_null = true;
+        continue;
+      }
+      if (eq.op != Op::Eq || eq.children.size() != 2) return std::nullopt;
+      const int side = eq.children[1].op == Op::Constant ? 1 : eq.children[0].op == Op::Constant ? 0 : -1;
+      if (side < 0) return std::nullopt;
+      const BoundExpr& key = eq.children[side];
+      const BoundExpr& x = eq.children[1 - side];
+      if (!searched) searched = x;
+      else if (!same_expression(x, *searched)) return std::nullopt;
+      if (key.is_null_constant()) has_null = true;
+      else if (key.type.storage() == Type::Double) doubles.push_back(key.constant.value.d);
+      else keys.push_back(key.constant.value.i);
+    }
+    if (!searched) return std::nullopt;
+    const Type type = searched->type.storage();
+    if (type == Type::Double && keys.empty())
+      return sorted_double_set_membership(std::move(*searched), std::move(doubles), has_null, e.offset);
+    if ((type == Type::Integer || type == Type::BigInt || type == Type::Date || type == Type::Decimal ||
+         (type == Type::Varchar && searched->dictionary)) &&
+        doubles.empty())
+      return sorted_set_membership(std::move(*searched), std::move(keys), has_null, e.offset);
+    return std::nullopt;
   }
 
   // `x IN (the list's values)` as a set search, or nullopt where a value is
@@ -900,6 +947,9 @@ class ExpressionBinder {
     DataType type = typed->type;
     for (BoundExpr* r : results)
       if (r->type.id == Type::BigInt && type.id == Type::Integer) type = r->type;
+    if (branches.size() > kOrChainValues && case_lookup_holds(type))
+      if (std::optional<BoundExpr> mapped = constant_case_lookup(branches, otherwise, type, e.offset))
+        return std::move(*mapped);
     BoundExpr result = std::move(otherwise);
     for (auto it = branches.rbegin(); it != branches.rend(); ++it) {
       auto dictionary = it->second.dictionary;
@@ -907,6 +957,35 @@ class ExpressionBinder {
       result.dictionary = dictionary;
     }
     return result;
+  }
+
+  // A CASE of more than kOrChainValues branches, each `x = constant` of
+  // one x, with constant non-NULL results: one search in the sorted keys
+  // (set_membership.hpp) instead of a chain of Selects, so any number of
+  // branches binds and runs. nullopt where a branch is of another shape.
+  static std::optional<BoundExpr> constant_case_lookup(const std::vector<std::pair<BoundExpr, BoundExpr>>& branches,
+                                                       const BoundExpr& otherwise, const DataType& type,
+                                                       std::size_t at) {
+    const BoundExpr* searched = nullptr;
+    std::vector<std::pair<int64_t, BoundExpr>> keyed;
+    keyed.reserve(branches.size());
+    for (const auto& [condition, value] : branches) {
+      if (condition.is_null_constant()) continue;  // WHEN NULL: never taken
+      if (condition.op != Op::Eq || condition.children.size() != 2) return std::nullopt;
+      const BoundExpr& key = condition.children[1];
+      if (key.op != Op::Constant) return std::nullopt;
+      if (key.is_null_constant()) continue;  // x = NULL: never taken either
+      if (!searched) searched = &condition.children[0];
+      else if (!same_expression(condition.children[0], *searched)) return std::nullopt;
+      if (value.op != Op::Constant || value.is_null_constant()) return std::nullopt;
+      keyed.emplace_back(key.constant.value.i, value);
+    }
+    if (!searched) return std::nullopt;
+    const Type kind = searched->type.storage();
+    if (kind != Type::Integer && kind != Type::BigInt && kind != Type::Date && kind != Type::Decimal &&
+        !(kind == Type::Varchar && searched->dictionary))
+      return std::nullopt;
+    return sorted_case_lookup(*searched, std::move(keyed), otherwise, type, at);
   }
 
   BoundExpr bind_extract(const ast::Expr& e) {

@@ -110,4 +110,67 @@ BoundExpr sorted_double_set_membership(BoundExpr x, std::vector<double> keys, bo
   return membership(std::move(x), std::move(rank), std::move(found), keys.size(), has_null, at);
 }
 
+bool case_lookup_holds(const DataType& type) {
+  switch (type.storage()) {
+    case Type::Integer: case Type::Date: case Type::Varchar: case Type::BigInt: case Type::Decimal: case Type::Double:
+      return true;
+    default: return false;
+  }
+}
+
+BoundExpr sorted_case_lookup(BoundExpr searched, std::vector<std::pair<int64_t, BoundExpr>> branches,
+                             BoundExpr otherwise, const DataType& type, std::size_t at) {
+  std::stable_sort(branches.begin(), branches.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  branches.erase(std::unique(branches.begin(), branches.end(),
+                             [](const auto& a, const auto& b) { return a.first == b.first; }),
+                 branches.end());
+  std::vector<int64_t> keys;
+  for (const auto& branch : branches) keys.push_back(branch.first);
+  auto results = std::make_shared<LookupTable>();
+  results->type = type.storage();
+  results->entries = branches.size();
+  results->bytes.resize(branches.size() * type.width());
+  for (std::size_t k = 0; k < branches.size(); ++k) {
+    const Instr& value = branches[k].second.constant;
+    uint8_t* at_entry = results->bytes.data() + k * type.width();
+    switch (type.storage()) {
+      case Type::Integer: case Type::Date: {
+        const int32_t v = static_cast<int32_t>(value.value.i);
+        std::memcpy(at_entry, &v, sizeof v);
+        break;
+      }
+      case Type::Varchar: {
+        const uint32_t v = static_cast<uint32_t>(value.value.i);
+        std::memcpy(at_entry, &v, sizeof v);
+        break;
+      }
+      case Type::Double: std::memcpy(at_entry, &value.value.d, sizeof(double)); break;
+      default: std::memcpy(at_entry, &value.value.i, sizeof(int64_t)); break;
+    }
+  }
+  auto table = bigint_table(keys);
+  BoundExpr rank = table_node(Op::Rank, table, searched, at);
+  BoundExpr found = table_node(Op::Lookup, table, rank, at);
+  BoundExpr size;
+  size.op = Op::Constant;
+  size.type = keys.size() <= INT32_MAX ? DataType::integer() : DataType::bigint();
+  size.offset = at;
+  size.constant.value.i = static_cast<int64_t>(keys.size());
+  BoundExpr inside = boolean_node(Op::Lt, {rank, std::move(size)}, at);
+  BoundExpr equal = boolean_node(Op::Eq, {std::move(found), std::move(searched)}, at);
+  BoundExpr matched = boolean_node(Op::And, {std::move(inside), std::move(equal)}, at);
+  BoundExpr result = table_node(Op::Lookup, std::move(results), std::move(rank), at);
+  result.type = type;
+  result.dictionary = otherwise.dictionary;
+  BoundExpr select;
+  select.op = Op::Select;
+  select.type = type;
+  select.offset = at;
+  select.dictionary = otherwise.dictionary;
+  select.children.push_back(std::move(matched));
+  select.children.push_back(std::move(result));
+  select.children.push_back(std::move(otherwise));
+  return select;
+}
+
 }  // namespace gpusql

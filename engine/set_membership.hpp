@@ -33,4 +33,14 @@ BoundExpr sorted_set_membership(BoundExpr x, std::vector<int64_t> keys, bool has
 // order (order_bits), then compared as doubles, so -0.0 finds 0.0.
 BoundExpr sorted_double_set_membership(BoundExpr x, std::vector<double> keys, bool has_null, std::size_t at);
 
+// CASE searched WHEN k1 THEN v1 ... ELSE otherwise END with constant keys
+// and constant, non-NULL results of `type` (INTEGER, BIGINT, DATE, a narrow
+// DECIMAL, DOUBLE, or VARCHAR codes of `type`'s dictionary): one search in
+// the sorted keys, then the result at the key's place. A key given twice
+// keeps its first branch, as CASE takes the first match. searched is a
+// 64-bit integer value of the keys' kind; NULL finds nothing (ELSE).
+bool case_lookup_holds(const DataType& type);
+BoundExpr sorted_case_lookup(BoundExpr searched, std::vector<std::pair<int64_t, BoundExpr>> branches,
+                             BoundExpr otherwise, const DataType& type, std::size_t at);
+
 }  // namespace gpusql
