@@ -151,6 +151,12 @@ std::size_t count_nulls(const HostColumn& column, std::size_t rows) {
   return nulls;
 }
 
+// memcpy, but a count of 0 may come with null pointers (an empty column's
+// vectors hold no storage), which memcpy itself must not be given.
+void copy_bytes(void* to, const void* from, std::size_t bytes) {
+  if (bytes != 0) std::memcpy(to, from, bytes);
+}
+
 // Bit i of the engine's 32-bit word i/32 is, in little-endian bytes, bit i%8
 // of byte i/8: Arrow's bitmap order, so the words copy as they are. The bits
 // past the last row are cleared: the engine does not promise them.
@@ -158,7 +164,7 @@ Buffer validity_bitmap(const HostColumn& column, std::size_t rows) {
   assert(column.validity.size() == validity_words(rows));
   const std::size_t bytes = (rows + 7) / 8;
   Buffer out(bytes);
-  std::memcpy(out.as<uint8_t>(), column.validity.data(), bytes);
+  copy_bytes(out.as<uint8_t>(), column.validity.data(), bytes);
   if (rows % 8 != 0) out.as<uint8_t>()[rows / 8] &= static_cast<uint8_t>((1u << (rows % 8)) - 1);
   return out;
 }
@@ -166,7 +172,7 @@ Buffer validity_bitmap(const HostColumn& column, std::size_t rows) {
 // INTEGER, BIGINT, REAL, DOUBLE and DATE are stored as Arrow lays them out.
 Buffer copy_values(const HostColumn& column, std::size_t rows) {
   Buffer out(rows * column.type.width());
-  std::memcpy(out.as<std::byte>(), column.bytes.data(), rows * column.type.width());
+  copy_bytes(out.as<std::byte>(), column.bytes.data(), rows * column.type.width());
   return out;
 }
 
@@ -186,7 +192,7 @@ Buffer boolean_bits(const HostColumn& column, std::size_t rows) {
 Buffer decimal128_values(const HostColumn& column, std::size_t rows) {
   Buffer out(rows * 16);
   if (column.type.is_wide_decimal()) {
-    std::memcpy(out.as<std::byte>(), column.bytes.data(), rows * 16);
+    copy_bytes(out.as<std::byte>(), column.bytes.data(), rows * 16);
     return out;
   }
   int64_t* words = out.as<int64_t>();
@@ -223,7 +229,7 @@ void add_string_buffers(const HostColumn& column, std::size_t rows, std::size_t 
     offset[row] = static_cast<Offset>(at);
     if (!column.is_valid(row)) continue;
     const std::string& value = column.dictionary->values[codes[row]];
-    std::memcpy(out + at, value.data(), value.size());
+    copy_bytes(out + at, value.data(), value.size());
     at += value.size();
   }
   offset[rows] = static_cast<Offset>(at);

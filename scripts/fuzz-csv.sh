@@ -13,9 +13,9 @@ out=${GPUSQL_FUZZ_DIR:-build-fuzz}
 cuda=${CUDA_HOME:-/usr/local/cuda}
 cxx=${CLANGXX:-clang++}
 mkdir -p "$out/corpus"
-sources=(fuzz/csv_fuzz.cpp storage/*.cpp engine/result.cpp engine/error.cpp)
+sources=(fuzz/csv_fuzz.cpp common/*.cpp storage/*.cpp engine/result.cpp engine/error.cpp)
 # Rebuild only when a source changed.
-if [ ! -x "$out/csv_fuzz" ] || [ -n "$(find "${sources[@]}" storage/*.hpp include -newer "$out/csv_fuzz" 2>/dev/null | head -1)" ]; then
+if [ ! -x "$out/csv_fuzz" ] || [ -n "$(find "${sources[@]}" common/*.hpp storage/*.hpp include -newer "$out/csv_fuzz" 2>/dev/null | head -1)" ]; then
   echo "fuzz-csv: building $out/csv_fuzz" >&2
   "$cxx" -std=c++20 -O1 -g -fno-omit-frame-pointer \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
