@@ -212,7 +212,7 @@ TEST_CASE("CASE: 10,000 branches bind and run", "[sql][in_list]") {
   Rows actual = to_rows(db.query(q));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(same_rows(oracle.query(q), actual));
-  CHECK(seconds < 3.0);  // the chain of Selects stopped at 128 operations; it took 26 s for 10,000 when it ran
+  CHECK(seconds < 20.0);  // 0.4 s here; the chain of Selects took 26 s for 10,000 when it ran
 }
 
 TEST_CASE("IN lists longer than 16 constants: the answers and NULLs of SQLite", "[sql][in_list]") {
@@ -235,5 +235,7 @@ TEST_CASE("IN lists: 100,000 values bind and run in linear time", "[sql][in_list
   Rows actual = to_rows(db.query(q));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(same_rows(oracle.query(q), actual));
-  CHECK(seconds < 3.0);  // the OR chain took 7.6 s for 8,000 values
+  // Linear: 0.3-0.6 s here, 3.6 s under ASan; the OR chain took 7.6 s for
+  // 8,000 values, and would take minutes for these.
+  CHECK(seconds < 20.0);
 }
