@@ -671,13 +671,21 @@ class ExpressionBinder {
       else keys.push_back(key.constant.value.i);
     }
     if (!searched) return std::nullopt;
-    const Type type = searched->type.storage();
+    return set_search(std::move(*searched), std::move(keys), std::move(doubles), has_null, e.offset);
+  }
+
+  // x IN (the keys, or the doubles) as one search, or nullopt where x is no
+  // value a set search takes (BOOLEAN, REAL, a wide DECIMAL) or the values
+  // are of the other kind.
+  static std::optional<BoundExpr> set_search(BoundExpr searched, std::vector<int64_t> keys, std::vector<double> doubles,
+                                             bool has_null, std::size_t at) {
+    const Type type = searched.type.storage();
     if (type == Type::Double && keys.empty())
-      return sorted_double_set_membership(std::move(*searched), std::move(doubles), has_null, e.offset);
+      return sorted_double_set_membership(std::move(searched), std::move(doubles), has_null, at);
     if ((type == Type::Integer || type == Type::BigInt || type == Type::Date || type == Type::Decimal ||
-         (type == Type::Varchar && searched->dictionary)) &&
+         (type == Type::Varchar && searched.dictionary)) &&
         doubles.empty())
-      return sorted_set_membership(std::move(*searched), std::move(keys), has_null, e.offset);
+      return sorted_set_membership(std::move(searched), std::move(keys), has_null, at);
     return std::nullopt;
   }
 
@@ -718,14 +726,7 @@ class ExpressionBinder {
         else keys.push_back(key.constant.value.i);
       }
       if (widened) continue;
-      const Type type = searched.type.storage();
-      if (type == Type::Double && keys.empty())
-        return sorted_double_set_membership(std::move(searched), std::move(doubles), has_null, e.offset);
-      if ((type == Type::Integer || type == Type::BigInt || type == Type::Date || type == Type::Decimal ||
-           (type == Type::Varchar && searched.dictionary)) &&
-          doubles.empty())
-        return sorted_set_membership(std::move(searched), std::move(keys), has_null, e.offset);
-      return std::nullopt;
+      return set_search(std::move(searched), std::move(keys), std::move(doubles), has_null, e.offset);
     }
     return std::nullopt;
   }
