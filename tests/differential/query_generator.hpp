@@ -248,6 +248,12 @@ inline std::string render(const Node& n, Dialect d) {
     case K::Between:
       return "(" + r(n.args[0]) + (n.negated ? " NOT" : "") + " BETWEEN " + r(n.args[1]) + " AND " + r(n.args[2]) + ")";
     case K::In: {
+      if (n.text == "or") {
+        std::string chain;
+        for (std::size_t i = 1; i < n.args.size(); ++i)
+          chain += (i > 1 ? " OR " : "") + r(n.args[0]) + " = " + r(n.args[i]);
+        return std::string(n.negated ? "(NOT (" : "((") + chain + "))";
+      }
       std::string list;
       for (std::size_t i = 1; i < n.args.size(); ++i) list += (i > 1 ? ", " : "") + r(n.args[i]);
       return "(" + r(n.args[0]) + (n.negated ? " NOT" : "") + " IN (" + list + "))";
@@ -1009,9 +1015,13 @@ class QueryGenerator {
         bool is_text = !texts.empty() && rng_.chance(0.3);
         bool is_double = !is_text && rng_.chance(0.3);
         n.args.push_back(is_text ? column(*rng_.pick(texts)) : is_double ? real(depth + 1) : integer(depth + 1));
-        std::size_t count = 1 + rng_.below(4);
+        // Past 16 values the engine searches a sorted set, not an OR chain;
+        // the same list written out as ORs of equalities too (n.text "or").
+        const bool long_list = new_shape(0.15);
+        std::size_t count = long_list ? 17 + rng_.below(12) : 1 + rng_.below(4);
         for (std::size_t i = 0; i < count; ++i)
           n.args.push_back(is_text ? text_literal() : is_double ? double_literal() : int_literal());
+        if (long_list && rng_.chance(0.4)) n.text = "or";
         return n;
       }
       case 5: {
@@ -1212,6 +1222,18 @@ class QueryGenerator {
     Node n;
     n.kind = Node::Kind::Case;
     n.type = type;
+    // Past 16 branches `x = constant` with constant results the engine
+    // searches the sorted keys (a CASE map), not a chain of choices.
+    if (type != VType::Date && type != VType::Bool && new_shape(0.08)) {
+      Node x = integer(depth + 1);
+      const std::size_t branches = 17 + rng_.below(8);
+      for (std::size_t i = 0; i < branches; ++i) {
+        n.args.push_back(compare("=", x, int_literal()));
+        n.args.push_back(type == VType::Int ? int_literal() : type == VType::Double ? double_literal() : text_literal());
+      }
+      n.args.push_back(type == VType::Int ? int_literal() : type == VType::Double ? double_literal() : text_literal());
+      return n;
+    }
     std::size_t whens = 1 + rng_.below(2);
     auto value = [&]() {
       if (type == VType::Int && !features_.case_int_widths) return arith("+", integer(depth + 1), literal(VType::Int, "0"));
