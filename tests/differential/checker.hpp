@@ -454,6 +454,8 @@ class Checker {
       return known("integer overflow in a constant DuckDB folds (gpusql evaluates it per row)");
     if (duckdb_overflows && reassociated_constants_overflow())
       return known("integer overflow of two constants DuckDB brings together, (x + c1) + c2 (D16)");
+    if (duckdb_overflows && reassociated_product_overflow())
+      return known("integer overflow of constant factors DuckDB brings together, (c1 * x) * c2 (D16)");
     if (duckdb_conversion && cast_may_fail(true))
       return known("a failing CAST of a constant DuckDB folds (gpusql evaluates it per row)");
     if (duckdb_overflows && q_.from.size() > 1 && duckdb_may_overflow())
@@ -667,6 +669,44 @@ class Checker {
           const __int128 total = constants[i] + constants[j];
           found = total > INT64_MAX || total < INT64_MIN;
         }
+    });
+    return found;
+  }
+
+  // D16 for products: DuckDB also gathers the constant factors of a chain
+  // of *, folding what reads no column (DATE arithmetic included), so
+  // (c1 * (x - x)) * 9223372036854775807 overflows though x - x is 0. Taken
+  // where a chain holds an integer literal past 2^31 and another factor
+  // that reads no column.
+  bool reassociated_product_overflow() const {
+    auto product = [](const Node& n) { return n.kind == Node::Kind::Arith && n.text == "*" && n.args.size() == 2; };
+    std::function<bool(const Node&)> reads_column = [&](const Node& n) {
+      if (n.kind == Node::Kind::Column || n.kind == Node::Kind::RowId || n.kind == Node::Kind::Agg) return true;
+      for (const Node& a : n.args)
+        if (reads_column(a)) return true;
+      return false;
+    };
+    std::function<void(const Node&, std::vector<const Node*>&)> factors = [&](const Node& n,
+                                                                          std::vector<const Node*>& out) {
+      if (product(n)) {
+        factors(n.args[0], out);
+        factors(n.args[1], out);
+      } else {
+        out.push_back(&n);
+      }
+    };
+    bool found = false;
+    each_node([&](const Node& n) {
+      if (found || !product(n)) return;
+      std::vector<const Node*> parts;
+      factors(n, parts);
+      for (std::size_t i = 0; i < parts.size() && !found; ++i) {
+        const Node& big = *parts[i];
+        if (big.kind != Node::Kind::Literal || big.type != VType::Int) continue;
+        const long long v = std::strtoll(big.text.c_str(), nullptr, 10);
+        if (v > -(1LL << 31) && v < (1LL << 31)) continue;
+        for (std::size_t j = 0; j < parts.size() && !found; ++j) found = j != i && !reads_column(*parts[j]);
+      }
     });
     return found;
   }
