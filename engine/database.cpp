@@ -180,7 +180,7 @@ Result Database::query(std::string_view sql) {
   try {
     trace::set_enabled(impl_->settings.trace);
     trace::mark("start");
-    std::vector<ast::Statement> statements = parse_sql(sql);
+    std::vector<ast::Statement> statements = parse_sql(sql, &impl_->control);
     trace::mark("parse");
     std::shared_ptr<ResultData> last = std::make_shared<ResultData>();
     for (const auto& statement : statements) last = impl_->run(statement, sql);

@@ -14,10 +14,12 @@
 #include <string>
 #include <string_view>
 #include <tao/pegtl/contrib/parse_tree.hpp>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "common/query_control.hpp"
 #include "gpusql/gpusql.hpp"
 #include "parser/ast.hpp"
 #include "parser/grammar.hpp"
@@ -50,11 +52,15 @@ struct ParseState {
   std::size_t lexeme_start = 0;   // the last opening quote or "/*": where "unterminated" errors point
   std::size_t nesting_start = 0;  // the last '(' or prefix operator: where "too deeply" errors point
   int depth = 0;
+  const QueryControl* query_control = nullptr;  // whose interrupt stops the parse between statements
   // End of each whitespace run -> its start, so a node's end can exclude the
   // whitespace and comments its last token swallowed.
   std::unordered_map<std::size_t, std::size_t> whitespace_start;
 
   std::size_t offset_of(const char* p) const { return static_cast<std::size_t>(p - base); }
+  void check_interrupt() const {
+    if (query_control) query_control->check_interrupt();
+  }
   std::size_t trim_end(std::size_t end) const {
     auto it = whitespace_start.find(end);
     return it == whitespace_start.end() ? end : it->second;
@@ -369,6 +375,10 @@ struct control : pegtl::normal<Rule> {
       ParseState& state = find_parse_state(st...);
       DepthGuard guard(state.depth);
       if (state.depth > kMaxNesting) throw nesting_error(state.nesting_start);
+      return pegtl::normal<Rule>::template match<A, M, Action, Control>(in, st...);
+    } else if constexpr (std::is_same_v<Rule, g::statement>) {
+      // Before each statement: a script of thousands stops while it is parsed.
+      find_parse_state(st...).check_interrupt();
       return pegtl::normal<Rule>::template match<A, M, Action, Control>(in, st...);
     } else if constexpr (expected<Rule> != nullptr) {
       // A failed must<Rule> is reported where Rule started, not wherever a
@@ -1395,7 +1405,7 @@ class Lowering {
 
 }  // namespace
 
-std::vector<ast::Statement> parse_sql(std::string_view sql) {
+std::vector<ast::Statement> parse_sql(std::string_view sql, const QueryControl* query_control) {
   static constexpr char kEmpty[] = "";
   if (sql.data() == nullptr) sql = std::string_view(kEmpty, 0);
   if (const std::size_t bad = invalid_utf8_offset(sql); bad != std::string_view::npos)
@@ -1404,6 +1414,7 @@ std::vector<ast::Statement> parse_sql(std::string_view sql) {
   ParseState state;
   state.base = sql.data();
   state.size = sql.size();
+  state.query_control = query_control;
   state.whitespace_start.reserve(sql.size() / 4 + 16);
   pegtl::memory_input<pegtl::tracking_mode::lazy> input(sql.data(), sql.size(), "sql");
   std::unique_ptr<Node> root = pt::parse<g::sql, Node, selector, action, control>(input, state);
@@ -1411,7 +1422,10 @@ std::vector<ast::Statement> parse_sql(std::string_view sql) {
 
   std::vector<ast::Statement> statements;
   Lowering lowering(state);
-  for (const auto& child : root->children) statements.push_back(lowering.statement(*child));
+  for (const auto& child : root->children) {
+    state.check_interrupt();
+    statements.push_back(lowering.statement(*child));
+  }
   return statements;
 }
 

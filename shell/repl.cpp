@@ -186,7 +186,7 @@ void run_repl(Session& session) {
       return;
     }
     editor.remember(line);
-    for (const InputItem& item : reader.feed_line(line)) {
+    for (const InputItem& item : session.feed_line(reader, line)) {
       const Outcome outcome = session.run_item(item);
       if (outcome == Outcome::Quit) return;
       if (outcome == Outcome::Interrupted) {  // the rest of the input so far is dropped too

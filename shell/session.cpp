@@ -61,8 +61,19 @@ void Session::echo(std::string_view text) {
   results_stream().flush();
 }
 
+std::vector<InputItem> Session::feed_line(StatementReader& reader, std::string_view line) {
+  if (settings_.echo) {
+    std::string_view shown = line;
+    if (shown.ends_with('\r')) shown.remove_suffix(1);
+    const SplitResult split = split_statements(shown);
+    const bool blank = split.statements.empty() && split.rest_is_blank;
+    if (!reader.pending() && !blank) shown.remove_prefix(std::min(shown.find_first_not_of(" \t"), shown.size()));
+    echo(shown);
+  }
+  return reader.feed_line(line);
+}
+
 Outcome Session::run_item(const InputItem& item) {
-  if (settings_.echo && !echoing_lines_) echo(item.text + (item.terminated ? ";" : ""));
   StatementInterruptGuard guard(database_);
   Outcome outcome =
       item.kind == InputItem::Kind::DotCommand ? run_dot_command(*this, item.text) : run_statement(item.text);
@@ -114,35 +125,26 @@ void Session::redirect_results(const std::string& path, bool once) {
 Outcome Session::run_script(std::istream& in) {
   StatementReader reader;
   bool failed = false;
+  // A Ctrl-C between two statements ends the script too, as in sqlite3;
+  // one during a statement stops that statement (run_item's own guard,
+  // whose presses this guard then counts).
+  StatementInterruptGuard script_guard(database_);
   // Returns how the script ends when this item ends it.
   auto run = [&](const InputItem& item) -> std::optional<Outcome> {
+    if (script_guard.interrupted()) {
+      report_exception(Error(ErrorKind::Interrupt, "Interrupted!"));
+      had_error_ = true;
+      return Outcome::Interrupted;
+    }
     Outcome outcome = run_item(item);
     if (outcome == Outcome::Failed) failed = true;
     if (outcome == Outcome::Quit || outcome == Outcome::Interrupted || (outcome == Outcome::Failed && settings_.bail))
       return outcome;
     return std::nullopt;
   };
-  // With echo on, the input is shown line by line as it is read, as sqlite3
-  // shows it: comments and blank lines between statements too, a
-  // statement's first line without its indentation. run_item then does not
-  // echo the items again (the REPL's items it does).
-  struct Restore {
-    bool& flag;
-    bool value;
-    ~Restore() { flag = value; }
-  } restore{echoing_lines_, echoing_lines_};
-  echoing_lines_ = true;
   std::string line;
   while (std::getline(in, line)) {
-    if (settings_.echo) {
-      std::string_view shown = line;
-      if (shown.ends_with('\r')) shown.remove_suffix(1);
-      const SplitResult split = split_statements(shown);
-      const bool blank = split.statements.empty() && split.rest_is_blank;
-      if (!reader.pending() && !blank) shown.remove_prefix(std::min(shown.find_first_not_of(" \t"), shown.size()));
-      echo(shown);
-    }
-    for (const InputItem& item : reader.feed_line(line))
+    for (const InputItem& item : feed_line(reader, line))
       if (auto end = run(item)) return *end;
   }
   if (auto last = reader.finish())

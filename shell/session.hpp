@@ -11,6 +11,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gpusql/gpusql.hpp"
 #include "shell/renderer.hpp"
@@ -30,7 +31,7 @@ struct SessionSettings {
   RenderMode mode = RenderMode::Box;
   RenderOptions render;
   bool bail = false;   // a script stops at its first failure
-  bool echo = false;   // print each statement and dot-command before running it
+  bool echo = false;   // print each input line before running what it completes
   bool timer = false;  // print "Run Time: 0.012 s" after each statement
 };
 
@@ -39,6 +40,11 @@ class Session {
   // Results go to `out`, errors to `err`.
   Session(Database& database, SessionSettings settings, std::ostream& out, std::ostream& err);
 
+  // Feeds one input line to `reader` and returns the items it completes.
+  // With echo on, the line is shown first, as sqlite3 shows its input:
+  // comments and blank lines between statements too, a statement's first
+  // line without its indentation. Scripts and the REPL both read through it.
+  std::vector<InputItem> feed_line(StatementReader& reader, std::string_view line);
   // Runs one statement or dot-command.
   Outcome run_item(const InputItem& item);
   // Runs a script read line by line from `in` (-c text, -f and .read files,
@@ -88,7 +94,6 @@ class Session {
   bool results_once_ = false;
   std::ostream& err_;
   bool had_error_ = false;
-  bool echoing_lines_ = false;  // run_script echoes its input lines, so run_item does not
   int read_depth_ = 0;  // nested .read files, bounded so a file reading itself stops
 };
 

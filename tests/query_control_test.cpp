@@ -10,6 +10,7 @@
 #include "common/query_control.hpp"
 #include "engine/database_impl.hpp"
 #include "engine/settings.hpp"
+#include "parser/parser.hpp"
 #include "tests/test_support.hpp"
 
 using namespace gpusql;
@@ -80,9 +81,8 @@ void check_interrupt(ExecutorKind executor) {
     CHECK(created.first == ErrorKind::Interrupt);
     CHECK(db.table_names() == std::vector<std::string>{"t"});
   }
-  // The whole text is parsed before the first statement runs, and parsing
-  // does not stop: few enough statements that a sanitizer build parses them
-  // within the second, enough that the GPU is still running at 300 ms.
+  // Enough statements that the GPU is still running them at 300 ms (a
+  // script stopped while it is parsed is the test below).
   const int statements = executor == ExecutorKind::Gpu ? 20000 : 2000;
   std::string script;
   for (int i = 0; i < statements; ++i) script += "SELECT SUM(x) FROM t WHERE x > " + std::to_string(i % 1000) + ";";
@@ -135,6 +135,28 @@ void check_memory_limit(ExecutorKind executor) {
 
 TEST_CASE("interrupt: a running statement stops within a second, the database as it was", "[control]") {
   check_interrupt(ExecutorKind::Host);
+}
+
+TEST_CASE("interrupt: a long script stops while it is parsed, the database as it was", "[control]") {
+  // 200,000 statements take the parser seconds. The text ends in a syntax
+  // error: an Interrupt, not a Parser error, shows the parse stopped on its
+  // way there.
+  std::string script;
+  for (int i = 0; i < 200000; ++i) script += "SELECT 1;";
+  script += "SELEC 2;";
+  Database db(Options{ExecutorKind::Host});
+  auto [kind, seconds] = interrupt_after(db, script, std::chrono::milliseconds(50));
+  CHECK(kind == ErrorKind::Interrupt);
+  CHECK(seconds < 2.0);
+  CHECK(db.query("SELECT 41 + 1 AS answer").get<int64_t>(0, 0) == 42);
+}
+
+TEST_CASE("interrupt: parse_sql checks the interrupt before each statement", "[control]") {
+  QueryControl control;
+  CHECK(parse_sql("SELECT 1; SELECT 2", &control).size() == 2);
+  control.request_interrupt();
+  CHECK_THROWS_WITH(parse_sql("SELECT 1; SELECT 2", &control), "INTERRUPT Error: Interrupted!");
+  CHECK(parse_sql("SELECT 1; SELECT 2").size() == 2);  // no control: nothing to stop it
 }
 
 TEST_CASE("interrupt: the GPU executor stops between kernels", "[gpu][control]") {

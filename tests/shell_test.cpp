@@ -841,6 +841,42 @@ TEST_CASE("e2e: Ctrl-C at the terminal stops the running statement; the prompt a
   CHECK(WEXITSTATUS(status) == 0);
 }
 
+TEST_CASE("e2e: .echo on at the terminal shows each input line as a script does", "[shell]") {
+  Scratch s;
+  int terminal = -1;
+  const pid_t pid = forkpty(&terminal, nullptr, nullptr, nullptr);
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    setenv("HOME", s.path("").c_str(), 1);
+    setenv("TERM", "dumb", 1);
+    execl(GPUSQL_SHELL_PATH, "gpusql", "-device", "host", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::string seen;
+  std::size_t at = wait_for(terminal, seen, "gpusql> ", 0, 60);
+  REQUIRE(at != std::string::npos);
+  type(terminal, ".echo on\r");
+  at = wait_for(terminal, seen, "gpusql> ", at, 10);
+  REQUIRE(at != std::string::npos);
+  // The line as typed, then the line echoed whole (not statement by
+  // statement), then both results.
+  const std::string line = "SELECT 70 + 7 AS a; SELECT 80 + 8 AS b;";
+  type(terminal, line + "\r");
+  const std::size_t typed = wait_for(terminal, seen, line, at, 10);
+  const std::size_t echoed = wait_for(terminal, seen, line, typed, 10);
+  const std::size_t first = wait_for(terminal, seen, "77", typed, 30);
+  CHECK(wait_for(terminal, seen, "88", first, 30) != std::string::npos);
+  INFO(seen);
+  REQUIRE(typed != std::string::npos);
+  CHECK(echoed != std::string::npos);
+  CHECK(echoed < first);
+  type(terminal, ".quit\r");
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  close(terminal);
+  CHECK(WIFEXITED(status));
+}
+
 TEST_CASE("e2e: SIGINT during a script stops it there, with the error and status 1", "[shell]") {
   Scratch s;
   const std::string big = write_big_table(s);
@@ -870,6 +906,41 @@ TEST_CASE("e2e: SIGINT during a script stops it there, with the error and status
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 1);
   CHECK(read_file(s.path("stdout")) == "before\n42\n");
+  CHECK_THAT(read_file(s.path("stderr")), Catch::Contains("INTERRUPT Error: Interrupted!"));
+}
+
+// Between statements too: here the script is mostly comment lines, which
+// the shell reads outside any statement, so the signal lands between two
+// of its 2,000 short statements. Before, no handler was there and SIGINT
+// ended the process (no exit status, no message).
+TEST_CASE("e2e: SIGINT between a script's statements ends it with status 1", "[shell]") {
+  Scratch s;
+  std::string text;
+  for (int k = 0; k < 2000; ++k) {
+    text += "SELECT " + std::to_string(k) + " AS k;\n";
+    for (int c = 0; c < 200; ++c) text += "-- a comment line between two statements\n";
+  }
+  text += "SELECT 'not reached' AS after;\n";
+  const std::string script = s.script("many.sql", text);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    freopen("/dev/null", "r", stdin);
+    freopen(s.path("stdout").c_str(), "w", stdout);
+    freopen(s.path("stderr").c_str(), "w", stderr);
+    execl(GPUSQL_SHELL_PATH, "gpusql", "-device", "host", "-csv", "-f", script.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const auto started = std::chrono::steady_clock::now();
+  while (read_file(s.path("stdout")).find("\n3\n") == std::string::npos &&
+         std::chrono::steady_clock::now() - started < std::chrono::seconds(60))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  REQUIRE(kill(pid, SIGINT) == 0);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  CHECK(read_file(s.path("stdout")).find("not reached") == std::string::npos);
   CHECK_THAT(read_file(s.path("stderr")), Catch::Contains("INTERRUPT Error: Interrupted!"));
 }
 
