@@ -70,7 +70,15 @@ struct Emitter {
   }
 
   void emit(const BoundExpr& e) {
-    for (const auto& child : e.children) emit(child);
+    if (e.op == Op::Select) {
+      // The else value first (see Op::Select): a CASE binds as selects nested
+      // in their else values, which then run one after the other.
+      emit(e.children[2]);
+      emit(e.children[0]);
+      emit(e.children[1]);
+    } else {
+      for (const auto& child : e.children) emit(child);
+    }
     Instr in;
     in.op = e.op;
     // Comparisons and arithmetic run in the class of their operands (a
@@ -222,6 +230,7 @@ ExprProgram compile_expression(const BoundExpr& expr, SlotMap& slots) {
   ExprProgram program;
   Emitter emitter{program, slots};
   emitter.emit(expr);
+  program.depth = emitter.max_depth;
   program.result_cls = compute_class(expr.type);
   for (int i = 0; i < program.length; ++i) program.wide = program.wide || program.code[i].cls == Cls::Wide;
   classify(expr, slots, program);
