@@ -58,6 +58,9 @@ __device__ __forceinline__ AggState block_tree(AggKind kind, Cls cls, AggState s
 // predicate is `fast`, whose terms load all of a thread's items at once
 // (TPC-H Q6: the filter is 98 % of the rows read, the 128-bit product of
 // the sum is evaluated on the 2 % it keeps); else the program's.
+// AGGREGATES is 1, 2, 4 or 8, at least params.spec_count: the kernels for
+// the counts between them would cost compile time (each inlines the fold
+// of every aggregate twice) for no speed that shows.
 template <int AGGREGATES, bool FAST>
 __global__ void __launch_bounds__(kReduceThreads)
     fold_rows_kernel(FastPredicate fast, const AggregateParams* __restrict__ parameters,
@@ -66,6 +69,7 @@ __global__ void __launch_bounds__(kReduceThreads)
   __shared__ AggState warp_states[kReduceThreads / kWarp];
   const AggregateParams& params = *parameters;
   const ColumnSet& columns = *column_set;
+  const int aggregates = params.spec_count;
   uint32_t error = 0;
   for (uint64_t chunk = blockIdx.x; chunk < chunks; chunk += gridDim.x) {
     AggState states[AGGREGATES];
@@ -85,6 +89,7 @@ __global__ void __launch_bounds__(kReduceThreads)
       }
 #pragma unroll
       for (int a = 0; a < AGGREGATES; ++a) {
+        if (a >= aggregates) break;
         const AggSpec& spec = params.specs[a];
         Slot v{};
         if (spec.kind != AggKind::CountStar) v = evaluate(spec.arg, columns, row, error);
@@ -93,6 +98,7 @@ __global__ void __launch_bounds__(kReduceThreads)
     }
 #pragma unroll
     for (int a = 0; a < AGGREGATES; ++a) {
+      if (a >= aggregates) break;
       AggState total = block_tree(params.specs[a].kind, params.specs[a].cls, states[a], warp_states, error);
       if (threadIdx.x == 0) partials[a * chunks + chunk] = total;
     }
@@ -842,16 +848,11 @@ void fold_general(const ExprProgram& predicate, const std::vector<AggSpec>& spec
     kernel<<<grid_for(chunks, context), kReduceThreads, 0, context.stream()>>>(
         fast, objects.at<AggregateParams>(p), objects.at<ColumnSet>(c), d_selection, count, chunks, partials, d_error);
   };
-  switch (n_specs) {
-    case 1: fold(fold_rows_kernel<1, true>, fold_rows_kernel<1, false>); break;
-    case 2: fold(fold_rows_kernel<2, true>, fold_rows_kernel<2, false>); break;
-    case 3: fold(fold_rows_kernel<3, true>, fold_rows_kernel<3, false>); break;
-    case 4: fold(fold_rows_kernel<4, true>, fold_rows_kernel<4, false>); break;
-    case 5: fold(fold_rows_kernel<5, true>, fold_rows_kernel<5, false>); break;
-    case 6: fold(fold_rows_kernel<6, true>, fold_rows_kernel<6, false>); break;
-    case 7: fold(fold_rows_kernel<7, true>, fold_rows_kernel<7, false>); break;
-    default: fold(fold_rows_kernel<kMaxAggregates, true>, fold_rows_kernel<kMaxAggregates, false>); break;
-  }
+  static_assert(kMaxAggregates == 8);
+  if (n_specs == 1) fold(fold_rows_kernel<1, true>, fold_rows_kernel<1, false>);
+  else if (n_specs == 2) fold(fold_rows_kernel<2, true>, fold_rows_kernel<2, false>);
+  else if (n_specs <= 4) fold(fold_rows_kernel<4, true>, fold_rows_kernel<4, false>);
+  else fold(fold_rows_kernel<8, true>, fold_rows_kernel<8, false>);
   GPUSQL_CHECK_LAUNCH();
 }
 
