@@ -127,18 +127,13 @@ struct BothLess {
 };
 
 // Runs `run` with fast predicates sent to another path of filter_rows (the
-// setting filter_kernel): bitmask (its three launches), cub
-// (cub::DeviceSelect, no bitmask filter), ordered (the ordered kernel) or
-// select (cub::DeviceSelect::If with the generic PredicateHolds).
+// setting filter_kernel): cub (cub::DeviceSelect, no bitmask filter) or
+// ordered (the ordered kernel).
 void with_filter_kernel(DeviceContext& context, const char* kernel, const std::function<void()>& run) {
   const Settings saved = context.settings();
   Settings settings = saved;
   const std::string k = kernel;
-  settings.filter_kernel = k == "bitmask" ? FilterKernel::Bitmask
-                           : k == "cub"   ? FilterKernel::Cub
-                           : k == "ordered" ? FilterKernel::Ordered
-                           : k == "select"  ? FilterKernel::Select
-                                            : FilterKernel::Auto;
+  settings.filter_kernel = k == "cub" ? FilterKernel::Cub : k == "ordered" ? FilterKernel::Ordered : FilterKernel::Auto;
   context.set_settings(settings);
   run();
   context.set_settings(saved);
@@ -336,14 +331,6 @@ int main(int argc, char** argv) {
           }
         };
         check_ids();
-        bench.report(name, "gpusql filter_rows, filter_kernel=bitmask (flag pass, scan, write pass)", n4, bytes,
-                     [&] {
-                       with_filter_kernel(context, "bitmask", [&] {
-                         selected = kernels::filter_rows(predicate, columns, nullptr, n4, out.as<uint32_t>(), d_error,
-                                                         context);
-                       });
-                     });
-        check_ids();
         bench.report(name, "gpusql filter_rows, filter_kernel=cub (cub::DeviceSelect::FlaggedIf)", n4, bytes,
                      [&] {
                        with_filter_kernel(context, "cub", [&] {
@@ -485,12 +472,8 @@ int main(int argc, char** argv) {
         };
         const Path paths[] = {
             {"gpusql filter_rows (one-pass bitmask filter, engine path)", nullptr, "filter_rows"},
-            {"gpusql filter_rows, filter_kernel=bitmask (flag pass, scan, write pass)", "bitmask",
-             "filter_rows (bitmask: three launches)"},
             {"gpusql filter_rows, filter_kernel=cub (cub::DeviceSelect::If + TermsHold<2>)", "cub",
              "filter_rows (cub: TermsHold)"},
-            {"gpusql filter_rows, filter_kernel=select (If + generic PredicateHolds)", "select",
-             "filter_rows (select: PredicateHolds)"},
             {"gpusql filter_rows, filter_kernel=ordered (old ordered kernel)", "ordered",
              "filter_rows (ordered kernel)"}};
         for (const Path& path : paths) {

@@ -91,18 +91,15 @@ std::string byte_size_name(uint64_t bytes) {
   return "'" + format_bytes(bytes == 0 ? default_memory_limit() : bytes) + "'";
 }
 
-constexpr std::array<std::pair<const char*, FilterKernel>, 5> kFilterKernels{{{"auto", FilterKernel::Auto},
-                                                                             {"bitmask", FilterKernel::Bitmask},
-                                                                             {"cub", FilterKernel::Cub},
-                                                                             {"ordered", FilterKernel::Ordered},
-                                                                             {"select", FilterKernel::Select}}};
+constexpr std::array<std::pair<const char*, FilterKernel>, 3> kFilterKernels{
+    {{"auto", FilterKernel::Auto}, {"cub", FilterKernel::Cub}, {"ordered", FilterKernel::Ordered}}};
 
 FilterKernel filter_kernel_value(const ast::SetStatement& set) {
   const ast::Literal& v = *set.value;
   if (v.kind == ast::Literal::Kind::String)
     for (const auto& [name, kernel] : kFilterKernels)
       if (to_lower(v.text) == name) return kernel;
-  throw bad_value(set, "one of 'auto', 'bitmask', 'cub', 'ordered', 'select'");
+  throw bad_value(set, "one of 'auto', 'cub', 'ordered'");
 }
 
 std::string filter_kernel_name(FilterKernel kernel) {

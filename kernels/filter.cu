@@ -215,16 +215,10 @@ bool selects_nothing(const FastPredicate& p) {
 }
 
 // The setting filter_kernel picks the path of fast predicates: 'auto': the
-// default routing of filter_rows() ('bitmask': the same, the bitmask filter
-// then taking its three launches); 'cub': that routing without the bitmask
+// default routing of filter_rows(); 'cub': that routing without the bitmask
 // filter (cub::DeviceSelect for every fast predicate); 'ordered': the
-// ordered kernel; 'select': cub::DeviceSelect with the generic
-// PredicateHolds (the routing before the unrolled path). A benchmark or a
-// test compares them all in one process.
-FilterKernel requested_filter_kernel(const DeviceContext& context) {
-  const FilterKernel kernel = context.settings().filter_kernel;
-  return kernel == FilterKernel::Bitmask ? FilterKernel::Auto : kernel;
-}
+// ordered kernel. A benchmark or a test compares them in one process.
+FilterKernel requested_filter_kernel(const DeviceContext& context) { return context.settings().filter_kernel; }
 
 uint32_t read_count(const uint32_t* d_count, DeviceContext& context) {
   uint32_t selected = 0;
@@ -257,38 +251,6 @@ std::size_t select_by_term(const FastTerm& t, std::size_t count, uint32_t* d_out
       [&](void* d_temp, std::size_t& temp_bytes, uint32_t* d_count) {
         return cub::DeviceSelect::FlaggedIf(d_temp, temp_bytes, thrust::counting_iterator<uint32_t>(0), column, d_out,
                                             d_count, static_cast<int64_t>(count), holds, context.stream());
-      },
-      context);
-}
-
-// The select_op of cub::DeviceSelect::If over positions or a selection
-// vector: the whole predicate for one id, through fast_predicate_holds() (a
-// runtime number of terms, each clause stopping at its first TRUE term and
-// the predicate at its first FALSE clause, so one load in flight per item).
-// The generic path, kept for filter_kernel 'select'. The predicate is
-// read through a pointer to a device copy: CUB's agent keeps its own copy of
-// the select_op, and one holding the terms (indexed at run time) would sit
-// in local memory.
-struct PredicateHolds {
-  const FastPredicate* __restrict__ predicate;
-  __device__ __forceinline__ bool operator()(uint32_t id) const { return fast_predicate_holds(*predicate, id); }
-};
-
-// The ids (positions 0..count-1, or the selection vector's entries) that `p`
-// selects, by cub::DeviceSelect::If with PredicateHolds: any fast predicate,
-// NULLs and row-id vectors included. Only under filter_kernel 'select':
-// by default such predicates take select_by_terms().
-template <class Ids>
-std::size_t select_by_predicate(const FastPredicate& p, Ids ids, std::size_t count, uint32_t* d_out,
-                                DeviceContext& context) {
-  DeviceObjects objects;
-  const std::size_t at = objects.add(p);
-  objects.upload(context);
-  const PredicateHolds holds{objects.at<FastPredicate>(at)};
-  return run_select(
-      [&](void* d_temp, std::size_t& temp_bytes, uint32_t* d_count) {
-        return cub::DeviceSelect::If(d_temp, temp_bytes, ids, d_out, d_count, static_cast<int64_t>(count), holds,
-                                     context.stream());
       },
       context);
 }
@@ -532,10 +494,6 @@ std::size_t filter_fast(const FastPredicate& fast, const uint32_t* d_selection, 
       default: return select_by_term<uint64_t>(t, count, d_out, context);
     }
   }
-  if (kernel == FilterKernel::Select) {
-    if (d_selection) return select_by_predicate(fast, d_selection, count, d_out, context);
-    return select_by_predicate(fast, thrust::counting_iterator<uint32_t>(0), count, d_out, context);
-  }
   if (d_selection) return select_unrolled(fast, d_selection, count, d_out, context);
   return select_unrolled(fast, thrust::counting_iterator<uint32_t>(0), count, d_out, context);
 }
@@ -550,8 +508,7 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
   // cub::DeviceSelect::FlaggedIf for one comparison on a column without
   // NULLs, cub::DeviceSelect::If with TermsHold<2, 4 or 8> (every term's
   // loads issued at once, clauses evaluated without branches) for the rest.
-  // SET filter_kernel = 'cub': no bitmask filter; 'select': If with the
-  // generic PredicateHolds instead of TermsHold; 'ordered': the ordered
+  // SET filter_kernel = 'cub': no bitmask filter; 'ordered': the ordered
   // kernel. The interpreter: a byte per id, compacted by cub::DeviceSelect.
   // A predicate comparing two columns (l_commitdate < l_receiptdate) takes
   // the ordered kernel's fast path; by default, when it also has clauses
@@ -570,8 +527,7 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
       return ordered_filter(pairs, first.as<uint32_t>(), kept, d_out, context);
     }
   }
-  if (is_fast && !fast.has_pairs && kernel != FilterKernel::Ordered &&
-      (kernel == FilterKernel::Select || fast.count <= kMaxUnrolledTerms))
+  if (is_fast && !fast.has_pairs && kernel != FilterKernel::Ordered && fast.count <= kMaxUnrolledTerms)
     return filter_fast(fast, d_selection, count, d_out, kernel, context);
   if (is_fast) return ordered_filter(fast, d_selection, count, d_out, context);
   return interpreted_filter(predicate, columns, d_selection, count, d_out, d_error, context);

@@ -1,6 +1,6 @@
-// The filter's path for predicates over plain columns of one width: a flag
-// pass that reads each column once and writes one bit per row, a scan over
-// the bits' counts, and a write pass that turns the bits into ids. Included
+// The filter's path for predicates over plain columns of one width: one
+// pass that reads each column once, evaluates the predicate on bitmasks and
+// writes the selected ids in order. Included
 // by kernels/filter.cu only (it needs fast_predicate.cuh's FastPredicate).
 #pragma once
 
@@ -21,8 +21,7 @@ bool bitmask_filter_applies(const FastPredicate& p, const uint32_t* d_selection)
 // The positions 0..count-1 whose rows `p` selects, written to d_out in
 // ascending order; returns how many (synchronizes). One pass over the
 // columns (16-byte vector loads) that finds each tile's offset by
-// look-back while it evaluates the next tile; SET filter_kernel = 'bitmask'
-// runs the three-launch form instead (flag pass, scan, write pass).
+// look-back while it evaluates the next tile.
 std::size_t bitmask_filter(const FastPredicate& p, std::size_t count, uint32_t* d_out, DeviceContext& context);
 
 }  // namespace gpusql::kernels

@@ -496,13 +496,10 @@ TEST_CASE("filter_rows selects the host's rows in ascending order", "[gpu][filte
 }
 
 // Fast predicates run through the one-pass bitmask filter by default where
-// it applies (positions are rows, no NULLs, one width; its three-launch
-// form under filter_kernel 'bitmask') and through
+// it applies (positions are rows, no NULLs, one width) and through
 // cub::DeviceSelect otherwise (FlaggedIf for one plain comparison, If with
 // the unrolled TermsHold otherwise), through cub::DeviceSelect only under
-// 'cub', through
-// If with the generic PredicateHolds under 'select', and
-// through the ordered kernel under 'ordered': all must
+// 'cub', and through the ordered kernel under 'ordered': all must
 // select the host's rows -- conjunctions, OR clauses, NULL constants, NULLs,
 // row-id vectors, selection vectors -- also with no WHERE (every row) and
 // with a selection vector over columns read through a row-id vector.
@@ -518,9 +515,7 @@ TEST_CASE("filter_rows selects the host's rows with either fast kernel", "[gpu][
   using gpusql::FilterKernel;
   for (const Kernel kernel :
        {Kernel{"auto (one-pass bitmask filter, cub::DeviceSelect, TermsHold)", FilterKernel::Auto},
-        Kernel{"filter_kernel 'bitmask' (three-launch bitmask filter)", FilterKernel::Bitmask},
         Kernel{"filter_kernel 'cub' (cub::DeviceSelect, TermsHold)", FilterKernel::Cub},
-        Kernel{"filter_kernel 'select' (PredicateHolds)", FilterKernel::Select},
         Kernel{"filter_kernel 'ordered' (ordered kernel)", FilterKernel::Ordered}}) {
     Settings settings;
     settings.filter_kernel = kernel.setting;

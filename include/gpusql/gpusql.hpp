@@ -98,10 +98,8 @@ enum class ExecutorKind {
 // benchmarks compare them on the same data in one process.
 enum class FilterKernel {
   Auto,
-  Bitmask,  // the bitmask filter in its three launches
-  Cub,      // cub::DeviceSelect for every fast predicate
+  Cub,      // cub::DeviceSelect for every fast predicate (no bitmask filter)
   Ordered,  // the ordered kernel
-  Select,   // cub::DeviceSelect with the generic predicate
 };
 
 // A database's settings: given in Options, changed from SQL with
