@@ -107,8 +107,6 @@ struct Instr {
 
 constexpr int kMaxInstrs = 128;
 constexpr int kMaxStack = 16;
-// Programs at most this deep run with their stack in registers (RegisterStack).
-constexpr int kRegisterDepth = 4;
 constexpr int kMaxColumns = 32;
 
 // Most programs in analytic queries have one of a few shapes; evaluate()
@@ -145,7 +143,6 @@ constexpr int kMaxTerms = 8;
 struct ExprProgram {
   Instr code[kMaxInstrs];
   int32_t length = 0;
-  int32_t depth = kMaxStack;  // the most values the program holds at once (the compiler's count)
   Cls result_cls = Cls::Int;
   bool wide = false;  // some operation is 128-bit (Cls::Wide): the interpreter only, see evaluate_general()
   Shape shape = Shape::Empty;
@@ -392,48 +389,13 @@ GPUSQL_HD int compare3(T a, T b) {
   return (a > b) - (a < b);
 }
 
-// The interpreter's stack of values, reached from its top: at(0) is the top.
-// ArrayStack holds any program's (in local memory on the device).
-template <bool WIDE>
-struct ArrayStack {
-  Slot slots[kMaxStack];
-  int64_t high[kMaxStack];  // the upper words of 128-bit values, beside their slots
-  int top = -1;
-  GPUSQL_HD Slot& at(int k) { return slots[top - k]; }
-  GPUSQL_HD int64_t& high_at(int k) { return high[top - k]; }
-  GPUSQL_HD void push() { ++top; }
-  GPUSQL_HD void pop() { --top; }
-};
-
-// The stack of a 64-bit program at most kRegisterDepth deep -- most of them:
-// a product of sums, a CASE, a conjunction -- as registers shifted on push
-// and pop. The array's every push and pop is a local-memory access on the
-// device, which left Q1's aggregate arguments far from the bandwidth bound.
-struct RegisterStack {
-  Slot r0, r1, r2, r3;
-  int64_t no_high = 0;  // 64-bit programs: the upper words are never read
-  GPUSQL_HD Slot& at(int k) { return k == 0 ? r0 : k == 1 ? r1 : k == 2 ? r2 : r3; }
-  GPUSQL_HD int64_t& high_at(int) { return no_high; }
-  GPUSQL_HD void push() {
-    r3 = r2;
-    r2 = r1;
-    r1 = r0;
-  }
-  GPUSQL_HD void pop() {
-    r0 = r1;
-    r1 = r2;
-    r2 = r3;
-  }
-};
-static_assert(kRegisterDepth == 4, "RegisterStack holds four values");
-
 // The postfix interpreter. Integer division and modulo truncate toward zero
 // and give NULL for a zero divisor, as SQLite does. Kept out of line on the
 // device so the fast shapes in evaluate() stay light on registers. WIDE:
 // with the 128-bit class (a 128-bit result's upper word to *high_out);
 // without it every 128-bit step folds away, and with it the stack of upper
 // words.
-template <bool WIDE, class Stack>
+template <bool WIDE>
 #if defined(__CUDA_ARCH__)
 __device__ __noinline__
 #else
@@ -441,44 +403,46 @@ inline
 #endif
 Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& where, uint32_t& error,
                int64_t* high_out) {
-  Stack s;
+  Slot stack[kMaxStack];
+  int64_t high[kMaxStack];  // the upper words of 128-bit values, beside their slots
+  int top = -1;
   for (int pc = 0; pc < p.length; ++pc) {
     const Instr& in = p.code[pc];
     switch (in.op) {
       case Op::Column:
-        s.push();
+        ++top;
         if (WIDE) {
-          s.at(0) = load_any_value(cols.columns[in.slot], where, s.high_at(0));
+          stack[top] = load_any_value(cols.columns[in.slot], where, high[top]);
         } else {
           // A 128-bit column in a program typed as 64-bit: a binder bug, not a value.
           if (cols.columns[in.slot].type == Type::HugeInt) error |= kEvalWideProgram;
-          s.at(0) = load_value(cols.columns[in.slot], where);
+          stack[top] = load_value(cols.columns[in.slot], where);
         }
         break;
       case Op::RowId:
-        s.push();
-        s.at(0).i = where.side[0];
-        s.at(0).valid = true;
+        ++top;
+        stack[top].i = where.side[0];
+        stack[top].valid = true;
         break;
       case Op::Constant:
-        s.push();
-        s.at(0).i = in.value.i;
-        if (WIDE) s.high_at(0) = in.value.i >> 63;  // a 128-bit constant fits in 64 bits
-        s.at(0).valid = !in.null_constant;
+        ++top;
+        stack[top].i = in.value.i;
+        if (WIDE) high[top] = in.value.i >> 63;  // a 128-bit constant fits in 64 bits
+        stack[top].valid = !in.null_constant;
         break;
       case Op::ToWide:
-        if (WIDE) s.high_at(0) = s.at(0).i >> 63;
+        if (WIDE) high[top] = stack[top].i >> 63;
         break;
       case Op::WideHigh:
-        if (WIDE) s.at(0).i = s.high_at(0);
+        if (WIDE) stack[top].i = high[top];
         break;
-      case Op::WideLow: s.at(0).i ^= INT64_MIN; break;
+      case Op::WideLow: stack[top].i ^= INT64_MIN; break;
       case Op::Negate: {
-        Slot& a = s.at(0);
+        Slot& a = stack[top];
         if (in.cls == Cls::Double) {
           a.d = -a.d;
         } else if (WIDE && in.cls == Cls::Wide) {
-          split_wide(a.valid ? sub_wide_checked(0, wide_of(a.i, s.high_at(0)), error) : 0, a.i, s.high_at(0));
+          split_wide(a.valid ? sub_wide_checked(0, wide_of(a.i, high[top]), error) : 0, a.i, high[top]);
         } else {
           if (a.valid && a.i == INT64_MIN) error |= kEvalOverflow;
           a.i = static_cast<int64_t>(0ull - static_cast<uint64_t>(a.i));
@@ -486,20 +450,18 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         break;
       }
       case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Mod: {
-        const Slot b = s.at(0);
-        const int64_t b_high = s.high_at(0);
-        s.pop();
-        Slot& a = s.at(0);
+        Slot b = stack[top--];
+        Slot& a = stack[top];
         bool valid = a.valid && b.valid;
         if (WIDE && in.cls == Cls::Wide) {  // + - * only: the binder makes a DECIMAL quotient a DOUBLE
-          const int128 x = wide_of(a.i, s.high_at(0)), y = wide_of(b.i, b_high);
+          const int128 x = wide_of(a.i, high[top]), y = wide_of(b.i, high[top + 1]);
           int128 r = 0;
           if (valid) {
             if (in.op == Op::Add) r = add_wide_checked(x, y, error);
             else if (in.op == Op::Sub) r = sub_wide_checked(x, y, error);
             else r = mul_wide_checked(x, y, error);
           }
-          split_wide(r, a.i, s.high_at(0));
+          split_wide(r, a.i, high[top]);
         } else if (in.cls == Cls::Double) {
           switch (in.op) {
             case Op::Add: a.d = a.d + b.d; break;
@@ -535,12 +497,10 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         break;
       }
       case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: {
-        const Slot b = s.at(0);
-        const int64_t b_high = s.high_at(0);
-        s.pop();
-        Slot& a = s.at(0);
+        Slot b = stack[top--];
+        Slot& a = stack[top];
         int c = in.cls == Cls::Double ? compare3(a.d, b.d)
-                : (WIDE && in.cls == Cls::Wide) ? compare3(wide_of(a.i, s.high_at(0)), wide_of(b.i, b_high))
+                : (WIDE && in.cls == Cls::Wide) ? compare3(wide_of(a.i, high[top]), wide_of(b.i, high[top + 1]))
                                       : compare3(a.i, b.i);
         bool r = false;
         switch (in.op) {
@@ -558,9 +518,8 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         break;
       }
       case Op::And: {  // three-valued: FALSE wins over NULL
-        const Slot b = s.at(0);
-        s.pop();
-        Slot& a = s.at(0);
+        Slot b = stack[top--];
+        Slot& a = stack[top];
         bool a_false = a.valid && a.i == 0, b_false = b.valid && b.i == 0;
         if (a_false || b_false) {
           a.valid = true;
@@ -572,9 +531,8 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         break;
       }
       case Op::Or: {  // three-valued: TRUE wins over NULL
-        const Slot b = s.at(0);
-        s.pop();
-        Slot& a = s.at(0);
+        Slot b = stack[top--];
+        Slot& a = stack[top];
         bool a_true = a.valid && a.i != 0, b_true = b.valid && b.i != 0;
         if (a_true || b_true) {
           a.valid = true;
@@ -585,19 +543,19 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         }
         break;
       }
-      case Op::Not: s.at(0).i = s.at(0).i == 0; break;
+      case Op::Not: stack[top].i = stack[top].i == 0; break;
       case Op::IsNull:
-        s.at(0).i = !s.at(0).valid;
-        s.at(0).valid = true;
+        stack[top].i = !stack[top].valid;
+        stack[top].valid = true;
         break;
       case Op::IsNotNull:
-        s.at(0).i = s.at(0).valid;
-        s.at(0).valid = true;
+        stack[top].i = stack[top].valid;
+        stack[top].valid = true;
         break;
-      case Op::ToDouble: s.at(0).d = static_cast<double>(s.at(0).i); break;
+      case Op::ToDouble: stack[top].d = static_cast<double>(stack[top].i); break;
       case Op::ToInt:
       case Op::ToIntHalfAway: {
-        Slot& a = s.at(0);
+        Slot& a = stack[top];
         double r = in.op == Op::ToInt ? rint(a.d) : round(a.d);
         // Out of range even under a NULL (x / 0 keeps x): converting it would be undefined.
         if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0)) {
@@ -608,7 +566,7 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         break;
       }
       case Op::ToReal: {
-        Slot& a = s.at(0);
+        Slot& a = stack[top];
         double r = static_cast<double>(static_cast<float>(a.d));
         // x - x is 0 for a finite x, NaN for infinities and NaN.
         if (a.valid && a.d - a.d == 0.0 && !(r - r == 0.0)) {
@@ -619,12 +577,11 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         break;
       }
       case Op::DecimalToDouble: case Op::DecimalToReal: {
-        const Slot b = s.at(0);
-        s.pop();
-        Slot& a = s.at(0);
+        Slot b = stack[top--];
+        Slot& a = stack[top];
         const int64_t x = a.i, p = b.i;
         if (WIDE && in.cls == Cls::Wide) {  // DuckDB's formula over its 128-bit conversion
-          const int128 w = wide_of(a.i, s.high_at(0));
+          const int128 w = wide_of(a.i, high[top]);
           const int128 limit = in.op == Op::DecimalToDouble ? int128{1} << 53 : int128{1} << 24;
           const bool exact = w <= limit && w >= -limit;
           const double r = exact || p == 1 ? wide_to_double(w) / static_cast<double>(p)
@@ -644,12 +601,11 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         break;
       }
       case Op::DivRound: case Op::DivFloor: case Op::DivCeil: {
-        const Slot b = s.at(0);
-        s.pop();
-        Slot& a = s.at(0);
+        Slot b = stack[top--];
+        Slot& a = stack[top];
         if (WIDE && in.cls == Cls::Wide) {
           if (a.valid && b.valid && b.i > 0) {
-            const int128 w = wide_of(a.i, s.high_at(0));
+            const int128 w = wide_of(a.i, high[top]);
             int128 q = w / b.i, r = w % b.i;  // truncated toward zero
             if (in.op == Op::DivRound) {
               const int128 magnitude = r < 0 ? -r : r;
@@ -659,7 +615,7 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
             } else {
               q += r > 0;
             }
-            split_wide(q, a.i, s.high_at(0));
+            split_wide(q, a.i, high[top]);
           }
           a.valid = a.valid && b.valid;
           break;
@@ -680,13 +636,12 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         break;
       }
       case Op::ScaleSaturate: {
-        const Slot b = s.at(0);
-        s.pop();
-        Slot& a = s.at(0);
+        Slot b = stack[top--];
+        Slot& a = stack[top];
         if (WIDE && in.cls == Cls::Wide) {  // saturates at +-10^38, past every DECIMAL(38)
           uint32_t overflow = 0;
-          const int128 x = wide_of(a.i, s.high_at(0)), r = mul_wide_checked(x, b.i, overflow);
-          split_wide(overflow ? (x < 0 ? -kWideDecimalBound : kWideDecimalBound) : r, a.i, s.high_at(0));
+          const int128 x = wide_of(a.i, high[top]), r = mul_wide_checked(x, b.i, overflow);
+          split_wide(overflow ? (x < 0 ? -kWideDecimalBound : kWideDecimalBound) : r, a.i, high[top]);
           a.valid = a.valid && b.valid;
           break;
         }
@@ -699,7 +654,7 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
       // A failed check also zeroes the value, so that the steps after it
       // (say, an overflowing product of it) report nothing of their own.
       case Op::CheckDate: {
-        Slot& a = s.at(0);
+        Slot& a = stack[top];
         if (a.valid && (a.i < kMinDate || a.i > kMaxDate)) {
           error |= kEvalDateRange;
           a.i = 0;
@@ -707,7 +662,7 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         break;
       }
       case Op::CheckInt32: {
-        Slot& a = s.at(0);
+        Slot& a = stack[top];
         if (a.valid && (a.i < INT32_MIN || a.i > INT32_MAX)) {
           error |= kEvalCastRange;
           a.i = 0;
@@ -715,23 +670,22 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         break;
       }
       case Op::CheckInt64: {
-        Slot& a = s.at(0);
-        if (WIDE && a.valid && s.high_at(0) != (a.i >> 63)) {
+        Slot& a = stack[top];
+        if (WIDE && a.valid && high[top] != (a.i >> 63)) {
           error |= kEvalCastRange;
           a.i = 0;
         }
         break;
       }
       case Op::CheckPrecision: case Op::CheckDecimal: {
-        const Slot b = s.at(0);
-        s.pop();
-        Slot& a = s.at(0);
+        Slot b = stack[top--];
+        Slot& a = stack[top];
         if (WIDE && in.cls == Cls::Wide && in.op == Op::CheckDecimal) {  // the 38-digit bound
-          split_wide(a.valid ? checked_wide(wide_of(a.i, s.high_at(0)), false, error) : 0, a.i, s.high_at(0));
+          split_wide(a.valid ? checked_wide(wide_of(a.i, high[top]), false, error) : 0, a.i, high[top]);
           break;
         }
         if (WIDE && in.cls == Cls::Wide) {  // a 128-bit value into a 64-bit DECIMAL: the 64-bit bound
-          const int128 w = wide_of(a.i, s.high_at(0));
+          const int128 w = wide_of(a.i, high[top]);
           if (a.valid && (w <= -static_cast<int128>(b.i) || w >= b.i)) {
             error |= kEvalCastRange;
             a.i = 0;
@@ -745,16 +699,16 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         }
         break;
       }
-      case Op::Floor: s.at(0).d = floor(s.at(0).d); break;
-      case Op::Ceil: s.at(0).d = ceil(s.at(0).d); break;
-      case Op::Round: s.at(0).d = round(s.at(0).d); break;
+      case Op::Floor: stack[top].d = floor(stack[top].d); break;
+      case Op::Ceil: stack[top].d = ceil(stack[top].d); break;
+      case Op::Round: stack[top].d = round(stack[top].d); break;
       case Op::Abs: {
-        Slot& a = s.at(0);
+        Slot& a = stack[top];
         if (in.cls == Cls::Double) {
           a.d = fabs(a.d);
         } else if (WIDE && in.cls == Cls::Wide) {
-          const int128 w = wide_of(a.i, s.high_at(0));
-          split_wide(w < 0 ? -w : w, a.i, s.high_at(0));  // |w| < 10^38: no overflow
+          const int128 w = wide_of(a.i, high[top]);
+          split_wide(w < 0 ? -w : w, a.i, high[top]);  // |w| < 10^38: no overflow
         } else if (a.i < 0) {
           if (a.valid && a.i == INT64_MIN) error |= kEvalOverflow;
           a.i = static_cast<int64_t>(0ull - static_cast<uint64_t>(a.i));
@@ -762,18 +716,17 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         break;
       }
       case Op::Select: {
-        const Slot a = s.at(0), c = s.at(1);
-        const int64_t a_high = s.high_at(0);
-        s.pop();
-        s.pop();
+        const Slot a = stack[top];
+        const Slot c = stack[top - 1];
+        top -= 2;
         if (c.valid && c.i != 0) {
-          s.at(0) = a;
-          if (WIDE) s.high_at(0) = a_high;
+          stack[top] = a;
+          if (WIDE) high[top] = high[top + 2];
         }
         break;
       }
       case Op::Lookup: {
-        Slot& a = s.at(0);
+        Slot& a = stack[top];
         const ColumnPointer& table = cols.columns[in.slot];
         bool inside = a.i >= 0 && static_cast<uint64_t>(a.i) < table.size;
         Slot v = inside ? load_raw(table.data, table.type, a.i) : Slot{};
@@ -783,7 +736,7 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         break;
       }
       case Op::Rank: {
-        Slot& a = s.at(0);
+        Slot& a = stack[top];
         const ColumnPointer& table = cols.columns[in.slot];
         const int64_t* values = static_cast<const int64_t*>(table.data);
         const int64_t key = in.cls == Cls::Double ? order_bits(a.d) : a.i;
@@ -798,14 +751,13 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
       }
       case Op::ExtractYear: case Op::ExtractMonth: case Op::ExtractDay: {
         int64_t y, m, d;
-        civil_from_days(s.at(0).i, y, m, d);
-        s.at(0).i = in.op == Op::ExtractYear ? y : in.op == Op::ExtractMonth ? m : d;
+        civil_from_days(stack[top].i, y, m, d);
+        stack[top].i = in.op == Op::ExtractYear ? y : in.op == Op::ExtractMonth ? m : d;
         break;
       }
       case Op::AddMonths: {
-        const Slot b = s.at(0);
-        s.pop();
-        Slot& a = s.at(0);
+        Slot b = stack[top--];
+        Slot& a = stack[top];
         if (a.valid && b.valid) {
           if (b.i > kMaxMonthSpan || b.i < -kMaxMonthSpan || a.i < kMinDate || a.i > kMaxDate) error |= kEvalDateRange;
           else a.i = add_months(a.i, b.i);
@@ -815,8 +767,8 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
       }
     }
   }
-  if (WIDE && high_out) *high_out = s.high_at(0);
-  return s.at(0);
+  if (WIDE && high_out) *high_out = high[0];
+  return stack[0];
 }
 
 // Evaluates `p` on one row with the interpreter. On the device a program
@@ -833,11 +785,10 @@ GPUSQL_HD Slot evaluate_general(const ExprProgram& p, const ColumnSet& cols, con
     none.valid = false;
     return none;
   }
+  return interpret<false>(p, cols, where, error, nullptr);
 #else
-  if (p.wide) return interpret<true, ArrayStack<true>>(p, cols, where, error, nullptr);
+  return p.wide ? interpret<true>(p, cols, where, error, nullptr) : interpret<false>(p, cols, where, error, nullptr);
 #endif
-  if (p.depth <= kRegisterDepth) return interpret<false, RegisterStack>(p, cols, where, error, nullptr);
-  return interpret<false, ArrayStack<false>>(p, cols, where, error, nullptr);
 }
 
 GPUSQL_HD bool compare_op(Op op, int c) {
@@ -942,7 +893,7 @@ GPUSQL_HD Slot evaluate(const ExprProgram& p, const ColumnSet& cols, int64_t pos
 GPUSQL_HD Slot evaluate_to(const ExprProgram& p, const ColumnSet& cols, int64_t position, uint32_t& error,
                            int64_t& high) {
   if (!p.wide) return evaluate(p, cols, at(position), error);
-  return interpret<true, ArrayStack<true>>(p, cols, at(position), error, &high);
+  return interpret<true>(p, cols, at(position), error, &high);
 }
 
 // Writes a value into a column of `type` (0 for NULL: validity is separate);

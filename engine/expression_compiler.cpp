@@ -230,7 +230,6 @@ ExprProgram compile_expression(const BoundExpr& expr, SlotMap& slots) {
   ExprProgram program;
   Emitter emitter{program, slots};
   emitter.emit(expr);
-  program.depth = emitter.max_depth;
   program.result_cls = compute_class(expr.type);
   for (int i = 0; i < program.length; ++i) program.wide = program.wide || program.code[i].cls == Cls::Wide;
   classify(expr, slots, program);
