@@ -1234,7 +1234,6 @@ class QueryGenerator {
       n.args.push_back(type == VType::Int ? int_literal() : type == VType::Double ? double_literal() : text_literal());
       return n;
     }
-    std::size_t whens = 1 + rng_.below(2);
     auto value = [&]() {
       if (type == VType::Int && !features_.case_int_widths) return arith("+", integer(depth + 1), literal(VType::Int, "0"));
       if (type == VType::Int) return integer(depth + 1);
@@ -1242,6 +1241,24 @@ class QueryGenerator {
       if (type == VType::Date) return date(depth + 1);
       return text(kMaxDepth);
     };
+    // A chain of 8-15 range branches on one x, most results constants: it
+    // held two values more per branch and failed past 7; now 3 deep.
+    if (type != VType::Bool && new_shape(0.06)) {
+      Node x = integer(depth + 1);
+      static const std::vector<std::string> ops = {"<", ">=", "="};
+      const std::size_t branches = 8 + rng_.below(8);
+      for (std::size_t i = 0; i < branches; ++i) {
+        n.args.push_back(compare(rng_.pick(ops), x, int_literal()));
+        const bool constant = type != VType::Date && rng_.chance(0.7);
+        n.args.push_back(!constant ? value()
+                         : type == VType::Int    ? int_literal()
+                         : type == VType::Double ? double_literal()
+                                                 : text_literal());
+      }
+      n.args.push_back(type == VType::Double ? real(depth + 1) : value());
+      return n;
+    }
+    std::size_t whens = 1 + rng_.below(2);
     for (std::size_t i = 0; i < whens; ++i) {
       n.args.push_back(boolean(depth + 1));
       n.args.push_back(new_shape(0.08) ? null_literal(type) : value());
