@@ -51,16 +51,37 @@ std::vector<std::string> integers(int first, int count, int step) {
   return out;
 }
 
-void check_long_in_lists(ExecutorKind executor) {
+// write_table()'s t, loaded into a database on `executor` and into SQLite.
+struct LoadedTable {
   TempDir dir;
-  const std::string path = write_table(dir);
-  Database db(Options{executor});
-  REQUIRE(db.executor() == executor);
-  db.query("CREATE TABLE t (i INTEGER, b BIGINT, d DATE, m DECIMAL(6,2), s VARCHAR, f DOUBLE)");
-  db.query("COPY t FROM '" + path + "' (HEADER)");
-  Result schema = db.query("SELECT * FROM t WHERE 1 = 0");
+  std::string path;
+  Database db;
   Sqlite oracle;
-  oracle.load_csv("t", path, schema);
+  explicit LoadedTable(ExecutorKind executor) : path(write_table(dir)), db(Options{executor}) {
+    REQUIRE(db.executor() == executor);
+    db.query("CREATE TABLE t (i INTEGER, b BIGINT, d DATE, m DECIMAL(6,2), s VARCHAR, f DOUBLE)");
+    db.query("COPY t FROM '" + path + "' (HEADER)");
+    oracle.load_csv("t", path, db.query("SELECT * FROM t WHERE 1 = 0"));
+  }
+};
+
+// (a query, the columns SQLite sums in floating point)
+using OracleQuery = std::pair<std::string, std::vector<std::size_t>>;
+
+// Each query's rows equal SQLite's.
+void check_queries(LoadedTable& t, const std::vector<OracleQuery>& queries) {
+  for (const auto& [q, approximate] : queries) {
+    INFO("query: " << q);
+    Rows expected = t.oracle.query(q);
+    Rows actual = to_rows(t.db.query(q));
+    INFO("sqlite:\n" << to_string(expected) << "gpusql:\n" << to_string(actual));
+    CHECK(same_rows(expected, actual, approximate));
+  }
+}
+
+void check_long_in_lists(ExecutorKind executor) {
+  LoadedTable t(executor);
+  Database& db = t.db;
 
   const std::string ints = list(integers(-50, 40, 7));
   std::vector<std::string> big_values;
@@ -110,13 +131,9 @@ void check_long_in_lists(ExecutorKind executor) {
       // Not one x: the chain as it is, within its bound.
       "SELECT COUNT(*) FROM t WHERE " + or_chain("i", integers(0, 20, 5)) + " OR b = 5000000003",
   };
-  for (const auto& q : queries) {
-    INFO("query: " << q);
-    Rows expected = oracle.query(q);
-    Rows actual = to_rows(db.query(q));
-    INFO("sqlite:\n" << to_string(expected) << "gpusql:\n" << to_string(actual));
-    CHECK(same_rows(expected, actual));
-  }
+  std::vector<OracleQuery> exact;
+  for (const auto& q : queries) exact.push_back({q, {}});
+  check_queries(t, exact);
   // Hand-checked: at least one row matches and one does not in each of the above.
   CHECK(db.query("SELECT COUNT(*) FROM t WHERE i IN (" + ints + ")").get<int64_t>(0, 0) > 0);
 
@@ -136,14 +153,8 @@ void check_long_in_lists(ExecutorKind executor) {
 // CASE of more than 16 branches `x = constant` with constant results: a
 // search in the sorted keys (the same tables as IN) against SQLite.
 void check_long_cases(ExecutorKind executor) {
-  TempDir dir;
-  const std::string path = write_table(dir);
-  Database db(Options{executor});
-  REQUIRE(db.executor() == executor);
-  db.query("CREATE TABLE t (i INTEGER, b BIGINT, d DATE, m DECIMAL(6,2), s VARCHAR, f DOUBLE)");
-  db.query("COPY t FROM '" + path + "' (HEADER)");
-  Sqlite oracle;
-  oracle.load_csv("t", path, db.query("SELECT * FROM t WHERE 1 = 0"));
+  LoadedTable t(executor);
+  Database& db = t.db;
   auto simple_case = [](const std::string& x, int branches, int first, int step, auto result, const std::string& tail) {
     std::string text = "CASE " + x;
     for (int k = 0; k < branches; ++k) text += " WHEN " + std::to_string(first + k * step) + " THEN " + result(k);
@@ -163,8 +174,7 @@ void check_long_cases(ExecutorKind executor) {
   std::string repeated = "CASE i WHEN NULL THEN -1";
   for (int k = 0; k < 20; ++k) repeated += fmt(" WHEN %d THEN %d WHEN %d THEN %d", k - 5, k, k - 5, 100 + k);
   repeated += " ELSE 1000 END";
-  // (the query, its columns SQLite sums in floating point)
-  const std::vector<std::pair<std::string, std::vector<std::size_t>>> queries = {
+  const std::vector<OracleQuery> queries = {
       {"SELECT b, i, " + simple_case("i", 40, -60, 5, letters, " ELSE 'other'") + " FROM t ORDER BY b LIMIT 60", {}},
       {"SELECT " + simple_case("i", 40, -60, 5, letters, " ELSE 'other'") + " AS c, COUNT(*) FROM t GROUP BY c ORDER BY c",
        {}},
@@ -179,27 +189,15 @@ void check_long_cases(ExecutorKind executor) {
       {"SELECT SUM(" + repeated + "), COUNT(*) FROM t WHERE i < 20", {}},
       {"SELECT b, " + simple_case("b", 30, 0, 3, numbers, " ELSE b") + " FROM t ORDER BY b LIMIT 40", {}},
   };
-  for (const auto& [q, approximate] : queries) {
-    INFO("query: " << q);
-    Rows expected = oracle.query(q);
-    Rows actual = to_rows(db.query(q));
-    INFO("sqlite:\n" << to_string(expected) << "gpusql:\n" << to_string(actual));
-    CHECK(same_rows(expected, actual, approximate));
-  }
+  check_queries(t, queries);
 }
 
 // Searched CASE of other shapes -- ranges, computed results, ANDed
 // conditions, 128-bit results -- run as one program, whose values stay 3
 // deep however many branches there are (Op::Select). SQLite is the oracle.
 void check_general_cases(ExecutorKind executor) {
-  TempDir dir;
-  const std::string path = write_table(dir);
-  Database db(Options{executor});
-  REQUIRE(db.executor() == executor);
-  db.query("CREATE TABLE t (i INTEGER, b BIGINT, d DATE, m DECIMAL(6,2), s VARCHAR, f DOUBLE)");
-  db.query("COPY t FROM '" + path + "' (HEADER)");
-  Sqlite oracle;
-  oracle.load_csv("t", path, db.query("SELECT * FROM t WHERE 1 = 0"));
+  LoadedTable t(executor);
+  Database& db = t.db;
   std::string bins = "CASE";
   for (int k = 0; k < 24; ++k) bins += fmt(" WHEN i < %d THEN %d", k * 20 - 90, k);
   bins += " ELSE -1 END";
@@ -213,7 +211,7 @@ void check_general_cases(ExecutorKind executor) {
   std::string wide = "CASE";
   for (int k = 0; k < 8; ++k) wide += fmt(" WHEN i < %d THEN s * %d", k * 50 - 50, k + 2);
   wide += " ELSE s END";
-  const std::vector<std::pair<std::string, std::vector<std::size_t>>> queries = {
+  const std::vector<OracleQuery> queries = {
       {"SELECT b, i, " + bins + " FROM t ORDER BY b LIMIT 80", {}},
       {"SELECT " + bins + " AS bin, COUNT(*) FROM t GROUP BY bin ORDER BY bin", {}},
       {"SELECT COUNT(*) FROM t WHERE " + bins + " > 10", {}},
@@ -222,13 +220,7 @@ void check_general_cases(ExecutorKind executor) {
       {"SELECT SUM(" + dates + "), COUNT(" + dates + ") FROM t", {0}},
       {"SELECT i, " + wide + " FROM (SELECT i, SUM(m) AS s FROM t WHERE i IS NOT NULL GROUP BY i) AS g ORDER BY i LIMIT 80", {1}},
   };
-  for (const auto& [q, approximate] : queries) {
-    INFO("query: " << q);
-    Rows expected = oracle.query(q);
-    Rows actual = to_rows(db.query(q));
-    INFO("sqlite:\n" << to_string(expected) << "gpusql:\n" << to_string(actual));
-    CHECK(same_rows(expected, actual, approximate));
-  }
+  check_queries(t, queries);
   // Hand-checked: -100 is in the first bin, 369 in the last, 370 in none.
   db.query("CREATE TABLE u (i INTEGER)");
   db.query("INSERT INTO u VALUES (-100), (369), (370)");

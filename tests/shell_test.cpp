@@ -877,6 +877,44 @@ TEST_CASE("e2e: .echo on at the terminal shows each input line as a script does"
   CHECK(WIFEXITED(status));
 }
 
+namespace {
+
+// The shell on `args` in a child process, its stdout and stderr into
+// s.path("stdout") and s.path("stderr"), no stdin.
+pid_t start_shell(Scratch& s, const std::vector<std::string>& args) {
+  std::vector<char*> argv{const_cast<char*>("gpusql")};
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    freopen("/dev/null", "r", stdin);
+    freopen(s.path("stdout").c_str(), "w", stdout);
+    freopen(s.path("stderr").c_str(), "w", stderr);
+    execv(GPUSQL_SHELL_PATH, argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+// Waits (up to a minute) until the child's stdout holds `text`.
+void wait_for_stdout(Scratch& s, const std::string& text) {
+  const auto started = std::chrono::steady_clock::now();
+  while (read_file(s.path("stdout")).find(text) == std::string::npos &&
+         std::chrono::steady_clock::now() - started < std::chrono::seconds(60))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
+// SIGINT to the child, then its exit: it must exit with status 1.
+void interrupt_expecting_status_1(pid_t pid) {
+  REQUIRE(kill(pid, SIGINT) == 0);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+}
+
+}  // namespace
+
 TEST_CASE("e2e: SIGINT during a script stops it there, with the error and status 1", "[shell]") {
   Scratch s;
   const std::string big = write_big_table(s);
@@ -884,27 +922,11 @@ TEST_CASE("e2e: SIGINT during a script stops it there, with the error and status
                                       "SELECT 41 + 1 AS before;\n"
                                       "SELECT COUNT(*) FROM t a, t b WHERE a.x + b.x < 0;\n"
                                       "SELECT 'not reached' AS after;\n");
-  const pid_t pid = fork();
+  const pid_t pid = start_shell(s, {"-device", "host", "-csv", "-load", "t=" + big, "-f", script});
   REQUIRE(pid >= 0);
-  if (pid == 0) {
-    freopen("/dev/null", "r", stdin);
-    freopen(s.path("stdout").c_str(), "w", stdout);
-    freopen(s.path("stderr").c_str(), "w", stderr);
-    execl(GPUSQL_SHELL_PATH, "gpusql", "-device", "host", "-csv", "-load", ("t=" + big).c_str(), "-f", script.c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  // Until the long statement runs: the first answer is out.
-  const auto started = std::chrono::steady_clock::now();
-  while (read_file(s.path("stdout")).find("42") == std::string::npos &&
-         std::chrono::steady_clock::now() - started < std::chrono::seconds(60))
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  wait_for_stdout(s, "42");  // the first answer is out: the long statement runs
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  REQUIRE(kill(pid, SIGINT) == 0);
-  int status = 0;
-  REQUIRE(waitpid(pid, &status, 0) == pid);
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 1);
+  interrupt_expecting_status_1(pid);
   CHECK(read_file(s.path("stdout")) == "before\n42\n");
   CHECK_THAT(read_file(s.path("stderr")), Catch::Contains("INTERRUPT Error: Interrupted!"));
 }
@@ -922,24 +944,10 @@ TEST_CASE("e2e: SIGINT between a script's statements ends it with status 1", "[s
   }
   text += "SELECT 'not reached' AS after;\n";
   const std::string script = s.script("many.sql", text);
-  const pid_t pid = fork();
+  const pid_t pid = start_shell(s, {"-device", "host", "-csv", "-f", script});
   REQUIRE(pid >= 0);
-  if (pid == 0) {
-    freopen("/dev/null", "r", stdin);
-    freopen(s.path("stdout").c_str(), "w", stdout);
-    freopen(s.path("stderr").c_str(), "w", stderr);
-    execl(GPUSQL_SHELL_PATH, "gpusql", "-device", "host", "-csv", "-f", script.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  const auto started = std::chrono::steady_clock::now();
-  while (read_file(s.path("stdout")).find("\n3\n") == std::string::npos &&
-         std::chrono::steady_clock::now() - started < std::chrono::seconds(60))
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  REQUIRE(kill(pid, SIGINT) == 0);
-  int status = 0;
-  REQUIRE(waitpid(pid, &status, 0) == pid);
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 1);
+  wait_for_stdout(s, "\n3\n");
+  interrupt_expecting_status_1(pid);
   CHECK(read_file(s.path("stdout")).find("not reached") == std::string::npos);
   CHECK_THAT(read_file(s.path("stderr")), Catch::Contains("INTERRUPT Error: Interrupted!"));
 }
