@@ -1,4 +1,4 @@
-// A bound expression flattened into a short postfix program that one thread
+// A bound expression flattened into a postfix program that one thread
 // evaluates per row. The same code runs inside CUDA kernels and in the host
 // executor (compiled by nvcc and by g++), so scalar semantics -- NULL
 // propagation, three-valued logic, integer overflow, division by zero -- are
@@ -140,14 +140,22 @@ struct Term {
 
 constexpr int kMaxTerms = 8;
 
+// A program's first kMaxInstrs instructions sit in the object itself; a
+// longer one keeps the rest behind `overflow`, in memory that the host and
+// the device read at one address (storage/device_memory.hpp: UnifiedBuffer),
+// owned by the SlotMap it was compiled with. Copies of the object (into
+// DeviceObjects, shared memory, parameter structs) then stay valid as they are.
 struct ExprProgram {
   Instr code[kMaxInstrs];
+  const Instr* overflow = nullptr;  // instructions kMaxInstrs.. when length > kMaxInstrs
   int32_t length = 0;
   Cls result_cls = Cls::Int;
   bool wide = false;  // some operation is 128-bit (Cls::Wide): the interpreter only, see evaluate_general()
   Shape shape = Shape::Empty;
   int32_t term_count = 0;
   Term terms[kMaxTerms];
+
+  GPUSQL_HD const Instr& instr(int pc) const { return pc < kMaxInstrs ? code[pc] : overflow[pc - kMaxInstrs]; }
 };
 
 // A column as an evaluator reads it: raw values of `type` plus an optional
@@ -406,8 +414,14 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
   Slot stack[kMaxStack];
   int64_t high[kMaxStack];  // the upper words of 128-bit values, beside their slots
   int top = -1;
+  const Instr* code = p.code;
+  int first = 0;  // the position of code[0] in the program
   for (int pc = 0; pc < p.length; ++pc) {
-    const Instr& in = p.code[pc];
+    if (pc == kMaxInstrs) {  // on into the rest of a long program
+      code = p.overflow;
+      first = kMaxInstrs;
+    }
+    const Instr& in = code[pc - first];
     switch (in.op) {
       case Op::Column:
         ++top;

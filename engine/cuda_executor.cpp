@@ -859,6 +859,7 @@ class CudaExecutor final : public Executor {
     query.fact_columns = column_set(slots, fact);
     query.fact_rows = fact.count;
     std::vector<DeviceRelation> dimensions;  // alive until the kernel is done with their row ids
+    std::vector<SlotMap> dimension_slots;     // alive as long as the filters compiled with them
     for (const StarDimension& d : star.dimensions) {
       // A filtered dimension: its Scan, with the filter handed to the kernel
       // (evaluated as it reads the dimension, no compaction).
@@ -868,9 +869,9 @@ class CudaExecutor final : public Executor {
       const DeviceColumnRef& key = relation.columns.at(d.dimension_key);
       kernels::StarDimensionInput input;
       if (filtered) {
-        SlotMap dimension_slots;
-        input.filter = compile_expression(*d.source->predicate, dimension_slots);
-        input.filter_columns = column_set(dimension_slots, relation);
+        SlotMap& filter_slots = dimension_slots.emplace_back();
+        input.filter = compile_expression(*d.source->predicate, filter_slots);
+        input.filter_columns = column_set(filter_slots, relation);
       }
       input.fact_key = star_column(fact.columns.at(d.fact_key));
       DeviceColumnRef own_key = key;

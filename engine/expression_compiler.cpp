@@ -16,6 +16,11 @@ int SlotMap::add(Source source) {
   return static_cast<int>(sources_.size() - 1);
 }
 
+Instr* SlotMap::overflow_space(std::size_t count) {
+  overflow_.push_back(std::make_shared<UnifiedBuffer>(count * sizeof(Instr)));
+  return static_cast<Instr*>(overflow_.back()->data());
+}
+
 int SlotMap::slot_of(int column) { return add({column, nullptr}); }
 int SlotMap::slot_of_lookup(const LookupTable* table) { return add({-1, table}); }
 
@@ -50,17 +55,13 @@ Cls compute_class(DataType type) {
 namespace {
 
 struct Emitter {
-  ExprProgram& program;
   SlotMap& slots;
+  std::vector<Instr> code;
   int depth = 0;
   int max_depth = 0;
 
   void push(const Instr& instr, int stack_effect, std::size_t offset) {
-    if (program.length >= kMaxInstrs)
-      throw Error(ErrorKind::NotSupported,
-                  "not supported yet: an expression of more than " + std::to_string(kMaxInstrs) + " operations",
-                  offset);
-    program.code[program.length++] = instr;
+    code.push_back(instr);
     depth += stack_effect;
     max_depth = std::max(max_depth, depth);
     if (max_depth > kMaxStack)
@@ -227,11 +228,21 @@ void classify(const BoundExpr& expr, SlotMap& slots, ExprProgram& program) {
 }  // namespace
 
 ExprProgram compile_expression(const BoundExpr& expr, SlotMap& slots) {
-  ExprProgram program;
-  Emitter emitter{program, slots};
+  Emitter emitter{slots};
   emitter.emit(expr);
+  if (emitter.code.size() > static_cast<std::size_t>(INT32_MAX))
+    throw Error(ErrorKind::NotSupported, "not supported: an expression of more than 2^31 operations", expr.offset);
+  ExprProgram program;
+  program.length = static_cast<int32_t>(emitter.code.size());
+  const std::size_t inline_count = std::min<std::size_t>(emitter.code.size(), kMaxInstrs);
+  std::copy_n(emitter.code.begin(), inline_count, program.code);
+  if (emitter.code.size() > inline_count) {
+    Instr* rest = slots.overflow_space(emitter.code.size() - inline_count);
+    std::copy(emitter.code.begin() + inline_count, emitter.code.end(), rest);
+    program.overflow = rest;
+  }
   program.result_cls = compute_class(expr.type);
-  for (int i = 0; i < program.length; ++i) program.wide = program.wide || program.code[i].cls == Cls::Wide;
+  for (const Instr& in : emitter.code) program.wide = program.wide || in.cls == Cls::Wide;
   classify(expr, slots, program);
   return program;
 }

@@ -1,14 +1,18 @@
 // Flattens bound expressions into the postfix programs both executors run.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "engine/bound_expression.hpp"
+#include "storage/device_memory.hpp"
 
 namespace gpusql {
 
 // Maps the input columns a set of programs reads to the slots of one
-// ColumnSet, so the fused kernel receives only the columns it touches.
+// ColumnSet, so the fused kernel receives only the columns it touches, and
+// keeps the instructions of those programs longer than ExprProgram holds
+// (ExprProgram::overflow): a program runs only while its SlotMap lives.
 class SlotMap {
  public:
   // What a slot reads: an input column, or a lookup table.
@@ -19,10 +23,13 @@ class SlotMap {
   int slot_of(int column);  // adds the column on first use
   int slot_of_lookup(const LookupTable* table);
   const std::vector<Source>& sources() const { return sources_; }
+  // Memory for `count` instructions that the host and the device both read.
+  Instr* overflow_space(std::size_t count);
 
  private:
   int add(Source source);
   std::vector<Source> sources_;  // slot -> what it reads
+  std::vector<std::shared_ptr<UnifiedBuffer>> overflow_;
 };
 
 // A lookup table (in host memory) as the ColumnSet entry of its slot.
@@ -34,8 +41,8 @@ struct HostColumn;
 // lookup slot its table.
 ColumnSet host_column_set(const SlotMap& slots, const HostColumn& column);
 
-// Throws Error(NotSupported) when the expression is too long or too deep for
-// one program.
+// Throws Error(NotSupported) when the expression needs more than kMaxStack
+// values at once.
 ExprProgram compile_expression(const BoundExpr& expr, SlotMap& slots);
 Cls compute_class(DataType type);
 

@@ -1289,7 +1289,7 @@ DeviceBuffer number_runs(Groups& groups, const uint32_t* sorted_slots, std::size
 bool same_program(const ExprProgram& a, const ExprProgram& b) {
   if (a.length != b.length || a.result_cls != b.result_cls) return false;
   for (int i = 0; i < a.length; ++i) {
-    const Instr &x = a.code[i], &y = b.code[i];
+    const Instr &x = a.instr(i), &y = b.instr(i);
     if (x.op != y.op || x.cls != y.cls || x.slot != y.slot || x.null_constant != y.null_constant ||
         x.value.i != y.value.i)
       return false;

@@ -272,6 +272,27 @@ PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& other) noexcept {
   return *this;
 }
 
+UnifiedBuffer::UnifiedBuffer(std::size_t bytes) {
+  bytes = std::max<std::size_t>(bytes, 1);
+  managed_ = gpu_available();
+  if (managed_) {
+    GPUSQL_CUDA_TRY(cudaMallocManaged(&data_, bytes));
+  } else {
+    data_ = ::operator new(bytes);
+  }
+}
+
+UnifiedBuffer::~UnifiedBuffer() {
+  if (!managed_) {
+    ::operator delete(data_);
+    return;
+  }
+  // An error of an earlier launch that this wait sees stays for whoever
+  // checks next.
+  cudaDeviceSynchronize();
+  cudaFree(data_);
+}
+
 StagedUpload::~StagedUpload() { cudaStreamSynchronize(context_.stream()); }
 
 void StagedUpload::to_device(void* destination, const void* source, std::size_t bytes) {

@@ -44,6 +44,29 @@ class PinnedBuffer {
   std::size_t bytes_ = 0;
 };
 
+// Memory the host writes once and both the host and the device read at one
+// address, through pointers kept inside objects that kernels are handed by
+// value (the instructions of a program longer than ExprProgram holds, see
+// SlotMap): CUDA managed memory where a GPU is usable, else host memory.
+// Not for data: nothing here comes from the stream-ordered pool.
+class UnifiedBuffer {
+ public:
+  // Throws Error(OutOfMemory) or Error(Device) when a GPU is present and the
+  // memory cannot be had.
+  explicit UnifiedBuffer(std::size_t bytes);
+  // Waits for the device first, where the memory is managed: a kernel
+  // launched before may still be reading it.
+  ~UnifiedBuffer();
+  UnifiedBuffer(const UnifiedBuffer&) = delete;
+  UnifiedBuffer& operator=(const UnifiedBuffer&) = delete;
+
+  void* data() const { return data_; }
+
+ private:
+  void* data_ = nullptr;
+  bool managed_ = false;
+};
+
 // One pinned staging buffer and the event that says when the copy out of it
 // has finished, so it can be filled again.
 struct StagingSlot {

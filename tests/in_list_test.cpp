@@ -154,7 +154,6 @@ void check_long_in_lists(ExecutorKind executor) {
 // search in the sorted keys (the same tables as IN) against SQLite.
 void check_long_cases(ExecutorKind executor) {
   LoadedTable t(executor);
-  Database& db = t.db;
   auto simple_case = [](const std::string& x, int branches, int first, int step, auto result, const std::string& tail) {
     std::string text = "CASE " + x;
     for (int k = 0; k < branches; ++k) text += " WHEN " + std::to_string(first + k * step) + " THEN " + result(k);
@@ -230,6 +229,58 @@ void check_general_cases(ExecutorKind executor) {
   CHECK(hand.get<int32_t>(2, 0) == -1);
 }
 
+// Expressions past the 128 operations an ExprProgram holds in itself (the
+// rest runs from memory both executors read): in every place a program
+// runs -- a projection, a group key, a filter, aggregate arguments, a sort
+// key, a join condition, and the 128-bit interpreter.
+void check_long_programs(ExecutorKind executor) {
+  LoadedTable t(executor);
+  Database& db = t.db;
+  std::string bins = "CASE";  // 800 operations
+  for (int k = 0; k < 200; ++k) bins += fmt(" WHEN i < %d THEN %d", k * 3 - 100, k);
+  bins += " ELSE -1 END";
+  std::string weighted;  // 240
+  for (int k = 1; k <= 60; ++k) weighted += fmt("%si * %d", k == 1 ? "" : " + ", k);
+  std::string boxes;  // 280
+  for (int k = 0; k < 40; ++k) boxes += fmt("%s(i > %d AND f < %g)", k == 0 ? "" : " OR ", k * 10 - 100, k / 8.0 - 4.0);
+  std::string pairs;  // 330
+  for (int k = 0; k < 30; ++k)
+    pairs += fmt("%s(x.i < y.i + %d AND x.f > y.f - %g)", k == 0 ? "" : " OR ", k * 7 - 150, k / 10.0);
+  std::string wide = "CASE";  // 280, over a DECIMAL(38,2)
+  for (int k = 0; k < 40; ++k) wide += fmt(" WHEN i < %d THEN s * %d", k * 12 - 100, k + 2);
+  wide += " ELSE s END";
+  const std::vector<OracleQuery> queries = {
+      {"SELECT b, i, " + bins + " FROM t ORDER BY b LIMIT 80", {}},
+      {"SELECT " + bins + " AS bin, COUNT(*) FROM t GROUP BY bin ORDER BY bin", {}},
+      {"SELECT COUNT(*) FROM t WHERE " + bins + " > 50", {}},
+      {"SELECT SUM(" + bins + "), MIN(" + bins + "), MAX(" + weighted + ") FROM t", {}},
+      {"SELECT b FROM t ORDER BY " + bins + " DESC, b LIMIT 30", {}},
+      {"SELECT b, " + weighted + " FROM t ORDER BY b LIMIT 50", {}},
+      {"SELECT COUNT(*), SUM(b) FROM t WHERE " + boxes, {}},
+      {"SELECT COUNT(*), SUM(x.b - y.b) FROM t AS x JOIN t AS y ON " + pairs + " WHERE y.b < 5000000100", {}},
+      {"SELECT i, " + wide + " FROM (SELECT i, SUM(m) AS s FROM t WHERE i IS NOT NULL GROUP BY i) AS g ORDER BY i LIMIT 80",
+       {1}},
+  };
+  check_queries(t, queries);
+  // Hand-checked: -101 is in the first bin, 10 in bin 37, 494 in the last,
+  // 497 in none; 10 * (1 + ... + 60) = 18300.
+  db.query("CREATE TABLE u (i INTEGER)");
+  db.query("INSERT INTO u VALUES (-101), (494), (497), (10)");
+  Result hand = db.query("SELECT " + bins + ", " + weighted + " FROM u ORDER BY i");
+  CHECK(hand.get<int32_t>(0, 0) == 0);
+  CHECK(hand.get<int32_t>(1, 0) == 37);
+  CHECK(hand.get<int32_t>(2, 0) == 199);
+  CHECK(hand.get<int32_t>(3, 0) == -1);
+  CHECK(hand.get<int64_t>(1, 1) == 18300);
+  // What does bound an expression: the values it holds at once. i - (i -
+  // (... i)) of 15 subtractions holds 16 (and is 0, or NULL); of 16, 17.
+  std::string nested = "i";
+  for (int k = 0; k < 15; ++k) nested = "i - (" + nested + ")";
+  check_queries(t, {{"SELECT COUNT(*), SUM(" + nested + ") FROM t WHERE " + nested + " = 0", {}}});
+  CHECK_THROWS_WITH(db.query("SELECT i - (" + nested + ") FROM t"),
+                    Catch::Contains("an expression nested more than 16 levels deep"));
+}
+
 }  // namespace
 
 TEST_CASE("Searched CASE of many branches of any shape: the answers of SQLite", "[sql][in_list]") {
@@ -238,6 +289,15 @@ TEST_CASE("Searched CASE of many branches of any shape: the answers of SQLite", 
 
 TEST_CASE("Searched CASE of many branches of any shape on the GPU: the answers of SQLite", "[gpu][in_list]") {
   check_general_cases(ExecutorKind::Gpu);
+}
+
+TEST_CASE("Expressions of more than 128 operations, in every place a program runs: the answers of SQLite",
+          "[sql][in_list]") {
+  check_long_programs(ExecutorKind::Host);
+}
+
+TEST_CASE("Expressions of more than 128 operations on the GPU: the answers of SQLite", "[gpu][in_list]") {
+  check_long_programs(ExecutorKind::Gpu);
 }
 
 TEST_CASE("CASE of more than 16 constant branches: the answers of SQLite", "[sql][in_list]") {

@@ -126,6 +126,19 @@ const char* const kDeclined[] = {
     "SELECT SUM(v) FROM f JOIN a ON fk_a = a_key WHERE a_grp = 999 AND v * 9223372036854775807 > 1",
 };
 
+// A fused query whose dimension filter, fact filter and aggregate argument
+// each run past the 128 operations an ExprProgram holds in itself.
+std::string long_programs_query() {
+  std::string dimension, fact, argument = "v";
+  for (int k = 1; k <= 30; ++k) {
+    dimension += fmt("%s(a_key > %d AND a_grp <> %d)", k == 1 ? "" : " OR ", k % 20, k % 3);
+    fact += fmt("%s(v > %d AND fk_c <> %d)", k == 1 ? "" : " OR ", k * 20 - 300, k % 6);
+    argument += fmt(" + v * %d", k);
+  }
+  return "SELECT a_name, COUNT(*), MIN(" + argument + "), MAX(" + argument + ") FROM f JOIN a ON fk_a = a_key WHERE (" +
+         dimension + ") AND (" + fact + ") GROUP BY a_name";
+}
+
 // "" when identical (doubles by their bits), else where they first differ.
 std::string difference(const Result& expected, const Result& actual) {
   if (expected.column_count() != actual.column_count()) return "column counts differ";
@@ -255,7 +268,9 @@ TEST_CASE("star join on the GPU: edge cases and declined shapes give the host ex
   Database host(Options{ExecutorKind::Host}), gpu(Options{ExecutorKind::Gpu});
   load_star(host, dir);
   load_star(gpu, dir);
-  for (const char* sql : kFused) {
+  std::vector<std::string> fused(std::begin(kFused), std::end(kFused));
+  fused.push_back(long_programs_query());
+  for (const std::string& sql : fused) {
     const std::size_t before = kernels::star_join_runs();
     check_same(host, gpu, sql);
     for (int repeat = 0; repeat < 2; ++repeat) check_same(host, gpu, sql);  // no race decides an answer
