@@ -1242,11 +1242,13 @@ class QueryGenerator {
       return text(kMaxDepth);
     };
     // A chain of 8-15 range branches on one x, most results constants: it
-    // held two values more per branch and failed past 7; now 3 deep.
+    // held two values more per branch and failed past 7; now 3 deep. One in
+    // three has 30-49 branches, past the 128 operations a program holds in
+    // itself (the rest from managed memory).
     if (type != VType::Bool && new_shape(0.06)) {
       Node x = integer(depth + 1);
       static const std::vector<std::string> ops = {"<", ">=", "="};
-      const std::size_t branches = 8 + rng_.below(8);
+      const std::size_t branches = rng_.chance(0.33) ? 30 + rng_.below(20) : 8 + rng_.below(8);
       for (std::size_t i = 0; i < branches; ++i) {
         n.args.push_back(compare(rng_.pick(ops), x, int_literal()));
         const bool constant = type != VType::Date && rng_.chance(0.7);
