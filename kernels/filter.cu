@@ -214,12 +214,6 @@ bool selects_nothing(const FastPredicate& p) {
   return false;
 }
 
-// The setting filter_kernel picks the path of fast predicates: 'auto': the
-// default routing of filter_rows(); 'cub': that routing without the bitmask
-// filter (cub::DeviceSelect for every fast predicate); 'ordered': the
-// ordered kernel. A benchmark or a test compares them in one process.
-FilterKernel requested_filter_kernel(const DeviceContext& context) { return context.settings().filter_kernel; }
-
 uint32_t read_count(const uint32_t* d_count, DeviceContext& context) {
   uint32_t selected = 0;
   context.copy_to_host(&selected, d_count, sizeof selected);
@@ -516,7 +510,8 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
   // first by the paths above and the pair clauses then read only their ids.
   FastPredicate fast;
   const bool is_fast = make_fast_predicate(predicate, columns, fast, /*pairs=*/true);
-  const FilterKernel kernel = is_fast ? requested_filter_kernel(context) : FilterKernel::Ordered;
+  // The setting filter_kernel: a benchmark or a test compares the paths in one process.
+  const FilterKernel kernel = is_fast ? context.settings().filter_kernel : FilterKernel::Ordered;
   if (is_fast && fast.has_pairs && kernel == FilterKernel::Auto) {
     FastPredicate plain, pairs;
     split_pair_clauses(fast, plain, pairs);

@@ -52,7 +52,7 @@ struct ParseState {
   std::size_t lexeme_start = 0;   // the last opening quote or "/*": where "unterminated" errors point
   std::size_t nesting_start = 0;  // the last '(' or prefix operator: where "too deeply" errors point
   int depth = 0;
-  const QueryControl* query_control = nullptr;  // whose interrupt stops the parse between statements
+  const QueryControl* query_control = nullptr;  // whose interrupt stops the parse
   // End of each whitespace run -> its start, so a node's end can exclude the
   // whitespace and comments its last token swallowed.
   std::unordered_map<std::size_t, std::size_t> whitespace_start;
@@ -376,8 +376,10 @@ struct control : pegtl::normal<Rule> {
       DepthGuard guard(state.depth);
       if (state.depth > kMaxNesting) throw nesting_error(state.nesting_start);
       return pegtl::normal<Rule>::template match<A, M, Action, Control>(in, st...);
-    } else if constexpr (std::is_same_v<Rule, g::statement>) {
-      // Before each statement: a script of thousands stops while it is parsed.
+    } else if constexpr (std::is_same_v<Rule, g::statement> || std::is_same_v<Rule, g::expression>) {
+      // Before each statement and each expression: a script of thousands of
+      // statements, or one statement of megabytes (an IN list of a million
+      // values), stops while it is parsed.
       find_parse_state(st...).check_interrupt();
       return pegtl::normal<Rule>::template match<A, M, Action, Control>(in, st...);
     } else if constexpr (expected<Rule> != nullptr) {
@@ -1126,6 +1128,7 @@ class Lowering {
   }
 
   Lowered expression(const Node& n) {
+    state_.check_interrupt();  // as the parse does, at each expression
     if (n.is_type<g::expression>()) return logical_chain(n, ast::BinaryOp::Or);
     if (n.is_type<g::and_expr>()) return logical_chain(n, ast::BinaryOp::And);
     if (n.is_type<g::comparison>() && n.children.size() == 2) return predicate(n);
