@@ -404,6 +404,27 @@ class CudaExecutor final : public Executor {
     return expressions;
   }
 
+  // Whether an aggregate's value (its argument, or its ordering) has a
+  // 128-bit step: a CASE comparing with a SUM's DECIMAL(38, s), say. (An
+  // aggregate of a 128-bit value itself the binder refuses.)
+  static bool has_wide_value(const std::vector<BoundAggregate>& aggregates) {
+    for (const BoundAggregate& a : aggregates) {
+      const std::optional<BoundExpr>& value = a.order ? a.order : a.argument;
+      if (value && is_wide(*value)) return true;
+    }
+    return false;
+  }
+
+  // `aggregates` as the aggregate kernels can read them: a value with a
+  // 128-bit step becomes a reference to a new column of `input` (narrowed()).
+  std::vector<BoundAggregate> narrowed(DeviceRelation& input, std::vector<BoundAggregate> aggregates) {
+    for (BoundAggregate& a : aggregates) {
+      std::optional<BoundExpr>& value = a.order ? a.order : a.argument;
+      if (value && is_wide(*value)) value = narrowed(input, {*value})[0];
+    }
+    return aggregates;
+  }
+
   DeviceRelation filter(const DeviceRelation& input, const BoundExpr& predicate) {
     DeviceRelation readable = input;
     const BoundExpr p = narrowed(readable, {predicate})[0];
@@ -547,12 +568,16 @@ class CudaExecutor final : public Executor {
     DeviceRelation left = run(*node.child), right = run(*node.right);
     if (static_cast<double>(left.count) * static_cast<double>(right.count) > 4e9)
       throw Error(ErrorKind::Execution, "a join without an equality would produce over 4 billion pairs");
+    // A condition with a 128-bit step: every pair, then the condition as a
+    // Filter (narrowed()); the pair kernels have no 128-bit interpreter.
+    const bool wide = node.predicate && is_wide(*node.predicate);
     SlotMap slots;
     ExprProgram program;
-    if (node.predicate) program = compile_expression(*node.predicate, slots);
+    if (node.predicate && !wide) program = compile_expression(*node.predicate, slots);
     ColumnSet set = column_set(slots, left, &right);
     kernels::JoinPairs pairs = kernels::nested_loop_join(program, set, left.count, right.count, error_, context_);
-    return join_output(left, right, pairs);
+    DeviceRelation joined = join_output(left, right, pairs);
+    return wide ? filter(joined, *node.predicate) : joined;
   }
 
   // A reference to input column `c` as an expression (rowid as BIGINT).
@@ -670,11 +695,13 @@ class CudaExecutor final : public Executor {
 
   DeviceRelation grouped_aggregate(const PlanNode& node) {
     DeviceRelation input = run(*node.child);  // a Filter below runs as its own operator
+    const std::vector<BoundAggregate> aggregates = narrowed(input, node.aggregates);
+    const std::vector<BoundExpr> keys = narrowed(input, node.group_keys);
     SlotMap slots;
-    std::vector<AggSpec> specs = compile_aggregates(node.aggregates, slots);
+    std::vector<AggSpec> specs = compile_aggregates(aggregates, slots);
     std::vector<ExprProgram> key_programs;
     std::vector<Cls> key_classes;
-    for (const auto& k : node.group_keys) {
+    for (const auto& k : keys) {
       key_programs.push_back(compile_expression(k, slots));
       key_classes.push_back(compute_class(k.type));
     }
@@ -756,16 +783,19 @@ class CudaExecutor final : public Executor {
     const PlanNode* source = node.child.get();
     const BoundExpr* predicate = nullptr;
     // A predicate with a 128-bit step runs as its own Filter (narrowed()):
-    // the fused kernel has no 128-bit interpreter.
-    if (source->kind == PlanKind::Filter && !is_wide(*source->predicate)) {
+    // the fused kernel has no 128-bit interpreter. So does the predicate
+    // below aggregates whose values have one, which are evaluated into
+    // columns first, on the filtered rows only.
+    if (source->kind == PlanKind::Filter && !is_wide(*source->predicate) && !has_wide_value(node.aggregates)) {
       predicate = &*source->predicate;
       source = source->child.get();
     }
     DeviceRelation input = run(*source);
+    const std::vector<BoundAggregate> aggregates = narrowed(input, node.aggregates);
     SlotMap slots;
     ExprProgram filter_program;
     if (predicate) filter_program = compile_expression(*predicate, slots);
-    std::vector<AggSpec> specs = compile_aggregates(node.aggregates, slots);
+    std::vector<AggSpec> specs = compile_aggregates(aggregates, slots);
     ColumnSet set = column_set(slots, input);
     std::vector<AggState> states(specs.size());
 
@@ -846,8 +876,8 @@ class CudaExecutor final : public Executor {
   // the fact table. Empty when the kernel declines (its run-time conditions
   // fail): the general operators then run, with the same answer.
   std::optional<DeviceRelation> star_join_aggregate(const PlanNode& node, const StarJoin& star) {
-    // The star kernel has no 128-bit interpreter: such a filter takes the general path.
-    if (star.fact_filter && is_wide(*star.fact_filter)) return std::nullopt;
+    // The star kernel has no 128-bit interpreter: such a filter or aggregate value takes the general path.
+    if ((star.fact_filter && is_wide(*star.fact_filter)) || has_wide_value(node.aggregates)) return std::nullopt;
     for (const StarDimension& d : star.dimensions)
       if (d.source->kind == PlanKind::Filter && is_wide(*d.source->predicate)) return std::nullopt;
     const std::size_t profiled = profile_ ? profile_->operators.size() : 0;
