@@ -1736,6 +1736,15 @@ const ast::Expr& TableScope::quantified(const ast::Expr& e) {
 
 // A GROUP BY key as it is grouped: an untyped NULL as an INTEGER, a string
 // constant as a column of one dictionary entry.
+// The aggregates fold 64-bit values and the groupings key on them: a
+// DECIMAL wider than 18 digits (a SUM's, or arithmetic beside one) would
+// lose its upper bits there.
+Error wide_aggregate_error(const std::string& function, std::size_t offset) {
+  return Error(ErrorKind::NotSupported,
+               "not supported yet: " + function + " of a DECIMAL wider than 18 digits (CAST it to DECIMAL(18, s))",
+               offset);
+}
+
 BoundExpr as_group_key(BoundExpr key) {
   if (is_untyped_null(key)) key = retype_null(std::move(key), DataType::integer());
   if (key.type.id == Type::Varchar && key.op == Op::Constant && !key.dictionary) {
@@ -1860,6 +1869,7 @@ class AggregateScope : public Scope {
       if (order.type.id == Type::Varchar && order.op == Op::Constant)
         throw Error(ErrorKind::NotSupported, "not supported yet: " + n + " ordered by a string literal", e.offset);
       if (e.distinct) throw Error(ErrorKind::Binder, n + "(DISTINCT ...) is not valid", e.offset);
+      if (is_wide(arg) || is_wide(order)) throw wide_aggregate_error(n, e.offset);
       a.kind = (n == "arg_min" || n == "min_by") ? AggKind::ArgMin : AggKind::ArgMax;
       a.type = arg.type;
       a.dictionary = arg.dictionary;
@@ -1868,17 +1878,18 @@ class AggregateScope : public Scope {
       return a;
     }
     if (n == "count") {
+      if (e.distinct && is_wide(arg)) throw wide_aggregate_error("count(DISTINCT ...)", e.offset);
       a.kind = e.distinct ? AggKind::CountDistinct : AggKind::Count;
       a.type = DataType::bigint();
     } else if (n == "min" || n == "max") {
+      if (is_wide(arg)) throw wide_aggregate_error(n, e.offset);
       a.kind = n == "min" ? AggKind::Min : AggKind::Max;
       a.type = arg.type;
       a.dictionary = arg.dictionary;
     } else {
       if (!is_number(arg.type))
         throw Error(ErrorKind::Binder, "No function matches " + n + "(" + arg.type.to_string() + ")", e.args[0]->offset);
-      if (is_wide(arg))
-        throw Error(ErrorKind::NotSupported, "not supported yet: " + n + " of a DECIMAL wider than 18 digits", e.offset);
+      if (is_wide(arg)) throw wide_aggregate_error(n, e.offset);
       if (e.distinct) throw Error(ErrorKind::NotSupported, "not supported yet: " + n + "(DISTINCT ...)", e.offset);
       a.kind = n == "sum" ? AggKind::Sum : AggKind::Avg;
       if (a.kind == AggKind::Avg || arg.type.is_floating()) a.type = DataType::double_();
@@ -2934,6 +2945,9 @@ class QueryBinder {
         throw Error(ErrorKind::Binder, "GROUP BY clause cannot contain aggregates", e.offset);
       TableScope scope(q_, "GROUP BY", &subqueries_);
       BoundExpr key = as_group_key(ExpressionBinder(scope).bind(e));
+      if (is_wide(key))
+        throw Error(ErrorKind::NotSupported,
+                    "not supported yet: GROUP BY a DECIMAL wider than 18 digits (CAST it to DECIMAL(18, s))", e.offset);
       bool duplicate = false;
       for (const auto& k : q_.group_keys) duplicate |= same_expression(k, key);
       if (!duplicate) q_.group_keys.push_back(std::move(key));

@@ -497,15 +497,21 @@ class CudaExecutor final : public Executor {
   }
 
   // Key columns of `input` (host key_bits: NULL flagged, -0.0 as 0.0).
+  // A key is at most 64 bits (the planner leaves wider equalities as
+  // conditions), but may have a 128-bit step: narrowed() evaluates it first.
   kernels::KeyColumns keys_of(const DeviceRelation& input, const std::vector<const BoundExpr*>& keys) {
+    DeviceRelation readable = input;
+    std::vector<BoundExpr> parts;
+    for (const BoundExpr* k : keys) parts.push_back(*k);
+    parts = narrowed(readable, std::move(parts));
     SlotMap slots;
     std::vector<ExprProgram> programs;
     std::vector<Cls> classes;
-    for (const BoundExpr* k : keys) {
-      programs.push_back(compile_expression(*k, slots));
-      classes.push_back(compute_class(k->type));
+    for (const BoundExpr& k : parts) {
+      programs.push_back(compile_expression(k, slots));
+      classes.push_back(compute_class(k.type));
     }
-    return kernels::evaluate_keys(programs, classes, column_set(slots, input), input.count, error_, context_);
+    return kernels::evaluate_keys(programs, classes, column_set(slots, readable), readable.count, error_, context_);
   }
 
   // Equi-join: key columns of both sides, the hash table on the build side

@@ -478,6 +478,9 @@ class Planner {
   // `a = b` with one side reading only tables in `left` and the other only `right`.
   bool equi_key(const BoundExpr& e, uint64_t left, uint64_t right) const {
     if (e.op != Op::Eq) return false;
+    // Join keys hold 64 bits: an equality of DECIMALs wider than 18 digits
+    // stays a condition, compared in full.
+    if (e.children[0].type.is_wide_decimal() || e.children[1].type.is_wide_decimal()) return false;
     uint64_t a = tables_of(e.children[0], q_), b = tables_of(e.children[1], q_);
     if (a == 0 || b == 0) return false;
     bool forward = (a & ~left) == 0 && (b & ~right) == 0;
