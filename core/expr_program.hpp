@@ -73,6 +73,8 @@ enum class Op : uint8_t {
   // upper first: sorts and DISTINCT run on 64-bit keys.
   WideHigh,   // its upper 64 bits (signed)
   WideLow,    // its lower 64 bits, flipped so that their signed order is their unsigned one
+  Swap,       // exchanges the two values on top: the compiler evaluates a - b's b first when b
+              // holds more values at once, so that deep nesting stays shallow on the stack
 };
 
 // DuckDB's DATE range in days since 1970-01-01: 5877642-06-25 (BC) to
@@ -451,6 +453,17 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         if (WIDE) stack[top].i = high[top];
         break;
       case Op::WideLow: stack[top].i ^= INT64_MIN; break;
+      case Op::Swap: {
+        const Slot b = stack[top];
+        stack[top] = stack[top - 1];
+        stack[top - 1] = b;
+        if (WIDE) {
+          const int64_t h = high[top];
+          high[top] = high[top - 1];
+          high[top - 1] = h;
+        }
+        break;
+      }
       case Op::Negate: {
         Slot& a = stack[top];
         if (in.cls == Cls::Double) {

@@ -1,6 +1,7 @@
 #include "engine/expression_compiler.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "storage/host_column.hpp"
 
@@ -54,11 +55,68 @@ Cls compute_class(DataType type) {
 
 namespace {
 
+// Comparison with its operands swapped: c < x  <=>  x > c.
+Op mirror(Op op) {
+  switch (op) {
+    case Op::Lt: return Op::Gt;
+    case Op::Le: return Op::Ge;
+    case Op::Gt: return Op::Lt;
+    case Op::Ge: return Op::Le;
+    default: return op;
+  }
+}
+
+bool is_comparison(Op op) {
+  return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
+}
+
+// A binary operation whose right operand may be evaluated first: the
+// commutative ones as they are, a comparison mirrored, - / % followed by a
+// Swap. Both operands of one compute class (the instruction's class is the
+// first operand's).
+bool reorderable(const BoundExpr& e) {
+  switch (e.op) {
+    case Op::Add: case Op::Mul: case Op::Eq: case Op::Ne: case Op::And: case Op::Or:
+    case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
+    case Op::Sub: case Op::Div: case Op::Mod:
+      return e.children.size() == 2 && compute_class(e.children[0].type) == compute_class(e.children[1].type);
+    default: return false;
+  }
+}
+
 struct Emitter {
   SlotMap& slots;
   std::vector<Instr> code;
   int depth = 0;
   int max_depth = 0;
+  // With `reorder`, a binary operation evaluates its needier operand first
+  // (Sethi and Ullman's order), so that a chain nested either way, a - (b -
+  // (c - ...)) as much as ((a - b) - c) - ..., holds 2 values at once, and
+  // any tree of n operations at most log2(n) + 1. Only an expression that
+  // needs more than kMaxStack values in the written order is reordered:
+  // every other program stays as it was written.
+  bool reorder = false;
+  std::unordered_map<const BoundExpr*, int> needs;  // values each subtree holds at once at its peak
+
+  bool right_first(const BoundExpr& e) const {
+    return reorder && reorderable(e) && needs.at(&e.children[1]) > needs.at(&e.children[0]);
+  }
+
+  int measure(const BoundExpr& e) {
+    for (const auto& child : e.children) measure(child);
+    int need = 1;
+    if (e.op == Op::Select) {  // else, condition, then: see emit()
+      need = std::max({needs.at(&e.children[2]), needs.at(&e.children[0]) + 1, needs.at(&e.children[1]) + 2});
+    } else if (reorder && reorderable(e)) {
+      const int l = needs.at(&e.children[0]), r = needs.at(&e.children[1]);
+      need = r > l ? std::max(r, l + 1) : std::max(l, r + 1);
+    } else {
+      for (std::size_t i = 0; i < e.children.size(); ++i)
+        need = std::max(need, static_cast<int>(i) + needs.at(&e.children[i]));
+    }
+    needs[&e] = need;
+    return need;
+  }
 
   void push(const Instr& instr, int stack_effect, std::size_t offset) {
     code.push_back(instr);
@@ -77,11 +135,19 @@ struct Emitter {
       emit(e.children[2]);
       emit(e.children[0]);
       emit(e.children[1]);
+    } else if (right_first(e)) {
+      emit(e.children[1]);
+      emit(e.children[0]);
+      if (e.op == Op::Sub || e.op == Op::Div || e.op == Op::Mod) {
+        Instr swap;
+        swap.op = Op::Swap;
+        push(swap, 0, e.offset);
+      }
     } else {
       for (const auto& child : e.children) emit(child);
     }
     Instr in;
-    in.op = e.op;
+    in.op = right_first(e) ? mirror(e.op) : e.op;
     // Comparisons and arithmetic run in the class of their operands (a
     // select, in that of its results).
     in.cls = e.children.empty() ? compute_class(e.type)
@@ -109,21 +175,6 @@ struct Emitter {
     push(in, effect, e.offset);
   }
 };
-
-// Comparison with its operands swapped: c < x  <=>  x > c.
-Op mirror(Op op) {
-  switch (op) {
-    case Op::Lt: return Op::Gt;
-    case Op::Le: return Op::Ge;
-    case Op::Gt: return Op::Lt;
-    case Op::Ge: return Op::Le;
-    default: return op;
-  }
-}
-
-bool is_comparison(Op op) {
-  return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
-}
 
 bool collect_comparison(const BoundExpr& e, SlotMap& slots, std::vector<Term>& terms);
 
@@ -229,6 +280,10 @@ void classify(const BoundExpr& expr, SlotMap& slots, ExprProgram& program) {
 
 ExprProgram compile_expression(const BoundExpr& expr, SlotMap& slots) {
   Emitter emitter{slots};
+  if (emitter.measure(expr) > kMaxStack) {
+    emitter.reorder = true;
+    emitter.measure(expr);
+  }
   emitter.emit(expr);
   if (emitter.code.size() > static_cast<std::size_t>(INT32_MAX))
     throw Error(ErrorKind::NotSupported, "not supported: an expression of more than 2^31 operations", expr.offset);

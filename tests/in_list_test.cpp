@@ -272,12 +272,22 @@ void check_long_programs(ExecutorKind executor) {
   CHECK(hand.get<int32_t>(2, 0) == 199);
   CHECK(hand.get<int32_t>(3, 0) == -1);
   CHECK(hand.get<int64_t>(1, 1) == 18300);
-  // What does bound an expression: the values it holds at once. i - (i -
-  // (... i)) of 15 subtractions holds 16 (and is 0, or NULL); of 16, 17.
+  // What does bound an expression: the values it holds at once. Nesting
+  // either way holds 2, the inner operations evaluated first: i - (i - (...
+  // i)) of 20 subtractions (i again, as every even count of them; 16
+  // values in the written order failed). A balanced tree of 2^15 additions
+  // holds 16 in any order, of 2^16 17: an error that says so.
   std::string nested = "i";
-  for (int k = 0; k < 15; ++k) nested = "i - (" + nested + ")";
-  check_queries(t, {{"SELECT COUNT(*), SUM(" + nested + ") FROM t WHERE " + nested + " = 0", {}}});
-  CHECK_THROWS_WITH(db.query("SELECT i - (" + nested + ") FROM t"),
+  for (int k = 0; k < 20; ++k) nested = "i - (" + nested + ")";
+  check_queries(t, {{"SELECT COUNT(*), SUM(" + nested + "), MIN(" + nested + " * 2 - i) FROM t WHERE " + nested +
+                         " < 7 + (i - (i - (i - (i - i))))",
+                     {}}});
+  std::string tree = "i";
+  for (int level = 0; level < 15; ++level) tree = "(" + tree + " + " + tree + ")";
+  Result sums = db.query("SELECT " + tree + " FROM u ORDER BY i");
+  CHECK(sums.get<int64_t>(0, 0) == -101 * 32768);
+  CHECK(sums.get<int64_t>(3, 0) == 497 * 32768);
+  CHECK_THROWS_WITH(db.query("SELECT " + tree + " + (" + tree + ") FROM u"),
                     Catch::Contains("an expression nested more than 16 levels deep"));
 }
 

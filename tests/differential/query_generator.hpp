@@ -876,6 +876,13 @@ class QueryGenerator {
     return literal(VType::Text, quote(rng_.pick(text_pool())));
   }
 
+  // An integer column or a small literal.
+  Node leaf_integer() {
+    auto cols = columns_of(VType::Int);
+    if (!cols.empty() && rng_.chance(0.7)) return column(*rng_.pick(cols));
+    return literal(VType::Int, std::to_string(rng_.range(-9, 9)));
+  }
+
   Node integer(int depth) {
     auto cols = columns_of(VType::Int);
     if (leaf(depth)) {
@@ -896,6 +903,15 @@ class QueryGenerator {
       case 0: return unary(Node::Kind::Neg, integer(depth + 1));
       case 1: {
         static const std::vector<std::string> ops = {"+", "-", "*", "/", "%"};
+        // Sums and differences nested 17-40 deep on the right, x - (y - (z -
+        // ...)): 17 values at once in the written order, which failed; the
+        // compiler now evaluates the inner operations first.
+        if (new_shape(0.02)) {
+          Node chain = leaf_integer();
+          for (std::size_t k = 17 + rng_.below(24); k > 0; --k)
+            chain = arith(rng_.chance(0.5) ? "+" : "-", leaf_integer(), std::move(chain));
+          return chain;
+        }
         Node a = integer(depth + 1), b = new_shape(0.05) ? null_literal(VType::Int) : integer(depth + 1);
         return arith(rng_.pick(ops), std::move(a), std::move(b));
       }
