@@ -85,6 +85,8 @@ bool reorderable(const BoundExpr& e) {
 }
 
 struct Emitter {
+  explicit Emitter(SlotMap& slot_map) : slots(slot_map) {}
+
   SlotMap& slots;
   std::vector<Instr> code;
   int depth = 0;
@@ -279,7 +281,7 @@ void classify(const BoundExpr& expr, SlotMap& slots, ExprProgram& program) {
 }  // namespace
 
 ExprProgram compile_expression(const BoundExpr& expr, SlotMap& slots) {
-  Emitter emitter{slots};
+  Emitter emitter(slots);
   if (emitter.measure(expr) > kMaxStack) {
     emitter.reorder = true;
     emitter.measure(expr);
