@@ -525,6 +525,18 @@ class QueryGenerator {
       if (!pairs.empty()) {
         auto [i, j] = rng_.pick(pairs);
         equality = compare("=", column(scope_[i]), column(scope_[j]));
+        // a.x + k 2^64 = b.y + l 2^64 (k, l of 0 and 1): an equality of
+        // 128-bit values, which a join key cut to 64 bits once matched
+        // when k != l. Small tables only: it joins as a condition.
+        std::optional<Node> shift;
+        if (scope_[i].type == VType::Int && scope_[j].type == VType::Int &&
+            row_counts[first] * row_counts[second] <= 2000 && new_shape(0.3) && (shift = two_to_64(first))) {
+          Node left = column(scope_[i]), right = column(scope_[j]);
+          const bool both = rng_.chance(0.4);
+          if (both || rng_.chance(0.5)) left = arith("+", std::move(left), *shift);
+          if (both || left.kind != Node::Kind::Arith) right = arith("+", std::move(right), *shift);
+          equality = compare("=", std::move(left), std::move(right));
+        }
       }
       std::size_t style = rng_.weighted({6, 2.5, row_counts[first] * row_counts[second] <= 2000 ? 1.5 : 0,
                                          features_.left_join && equality ? 2.5 : 0});
@@ -1114,6 +1126,25 @@ class QueryGenerator {
       case 4: return agg("SUM", column(*rng_.pick(decimals)), VType::Double);
       default: return count_star();
     }
+  }
+
+  // 2^64 as a 128-bit DECIMAL, ((SELECT SUM(s.d) FROM t AS s) * 0 +
+  // 4294967296) * 4294967296 (NULL where the sum is); none when table t has
+  // no DECIMAL column.
+  std::optional<Node> two_to_64(std::size_t t) {
+    std::optional<Node> sum = inside(t, [&]() -> std::optional<Node> {
+      std::vector<const ColumnRef*> decimals;
+      for (const ColumnRef& c : scope_)
+        if (c.scale >= 0) decimals.push_back(&c);
+      if (decimals.empty()) return std::nullopt;
+      return agg("SUM", column(*rng_.pick(decimals)), VType::Double);
+    });
+    if (!sum) return std::nullopt;
+    Node sub = subquery_node(Node::Kind::Scalar, t, {std::move(*sum)});
+    sub.type = VType::Double;
+    sub.scale = decimal_scale(sub.inner[0]).value_or(-1);
+    Node zero = arith("*", std::move(sub), literal(VType::Int, "0"));
+    return arith("*", arith("+", std::move(zero), literal(VType::Int, "4294967296")), literal(VType::Int, "4294967296"));
   }
 
   Node subquery_node(Node::Kind kind, std::size_t t, std::vector<Node> inner) {
