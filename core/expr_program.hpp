@@ -77,6 +77,21 @@ enum class Op : uint8_t {
               // holds more values at once, so that deep nesting stays shallow on the stack
 };
 
+GPUSQL_HD bool is_comparison(Op op) {
+  return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
+}
+
+// The comparison that holds with its operands swapped (a < b  <=>  b > a).
+GPUSQL_HD Op mirrored(Op op) {
+  switch (op) {
+    case Op::Lt: return Op::Gt;
+    case Op::Le: return Op::Ge;
+    case Op::Gt: return Op::Lt;
+    case Op::Ge: return Op::Le;
+    default: return op;
+  }
+}
+
 // DuckDB's DATE range in days since 1970-01-01: 5877642-06-25 (BC) to
 // 5881580-07-10 (the int32 extremes are its infinities).
 constexpr int64_t kMinDate = -2147483646;

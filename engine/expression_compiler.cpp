@@ -55,21 +55,6 @@ Cls compute_class(DataType type) {
 
 namespace {
 
-// Comparison with its operands swapped: c < x  <=>  x > c.
-Op mirror(Op op) {
-  switch (op) {
-    case Op::Lt: return Op::Gt;
-    case Op::Le: return Op::Ge;
-    case Op::Gt: return Op::Lt;
-    case Op::Ge: return Op::Le;
-    default: return op;
-  }
-}
-
-bool is_comparison(Op op) {
-  return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
-}
-
 // A binary operation whose right operand may be evaluated first: the
 // commutative ones as they are, a comparison mirrored, - / % followed by a
 // Swap. Both operands of one compute class (the instruction's class is the
@@ -131,13 +116,14 @@ struct Emitter {
   }
 
   void emit(const BoundExpr& e) {
+    const bool swapped = right_first(e);
     if (e.op == Op::Select) {
       // The else value first (see Op::Select): a CASE binds as selects nested
       // in their else values, which then run one after the other.
       emit(e.children[2]);
       emit(e.children[0]);
       emit(e.children[1]);
-    } else if (right_first(e)) {
+    } else if (swapped) {
       emit(e.children[1]);
       emit(e.children[0]);
       if (e.op == Op::Sub || e.op == Op::Div || e.op == Op::Mod) {
@@ -149,7 +135,7 @@ struct Emitter {
       for (const auto& child : e.children) emit(child);
     }
     Instr in;
-    in.op = right_first(e) ? mirror(e.op) : e.op;
+    in.op = swapped ? mirrored(e.op) : e.op;
     // Comparisons and arithmetic run in the class of their operands (a
     // select, in that of its results).
     in.cls = e.children.empty() ? compute_class(e.type)
@@ -209,7 +195,7 @@ bool collect_comparison(const BoundExpr& e, SlotMap& slots, std::vector<Term>& t
   Op op = e.op;
   if (column->op == Op::Constant) {
     std::swap(column, constant);
-    op = mirror(op);
+    op = mirrored(op);
   }
   if (column->op == Op::Column && constant->op == Op::Column) {
     Term t;
