@@ -1945,7 +1945,8 @@ class QueryBinder {
       if (ref.on) {
         TableScope on_scope(q_, "JOIN condition", &subqueries_);
         BoundExpr on = ExpressionBinder(on_scope).bind_boolean(*ref.on, "JOIN condition");
-        if (ref.join == ast::JoinKind::Left) bind_left_join_condition(ref, std::move(on));
+        if (ref.join == ast::JoinKind::Left || ref.join == ast::JoinKind::Right)
+          bind_left_join_condition(ref, std::move(on));
         else add_conjuncts(std::move(on));
       }
 
@@ -1971,7 +1972,11 @@ class QueryBinder {
   const SubqueryRunner& runner_;
   Subqueries subqueries_;
   BoundQuery q_;
-  std::map<const ast::TableRef*, std::size_t> left_tables_;  // LEFT JOIN's tables, by their FROM item
+  // The nullable table of each LEFT or RIGHT JOIN, by the JOIN's FROM item.
+  std::map<const ast::TableRef*, std::size_t> left_tables_;
+  // The FROM item before a RIGHT JOIN (its nullable side), and that JOIN's.
+  std::map<const ast::TableRef*, const ast::TableRef*> right_joins_;
+  std::map<const ast::TableRef*, int> item_ends_;  // a FROM item's column end
   const NamedQueries* names_;                                  // what FROM may name besides tables
   std::vector<std::shared_ptr<const ast::SelectStatement>> made_;  // statements this binder made, kept while it lives
   std::map<std::string, std::optional<BoundExpr>> correlated_;     // bound correlated subqueries, by their text
@@ -2042,8 +2047,10 @@ class QueryBinder {
     return QueryBinder(catalog_, sql_, reader_, runner_, &rows, depth_).bind(select);
   }
 
-  // A LEFT JOIN's ON condition, kept with its table (`left_tables_`); it may
-  // read that table and the ones before it in FROM only.
+  // A LEFT or RIGHT JOIN's ON condition, kept with its nullable table
+  // (`left_tables_`); it may read the JOIN's table and the ones before it
+  // in FROM only. `a RIGHT JOIN b ON c` is `b LEFT JOIN a ON c` with a's
+  // columns first: a joins after b as a LEFT JOIN's table would.
   void bind_left_join_condition(const ast::TableRef& ref, BoundExpr on) {
     BoundTableRef& t = q_.tables[left_tables_.at(&ref)];
     std::vector<BoundExpr> parts;
@@ -2056,7 +2063,7 @@ class QueryBinder {
       parts.push_back(std::move(e));
     };
     split(std::move(on));
-    const int end = t.first_column + t.column_count();
+    const int end = item_ends_.at(&ref);
     std::function<void(const BoundExpr&)> check = [&](const BoundExpr& e) {
       if (e.op == Op::Column && e.column >= end) {
         const std::string& name = q_.column_names.at(static_cast<std::size_t>(e.column));
@@ -2736,49 +2743,61 @@ class QueryBinder {
   }
 
   void bind_from(const ast::SelectStatement& s) {
+    for (std::size_t i = 1; i < s.from.size(); ++i)
+      if (s.from[i].join == ast::JoinKind::Right) right_joins_[&s.from[i - 1]] = &s.from[i];
     for (const auto& ref : s.from) {
-      if (ref.subquery) {
-        bind_derived(ref, *ref.subquery, ref.alias, ref.column_aliases, names_);
-        continue;
-      }
-      const NamedQueries* named = !ref.is_function && names_ ? names_->find(ref.name) : nullptr;
-      if (named && named->table) {
-        add_table(ref, named->table, ref.alias.empty() ? ref.name : ref.alias, ref.column_aliases);
-        continue;
-      }
-      if (named) {
-        if (depth_ >= kMaxNamedDepth)
-          throw Error(ErrorKind::Binder, "a view or WITH query names itself (through " + named->name + ")",
-                      ref.offset);
-        bind_derived(ref, *named->query, ref.alias.empty() ? ref.name : ref.alias,
-                     ref.column_aliases.empty() ? named->column_aliases : ref.column_aliases, named->defined_in,
-                     depth_ + 1);
-        continue;
-      }
-      BoundTableRef t;
-      if (ref.is_function) {
-        if (!reader_ || !iequals(ref.name, "read_csv"))
-          throw Error(ErrorKind::Binder, "Table Function with name " + ref.name + " does not exist!", ref.offset);
-        t.table = reader_(ref);
-      } else {
-        t.table = catalog_.get(ref.name, ref.offset);
-      }
-      t.alias = ref.alias.empty() ? (ref.is_function ? ref.name : t.table->name) : ref.alias;
-      check_new_alias(t.alias, ref.offset);
-      t.column_aliases = column_aliases(ref.column_aliases, ref.offset, t.table->columns.size(), t.table->name);
-      q_.sources.push_back({false, static_cast<int>(q_.tables.size())});
-      t.first_column = q_.column_count;
-      t.offset = ref.offset;
-      q_.column_count += t.column_count();
-      for (std::size_t c = 0; c < t.table->columns.size(); ++c) {
-        q_.column_names.push_back(t.alias + "." + t.column_name(static_cast<int>(c)));
-        q_.column_types.push_back(t.table->columns[c].type);
-      }
-      q_.column_names.push_back(t.alias + ".rowid");
-      q_.column_types.push_back(DataType::bigint());
-      mark_left_join(ref, t);
-      q_.tables.push_back(std::move(t));
+      bind_from_item(ref);
+      item_ends_[&ref] = q_.column_count;
     }
+  }
+
+  // The side a LEFT or RIGHT JOIN extends with NULLs (one table).
+  bool nullable(const ast::TableRef& ref) const {
+    return ref.join == ast::JoinKind::Left || right_joins_.contains(&ref);
+  }
+
+  void bind_from_item(const ast::TableRef& ref) {
+    if (ref.subquery) {
+      bind_derived(ref, *ref.subquery, ref.alias, ref.column_aliases, names_);
+      return;
+    }
+    const NamedQueries* named = !ref.is_function && names_ ? names_->find(ref.name) : nullptr;
+    if (named && named->table) {
+      add_table(ref, named->table, ref.alias.empty() ? ref.name : ref.alias, ref.column_aliases);
+      return;
+    }
+    if (named) {
+      if (depth_ >= kMaxNamedDepth)
+        throw Error(ErrorKind::Binder, "a view or WITH query names itself (through " + named->name + ")",
+                    ref.offset);
+      bind_derived(ref, *named->query, ref.alias.empty() ? ref.name : ref.alias,
+                   ref.column_aliases.empty() ? named->column_aliases : ref.column_aliases, named->defined_in,
+                   depth_ + 1);
+      return;
+    }
+    BoundTableRef t;
+    if (ref.is_function) {
+      if (!reader_ || !iequals(ref.name, "read_csv"))
+        throw Error(ErrorKind::Binder, "Table Function with name " + ref.name + " does not exist!", ref.offset);
+      t.table = reader_(ref);
+    } else {
+      t.table = catalog_.get(ref.name, ref.offset);
+    }
+    t.alias = ref.alias.empty() ? (ref.is_function ? ref.name : t.table->name) : ref.alias;
+    check_new_alias(t.alias, ref.offset);
+    t.column_aliases = column_aliases(ref.column_aliases, ref.offset, t.table->columns.size(), t.table->name);
+    q_.sources.push_back({false, static_cast<int>(q_.tables.size())});
+    t.first_column = q_.column_count;
+    t.offset = ref.offset;
+    q_.column_count += t.column_count();
+    for (std::size_t c = 0; c < t.table->columns.size(); ++c) {
+      q_.column_names.push_back(t.alias + "." + t.column_name(static_cast<int>(c)));
+      q_.column_types.push_back(t.table->columns[c].type);
+    }
+    q_.column_names.push_back(t.alias + ".rowid");
+    q_.column_types.push_back(DataType::bigint());
+    mark_left_join(ref, t);
+    q_.tables.push_back(std::move(t));
   }
 
   // AS alias(a, b, ...): no more names than `table` has columns (DuckDB's check).
@@ -2793,9 +2812,9 @@ class QueryBinder {
   }
 
   void mark_left_join(const ast::TableRef& ref, BoundTableRef& t) {
-    if (ref.join != ast::JoinKind::Left) return;
+    if (!nullable(ref)) return;
     t.left_outer = true;
-    left_tables_[&ref] = q_.tables.size();
+    left_tables_[ref.join == ast::JoinKind::Left ? &ref : right_joins_.at(&ref)] = q_.tables.size();
   }
 
   // Two tables may not share an alias; a derived table may share one
@@ -2815,9 +2834,9 @@ class QueryBinder {
   void bind_derived(const ast::TableRef& ref, const ast::SelectStatement& inner, const std::string& alias,
                     const std::vector<std::string>& aliases, const NamedQueries* names, int depth = -1) {
     if (depth < 0) depth = depth_;
-    // The nullable side of a LEFT JOIN is one table: it runs first.
+    // The nullable side of a LEFT or RIGHT JOIN is one table: it runs first.
     bool flat = !inner.set_operation && !inner.distinct && inner.group_by.empty() && !inner.having && inner.order_by.empty() &&
-                !inner.limit && !inner.offset && ref.join != ast::JoinKind::Left;
+                !inner.limit && !inner.offset && !nullable(ref);
     for (const auto& item : inner.items) flat = flat && !AggregateScope::contains_aggregate(*item.expr);
     if (!flat) {
       TableScope outer(q_, "FROM", &subqueries_);

@@ -1,7 +1,8 @@
 // Bound expressions built by hand, as the binder would make them: for the
 // kernel tests and benchmarks, which compile predicates and arguments
-// without parsing SQL, and for the executors' own small expressions (a
-// result column, its narrowing to 18 digits).
+// without parsing SQL, and for the planner's and executors' own small
+// expressions (a result column, its narrowing to 18 digits, a NULL-extended
+// column).
 #pragma once
 
 #include <cstdint>
@@ -51,6 +52,22 @@ inline BoundExpr binary(Op op, DataType type, BoundExpr a, BoundExpr b) {
   e.children.push_back(std::move(a));
   e.children.push_back(std::move(b));
   return e;
+}
+
+// CASE WHEN condition THEN value END: `value` where `condition` is TRUE,
+// else NULL (of value's type and dictionary).
+inline BoundExpr null_unless(BoundExpr condition, BoundExpr value) {
+  BoundExpr null = null_constant(value.type);
+  null.dictionary = value.dictionary;
+  BoundExpr select;
+  select.op = Op::Select;
+  select.type = value.type;
+  select.dictionary = value.dictionary;
+  select.offset = value.offset;
+  select.children.push_back(std::move(condition));
+  select.children.push_back(std::move(value));
+  select.children.push_back(std::move(null));
+  return select;
 }
 
 }  // namespace gpusql::build

@@ -2,6 +2,7 @@
 // run-time error reporting, results kept as host tables.
 #include "engine/executor.hpp"
 
+#include "engine/bound_expression_builders.hpp"
 #include "engine/result_table.hpp"
 
 namespace gpusql {
@@ -79,27 +80,14 @@ std::vector<BoundExpr> order_parts(const BoundExpr& value) {
 }
 
 BoundExpr null_extended(int column, const DataType& type, std::shared_ptr<const Dictionary> dictionary, int matched) {
-  BoundExpr null;
-  null.op = Op::Constant;
-  null.type = type;
-  null.constant.null_constant = true;
-  null.dictionary = dictionary;
-  if (matched < 0) return null;
-  BoundExpr value;
-  value.op = Op::Column;
-  value.column = column;
-  value.type = type;
-  value.dictionary = dictionary;
-  BoundExpr flag;
-  flag.op = Op::Column;
-  flag.column = matched;
-  flag.type = DataType::boolean();
-  BoundExpr select;
-  select.op = Op::Select;
-  select.type = type;
-  select.dictionary = std::move(dictionary);
-  select.children = {std::move(flag), std::move(value), std::move(null)};
-  return select;
+  if (matched < 0) {
+    BoundExpr null = build::null_constant(type);
+    null.dictionary = std::move(dictionary);
+    return null;
+  }
+  BoundExpr value = build::column(column, type);
+  value.dictionary = std::move(dictionary);
+  return build::null_unless(build::column(matched, DataType::boolean()), std::move(value));
 }
 
 const PlanNode& projection_of(const PlanNode& root) {

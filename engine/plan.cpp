@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "engine/bound_expression_builders.hpp"
 #include "engine/common_conjuncts.hpp"
 #include "engine/join_order.hpp"
 #include "engine/result_data.hpp"
@@ -258,7 +259,7 @@ class Planner {
     // The largest inner table (the fact table of a star schema) is the left
     // (probe) side of every join that holds it.
     std::size_t first = 0;
-    while ((outer >> first) & 1) ++first;  // the first FROM item is never a LEFT JOIN's
+    while ((outer >> first) & 1) ++first;  // the first inner table (a RIGHT JOIN makes the first FROM item nullable)
     for (std::size_t t = first + 1; t < n; ++t)
       if (!((outer >> t) & 1) && scans[t]->estimated_rows > scans[first]->estimated_rows) first = t;
     std::vector<std::size_t> inner;
@@ -450,15 +451,24 @@ class Planner {
                                       std::size_t t) {
     const uint64_t side = 1ull << t;
     std::vector<JoinKey> keys = keys_between(on, joined, side, true);
+    // Conditions on the preserved side alone keep its row, unmatched, where
+    // they fail: its first key is NULL there, and a NULL key matches nothing.
+    std::vector<BoundExpr> guards;
+    for (auto& c : on)
+      if (!c.used && c.tables != 0 && (c.tables & ~joined) == 0) {
+        guards.push_back(c.expr);
+        c.used = true;
+      }
     for (const auto& c : on)
       if (!c.used)
         throw Error(ErrorKind::NotSupported,
-                    "not supported yet: a LEFT JOIN condition other than equalities between the two sides and "
-                    "conditions on the joined table alone",
+                    "not supported yet: a LEFT or RIGHT JOIN condition other than equalities between the two sides and "
+                    "conditions on one side alone",
                     c.expr.offset);
     if (keys.empty())
-      throw Error(ErrorKind::NotSupported, "not supported yet: a LEFT JOIN without an equality between the two sides",
+      throw Error(ErrorKind::NotSupported, "not supported yet: a LEFT or RIGHT JOIN without an equality between the two sides",
                   q_.tables[t].offset);
+    if (!guards.empty()) keys[0].left = build::null_unless(conjunction(std::move(guards)), std::move(keys[0].left));
     auto join = make(PlanKind::HashJoin, std::move(top));
     const double left_rows = join->estimated_rows, right_rows = right->estimated_rows;
     join->estimated_rows = std::max(left_rows, join_rows(left_rows, right_rows, keys));

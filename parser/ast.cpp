@@ -373,6 +373,8 @@ std::string to_string(const SelectStatement& select) {
       out += " JOIN ";
     else if (ref.join == JoinKind::Left)
       out += " LEFT JOIN ";
+    else if (ref.join == JoinKind::Right)
+      out += " RIGHT JOIN ";
     else
       out += " CROSS JOIN ";
     append_table_ref(out, ref);

@@ -373,8 +373,10 @@ struct comma_join : seq<comma, must<table_ref>> {};
 struct inner_join : seq<sor<if_must<kw_inner, kw_join>, kw_join>, must<table_ref, kw_on, expression>> {};
 struct cross_join : if_must<kw_cross, kw_join, table_ref> {};
 struct left_join : if_must<kw_left, opt<kw_outer>, kw_join, table_ref, kw_on, expression> {};
-struct unsupported_join : sor<kw_right, kw_full, kw_natural> {};
-struct from_list : seq<table_ref, star<sor<comma_join, inner_join, cross_join, left_join, unsupported_join>>> {};
+struct right_join : if_must<kw_right, opt<kw_outer>, kw_join, table_ref, kw_on, expression> {};
+struct unsupported_join : sor<kw_full, kw_natural> {};
+struct from_list
+    : seq<table_ref, star<sor<comma_join, inner_join, cross_join, left_join, right_join, unsupported_join>>> {};
 struct from_clause : if_must<kw_from, from_list> {};
 
 struct where_clause : if_must<kw_where, expression> {};

@@ -87,7 +87,8 @@ Features probe_features(ExecutorKind kind) {
                       "SELECT i NOT IN (SELECT s.i FROM q AS s), EXISTS (SELECT * FROM q AS s) FROM p",
                       "SELECT i FROM p WHERE EXISTS (SELECT * FROM q AS s WHERE s.i = p.i)",
                       "SELECT i FROM p WHERE d > (SELECT AVG(s.i) FROM q AS s WHERE s.s = p.s)"});
-  f.left_join = works({"SELECT a.i, b.s FROM p AS a LEFT JOIN q AS b ON a.i = b.i AND b.s = 'x'"});
+  f.left_join = works({"SELECT a.i, b.s FROM p AS a LEFT JOIN q AS b ON a.i = b.i AND b.s = 'x'",
+                       "SELECT a.i, b.s FROM p AS a RIGHT JOIN q AS b ON a.i = b.i AND a.s = 'x'"});
   f.with = works({"WITH x AS (SELECT * FROM p) SELECT x.i FROM x"});
   f.set_operation = works({"SELECT i FROM p UNION SELECT i FROM q ORDER BY 1",
                            "SELECT i FROM p INTERSECT SELECT i FROM q EXCEPT SELECT 1 UNION ALL SELECT 2"});
@@ -249,7 +250,7 @@ void run_differential(ExecutorKind kind, uint64_t default_seeds, OracleKind orac
                         " s: " + std::to_string(stats.pass) + " same, " + std::to_string(stats.known) +
                         " known differences, " + std::to_string(stats.skip) + " not supported yet, " +
                         std::to_string(stats.mismatch) + " mismatches; " + std::to_string(stats.nested) +
-                        " queries with subqueries, set operations, derived tables, WITH or LEFT JOIN, " +
+                        " queries with subqueries, set operations, derived tables, WITH or outer joins, " +
                         std::to_string(stats.nested_agree) + " of them agreeing; features: " + feature_list(features);
   for (const auto& [kind_name, n] : stats.known_kinds) summary += "\n  known: " + kind_name + ": " + std::to_string(n);
   for (const auto& [reason, n] : stats.skip_reasons) summary += "\n  skipped: " + reason + ": " + std::to_string(n);

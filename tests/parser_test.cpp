@@ -1707,10 +1707,10 @@ TEST_CASE("parser: valid SQL this version cannot run says so", "[parser]") {
     }
     return "no error";
   };
-  CHECK(not_supported("SELECT a FROM t right outer join u ON t.a = u.a") ==
-        "Not implemented Error: not supported yet: RIGHT JOIN (line 1, column 17)\n"
-        "LINE 1: SELECT a FROM t right outer join u ON t.a = u.a\n"
-        "                        ^");
+  CHECK(not_supported("SELECT a FROM t JOIN v ON t.a = v.a right outer join u ON t.a = u.a") ==
+        "Not implemented Error: not supported yet: a RIGHT JOIN whose left side is a join (line 1, column 37)\n"
+        "LINE 1: SELECT a FROM t JOIN v ON t.a = v.a right outer join u ON t.a = u.a\n"
+        "                                            ^");
   CHECK(not_supported("SELECT a FROM t NATURAL JOIN u") ==
         "Not implemented Error: not supported yet: NATURAL JOIN (line 1, column 17)\n"
         "LINE 1: SELECT a FROM t NATURAL JOIN u\n"

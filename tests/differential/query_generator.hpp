@@ -62,8 +62,9 @@ struct Features {
   // goes; and, as a condition of WHERE, a correlated EXISTS or a comparison
   // with a correlated MIN/MAX/SUM/AVG (s.k = outer.k).
   bool subquery = false;
-  // a LEFT JOIN b ON a.x = b.y [AND a condition on b alone]; derived tables
-  // also as WITH names (with `derived`).
+  // a LEFT JOIN b ON a.x = b.y [AND a condition on b alone], or a RIGHT
+  // JOIN with a condition on a alone; derived tables also as WITH names
+  // (with `derived`).
   bool left_join = false;
   bool with = false;
   // q UNION [ALL] | INTERSECT | EXCEPT the same select list over another
@@ -323,8 +324,8 @@ struct Query {
   std::vector<Node> items;           // when !star
   std::vector<Output> outputs;       // what comes back, star expanded
   std::vector<TableRef> from;        // one table, two joined, or three comma-joined
-  enum class Join { None, Inner, Comma, Cross, Left } join = Join::None;
-  std::optional<Node> on;            // Inner, Left
+  enum class Join { None, Inner, Comma, Cross, Left, Right } join = Join::None;
+  std::optional<Node> on;            // Inner, Left, Right
   std::optional<Node> where;
   std::vector<Node> group_by;
   std::optional<Node> having;
@@ -359,6 +360,7 @@ struct Query {
         case Join::Inner: s += " JOIN " + ref(from[1]) + " ON " + render(*on, d); break;
         case Join::Cross: s += " CROSS JOIN " + ref(from[1]); break;
         case Join::Left: s += " LEFT JOIN " + ref(from[1]) + " ON " + render(*on, d); break;
+        case Join::Right: s += " RIGHT JOIN " + ref(from[1]) + " ON " + render(*on, d); break;
         default: s += ", " + ref(from[1]); break;
       }
     }
@@ -375,7 +377,7 @@ struct Query {
   // Uses a subquery, a set operation, a derived table or WITH name, or a
   // LEFT JOIN: the shapes issue #28 adds.
   bool nested() const {
-    if (set_operation || join == Join::Left) return true;
+    if (set_operation || join == Join::Left || join == Join::Right) return true;
     for (const TableRef& t : from)
       if (t.derived != TableRef::Derived::No) return true;
     std::function<bool(const Node&)> has = [&](const Node& n) {
@@ -544,13 +546,14 @@ class QueryGenerator {
       if (style == 2) {
         q.join = Query::Join::Cross;
       } else if (style == 3) {
-        // The equality, and maybe a condition on b alone (which filters b first).
-        q.join = Query::Join::Left;
+        // The equality, and maybe a condition on the nullable side alone
+        // (which filters it first): b of a LEFT JOIN, a of a RIGHT JOIN.
+        q.join = rng_.chance(0.4) ? Query::Join::Right : Query::Join::Left;
         q.on = std::move(*equality);
         if (rng_.chance(0.4)) {
           std::vector<ColumnRef> b;
           for (const ColumnRef& c : scope_)
-            if (c.qualifier == "b") b.push_back(c);
+            if (c.qualifier == (q.join == Query::Join::Left ? "b" : "a")) b.push_back(c);
           std::vector<ColumnRef> both = std::exchange(scope_, b);
           const bool rowid = std::exchange(rowid_ok_, false);
           in_subquery_ = true;  // DuckDB: "Cannot perform non-inner join on subquery!"
