@@ -1945,7 +1945,7 @@ class QueryBinder {
       if (ref.on) {
         TableScope on_scope(q_, "JOIN condition", &subqueries_);
         BoundExpr on = ExpressionBinder(on_scope).bind_boolean(*ref.on, "JOIN condition");
-        if (ref.join == ast::JoinKind::Left || ref.join == ast::JoinKind::Right)
+        if (ref.join == ast::JoinKind::Left || ref.join == ast::JoinKind::Right || ref.join == ast::JoinKind::Full)
           bind_left_join_condition(ref, std::move(on));
         else add_conjuncts(std::move(on));
       }
@@ -1972,9 +1972,10 @@ class QueryBinder {
   const SubqueryRunner& runner_;
   Subqueries subqueries_;
   BoundQuery q_;
-  // The nullable table of each LEFT or RIGHT JOIN, by the JOIN's FROM item.
+  // The table that keeps an outer JOIN's ON condition, by the JOIN's FROM
+  // item: the nullable table of a LEFT or RIGHT JOIN, a FULL JOIN's own.
   std::map<const ast::TableRef*, std::size_t> left_tables_;
-  // The FROM item before a RIGHT JOIN (its nullable side), and that JOIN's.
+  // The FROM item before a RIGHT or FULL JOIN (nullable), and that JOIN's.
   std::map<const ast::TableRef*, const ast::TableRef*> right_joins_;
   std::map<const ast::TableRef*, int> item_ends_;  // a FROM item's column end
   const NamedQueries* names_;                                  // what FROM may name besides tables
@@ -2047,10 +2048,11 @@ class QueryBinder {
     return QueryBinder(catalog_, sql_, reader_, runner_, &rows, depth_).bind(select);
   }
 
-  // A LEFT or RIGHT JOIN's ON condition, kept with its nullable table
-  // (`left_tables_`); it may read the JOIN's table and the ones before it
-  // in FROM only. `a RIGHT JOIN b ON c` is `b LEFT JOIN a ON c` with a's
-  // columns first: a joins after b as a LEFT JOIN's table would.
+  // An outer JOIN's ON condition, kept with its table (`left_tables_`); it
+  // may read the JOIN's table and the ones before it in FROM only.
+  // `a RIGHT JOIN b ON c` is `b LEFT JOIN a ON c` with a's columns first: a
+  // joins after b as a LEFT JOIN's table would. `a FULL JOIN b ON c` marks
+  // both nullable, b `full_outer` with the condition.
   void bind_left_join_condition(const ast::TableRef& ref, BoundExpr on) {
     BoundTableRef& t = q_.tables[left_tables_.at(&ref)];
     std::vector<BoundExpr> parts;
@@ -2744,16 +2746,17 @@ class QueryBinder {
 
   void bind_from(const ast::SelectStatement& s) {
     for (std::size_t i = 1; i < s.from.size(); ++i)
-      if (s.from[i].join == ast::JoinKind::Right) right_joins_[&s.from[i - 1]] = &s.from[i];
+      if (s.from[i].join == ast::JoinKind::Right || s.from[i].join == ast::JoinKind::Full)
+        right_joins_[&s.from[i - 1]] = &s.from[i];
     for (const auto& ref : s.from) {
       bind_from_item(ref);
       item_ends_[&ref] = q_.column_count;
     }
   }
 
-  // The side a LEFT or RIGHT JOIN extends with NULLs (one table).
+  // A side an outer JOIN extends with NULLs (one table).
   bool nullable(const ast::TableRef& ref) const {
-    return ref.join == ast::JoinKind::Left || right_joins_.contains(&ref);
+    return ref.join == ast::JoinKind::Left || ref.join == ast::JoinKind::Full || right_joins_.contains(&ref);
   }
 
   void bind_from_item(const ast::TableRef& ref) {
@@ -2814,7 +2817,9 @@ class QueryBinder {
   void mark_left_join(const ast::TableRef& ref, BoundTableRef& t) {
     if (!nullable(ref)) return;
     t.left_outer = true;
-    left_tables_[ref.join == ast::JoinKind::Left ? &ref : right_joins_.at(&ref)] = q_.tables.size();
+    t.full_outer = ref.join == ast::JoinKind::Full;
+    if (ref.join == ast::JoinKind::Left || ref.join == ast::JoinKind::Full) left_tables_[&ref] = q_.tables.size();
+    else if (right_joins_.at(&ref)->join == ast::JoinKind::Right) left_tables_[right_joins_.at(&ref)] = q_.tables.size();
   }
 
   // Two tables may not share an alias; a derived table may share one
@@ -2834,7 +2839,7 @@ class QueryBinder {
   void bind_derived(const ast::TableRef& ref, const ast::SelectStatement& inner, const std::string& alias,
                     const std::vector<std::string>& aliases, const NamedQueries* names, int depth = -1) {
     if (depth < 0) depth = depth_;
-    // The nullable side of a LEFT or RIGHT JOIN is one table: it runs first.
+    // The nullable side of an outer JOIN is one table: it runs first.
     bool flat = !inner.set_operation && !inner.distinct && inner.group_by.empty() && !inner.having && inner.order_by.empty() &&
                 !inner.limit && !inner.offset && !nullable(ref);
     for (const auto& item : inner.items) flat = flat && !AggregateScope::contains_aggregate(*item.expr);

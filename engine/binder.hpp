@@ -36,6 +36,9 @@ struct BoundTableRef {
   // planner's rule), by `on`: its ON condition split at top-level AND.
   bool left_outer = false;
   std::vector<BoundExpr> on;
+  // FULL JOIN: this table and the one before it in FROM, both nullable
+  // (left_outer), join each other alone; `on` is the JOIN's condition.
+  bool full_outer = false;
   // FROM t AS alias(a, b, ...): the names of its first columns.
   std::vector<std::string> column_aliases;
   const std::string& column_name(int c) const;

@@ -529,43 +529,63 @@ class CudaExecutor final : public Executor {
     kernels::JoinPairs pairs;
     {
       kernels::KeyColumns lk = keys_of(left, left_keys), rk = keys_of(right, right_keys);
-      pairs = kernels::hash_join(lk, rk, node.build_right, context_, node.left_outer);
+      pairs = kernels::hash_join(lk, rk, node.build_right, context_, node.left_outer, node.full_outer);
     }
-    if (node.left_outer) return left_outer_output(left, right, pairs);
+    if (node.left_outer) return outer_output(left, right, pairs, node.full_outer);
     return join_output(left, right, pairs);
   }
 
-  // A LEFT JOIN's output: join_output() of its pairs, each right column
-  // materialized with NULL where the left row found no match.
-  DeviceRelation left_outer_output(const DeviceRelation& l, const DeviceRelation& r, kernels::JoinPairs& pairs) {
-    auto matched = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, pairs.count));
-    kernels::split_unmatched(pairs.right.as<uint32_t>(), pairs.count, matched->as<uint8_t>(), context_);
-    std::vector<int> right_columns;
+  // A LEFT or FULL JOIN's output: join_output() of its pairs, a side's
+  // columns materialized with NULL where its position is kNoMatch (the
+  // right side's for a left row with no match; with `full`, the left
+  // side's for a right row with no match too).
+  DeviceRelation outer_output(const DeviceRelation& l, const DeviceRelation& r, kernels::JoinPairs& pairs, bool full) {
+    auto matched_of = [&](DeviceBuffer& positions) {  // kNoMatch becomes 0, a row read only under the flag
+      auto matched = std::make_shared<DeviceBuffer>(context_, std::max<std::size_t>(1, pairs.count));
+      kernels::split_unmatched(positions.as<uint32_t>(), pairs.count, matched->as<uint8_t>(), context_);
+      return matched;
+    };
+    std::vector<std::shared_ptr<DeviceBuffer>> flags{matched_of(pairs.right)};
+    if (full) flags.push_back(matched_of(pairs.left));
+    std::vector<int> right_columns, left_columns;
     for (std::size_t c = 0; c < r.columns.size(); ++c)
       if (r.columns[c].present && !(c < l.columns.size() && l.columns[c].present))
         right_columns.push_back(static_cast<int>(c));
+    for (std::size_t c = 0; full && c < l.columns.size(); ++c)
+      if (l.columns[c].present) left_columns.push_back(static_cast<int>(c));
+    // A side with no rows is not read: its columns are NULL constants.
     DeviceRelation out;
-    if (r.count == 0) {  // no right row to read: only the left's columns, the right's NULL
-      auto positions = std::make_shared<DeviceBuffer>(std::move(pairs.left));
-      out = compose(l, positions, pairs.count);
+    if (r.count == 0) {
+      out = compose(l, std::make_shared<DeviceBuffer>(std::move(pairs.left)), pairs.count);
+    } else if (full && l.count == 0) {
+      out = compose(r, std::make_shared<DeviceBuffer>(std::move(pairs.right)), pairs.count);
     } else {
       out = join_output(l, r, pairs);
     }
-    DeviceColumnRef flag;
-    flag.data = matched->data();
-    flag.type = DataType::boolean();
-    flag.present = true;
-    out.columns.push_back(flag);
-    out.owned.push_back(matched);
-    const int flag_column = r.count == 0 ? -1 : static_cast<int>(out.columns.size() - 1);
-    std::vector<BoundExpr> values;
-    for (int c : right_columns) {
-      const DeviceColumnRef& column = r.columns[c];
-      values.push_back(null_extended(c, column.rowid ? DataType::bigint() : column.type, column.dictionary, flag_column));
+    for (const auto& matched : flags) {
+      DeviceColumnRef flag;
+      flag.data = matched->data();
+      flag.type = DataType::boolean();
+      flag.present = true;
+      out.columns.push_back(flag);
+      out.owned.push_back(matched);
     }
+    const int right_flag = r.count == 0 ? -1 : static_cast<int>(out.columns.size() - flags.size());
+    const int left_flag = l.count == 0 ? -1 : static_cast<int>(out.columns.size() - 1);  // with `full`: the last
+    std::vector<BoundExpr> values;
+    std::vector<int> columns;
+    auto extend = [&](const DeviceRelation& side, const std::vector<int>& side_columns, int flag) {
+      for (int c : side_columns) {
+        const DeviceColumnRef& column = side.columns[c];
+        values.push_back(null_extended(c, column.rowid ? DataType::bigint() : column.type, column.dictionary, flag));
+        columns.push_back(c);
+      }
+    };
+    extend(r, right_columns, right_flag);
+    extend(l, left_columns, left_flag);
     DeviceRelation extended = project(values, out);
-    out.columns.pop_back();
-    for (std::size_t i = 0; i < right_columns.size(); ++i) out.columns[right_columns[i]] = extended.columns[i];
+    out.columns.resize(out.columns.size() - flags.size());
+    for (std::size_t i = 0; i < columns.size(); ++i) out.columns[columns[i]] = extended.columns[i];
     out.owned.insert(out.owned.end(), extended.owned.begin(), extended.owned.end());
     return out;
   }

@@ -323,59 +323,84 @@ class HostExecutor final : public Executor {
       if (it != table.end()) matches[p] = &it->second;
       pair_count += matches[p] ? matches[p]->size() : node.left_outer ? 1 : 0;
     }
+    if (node.full_outer) pair_count += build.size();  // at most
     control_.reserve_host_memory(pair_count * 4 * sizeof(uint32_t), "a join's output");
     std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (left, right)
     pairs.reserve(pair_count);
+    std::vector<uint8_t> build_matched(node.full_outer ? build.size() : 0);
     for (std::size_t p = 0; p < probe.size(); ++p) {
       control_.check_at(p);
       if (!matches[p]) {
         if (node.left_outer) pairs.push_back({static_cast<uint32_t>(p), kernels::kNoMatch});  // probe = left
         continue;
       }
-      for (uint32_t b : *matches[p])
+      for (uint32_t b : *matches[p]) {
         pairs.push_back(node.build_right ? std::make_pair(static_cast<uint32_t>(p), b)
                                          : std::make_pair(b, static_cast<uint32_t>(p)));
+        if (node.full_outer) build_matched[b] = 1;
+      }
     }
+    for (std::size_t b = 0; b < build_matched.size(); ++b)  // FULL JOIN: right rows with no match, build = right
+      if (!build_matched[b]) pairs.push_back({kernels::kNoMatch, static_cast<uint32_t>(b)});
     std::sort(pairs.begin(), pairs.end(), [this](const auto& a, const auto& b) {
       control_.check_interrupt();
       return a < b;
     });
     RowIds l(pairs.size()), r(pairs.size());
     for (std::size_t i = 0; i < pairs.size(); ++i) std::tie(l[i], r[i]) = pairs[i];
-    if (node.left_outer) return left_outer_output(left, right, l, r);
+    if (node.left_outer) return outer_output(left, right, std::move(l), std::move(r), node.full_outer);
     return join_output(left, right, l, r);
   }
 
-  // A LEFT JOIN's output: join_output() of its pairs, each right column
-  // materialized with NULL where the left row found no match (kNoMatch).
-  Relation left_outer_output(const Relation& left, const Relation& right, const RowIds& l, RowIds r) {
-    auto matched = std::make_shared<HostColumn>(DataType::boolean(), r.size());
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      const bool found = r[i] != kernels::kNoMatch;
-      matched->values<uint8_t>()[i] = found;
-      if (!found) r[i] = 0;
-    }
-    std::vector<int> right_columns;
+  // A LEFT or FULL JOIN's output: join_output() of its pairs, a side's
+  // columns materialized with NULL where its position is kNoMatch (the
+  // right side's for a left row with no match; with `full`, the left
+  // side's for a right row with no match too).
+  Relation outer_output(const Relation& left, const Relation& right, RowIds l, RowIds r, bool full) {
+    auto matched_of = [](RowIds& ids) {  // kNoMatch becomes 0, a row read only under the flag
+      auto matched = std::make_shared<HostColumn>(DataType::boolean(), ids.size());
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        const bool found = ids[i] != kernels::kNoMatch;
+        matched->values<uint8_t>()[i] = found;
+        if (!found) ids[i] = 0;
+      }
+      return matched;
+    };
+    std::vector<std::shared_ptr<HostColumn>> flags{matched_of(r)};
+    if (full) flags.push_back(matched_of(l));
+    std::vector<int> right_columns, left_columns;
     for (std::size_t c = 0; c < right.columns.size(); ++c)
       if (right.columns[c].present() && !(c < left.columns.size() && left.columns[c].present()))
         right_columns.push_back(static_cast<int>(c));
-    Relation out = right.count == 0 ? compose(left, l, control_) : join_output(left, right, l, r);
-    out.columns.push_back({matched.get(), false, nullptr});
-    out.owned.push_back(matched);
-    const int flag = right.count == 0 ? -1 : static_cast<int>(out.columns.size() - 1);
-    uint32_t error = 0;
-    std::vector<std::shared_ptr<HostColumn>> values;
-    for (int c : right_columns) {
-      const ColumnRef& column = right.columns[c];
-      const DataType type = column.rowid ? DataType::bigint() : column.column->type;
-      BoundExpr e = null_extended(c, type, column.rowid ? nullptr : column.column->dictionary, flag);
-      values.push_back(materialize(e, out, error, control_));
+    for (std::size_t c = 0; full && c < left.columns.size(); ++c)
+      if (left.columns[c].present()) left_columns.push_back(static_cast<int>(c));
+    // A side with no rows is not read: its columns are NULL constants.
+    Relation out = right.count == 0             ? compose(left, l, control_)
+                   : full && left.count == 0 ? compose(right, r, control_)
+                                             : join_output(left, right, l, r);
+    for (const auto& flag : flags) {
+      out.columns.push_back({flag.get(), false, nullptr});
+      out.owned.push_back(flag);
     }
+    const int right_flag = right.count == 0 ? -1 : static_cast<int>(out.columns.size() - flags.size());
+    const int left_flag = left.count == 0 ? -1 : static_cast<int>(out.columns.size() - 1);  // with `full`: the last
+    uint32_t error = 0;
+    std::vector<std::pair<int, std::shared_ptr<HostColumn>>> values;
+    auto extend = [&](const Relation& side, const std::vector<int>& columns, int flag) {
+      for (int c : columns) {
+        const ColumnRef& column = side.columns[c];
+        const DataType type = column.rowid ? DataType::bigint() : column.column->type;
+        BoundExpr e = null_extended(c, type, column.rowid ? nullptr : column.column->dictionary, flag);
+        values.emplace_back(c, materialize(e, out, error, control_));
+      }
+    };
+    extend(right, right_columns, right_flag);
+    extend(left, left_columns, left_flag);
     throw_if_eval_error(error);
-    out.columns.pop_back();
-    for (std::size_t i = 0; i < right_columns.size(); ++i) {
-      out.columns[right_columns[i]] = {values[i].get(), false, nullptr};
-      out.owned.push_back(values[i]);
+    out.columns.resize(out.columns.size() - flags.size());
+    for (auto& [c, value] : values) {
+      out.columns[c] = {value.get(), false, nullptr};
+      out.owned.push_back(std::move(value));
     }
     return out;
   }

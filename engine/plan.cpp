@@ -231,14 +231,11 @@ class Planner {
         on[t].push_back({std::move(c), tables});
       }
     }
+    for (std::size_t t = 0; t < n; ++t)
+      if (q_.tables[t].full_outer) return full_join(conjuncts, on[t], t);
     std::vector<std::unique_ptr<PlanNode>> scans(n);
     for (std::size_t t = 0; t < n; ++t) {
-      auto scan = std::make_unique<PlanNode>();
-      scan->kind = PlanKind::Scan;
-      scan->table = q_.tables[t];
-      scan->table_index = static_cast<int>(t);
-      scan->column_count = q_.column_count;
-      scan->estimated_rows = static_cast<double>(q_.tables[t].table->rows);
+      std::unique_ptr<PlanNode> scan = scan_of(t);
       std::vector<BoundExpr> own;
       const bool nullable = (outer >> t) & 1;
       for (auto& c : nullable ? on[t] : conjuncts)
@@ -276,6 +273,64 @@ class Planner {
         joined |= 1ull << t;
       }
     return filter(std::move(top), std::move(constant));
+  }
+
+  std::unique_ptr<PlanNode> scan_of(std::size_t t) const {
+    auto scan = std::make_unique<PlanNode>();
+    scan->kind = PlanKind::Scan;
+    scan->table = q_.tables[t];
+    scan->table_index = static_cast<int>(t);
+    scan->column_count = q_.column_count;
+    scan->estimated_rows = static_cast<double>(q_.tables[t].table->rows);
+    return scan;
+  }
+
+  // `a FULL JOIN b ON ...` (b is table t): the two tables alone. Neither
+  // scan is filtered, as both sides keep every row: ON's conditions on one
+  // side alone make that side's key NULL where they fail (so its row stays,
+  // unmatched), and every WHERE condition filters above the join.
+  std::unique_ptr<PlanNode> full_join(std::vector<Conjunct>& conjuncts, std::vector<Conjunct>& on, std::size_t t) {
+    if (q_.tables.size() != 2 || t != 1)
+      throw Error(ErrorKind::NotSupported, "not supported yet: a FULL JOIN beside other tables or subqueries",
+                  q_.tables[t].offset);
+    std::vector<JoinKey> keys = keys_between(on, 1, 2, true);
+    std::vector<BoundExpr> left_guards, right_guards;
+    for (auto& c : on) {
+      if (c.used) continue;
+      if (c.tables == 0 || c.tables == 1) left_guards.push_back(c.expr);
+      if (c.tables == 0 || c.tables == 2) right_guards.push_back(c.expr);
+      c.used = c.tables != 3;
+    }
+    check_outer_condition(on, keys, "FULL JOIN", q_.tables[t].offset);
+    if (!left_guards.empty()) keys[0].left = build::null_unless(conjunction(std::move(left_guards)), std::move(keys[0].left));
+    if (!right_guards.empty())
+      keys[0].right = build::null_unless(conjunction(std::move(right_guards)), std::move(keys[0].right));
+    auto join = make(PlanKind::HashJoin, scan_of(0));
+    std::unique_ptr<PlanNode> right = scan_of(1);
+    const double left_rows = join->estimated_rows, right_rows = right->estimated_rows;
+    join->estimated_rows = std::max({left_rows, right_rows, join_rows(left_rows, right_rows, keys)});
+    join->keys = std::move(keys);
+    join->build_right = true;
+    join->left_outer = true;
+    join->full_outer = true;
+    join->right = std::move(right);
+    std::vector<BoundExpr> where;
+    for (auto& c : conjuncts) where.push_back(std::move(c.expr));
+    return filter(std::move(join), std::move(where));
+  }
+
+  // An outer join's ON: every part used as a key or a guard, one key at least.
+  static void check_outer_condition(const std::vector<Conjunct>& on, const std::vector<JoinKey>& keys,
+                                    const std::string& join, std::size_t offset) {
+    for (const auto& c : on)
+      if (!c.used)
+        throw Error(ErrorKind::NotSupported,
+                    "not supported yet: a " + join +
+                        " condition other than equalities between the two sides and conditions on one side alone",
+                    c.expr.offset);
+    if (keys.empty())
+      throw Error(ErrorKind::NotSupported,
+                  "not supported yet: a " + join + " without an equality between the two sides", offset);
   }
 
   // The inner tables joined as order_joins() finds cheapest. Its conditions:
@@ -459,15 +514,7 @@ class Planner {
         guards.push_back(c.expr);
         c.used = true;
       }
-    for (const auto& c : on)
-      if (!c.used)
-        throw Error(ErrorKind::NotSupported,
-                    "not supported yet: a LEFT or RIGHT JOIN condition other than equalities between the two sides and "
-                    "conditions on one side alone",
-                    c.expr.offset);
-    if (keys.empty())
-      throw Error(ErrorKind::NotSupported, "not supported yet: a LEFT or RIGHT JOIN without an equality between the two sides",
-                  q_.tables[t].offset);
+    check_outer_condition(on, keys, "LEFT or RIGHT JOIN", q_.tables[t].offset);
     if (!guards.empty()) keys[0].left = build::null_unless(conjunction(std::move(guards)), std::move(keys[0].left));
     auto join = make(PlanKind::HashJoin, std::move(top));
     const double left_rows = join->estimated_rows, right_rows = right->estimated_rows;
@@ -623,7 +670,8 @@ std::string PlanNode::to_string(const std::vector<std::string>& global, const Pr
     case PlanKind::HashJoin: {
       std::vector<std::string> keys_text;
       for (const auto& k : keys) keys_text.push_back(describe(k.left, global) + " = " + describe(k.right, global));
-      line = std::string(left_outer ? "LEFT HASH JOIN " : "HASH JOIN ") + join_list(keys_text) + (build_right ? " (build right)" : " (build left)");
+      line = std::string(full_outer ? "FULL HASH JOIN " : left_outer ? "LEFT HASH JOIN " : "HASH JOIN ") + join_list(keys_text) +
+             (build_right ? " (build right)" : " (build left)");
       break;
     }
     case PlanKind::NestedLoopJoin:

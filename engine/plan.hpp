@@ -48,6 +48,9 @@ struct PlanNode {
   // LEFT JOIN: every left row stays; one with no match once, its right
   // columns NULL (the right side builds).
   bool left_outer = false;
+  // FULL JOIN (with left_outer): a right row with no match too, once, its
+  // left columns NULL; after the left rows' pairs, in right order.
+  bool full_outer = false;
   // Aggregate
   std::vector<BoundExpr> group_keys;
   std::vector<BoundAggregate> aggregates;

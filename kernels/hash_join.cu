@@ -56,12 +56,14 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // Write pass: probe position p's matches go to [offsets[p], offsets[p] + count),
-// build positions ascending.
+// build positions ascending. `build_unmatched` (a FULL JOIN's, else null):
+// a build position's byte is cleared once a probe position matches it.
 __global__ void __launch_bounds__(kThreads)
     probe_write_kernel(const uint32_t* __restrict__ match_slot, const uint64_t* __restrict__ offsets,
                        uint64_t probe_count, const uint32_t* __restrict__ run_begin,
                        const uint32_t* __restrict__ run_end, const uint32_t* __restrict__ build_positions,
-                       bool outer, uint32_t* __restrict__ probe_out, uint32_t* __restrict__ build_out) {
+                       bool outer, uint32_t* __restrict__ probe_out, uint32_t* __restrict__ build_out,
+                       uint8_t* __restrict__ build_unmatched) {
   for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < probe_count;
        p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
     const uint32_t slot = match_slot[p];
@@ -76,6 +78,7 @@ __global__ void __launch_bounds__(kThreads)
     for (uint32_t i = run_begin[slot]; i < run_end[slot]; ++i, ++o) {
       probe_out[o] = static_cast<uint32_t>(p);
       build_out[o] = build_positions[i];
+      if (build_unmatched) build_unmatched[build_positions[i]] = 0;
     }
   }
 }
@@ -90,15 +93,39 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// A FULL JOIN's right positions no left position matched (`unmatched` != 0),
+// appended in order to the `count` pairs as (kNoMatch, right).
+void append_unmatched(JoinPairs& pairs, const DeviceBuffer& unmatched, std::size_t right_count,
+                      DeviceContext& context) {
+  DeviceBuffer temp(context, 1), found(context, sizeof(uint32_t));
+  cub_select_flagged(unmatched.as<uint8_t>(), right_count, pairs.right.as<uint32_t>() + pairs.count,
+                     found.as<uint32_t>(), temp, context);
+  uint32_t added = 0;
+  context.copy_to_host(&added, found.data(), sizeof added);
+  if (added > 0)
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(pairs.left.as<uint32_t>() + pairs.count, 0xff, added * sizeof(uint32_t),
+                                    context.stream()));
+  pairs.count += added;
+}
+
 }  // namespace
 
 JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_right, DeviceContext& context,
-                    bool left_outer) {
+                    bool left_outer, bool full_outer) {
   if (left_outer && !build_right) throw Error(ErrorKind::Invalid, "internal: a LEFT JOIN builds its right side");
+  if (full_outer && !left_outer) throw Error(ErrorKind::Invalid, "internal: a FULL JOIN is a LEFT JOIN too");
   const KeyColumns& build = build_right ? right : left;
   const KeyColumns& probe = build_right ? left : right;
   JoinPairs pairs;
   if (probe.count >= kEmptySlot) throw Error(ErrorKind::NotSupported, "not supported yet: 2^32 or more rows");
+  if (full_outer && probe.count == 0) {  // every right row unmatched
+    pairs.count = build.count;
+    pairs.left = DeviceBuffer(context, std::max<std::size_t>(1, build.count) * sizeof(uint32_t));
+    pairs.right = DeviceBuffer(context, std::max<std::size_t>(1, build.count) * sizeof(uint32_t));
+    sequence(0, build.count, pairs.right.as<uint32_t>(), context);
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(pairs.left.data(), 0xff, build.count * sizeof(uint32_t), context.stream()));
+    return pairs;
+  }
   if (left_outer && build.count == 0) {  // every left row unmatched
     pairs.count = probe.count;
     pairs.left = DeviceBuffer(context, std::max<std::size_t>(1, probe.count) * sizeof(uint32_t));
@@ -139,19 +166,26 @@ JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_
                                                        match_slot.as<uint32_t>(), offsets.as<uint64_t>());
   GPUSQL_CHECK_LAUNCH();
   const uint64_t total = exclusive_scan(offsets.as<uint64_t>(), probe.count, context);
-  if (total > kMaxJoinPairs)
-    throw Error(ErrorKind::Execution, "a join would produce over 4 billion pairs (" + std::to_string(total) + ")");
+  const uint64_t most = total + (full_outer ? build.count : 0);  // with a FULL JOIN's unmatched right rows
+  if (most > kMaxJoinPairs)
+    throw Error(ErrorKind::Execution, "a join would produce over 4 billion pairs (" + std::to_string(most) + ")");
   pairs.count = total;
-  pairs.left = DeviceBuffer(context, std::max<uint64_t>(1, total) * sizeof(uint32_t));
-  pairs.right = DeviceBuffer(context, std::max<uint64_t>(1, total) * sizeof(uint32_t));
-  if (total == 0) return pairs;
+  pairs.left = DeviceBuffer(context, std::max<uint64_t>(1, most) * sizeof(uint32_t));
+  pairs.right = DeviceBuffer(context, std::max<uint64_t>(1, most) * sizeof(uint32_t));
+  DeviceBuffer build_unmatched(context, full_outer ? build.count : 1);
+  if (full_outer) GPUSQL_CUDA_TRY(cudaMemsetAsync(build_unmatched.data(), 1, build.count, context.stream()));
+  if (total == 0) {
+    if (full_outer) append_unmatched(pairs, build_unmatched, build.count, context);
+    return pairs;
+  }
   DeviceBuffer& probe_out = build_right ? pairs.left : pairs.right;
   DeviceBuffer& build_out = build_right ? pairs.right : pairs.left;
   probe_write_kernel<<<grid, kThreads, 0, context.stream()>>>(
       match_slot.as<uint32_t>(), offsets.as<uint64_t>(), probe.count, run_begin.as<uint32_t>(),
       run_end.as<uint32_t>(), build_positions.as<uint32_t>(), left_outer, probe_out.as<uint32_t>(),
-      build_out.as<uint32_t>());
+      build_out.as<uint32_t>(), full_outer ? build_unmatched.as<uint8_t>() : nullptr);
   GPUSQL_CHECK_LAUNCH();
+  if (full_outer) append_unmatched(pairs, build_unmatched, build.count, context);
   // Ordered by (right, left) when the left side was built: a stable sort by
   // left position makes it (left, right).
   if (!build_right) sort_pairs_u32(pairs.left, pairs.right, total, bits_for(left.count - 1), context);

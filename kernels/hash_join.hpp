@@ -21,12 +21,14 @@ namespace gpusql::kernels {
 //
 // `left_outer` (with build_right): a left position with no match gets one
 // pair of its own, (left, kNoMatch), in its place in the order.
+// `full_outer` (with left_outer): so does a right position with no match,
+// (kNoMatch, right), after all the others, in right order.
 JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_right, DeviceContext& context,
-                    bool left_outer = false);
+                    bool left_outer = false, bool full_outer = false);
 
-// A LEFT JOIN's right positions made readable: matched[i] = 1 where
-// right[i] is a position, 0 where it is kNoMatch (which becomes 0, a row
-// the caller must not read as a value).
-void split_unmatched(uint32_t* d_right, std::size_t count, uint8_t* d_matched, DeviceContext& context);
+// An outer join's positions of one side made readable: matched[i] = 1
+// where positions[i] is a position, 0 where it is kNoMatch (which becomes
+// 0, a row the caller must not read as a value).
+void split_unmatched(uint32_t* d_positions, std::size_t count, uint8_t* d_matched, DeviceContext& context);
 
 }  // namespace gpusql::kernels

@@ -19,7 +19,7 @@ struct JoinPairs {
 // Joins whose output would not fit 32-bit positions are refused.
 constexpr std::size_t kMaxJoinPairs = 0xfffffffeull;
 
-// A LEFT JOIN's right position for a left row with no match.
+// An outer join's position of the side a row found no match on.
 constexpr uint32_t kNoMatch = 0xffffffffu;
 
 }  // namespace gpusql::kernels

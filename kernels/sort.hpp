@@ -49,8 +49,8 @@ void sort_keys(DeviceBuffer& keys, std::size_t count, int end_bit, bool keys_64b
 uint64_t exclusive_scan(uint64_t* d_values, std::size_t count, DeviceContext& context);
 uint32_t exclusive_scan(uint32_t* d_values, std::size_t count, DeviceContext& context);
 
-// The CUB reference compactions the benchmark compares the filter against:
-// the positions i < count with d_flags[i] != 0 (Flagged), or with
+// CUB's compactions (the references the benchmark compares the filter
+// against; a FULL JOIN's unmatched rows): the positions i < count with d_flags[i] != 0 (Flagged), or with
 // d_values[i] < threshold (If), written in order to d_out; the number
 // written goes to *d_count. `temp` grows as needed. No synchronization.
 void cub_select_flagged(const uint8_t* d_flags, std::size_t count, uint32_t* d_out, uint32_t* d_count,

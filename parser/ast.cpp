@@ -375,6 +375,8 @@ std::string to_string(const SelectStatement& select) {
       out += " LEFT JOIN ";
     else if (ref.join == JoinKind::Right)
       out += " RIGHT JOIN ";
+    else if (ref.join == JoinKind::Full)
+      out += " FULL JOIN ";
     else
       out += " CROSS JOIN ";
     append_table_ref(out, ref);

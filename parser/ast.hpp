@@ -95,6 +95,7 @@ enum class JoinKind {
   Cross,  // CROSS JOIN b
   Left,   // LEFT [OUTER] JOIN b ON condition
   Right,  // RIGHT [OUTER] JOIN b ON condition: the item before it is the nullable side
+  Full,   // FULL [OUTER] JOIN b ON condition: both are
 };
 
 struct TableRef {
@@ -103,7 +104,7 @@ struct TableRef {
   std::vector<std::string> column_aliases;  // AS alias(a, b, ...): new names of its first columns
   std::size_t offset = 0;
   JoinKind join = JoinKind::Comma;  // how it joins the tables before it
-  ExprPtr on;                       // Inner, Left, Right: the ON condition
+  ExprPtr on;                       // Inner, Left, Right, Full: the ON condition
   // A table function call: read_csv('path', delim => '|', header => true).
   bool is_function = false;
   std::vector<ExprPtr> function_args;                              // positional

@@ -374,9 +374,10 @@ struct inner_join : seq<sor<if_must<kw_inner, kw_join>, kw_join>, must<table_ref
 struct cross_join : if_must<kw_cross, kw_join, table_ref> {};
 struct left_join : if_must<kw_left, opt<kw_outer>, kw_join, table_ref, kw_on, expression> {};
 struct right_join : if_must<kw_right, opt<kw_outer>, kw_join, table_ref, kw_on, expression> {};
-struct unsupported_join : sor<kw_full, kw_natural> {};
+struct full_join : if_must<kw_full, opt<kw_outer>, kw_join, table_ref, kw_on, expression> {};
+struct unsupported_join : kw_natural {};
 struct from_list
-    : seq<table_ref, star<sor<comma_join, inner_join, cross_join, left_join, right_join, unsupported_join>>> {};
+    : seq<table_ref, star<sor<comma_join, inner_join, cross_join, left_join, right_join, full_join, unsupported_join>>> {};
 struct from_clause : if_must<kw_from, from_list> {};
 
 struct where_clause : if_must<kw_where, expression> {};

@@ -432,7 +432,7 @@ using selector = pt::selector<
         g::values_row,
         // SELECT clauses
         g::select_distinct, g::select_item, g::star_item, g::qualified_star, g::alias, g::table_ref,
-        g::table_function, g::table_file, g::named_argument, g::column_aliases, g::column_alias, g::comma_join, g::inner_join, g::cross_join, g::left_join, g::right_join, g::where_clause,
+        g::table_function, g::table_file, g::named_argument, g::column_aliases, g::column_alias, g::comma_join, g::inner_join, g::cross_join, g::left_join, g::right_join, g::full_join, g::where_clause,
         g::group_by_clause, g::having_clause, g::order_by_clause, g::order_item, g::order_descending,
         g::nulls_first, g::nulls_last, g::limit_clause, g::offset_clause,
         // expressions
@@ -771,9 +771,11 @@ class Lowering {
     const Node& ref_node = n.is_type<g::table_ref>() ? n : *n.children.at(0);
     ast::JoinKind kind = ast::JoinKind::Comma;
     ast::ExprPtr on;
-    if (n.is_type<g::inner_join>() || n.is_type<g::left_join>() || n.is_type<g::right_join>()) {
+    if (n.is_type<g::inner_join>() || n.is_type<g::left_join>() || n.is_type<g::right_join>() ||
+        n.is_type<g::full_join>()) {
       kind = n.is_type<g::left_join>()    ? ast::JoinKind::Left
              : n.is_type<g::right_join>() ? ast::JoinKind::Right
+             : n.is_type<g::full_join>()  ? ast::JoinKind::Full
                                           : ast::JoinKind::Inner;
       on = expression(*n.children.at(1)).expr;
     } else if (n.is_type<g::cross_join>()) {
@@ -787,8 +789,11 @@ class Lowering {
       for (const auto& item : first.children) from_item(*item, from);
       if (kind == ast::JoinKind::Left && from.size() - start > 1)
         throw Error(ErrorKind::NotSupported, "not supported yet: a LEFT JOIN of joins in parentheses", begin(first));
-      if (kind == ast::JoinKind::Right && from.size() - start > 1)
-        throw Error(ErrorKind::NotSupported, "not supported yet: a RIGHT JOIN of joins in parentheses", begin(first));
+      if ((kind == ast::JoinKind::Right || kind == ast::JoinKind::Full) && from.size() - start > 1)
+        throw Error(ErrorKind::NotSupported,
+                    std::string("not supported yet: a ") + (kind == ast::JoinKind::Right ? "RIGHT" : "FULL") +
+                        " JOIN of joins in parentheses",
+                    begin(first));
       // The group joins as its first table would (an inner join's ON binds
       // after every table, so it may read any of the group's); the group's
       // own joins keep their kinds.
@@ -799,10 +804,15 @@ class Lowering {
       head.on = std::move(on);
       return;
     }
-    // The rows a RIGHT JOIN may extend with NULLs are the ones before it
-    // back to the last comma (a comma binds loosest): one table, for now.
-    if (kind == ast::JoinKind::Right && from.size() > 1 && from.back().join != ast::JoinKind::Comma)
-      throw Error(ErrorKind::NotSupported, "not supported yet: a RIGHT JOIN whose left side is a join", begin(n));
+    // The rows a RIGHT or FULL JOIN may extend with NULLs are the ones
+    // before it back to the last comma (a comma binds loosest): one table,
+    // for now.
+    if ((kind == ast::JoinKind::Right || kind == ast::JoinKind::Full) && from.size() > 1 &&
+        from.back().join != ast::JoinKind::Comma)
+      throw Error(ErrorKind::NotSupported,
+                  std::string("not supported yet: a ") + (kind == ast::JoinKind::Right ? "RIGHT" : "FULL") +
+                      " JOIN whose left side is a join",
+                  begin(n));
     ast::TableRef ref = table_ref(ref_node);
     ref.join = kind;
     ref.on = std::move(on);
@@ -833,7 +843,7 @@ class Lowering {
         select.items.push_back(select_item(child));
       } else if (child.is_type<g::table_ref>() || child.is_type<g::comma_join>() || child.is_type<g::inner_join>() ||
                  child.is_type<g::cross_join>() || child.is_type<g::left_join>() ||
-                 child.is_type<g::right_join>()) {
+                 child.is_type<g::right_join>() || child.is_type<g::full_join>()) {
         from_item(child, select.from);
       } else if (child.is_type<g::where_clause>()) {
         select.where = expression(*child.children.at(0)).expr;

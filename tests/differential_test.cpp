@@ -88,7 +88,8 @@ Features probe_features(ExecutorKind kind) {
                       "SELECT i FROM p WHERE EXISTS (SELECT * FROM q AS s WHERE s.i = p.i)",
                       "SELECT i FROM p WHERE d > (SELECT AVG(s.i) FROM q AS s WHERE s.s = p.s)"});
   f.left_join = works({"SELECT a.i, b.s FROM p AS a LEFT JOIN q AS b ON a.i = b.i AND b.s = 'x'",
-                       "SELECT a.i, b.s FROM p AS a RIGHT JOIN q AS b ON a.i = b.i AND a.s = 'x'"});
+                       "SELECT a.i, b.s FROM p AS a RIGHT JOIN q AS b ON a.i = b.i AND a.s = 'x'",
+                       "SELECT a.i, b.s FROM p AS a FULL JOIN q AS b ON a.i = b.i AND a.s = 'x'"});
   f.with = works({"WITH x AS (SELECT * FROM p) SELECT x.i FROM x"});
   f.set_operation = works({"SELECT i FROM p UNION SELECT i FROM q ORDER BY 1",
                            "SELECT i FROM p INTERSECT SELECT i FROM q EXCEPT SELECT 1 UNION ALL SELECT 2"});

@@ -234,6 +234,21 @@ void hash_joins(Pair& db) {
   db.check("SELECT a.k, COUNT(*), SUM(b.w), SUM(a.f) FROM t a JOIN u b ON a.k = b.k GROUP BY a.k ORDER BY a.k");
   db.check("SELECT DISTINCT a.s, b.w FROM t a JOIN u b ON a.k = b.k ORDER BY b.w DESC, a.s");
   db.check("SELECT COUNT(*), SUM(a.b), MIN(b.id) FROM t a JOIN u b ON a.k = b.k");
+  // Outer joins: unmatched rows once, NULL-extended (rowids, VARCHARs and
+  // floats too); conditions on one side alone; empty sides. The order
+  // without ORDER BY is the executors' shared one: (left, right) pairs,
+  // then a FULL JOIN's unmatched right rows in right order.
+  db.check("SELECT * FROM t a LEFT JOIN u b ON a.k = b.k");
+  db.check("SELECT a.id, b.rowid, b.f FROM t a LEFT JOIN u b ON a.k = b.k AND a.id < 20 AND b.w > 1");
+  db.check("SELECT a.rowid, a.s, b.id FROM t a RIGHT JOIN u b ON a.k = b.k AND a.f > 0");
+  CHECK(db.rows("SELECT * FROM t a FULL JOIN u b ON a.k = b.k") > 40);
+  db.check("SELECT a.id, a.rowid, a.s, a.f, b.id, b.rowid, b.f FROM t a FULL JOIN u b ON a.k = b.k AND a.id < 20");
+  db.check("SELECT a.id, b.id FROM t a FULL JOIN u b ON a.k = b.k WHERE a.id IS NULL OR b.id IS NULL");
+  db.check("SELECT * FROM t a FULL JOIN (SELECT * FROM u WHERE id < 0) b ON a.k = b.k");
+  db.check("SELECT * FROM (SELECT * FROM t WHERE id < 0) a FULL JOIN u b ON a.k = b.k");
+  db.check("SELECT * FROM (SELECT * FROM t WHERE id < 0) a FULL JOIN (SELECT * FROM u WHERE id < 0) b ON a.k = b.k");
+  db.check("SELECT a.s, COUNT(*), COUNT(b.id), SUM(b.f) FROM t a FULL JOIN t b ON a.s = b.s AND b.id > 20 GROUP BY a.s ORDER BY a.s");
+  db.check("SELECT * FROM one o FULL JOIN t a ON o.k = a.k AND o.s = a.s");
 }
 
 void nested_loop_joins(Pair& db) {

@@ -1715,10 +1715,10 @@ TEST_CASE("parser: valid SQL this version cannot run says so", "[parser]") {
         "Not implemented Error: not supported yet: NATURAL JOIN (line 1, column 17)\n"
         "LINE 1: SELECT a FROM t NATURAL JOIN u\n"
         "                        ^");
-  CHECK(not_supported("SELECT a FROM t FULL JOIN u ON t.a = u.a") ==
-        "Not implemented Error: not supported yet: FULL JOIN (line 1, column 17)\n"
-        "LINE 1: SELECT a FROM t FULL JOIN u ON t.a = u.a\n"
-        "                        ^");
+  CHECK(not_supported("SELECT a FROM t FULL JOIN u ON t.a = u.a FULL JOIN v ON v.a = u.a") ==
+        "Not implemented Error: not supported yet: a FULL JOIN whose left side is a join (line 1, column 42)\n"
+        "LINE 1: SELECT a FROM t FULL JOIN u ON t.a = u.a FULL JOIN v ON v.a = u.a\n"
+        "                                                 ^");
 }
 
 TEST_CASE("parser: set operations: INTERSECT first, then left to right; ORDER BY and LIMIT of the whole",

@@ -439,7 +439,7 @@ class Checker {
     // except in a group DuckDB drops before the CAST (HAVING) (D7).
     if (gpusql_overflow && g.error.find("integer overflow in SUM") != std::string::npos) {
       if (sum_leaves_bigint()) return known("integer SUM past BIGINT in a group DuckDB drops first");
-      if (s.ok && (q_.join == Query::Join::Left || q_.join == Query::Join::Right) && sum_leaves_bigint(true))
+      if (s.ok && q_.outer() && sum_leaves_bigint(true))
         return known("integer SUM past BIGINT that DuckDB wraps (SUM of a constant over an outer join, D13)");
       return mismatch("gpusql reports a SUM overflow DuckDB does not see");
     }
@@ -914,7 +914,7 @@ class Checker {
   // FROM over every row of the tables `n` reads, unfiltered and unjoined:
   // gpusql may evaluate a predicate on one table before a join (or with
   // the other side empty), so each table counts on its own. The nullable
-  // side of a LEFT or RIGHT JOIN counts with one more row, all NULL (the row an
+  // side of an outer join counts with one more row, all NULL (the row an
   // unmatched left row reads).
   std::string rows_of(const Node& n) const {
     std::vector<bool> used(q_.from.size(), false);
@@ -928,7 +928,7 @@ class Checker {
       if (!used[i]) continue;
       const TableRef& t = q_.from[i];
       std::string source = t.table;
-      if ((q_.join == Query::Join::Left && i == 1) || (q_.join == Query::Join::Right && i == 0))
+      if (q_.nullable(i))
         source = "(SELECT x.* FROM (SELECT 1 AS n UNION ALL SELECT 2) AS z LEFT JOIN " + t.table + " AS x ON z.n = 1)";
       s += (s.empty() ? " FROM " : ", ") + source + (t.alias.empty() ? "" : " AS " + t.alias);
     }

@@ -62,9 +62,9 @@ struct Features {
   // goes; and, as a condition of WHERE, a correlated EXISTS or a comparison
   // with a correlated MIN/MAX/SUM/AVG (s.k = outer.k).
   bool subquery = false;
-  // a LEFT JOIN b ON a.x = b.y [AND a condition on b alone], or a RIGHT
-  // JOIN with a condition on a alone; derived tables also as WITH names
-  // (with `derived`).
+  // a LEFT JOIN b ON a.x = b.y [AND a condition on b alone], a RIGHT JOIN
+  // with a condition on a alone, a FULL JOIN with one on either; derived
+  // tables also as WITH names (with `derived`).
   bool left_join = false;
   bool with = false;
   // q UNION [ALL] | INTERSECT | EXCEPT the same select list over another
@@ -324,8 +324,8 @@ struct Query {
   std::vector<Node> items;           // when !star
   std::vector<Output> outputs;       // what comes back, star expanded
   std::vector<TableRef> from;        // one table, two joined, or three comma-joined
-  enum class Join { None, Inner, Comma, Cross, Left, Right } join = Join::None;
-  std::optional<Node> on;            // Inner, Left, Right
+  enum class Join { None, Inner, Comma, Cross, Left, Right, Full } join = Join::None;
+  std::optional<Node> on;            // Inner, Left, Right, Full
   std::optional<Node> where;
   std::vector<Node> group_by;
   std::optional<Node> having;
@@ -361,6 +361,7 @@ struct Query {
         case Join::Cross: s += " CROSS JOIN " + ref(from[1]); break;
         case Join::Left: s += " LEFT JOIN " + ref(from[1]) + " ON " + render(*on, d); break;
         case Join::Right: s += " RIGHT JOIN " + ref(from[1]) + " ON " + render(*on, d); break;
+        case Join::Full: s += " FULL JOIN " + ref(from[1]) + " ON " + render(*on, d); break;
         default: s += ", " + ref(from[1]); break;
       }
     }
@@ -376,8 +377,13 @@ struct Query {
 
   // Uses a subquery, a set operation, a derived table or WITH name, or a
   // LEFT JOIN: the shapes issue #28 adds.
+  bool outer() const { return join == Join::Left || join == Join::Right || join == Join::Full; }
+  // From item i is the nullable side of the outer join.
+  bool nullable(std::size_t i) const {
+    return (join == Join::Left && i == 1) || (join == Join::Right && i == 0) || (join == Join::Full && i < 2);
+  }
   bool nested() const {
-    if (set_operation || join == Join::Left || join == Join::Right) return true;
+    if (set_operation || outer()) return true;
     for (const TableRef& t : from)
       if (t.derived != TableRef::Derived::No) return true;
     std::function<bool(const Node&)> has = [&](const Node& n) {
@@ -546,14 +552,18 @@ class QueryGenerator {
       if (style == 2) {
         q.join = Query::Join::Cross;
       } else if (style == 3) {
-        // The equality, and maybe a condition on the nullable side alone
-        // (which filters it first): b of a LEFT JOIN, a of a RIGHT JOIN.
-        q.join = rng_.chance(0.4) ? Query::Join::Right : Query::Join::Left;
+        // The equality, and maybe a condition on one side alone: the
+        // nullable side (which filters it first; b of a LEFT JOIN, a of a
+        // RIGHT JOIN), or either of a FULL JOIN (which keeps its rows
+        // unmatched where it fails).
+        const Query::Join kinds[] = {Query::Join::Left, Query::Join::Right, Query::Join::Full};
+        q.join = kinds[rng_.weighted({5, 3, 2})];
         q.on = std::move(*equality);
         if (rng_.chance(0.4)) {
+          const bool on_b = q.join == Query::Join::Left || (q.join == Query::Join::Full && rng_.chance(0.5));
           std::vector<ColumnRef> b;
           for (const ColumnRef& c : scope_)
-            if (c.qualifier == (q.join == Query::Join::Left ? "b" : "a")) b.push_back(c);
+            if (c.qualifier == (on_b ? "b" : "a")) b.push_back(c);
           std::vector<ColumnRef> both = std::exchange(scope_, b);
           const bool rowid = std::exchange(rowid_ok_, false);
           in_subquery_ = true;  // DuckDB: "Cannot perform non-inner join on subquery!"
