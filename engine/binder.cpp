@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <set>
 
 #include "engine/catalog_statements.hpp"
 #include "engine/common_conjuncts.hpp"
@@ -1945,8 +1946,7 @@ class QueryBinder {
       if (ref.on) {
         TableScope on_scope(q_, "JOIN condition", &subqueries_);
         BoundExpr on = ExpressionBinder(on_scope).bind_boolean(*ref.on, "JOIN condition");
-        if (ref.join == ast::JoinKind::Left || ref.join == ast::JoinKind::Right || ref.join == ast::JoinKind::Full)
-          bind_left_join_condition(ref, std::move(on));
+        if (on_tables_.contains(&ref)) bind_outer_condition(ref, std::move(on));
         else add_conjuncts(std::move(on));
       }
 
@@ -1972,12 +1972,24 @@ class QueryBinder {
   const SubqueryRunner& runner_;
   Subqueries subqueries_;
   BoundQuery q_;
-  // The table that keeps an outer JOIN's ON condition, by the JOIN's FROM
-  // item: the nullable table of a LEFT or RIGHT JOIN, a FULL JOIN's own.
-  std::map<const ast::TableRef*, std::size_t> left_tables_;
-  // The FROM item before a RIGHT or FULL JOIN (nullable), and that JOIN's.
-  std::map<const ast::TableRef*, const ast::TableRef*> right_joins_;
-  std::map<const ast::TableRef*, int> item_ends_;  // a FROM item's column end
+  // The nullable side of a LEFT or RIGHT JOIN: FROM items [head, head +
+  // size) -- a LEFT JOIN's table or group in parentheses, the items before
+  // a RIGHT JOIN back to the last comma -- joined among themselves first,
+  // then to the rest by `join`'s ON.
+  struct NullableUnit {
+    const ast::TableRef* head = nullptr;
+    std::size_t size = 1;
+    const ast::TableRef* join = nullptr;
+    std::size_t table = 0;  // the head's index in q_.tables, once bound
+  };
+  std::vector<NullableUnit> units_;
+  std::map<const ast::TableRef*, std::size_t> unit_of_;      // a member's unit, by index
+  std::set<const ast::TableRef*> full_partners_;             // the item before a FULL JOIN
+  // The table that keeps an ON condition an outer join needs, by the FROM
+  // item that has it: a unit's head (its JOIN's and its members' inner
+  // ONs), a FULL JOIN's own table.
+  std::map<const ast::TableRef*, std::size_t> on_tables_;
+  std::map<const ast::TableRef*, int> scope_ends_;  // the column end an item's ON may read
   const NamedQueries* names_;                                  // what FROM may name besides tables
   std::vector<std::shared_ptr<const ast::SelectStatement>> made_;  // statements this binder made, kept while it lives
   std::map<std::string, std::optional<BoundExpr>> correlated_;     // bound correlated subqueries, by their text
@@ -2048,13 +2060,13 @@ class QueryBinder {
     return QueryBinder(catalog_, sql_, reader_, runner_, &rows, depth_).bind(select);
   }
 
-  // An outer JOIN's ON condition, kept with its table (`left_tables_`); it
-  // may read the JOIN's table and the ones before it in FROM only.
+  // An ON condition an outer join needs, kept with its table (`on_tables_`);
+  // it may read its item (or group) and the ones before it in FROM only.
   // `a RIGHT JOIN b ON c` is `b LEFT JOIN a ON c` with a's columns first: a
   // joins after b as a LEFT JOIN's table would. `a FULL JOIN b ON c` marks
   // both nullable, b `full_outer` with the condition.
-  void bind_left_join_condition(const ast::TableRef& ref, BoundExpr on) {
-    BoundTableRef& t = q_.tables[left_tables_.at(&ref)];
+  void bind_outer_condition(const ast::TableRef& ref, BoundExpr on) {
+    BoundTableRef& t = q_.tables[on_tables_.at(&ref)];
     std::vector<BoundExpr> parts;
     std::function<void(BoundExpr)> split = [&](BoundExpr e) {
       if (e.op == Op::And) {
@@ -2065,7 +2077,7 @@ class QueryBinder {
       parts.push_back(std::move(e));
     };
     split(std::move(on));
-    const int end = item_ends_.at(&ref);
+    const int end = scope_ends_.at(&ref);
     std::function<void(const BoundExpr&)> check = [&](const BoundExpr& e) {
       if (e.op == Op::Column && e.column >= end) {
         const std::string& name = q_.column_names.at(static_cast<std::size_t>(e.column));
@@ -2075,7 +2087,7 @@ class QueryBinder {
       for (const auto& child : e.children) check(child);
     };
     for (const auto& p : parts) check(p);
-    t.on = std::move(parts);
+    t.on.insert(t.on.end(), std::make_move_iterator(parts.begin()), std::make_move_iterator(parts.end()));
   }
 
   // WHERE: a condition `x IN (SELECT ...)` joined to the rest by AND is a
@@ -2745,18 +2757,41 @@ class QueryBinder {
   }
 
   void bind_from(const ast::SelectStatement& s) {
-    for (std::size_t i = 1; i < s.from.size(); ++i)
-      if (s.from[i].join == ast::JoinKind::Right || s.from[i].join == ast::JoinKind::Full)
-        right_joins_[&s.from[i - 1]] = &s.from[i];
+    for (std::size_t i = 0; i < s.from.size(); ++i) {
+      const ast::TableRef& ref = s.from[i];
+      if (ref.join == ast::JoinKind::Left) {
+        add_unit(s, i, i + ref.group_size, ref);
+      } else if (ref.join == ast::JoinKind::Right) {
+        std::size_t first = i - 1;  // back to the last comma: a comma binds looser than JOIN
+        while (first > 0 && s.from[first].join != ast::JoinKind::Comma) --first;
+        add_unit(s, first, i, ref);
+      } else if (ref.join == ast::JoinKind::Full) {
+        full_partners_.insert(&s.from[i - 1]);
+      }
+    }
+    std::vector<int> ends;
     for (const auto& ref : s.from) {
       bind_from_item(ref);
-      item_ends_[&ref] = q_.column_count;
+      ends.push_back(q_.column_count);
     }
+    for (std::size_t i = 0; i < s.from.size(); ++i) scope_ends_[&s.from[i]] = ends[i + s.from[i].group_size - 1];
   }
 
-  // A side an outer JOIN extends with NULLs (one table).
+  void add_unit(const ast::SelectStatement& s, std::size_t begin, std::size_t end, const ast::TableRef& join) {
+    for (std::size_t j = begin + 1; j < end; ++j) {
+      const ast::JoinKind kind = s.from[j].join;
+      if (kind == ast::JoinKind::Left || kind == ast::JoinKind::Right || kind == ast::JoinKind::Full)
+        throw Error(ErrorKind::NotSupported,
+                    "not supported yet: an outer join inside the side another outer join extends with NULLs",
+                    join.offset);
+    }
+    for (std::size_t j = begin; j < end; ++j) unit_of_[&s.from[j]] = units_.size();
+    units_.push_back({&s.from[begin], end - begin, &join});
+  }
+
+  // A side an outer JOIN extends with NULLs.
   bool nullable(const ast::TableRef& ref) const {
-    return ref.join == ast::JoinKind::Left || ref.join == ast::JoinKind::Full || right_joins_.contains(&ref);
+    return unit_of_.contains(&ref) || ref.join == ast::JoinKind::Full || full_partners_.contains(&ref);
   }
 
   void bind_from_item(const ast::TableRef& ref) {
@@ -2814,12 +2849,23 @@ class QueryBinder {
     return aliases;
   }
 
+  // `t` is about to be q_.tables' next table.
   void mark_left_join(const ast::TableRef& ref, BoundTableRef& t) {
     if (!nullable(ref)) return;
     t.left_outer = true;
-    t.full_outer = ref.join == ast::JoinKind::Full;
-    if (ref.join == ast::JoinKind::Left || ref.join == ast::JoinKind::Full) left_tables_[&ref] = q_.tables.size();
-    else if (right_joins_.at(&ref)->join == ast::JoinKind::Right) left_tables_[right_joins_.at(&ref)] = q_.tables.size();
+    if (ref.join == ast::JoinKind::Full) {
+      t.full_outer = true;
+      on_tables_[&ref] = q_.tables.size();
+    }
+    if (!unit_of_.contains(&ref)) return;
+    NullableUnit& unit = units_[unit_of_.at(&ref)];
+    if (&ref == unit.head) {
+      unit.table = q_.tables.size();
+      t.unit_size = static_cast<int>(unit.size);
+      on_tables_[unit.join] = unit.table;
+    } else if (ref.on) {  // an inner join inside the unit
+      on_tables_[&ref] = unit.table;
+    }
   }
 
   // Two tables may not share an alias; a derived table may share one

@@ -32,13 +32,19 @@ struct BoundTableRef {
   // A base table of a derived table in FROM: scanned and joined like any
   // other, but names outside the derived table do not reach it.
   bool hidden = false;
-  // LEFT JOIN: the nullable side, joined after every inner table (the
-  // planner's rule), by `on`: its ON condition split at top-level AND.
+  // An outer join's nullable side (LEFT, RIGHT, FULL), joined after every
+  // inner table (the planner's rule), by `on`: its ON condition split at
+  // top-level AND, kept by the side's first table.
   bool left_outer = false;
   std::vector<BoundExpr> on;
   // FULL JOIN: this table and the one before it in FROM, both nullable
   // (left_outer), join each other alone; `on` is the JOIN's condition.
   bool full_outer = false;
+  // The first table of a nullable side of several (a LEFT JOIN of a group
+  // in parentheses, a RIGHT JOIN of joins): the tables in it, this one and
+  // the next unit_size - 1, all left_outer, which join among themselves
+  // first. `on` holds the JOIN's ON and the inner ONs inside the side.
+  int unit_size = 0;
   // FROM t AS alias(a, b, ...): the names of its first columns.
   std::vector<std::string> column_aliases;
   const std::string& column_name(int c) const;

@@ -222,7 +222,9 @@ class Planner {
       }
     }
     uint64_t outer = 0;
-    std::vector<std::vector<Conjunct>> on(n);  // a LEFT JOIN's ON conjuncts, by table
+    std::vector<std::vector<Conjunct>> on(n);  // an outer join's ON conjuncts, by its side's first table
+    std::vector<std::size_t> unit(n);          // a table's nullable side, by its first table
+    for (std::size_t t = 0; t < n; ++t) unit[t] = t;
     for (std::size_t t = 0; t < n; ++t) {
       if (!q_.tables[t].left_outer) continue;
       outer |= 1ull << t;
@@ -230,6 +232,7 @@ class Planner {
         const uint64_t tables = tables_of(c, q_);
         on[t].push_back({std::move(c), tables});
       }
+      for (int k = 1; k < q_.tables[t].unit_size; ++k) unit[t + static_cast<std::size_t>(k)] = t;
     }
     for (std::size_t t = 0; t < n; ++t)
       if (q_.tables[t].full_outer) return full_join(conjuncts, on[t], t);
@@ -238,8 +241,8 @@ class Planner {
       std::unique_ptr<PlanNode> scan = scan_of(t);
       std::vector<BoundExpr> own;
       const bool nullable = (outer >> t) & 1;
-      for (auto& c : nullable ? on[t] : conjuncts)
-        if (!c.used && (c.tables == (1ull << t) || (nullable && c.tables == 0))) {
+      for (auto& c : nullable ? on[unit[t]] : conjuncts)
+        if (!c.used && (c.tables == (1ull << t) || (nullable && unit[t] == t && c.tables == 0))) {
           own.push_back(c.expr);
           c.used = true;
         }
@@ -268,11 +271,33 @@ class Planner {
     uint64_t joined = 0;
     for (std::size_t t : inner) joined |= 1ull << t;
     for (std::size_t t = 0; t < n; ++t)
-      if ((outer >> t) & 1) {
-        top = left_join(std::move(top), std::move(scans[t]), on[t], conjuncts, joined, t);
-        joined |= 1ull << t;
+      if (((outer >> t) & 1) && unit[t] == t) {
+        const std::size_t size = static_cast<std::size_t>(std::max(1, q_.tables[t].unit_size));
+        std::unique_ptr<PlanNode> side = nullable_side(scans, on[t], t, size);
+        const uint64_t bits = ((1ull << size) - 1) << t;  // size <= kMaxOrderedJoins
+        top = left_join(std::move(top), std::move(side), on[t], conjuncts, joined, bits, t);
+        joined |= bits;
       }
     return filter(std::move(top), std::move(constant));
+  }
+
+  // The tables [t, t + size) of an outer join's nullable side joined among
+  // themselves by the conditions of `on` that read only them.
+  std::unique_ptr<PlanNode> nullable_side(std::vector<std::unique_ptr<PlanNode>>& scans, std::vector<Conjunct>& on,
+                                          std::size_t t, std::size_t size) {
+    if (size == 1) return std::move(scans[t]);
+    if (size > kMaxOrderedJoins)
+      throw Error(ErrorKind::NotSupported,
+                  "not supported yet: more than " + std::to_string(kMaxOrderedJoins) +
+                      " tables on the side an outer join extends with NULLs",
+                  q_.tables[t].offset);
+    std::vector<std::size_t> tables;
+    std::size_t first = t;
+    for (std::size_t k = t; k < t + size; ++k) {
+      tables.push_back(k);
+      if (scans[k]->estimated_rows > scans[first]->estimated_rows) first = k;
+    }
+    return join_ordered(scans, on, tables, first);
   }
 
   std::unique_ptr<PlanNode> scan_of(std::size_t t) const {
@@ -499,12 +524,12 @@ class Planner {
     return top;
   }
 
-  // `top` LEFT JOIN table t (`right`) by the equalities of its ON condition
-  // between them; WHERE's conditions it completes filter above.
+  // `top` LEFT JOIN a nullable side (`right`, the tables `side`, the first
+  // t) by the equalities of its ON condition between them; WHERE's
+  // conditions it completes filter above.
   std::unique_ptr<PlanNode> left_join(std::unique_ptr<PlanNode> top, std::unique_ptr<PlanNode> right,
                                       std::vector<Conjunct>& on, std::vector<Conjunct>& conjuncts, uint64_t joined,
-                                      std::size_t t) {
-    const uint64_t side = 1ull << t;
+                                      uint64_t side, std::size_t t) {
     std::vector<JoinKey> keys = keys_between(on, joined, side, true);
     // Conditions on the preserved side alone keep its row, unmatched, where
     // they fail: its first key is NULL there, and a NULL key matches nothing.

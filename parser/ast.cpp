@@ -321,6 +321,7 @@ TableRef clone(const TableRef& ref) {
   out.offset = ref.offset;
   out.join = ref.join;
   if (ref.on) out.on = clone(*ref.on);
+  out.group_size = ref.group_size;
   out.is_function = ref.is_function;
   for (const auto& a : ref.function_args) out.function_args.push_back(clone(*a));
   for (const auto& [name, a] : ref.function_named_args) out.function_named_args.emplace_back(name, clone(*a));
@@ -363,6 +364,7 @@ std::string to_string(const SelectStatement& select) {
       append_name(out, select.items[i].alias);
     }
   }
+  std::vector<const TableRef*> groups;  // open parentheses, by their first item
   for (std::size_t i = 0; i < select.from.size(); ++i) {
     const TableRef& ref = select.from[i];
     if (i == 0)
@@ -379,15 +381,28 @@ std::string to_string(const SelectStatement& select) {
       out += " FULL JOIN ";
     else
       out += " CROSS JOIN ";
+    if (ref.group_size > 1) {
+      out += "(";
+      groups.push_back(&ref);
+    }
     append_table_ref(out, ref);
     for (std::size_t c = 0; c < ref.column_aliases.size(); ++c) {
       out += c == 0 ? "(" : ", ";
       append_name(out, ref.column_aliases[c]);
       if (c + 1 == ref.column_aliases.size()) out += ")";
     }
-    if (ref.on) {
+    if (ref.on && ref.group_size == 1) {
       out += " ON ";
       append(out, *ref.on);
+    }
+    // Close the groups that end here, each with its own ON.
+    while (!groups.empty() && &select.from[0] + i + 1 == groups.back() + groups.back()->group_size) {
+      out += ")";
+      if (groups.back()->on) {
+        out += " ON ";
+        append(out, *groups.back()->on);
+      }
+      groups.pop_back();
     }
   }
   if (select.where) {

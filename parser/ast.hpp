@@ -105,6 +105,9 @@ struct TableRef {
   std::size_t offset = 0;
   JoinKind join = JoinKind::Comma;  // how it joins the tables before it
   ExprPtr on;                       // Inner, Left, Right, Full: the ON condition
+  // Joins in parentheses, `JOIN (b JOIN c ON ...) ON ...`: the FROM items
+  // the group spans, this first (its `join` and `on` are the group's).
+  std::size_t group_size = 1;
   // A table function call: read_csv('path', delim => '|', header => true).
   bool is_function = false;
   std::vector<ExprPtr> function_args;                              // positional

@@ -764,9 +764,9 @@ class Lowering {
   }
 
   // One item of FROM: a table (`n` a table_ref) or a join of one, appended
-  // to `from`; joins in parentheses are appended as if they were not
-  // (the same tables and conditions), which changes nothing but under a
-  // LEFT JOIN, where it is not supported yet.
+  // to `from`; joins in parentheses are appended as if they were not (the
+  // same tables and conditions), their first item marking the group's size:
+  // the binder needs it under an outer join, whose nullable side it is.
   void from_item(const Node& n, std::vector<ast::TableRef>& from) {
     const Node& ref_node = n.is_type<g::table_ref>() ? n : *n.children.at(0);
     ast::JoinKind kind = ast::JoinKind::Comma;
@@ -787,13 +787,8 @@ class Lowering {
         throw Error(ErrorKind::NotSupported, "not supported yet: an alias of joins in parentheses", begin(*ref_node.children[1]));
       const std::size_t start = from.size();
       for (const auto& item : first.children) from_item(*item, from);
-      if (kind == ast::JoinKind::Left && from.size() - start > 1)
-        throw Error(ErrorKind::NotSupported, "not supported yet: a LEFT JOIN of joins in parentheses", begin(first));
-      if ((kind == ast::JoinKind::Right || kind == ast::JoinKind::Full) && from.size() - start > 1)
-        throw Error(ErrorKind::NotSupported,
-                    std::string("not supported yet: a ") + (kind == ast::JoinKind::Right ? "RIGHT" : "FULL") +
-                        " JOIN of joins in parentheses",
-                    begin(first));
+      if (kind == ast::JoinKind::Full && from.size() - start > 1)
+        throw Error(ErrorKind::NotSupported, "not supported yet: a FULL JOIN of joins in parentheses", begin(first));
       // The group joins as its first table would (an inner join's ON binds
       // after every table, so it may read any of the group's); the group's
       // own joins keep their kinds.
@@ -802,17 +797,14 @@ class Lowering {
         throw Error(ErrorKind::Invalid, "internal: a parenthesised join group starts with a join", begin(first));
       head.join = kind;
       head.on = std::move(on);
+      head.group_size = from.size() - start;
       return;
     }
-    // The rows a RIGHT or FULL JOIN may extend with NULLs are the ones
+    // The rows a FULL JOIN may extend with NULLs on its left are the ones
     // before it back to the last comma (a comma binds loosest): one table,
     // for now.
-    if ((kind == ast::JoinKind::Right || kind == ast::JoinKind::Full) && from.size() > 1 &&
-        from.back().join != ast::JoinKind::Comma)
-      throw Error(ErrorKind::NotSupported,
-                  std::string("not supported yet: a ") + (kind == ast::JoinKind::Right ? "RIGHT" : "FULL") +
-                      " JOIN whose left side is a join",
-                  begin(n));
+    if (kind == ast::JoinKind::Full && from.size() > 1 && from.back().join != ast::JoinKind::Comma)
+      throw Error(ErrorKind::NotSupported, "not supported yet: a FULL JOIN whose left side is a join", begin(n));
     ast::TableRef ref = table_ref(ref_node);
     ref.join = kind;
     ref.on = std::move(on);

@@ -1035,7 +1035,9 @@ TEST_CASE("parser: accepted statements and their renderings", "[parser]") {
       {"SELECT -a::int || 'x' || b::decimal(5,2) = 'y', 1 + 2 || 3 FROM t",
        "SELECT ((((-CAST(a AS int)) || 'x') || CAST(b AS decimal(5,2))) = 'y'), ((1 + 2) || 3) FROM t"},
       {"SELECT * FROM a JOIN (b JOIN c ON b.y = c.x) ON a.y = b.x, ((d CROSS JOIN e))",
-       "SELECT * FROM a JOIN b ON (a.y = b.x) JOIN c ON (b.y = c.x), d CROSS JOIN e"},
+       "SELECT * FROM a JOIN (b JOIN c ON (b.y = c.x)) ON (a.y = b.x), (d CROSS JOIN e)"},
+      {"SELECT * FROM a LEFT JOIN ((b JOIN c ON b.y = c.x) CROSS JOIN d) ON a.y = b.x RIGHT JOIN e ON e.x = a.x",
+       "SELECT * FROM a LEFT JOIN (b JOIN c ON (b.y = c.x) CROSS JOIN d) ON (a.y = b.x) RIGHT JOIN e ON (e.x = a.x)"},
       {"SELECT a FROM t UNION ALL SELECT b FROM u ORDER BY 1 LIMIT 3",
        "(SELECT a FROM t) UNION ALL (SELECT b FROM u) ORDER BY 1 LIMIT 3"},
   };
@@ -1707,10 +1709,10 @@ TEST_CASE("parser: valid SQL this version cannot run says so", "[parser]") {
     }
     return "no error";
   };
-  CHECK(not_supported("SELECT a FROM t JOIN v ON t.a = v.a right outer join u ON t.a = u.a") ==
-        "Not implemented Error: not supported yet: a RIGHT JOIN whose left side is a join (line 1, column 37)\n"
-        "LINE 1: SELECT a FROM t JOIN v ON t.a = v.a right outer join u ON t.a = u.a\n"
-        "                                            ^");
+  CHECK(not_supported("SELECT a FROM t full outer join (v JOIN u ON v.a = u.a) ON t.a = u.a") ==
+        "Not implemented Error: not supported yet: a FULL JOIN of joins in parentheses (line 1, column 33)\n"
+        "LINE 1: SELECT a FROM t full outer join (v JOIN u ON v.a = u.a) ON t.a = u.a\n"
+        "                                        ^");
   CHECK(not_supported("SELECT a FROM t NATURAL JOIN u") ==
         "Not implemented Error: not supported yet: NATURAL JOIN (line 1, column 17)\n"
         "LINE 1: SELECT a FROM t NATURAL JOIN u\n"

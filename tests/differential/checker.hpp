@@ -402,6 +402,12 @@ class Checker {
           ulps_ = 0;
           if (close) return known("DECIMAL to DOUBLE past 2^53, rounded differently in the last bits (D14)");
         }
+        if (real_to_decimal()) {
+          real_decimals_ = true;
+          const bool close = !compare(g.rows, s.rows);
+          real_decimals_ = false;
+          if (close) return known("a REAL cast to DECIMAL, which DuckDB scales in single precision (D17)");
+        }
         if (has_null_literal()) {
           loose_numbers_ = true;
           const bool same_values = !compare(g.rows, s.rows);
@@ -498,6 +504,7 @@ class Checker {
   std::map<std::size_t, double> tolerance_;
   int ulps_ = 0;  // > 0: DOUBLE cells may differ by that many units in the last place (D14)
   bool loose_numbers_ = false;  // a DECIMAL's text equals an integer or DOUBLE of the same value (D15)
+  bool real_decimals_ = false;  // DECIMAL texts within 10^-6, relative (D17)
   std::size_t exact_columns_ = 0;
 
   static std::string rows_text(const Rows& rows) {
@@ -611,6 +618,16 @@ class Checker {
       return std::fabs(*gd - *sd) <= tolerance(column, *sd);
     if (gd && sd && ulps_ > 0 && *gd != *sd)
       return std::fabs(*gd - *sd) <= ulps_ * std::numeric_limits<double>::epsilon() * std::fabs(*sd);
+    if (real_decimals_ && g.index() == s.index() && g != s) {
+      auto* gt = std::get_if<std::string>(&g);
+      auto* st = std::get_if<std::string>(&s);
+      if (gt && st) {
+        char *gend = nullptr, *send = nullptr;
+        const long double a = std::strtold(gt->c_str(), &gend), b = std::strtold(st->c_str(), &send);
+        if (gend && *gend == '\0' && send && *send == '\0' && !gt->empty() && !st->empty())
+          return std::fabs(a - b) <= 1e-6L * std::max(std::fabs(a), std::fabs(b));
+      }
+    }
     if (loose_numbers_ && g.index() != s.index()) {
       auto number = [](const Cell& c) -> std::optional<long double> {
         if (auto* i = std::get_if<int64_t>(&c)) return static_cast<long double>(*i);
@@ -707,6 +724,16 @@ class Checker {
         if (v > -(1LL << 31) && v < (1LL << 31)) continue;
         for (std::size_t j = 0; j < parts.size() && !found; ++j) found = j != i && !reads_column(*parts[j]);
       }
+    });
+    return found;
+  }
+
+  // D17 of duckdb_oracle.hpp: a CAST to DECIMAL with a CAST to REAL below it.
+  bool real_to_decimal() const {
+    bool found = false;
+    each_node([&](const Node& n) {
+      if (n.kind != Node::Kind::Cast || n.text.rfind("DECIMAL(", 0) != 0) return;
+      collect(n, [&](const Node& below) { found = found || (below.kind == Node::Kind::Cast && below.text == "REAL"); });
     });
     return found;
   }
@@ -846,7 +873,7 @@ class Checker {
   void each_node(const std::function<void(const Node&)>& visit) const {
     for (const auto& i : q_.items) collect(i, visit);
     for (const auto& k : q_.group_by) collect(k, visit);
-    for (const auto* n : {&q_.where, &q_.having, &q_.on})
+    for (const auto* n : {&q_.where, &q_.having, &q_.on, &q_.inner_on})
       if (*n) collect(**n, visit);
   }
 
@@ -1085,7 +1112,7 @@ inline std::vector<Node*> nodes_of(Query& q) {
     for (auto& a : n.args) walk(a);
   };
   for (auto& i : q.items) walk(i);
-  for (auto* n : {&q.where, &q.having, &q.on})
+  for (auto* n : {&q.where, &q.having, &q.on, &q.inner_on})
     if (*n) walk(**n);
   if (q.set_operation && q.set_operation->where) walk(*q.set_operation->where);
   return out;

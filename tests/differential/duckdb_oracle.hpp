@@ -101,6 +101,12 @@
 //      c1 + c2 leaves BIGINT, where gpusql adds as written ((-3 +
 //      9223372036854775807) + 2 fits). Accepted where two integer literals of
 //      one chain of + and - overflow together.
+// D17. DuckDB casts a REAL to DECIMAL by scaling it in single precision:
+//      CAST(CAST(-39972.15 AS REAL) AS DECIMAL(18,4)) is -39972.1472 there
+//      (-39972.1484375 * 10^4 rounds to -399721472 as a float), where gpusql
+//      gives the REAL's value rounded to the scale, -39972.1484. Accepted
+//      where a CAST to DECIMAL holds a REAL below it and every cell is within
+//      10^-6 (relative) of DuckDB's (checker.hpp).
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with

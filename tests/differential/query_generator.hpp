@@ -324,8 +324,11 @@ struct Query {
   std::vector<Node> items;           // when !star
   std::vector<Output> outputs;       // what comes back, star expanded
   std::vector<TableRef> from;        // one table, two joined, or three comma-joined
-  enum class Join { None, Inner, Comma, Cross, Left, Right, Full } join = Join::None;
-  std::optional<Node> on;            // Inner, Left, Right, Full
+  // Three tables: Comma, or a JOIN b RIGHT JOIN c (RightOfJoin), or
+  // a LEFT JOIN (b JOIN c) (LeftOfGroup): `inner_on` the inner join's ON.
+  enum class Join { None, Inner, Comma, Cross, Left, Right, Full, RightOfJoin, LeftOfGroup } join = Join::None;
+  std::optional<Node> on;            // Inner, Left, Right, Full, RightOfJoin, LeftOfGroup
+  std::optional<Node> inner_on;      // RightOfJoin, LeftOfGroup
   std::optional<Node> where;
   std::vector<Node> group_by;
   std::optional<Node> having;
@@ -354,6 +357,12 @@ struct Query {
       if (t.derived == TableRef::Derived::Materialized) source = "(SELECT * FROM " + t.table + " LIMIT 1000000000)";
       return source + (t.alias.empty() ? "" : " AS " + t.alias);
     };
+    if (join == Join::RightOfJoin)
+      return " FROM " + ref(from[0]) + " JOIN " + ref(from[1]) + " ON " + render(*inner_on, d) + " RIGHT JOIN " +
+             ref(from[2]) + " ON " + render(*on, d);
+    if (join == Join::LeftOfGroup)
+      return " FROM " + ref(from[0]) + " LEFT JOIN (" + ref(from[1]) + " JOIN " + ref(from[2]) + " ON " +
+             render(*inner_on, d) + ") ON " + render(*on, d);
     std::string s = " FROM " + ref(from[0]);
     if (from.size() > 1) {
       switch (join) {
@@ -377,10 +386,14 @@ struct Query {
 
   // Uses a subquery, a set operation, a derived table or WITH name, or a
   // LEFT JOIN: the shapes issue #28 adds.
-  bool outer() const { return join == Join::Left || join == Join::Right || join == Join::Full; }
-  // From item i is the nullable side of the outer join.
+  bool outer() const {
+    return join == Join::Left || join == Join::Right || join == Join::Full || join == Join::RightOfJoin ||
+           join == Join::LeftOfGroup;
+  }
+  // From item i is on a nullable side of the outer join.
   bool nullable(std::size_t i) const {
-    return (join == Join::Left && i == 1) || (join == Join::Right && i == 0) || (join == Join::Full && i < 2);
+    return (join == Join::Left && i == 1) || (join == Join::Right && i == 0) || (join == Join::Full && i < 2) ||
+           (join == Join::RightOfJoin && i < 2) || (join == Join::LeftOfGroup && i > 0);
   }
   bool nested() const {
     if (set_operation || outer()) return true;
@@ -492,20 +505,39 @@ class QueryGenerator {
         }
       }
       begin[3] = scope_.size();
-      auto equality = [&](int x, int y) -> Node {
+      // An equality of a column of x and one of y; else (no comparable
+      // pair) nothing, or with `any`, a condition on any of the three.
+      auto equality = [&](int x, int y, bool any = true) -> std::optional<Node> {
         std::vector<std::pair<std::size_t, std::size_t>> pairs;
         for (std::size_t i = begin[x]; i < begin[x + 1]; ++i)
           for (std::size_t j = begin[y]; j < begin[y + 1]; ++j)
             if (comparable(scope_[i].type, scope_[j].type)) pairs.push_back({i, j});
-        if (pairs.empty()) return boolean(1);
+        if (pairs.empty()) return any ? std::optional<Node>(boolean(1)) : std::nullopt;
         auto [i, j] = rng_.pick(pairs);
         return compare("=", column(scope_[i]), column(scope_[j]));
       };
-      Node ab = equality(0, 1);
-      Node condition = binary(Node::Kind::And, std::move(ab), equality(rng_.chance(0.5) ? 0 : 1, 2));
-      if (rng_.chance(0.3)) condition = binary(Node::Kind::And, std::move(condition), boolean(2));
-      q.join = Query::Join::Comma;
-      q.where = std::move(condition);
+      // Or outer joins of the three: a JOIN b ON a-b RIGHT JOIN c ON c-(a
+      // or b), a LEFT JOIN (b JOIN c ON b-c) ON a-(b or c).
+      // Their ONs read only the tables in scope there: equalities only.
+      const std::size_t shape = rng_.weighted({6, features_.left_join ? 1.0 : 0, features_.left_join ? 1.0 : 0});
+      if (shape == 1) {
+        q.inner_on = equality(0, 1, false);
+        q.on = equality(rng_.chance(0.5) ? 0 : 1, 2, false);
+      } else if (shape == 2) {
+        q.inner_on = equality(1, 2, false);
+        q.on = equality(0, rng_.chance(0.5) ? 1 : 2, false);
+      }
+      if (shape != 0 && q.inner_on && q.on) {
+        q.join = shape == 1 ? Query::Join::RightOfJoin : Query::Join::LeftOfGroup;
+      } else {
+        q.inner_on.reset();
+        q.on.reset();
+        Node ab = *equality(0, 1);
+        Node condition = binary(Node::Kind::And, std::move(ab), *equality(rng_.chance(0.5) ? 0 : 1, 2));
+        if (rng_.chance(0.3)) condition = binary(Node::Kind::And, std::move(condition), boolean(2));
+        q.join = Query::Join::Comma;
+        q.where = std::move(condition);
+      }
     } else if (!join) {
       q.from.push_back({tables[first], rng_.chance(0.2) ? "x" : ""});
       for (ColumnRef c : columns[first]) {
