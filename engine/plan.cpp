@@ -124,6 +124,7 @@ class Planner {
   }
 
   BoundQuery& q_;
+  uint64_t folded_ = 0;  // the right tables of FULL JOINs, read as their left tables (tables())
 
   struct Conjunct {
     BoundExpr expr;
@@ -185,7 +186,7 @@ class Planner {
       if (!c.used && equi_key(c.expr, joined, side)) {
         const BoundExpr& a = c.expr.children[0];
         const BoundExpr& b = c.expr.children[1];
-        const bool a_left = (tables_of(a, q_) & ~joined) == 0;
+        const bool a_left = (tables(a) & ~joined) == 0;
         keys.push_back({a_left ? a : b, a_left ? b : a});
         if (use) c.used = true;
       }
@@ -203,12 +204,25 @@ class Planner {
   // join commutes with the inner joins of tables its ON does not read, and
   // a condition of a later inner join on it is a filter above.
   std::unique_ptr<PlanNode> join_tables() {
+    const std::size_t n = q_.tables.size();
+    // A FULL JOIN's two tables join each other first; from then on the pair
+    // is one relation, its left table's (tables() folds the right in).
+    std::vector<std::unique_ptr<PlanNode>> full(n);
+    for (std::size_t t = 0; t < n; ++t)
+      if (q_.tables[t].full_outer) {
+        std::vector<Conjunct> on;
+        for (auto& c : q_.tables[t].on) {
+          const uint64_t tables = tables_of(c, q_);
+          on.push_back({std::move(c), tables});
+        }
+        full[t - 1] = full_join(on, t);
+        folded_ |= 1ull << t;
+      }
     std::vector<Conjunct> conjuncts;
     for (auto& c : q_.conjuncts) {
-      uint64_t tables = tables_of(c, q_);
-      conjuncts.push_back({std::move(c), tables});
+      const uint64_t read = tables(c);
+      conjuncts.push_back({std::move(c), read});
     }
-    const std::size_t n = q_.tables.size();
     // An OR over several tables implies a filter on each inner table every
     // branch constrains (common_conjuncts.hpp); the OR itself stays.
     for (std::size_t i = 0, count = conjuncts.size(); i < count; ++i) {
@@ -217,7 +231,7 @@ class Planner {
         const uint64_t bit = 1ull << t;
         if (!(conjuncts[i].tables & bit) || q_.tables[t].left_outer) continue;
         std::optional<BoundExpr> implied = implied_condition(
-            conjuncts[i].expr, [&](const BoundExpr& e) { return tables_of(e, q_) == bit; });
+            conjuncts[i].expr, [&](const BoundExpr& e) { return tables(e) == bit; });
         if (implied) conjuncts.push_back({std::move(*implied), bit});
       }
     }
@@ -226,19 +240,18 @@ class Planner {
     std::vector<std::size_t> unit(n);          // a table's nullable side, by its first table
     for (std::size_t t = 0; t < n; ++t) unit[t] = t;
     for (std::size_t t = 0; t < n; ++t) {
-      if (!q_.tables[t].left_outer) continue;
+      if (!q_.tables[t].left_outer || full[t] || ((folded_ >> t) & 1)) continue;
       outer |= 1ull << t;
       for (auto& c : q_.tables[t].on) {
-        const uint64_t tables = tables_of(c, q_);
-        on[t].push_back({std::move(c), tables});
+        const uint64_t read = tables(c);
+        on[t].push_back({std::move(c), read});
       }
       for (int k = 1; k < q_.tables[t].unit_size; ++k) unit[t + static_cast<std::size_t>(k)] = t;
     }
-    for (std::size_t t = 0; t < n; ++t)
-      if (q_.tables[t].full_outer) return full_join(conjuncts, on[t], t);
     std::vector<std::unique_ptr<PlanNode>> scans(n);
     for (std::size_t t = 0; t < n; ++t) {
-      std::unique_ptr<PlanNode> scan = scan_of(t);
+      if ((folded_ >> t) & 1) continue;  // joined into the FULL JOIN before it
+      std::unique_ptr<PlanNode> scan = full[t] ? std::move(full[t]) : scan_of(t);
       std::vector<BoundExpr> own;
       const bool nullable = (outer >> t) & 1;
       for (auto& c : nullable ? on[unit[t]] : conjuncts)
@@ -258,16 +271,17 @@ class Planner {
 
     // The largest inner table (the fact table of a star schema) is the left
     // (probe) side of every join that holds it.
+    const uint64_t aside = outer | folded_;  // not among the inner tables
     std::size_t first = 0;
-    while ((outer >> first) & 1) ++first;  // the first inner table (a RIGHT JOIN makes the first FROM item nullable)
+    while ((aside >> first) & 1) ++first;  // the first inner table (a RIGHT JOIN makes the first FROM item nullable)
     for (std::size_t t = first + 1; t < n; ++t)
-      if (!((outer >> t) & 1) && scans[t]->estimated_rows > scans[first]->estimated_rows) first = t;
+      if (!((aside >> t) & 1) && scans[t]->estimated_rows > scans[first]->estimated_rows) first = t;
     std::vector<std::size_t> inner;
     for (std::size_t t = 0; t < n; ++t)
-      if (!((outer >> t) & 1)) inner.push_back(t);
+      if (!((aside >> t) & 1)) inner.push_back(t);
     std::unique_ptr<PlanNode> top = inner.size() <= kMaxOrderedJoins
                                         ? join_ordered(scans, conjuncts, inner, first)
-                                        : join_greedy(scans, conjuncts, outer, first);
+                                        : join_greedy(scans, conjuncts, aside, first);
     uint64_t joined = 0;
     for (std::size_t t : inner) joined |= 1ull << t;
     for (std::size_t t = 0; t < n; ++t)
@@ -310,38 +324,41 @@ class Planner {
     return scan;
   }
 
-  // `a FULL JOIN b ON ...` (b is table t): the two tables alone. Neither
-  // scan is filtered, as both sides keep every row: ON's conditions on one
-  // side alone make that side's key NULL where they fail (so its row stays,
-  // unmatched), and every WHERE condition filters above the join.
-  std::unique_ptr<PlanNode> full_join(std::vector<Conjunct>& conjuncts, std::vector<Conjunct>& on, std::size_t t) {
-    if (q_.tables.size() != 2 || t != 1)
-      throw Error(ErrorKind::NotSupported, "not supported yet: a FULL JOIN beside other tables or subqueries",
-                  q_.tables[t].offset);
-    std::vector<JoinKey> keys = keys_between(on, 1, 2, true);
+  // The tables an expression reads, a FULL JOIN's right table as its left.
+  uint64_t tables(const BoundExpr& e) const {
+    uint64_t read = tables_of(e, q_);
+    for (uint64_t f = read & folded_; f; f &= f - 1) read = (read & ~(f & -f)) | ((f & -f) >> 1);
+    return read;
+  }
+
+  // `a FULL JOIN b ON ...` (b is table t, a table t - 1): the two tables
+  // alone. Neither scan is filtered, as both sides keep every row: ON's
+  // conditions on one side alone make that side's key NULL where they fail
+  // (so its row stays, unmatched); WHERE's conditions filter above the join.
+  std::unique_ptr<PlanNode> full_join(std::vector<Conjunct>& on, std::size_t t) {
+    const uint64_t left = 1ull << (t - 1), right = 1ull << t;
+    std::vector<JoinKey> keys = keys_between(on, left, right, true);
     std::vector<BoundExpr> left_guards, right_guards;
     for (auto& c : on) {
-      if (c.used) continue;
-      if (c.tables == 0 || c.tables == 1) left_guards.push_back(c.expr);
-      if (c.tables == 0 || c.tables == 2) right_guards.push_back(c.expr);
-      c.used = c.tables != 3;
+      if (c.used || (c.tables & ~(left | right))) continue;
+      if (c.tables != right) left_guards.push_back(c.expr);  // a's alone, or none's
+      if (c.tables != left) right_guards.push_back(c.expr);
+      c.used = c.tables != (left | right);
     }
     check_outer_condition(on, keys, "FULL JOIN", q_.tables[t].offset);
     if (!left_guards.empty()) keys[0].left = build::null_unless(conjunction(std::move(left_guards)), std::move(keys[0].left));
     if (!right_guards.empty())
       keys[0].right = build::null_unless(conjunction(std::move(right_guards)), std::move(keys[0].right));
-    auto join = make(PlanKind::HashJoin, scan_of(0));
-    std::unique_ptr<PlanNode> right = scan_of(1);
-    const double left_rows = join->estimated_rows, right_rows = right->estimated_rows;
+    auto join = make(PlanKind::HashJoin, scan_of(t - 1));
+    std::unique_ptr<PlanNode> right_scan = scan_of(t);
+    const double left_rows = join->estimated_rows, right_rows = right_scan->estimated_rows;
     join->estimated_rows = std::max({left_rows, right_rows, join_rows(left_rows, right_rows, keys)});
     join->keys = std::move(keys);
     join->build_right = true;
     join->left_outer = true;
     join->full_outer = true;
-    join->right = std::move(right);
-    std::vector<BoundExpr> where;
-    for (auto& c : conjuncts) where.push_back(std::move(c.expr));
-    return filter(std::move(join), std::move(where));
+    join->right = std::move(right_scan);
+    return join;
   }
 
   // An outer join's ON: every part used as a key or a guard, one key at least.
@@ -387,8 +404,8 @@ class Planner {
     for (const Conjunct& c : conjuncts) {
       // A condition that reads a LEFT JOIN's table filters above that join.
       if (c.used || std::popcount(c.tables) < 2 || (c.tables & ~inner_tables)) continue;
-      const uint64_t a = c.expr.op == Op::Eq ? tables_of(c.expr.children[0], q_) : 0;
-      const uint64_t b = c.expr.op == Op::Eq ? tables_of(c.expr.children[1], q_) : 0;
+      const uint64_t a = c.expr.op == Op::Eq ? tables(c.expr.children[0]) : 0;
+      const uint64_t b = c.expr.op == Op::Eq ? tables(c.expr.children[1]) : 0;
       if (a == 0 || b == 0 || (a & b)) {
         conditions.push_back({compact(c.tables), 0, selectivity_of(c.expr), false});
         continue;
@@ -563,7 +580,7 @@ class Planner {
     // Join keys hold 64 bits: an equality of DECIMALs wider than 18 digits
     // stays a condition, compared in full.
     if (e.children[0].type.is_wide_decimal() || e.children[1].type.is_wide_decimal()) return false;
-    uint64_t a = tables_of(e.children[0], q_), b = tables_of(e.children[1], q_);
+    uint64_t a = tables(e.children[0]), b = tables(e.children[1]);
     if (a == 0 || b == 0) return false;
     bool forward = (a & ~left) == 0 && (b & ~right) == 0;
     bool backward = (b & ~left) == 0 && (a & ~right) == 0;

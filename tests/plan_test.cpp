@@ -226,6 +226,23 @@ TEST_CASE("join order: a WHERE equality with a LEFT JOIN's table filters above t
         "        SCAN brecords AS b  (~100 rows)\n");
 }
 
+TEST_CASE("outer joins: a FULL JOIN's pair and a nullable side of two tables join first", "[plan]") {
+  Database db(Options{ExecutorKind::Host});
+  for (const char* t : {"arecords", "brecords", "pairs"}) db.load_csv(t, sample(t));
+  // The pair is one relation, its left table's: WHERE filters above it,
+  // never a scan of either side, and the third table joins it by b's key.
+  const std::string full = explain(db, "SELECT COUNT(*) FROM arecords a FULL JOIN brecords b ON a.id = b.id "
+                                       "JOIN pairs p ON p.x = b.id WHERE a.weight < 0.5");
+  CHECK(full.find("FULL HASH JOIN a.id = b.id (build right)") != std::string::npos);
+  CHECK(full.find("FILTER (a.weight < 0.5)") < full.find("FULL HASH JOIN"));
+  CHECK(full.find("HASH JOIN b.id = p.x") < full.find("FULL HASH JOIN"));
+  // (b JOIN p) joins first, then as the LEFT JOIN's nullable side.
+  const std::string group = explain(db, "SELECT COUNT(*) FROM arecords a LEFT JOIN (brecords b JOIN pairs p ON "
+                                        "p.x = b.id) ON a.id = b.id");
+  CHECK(group.find("LEFT HASH JOIN a.id = b.id") < group.find("HASH JOIN p.x = b.id"));
+  CHECK(group.find("LEFT HASH JOIN a.id = b.id") < group.find("SCAN arecords"));
+}
+
 namespace {
 
 // The EXPLAIN line of `db` for `sql` that names `what`, or "".
