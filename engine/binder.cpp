@@ -2824,7 +2824,12 @@ class QueryBinder {
     t.alias = ref.alias.empty() ? (ref.is_function ? ref.name : t.table->name) : ref.alias;
     check_new_alias(t.alias, ref.offset);
     t.column_aliases = column_aliases(ref.column_aliases, ref.offset, t.table->columns.size(), t.table->name);
-    q_.sources.push_back({false, static_cast<int>(q_.tables.size())});
+    push_table(ref, std::move(t));
+  }
+
+  // `t` (its table, alias and column aliases set) as the query's next
+  // table: its columns and rowid in the query's column space.
+  void push_table(const ast::TableRef& ref, BoundTableRef t) {
     t.first_column = q_.column_count;
     t.offset = ref.offset;
     q_.column_count += t.column_count();
@@ -2834,6 +2839,7 @@ class QueryBinder {
     }
     q_.column_names.push_back(t.alias + ".rowid");
     q_.column_types.push_back(DataType::bigint());
+    q_.sources.push_back({false, static_cast<int>(q_.tables.size())});
     mark_left_join(ref, t);
     q_.tables.push_back(std::move(t));
   }
@@ -2933,18 +2939,7 @@ class QueryBinder {
     t.table = std::move(table);
     t.alias = alias;
     t.column_aliases = column_aliases(aliases, ref.offset, t.table->columns.size(), t.alias);
-    t.first_column = q_.column_count;
-    t.offset = ref.offset;
-    q_.column_count += t.column_count();
-    for (std::size_t c = 0; c < t.table->columns.size(); ++c) {
-      q_.column_names.push_back(t.alias + "." + t.column_name(static_cast<int>(c)));
-      q_.column_types.push_back(t.table->columns[c].type);
-    }
-    q_.column_names.push_back(t.alias + ".rowid");
-    q_.column_types.push_back(DataType::bigint());
-    q_.sources.push_back({false, static_cast<int>(q_.tables.size())});
-    mark_left_join(ref, t);
-    q_.tables.push_back(std::move(t));
+    push_table(ref, std::move(t));
   }
 
   static void shift_columns(BoundExpr& e, int shift) {

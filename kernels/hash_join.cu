@@ -108,6 +108,18 @@ void append_unmatched(JoinPairs& pairs, const DeviceBuffer& unmatched, std::size
   pairs.count += added;
 }
 
+// Every position of one side (the left's with `left`) unmatched, in order.
+JoinPairs unmatched_pairs(std::size_t count, bool left, DeviceContext& context) {
+  JoinPairs pairs;
+  pairs.count = count;
+  pairs.left = DeviceBuffer(context, std::max<std::size_t>(1, count) * sizeof(uint32_t));
+  pairs.right = DeviceBuffer(context, std::max<std::size_t>(1, count) * sizeof(uint32_t));
+  sequence(0, count, (left ? pairs.left : pairs.right).as<uint32_t>(), context);
+  GPUSQL_CUDA_TRY(cudaMemsetAsync((left ? pairs.right : pairs.left).data(), 0xff, count * sizeof(uint32_t),
+                                  context.stream()));
+  return pairs;
+}
+
 }  // namespace
 
 JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_right, DeviceContext& context,
@@ -118,22 +130,8 @@ JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_
   const KeyColumns& probe = build_right ? left : right;
   JoinPairs pairs;
   if (probe.count >= kEmptySlot) throw Error(ErrorKind::NotSupported, "not supported yet: 2^32 or more rows");
-  if (full_outer && probe.count == 0) {  // every right row unmatched
-    pairs.count = build.count;
-    pairs.left = DeviceBuffer(context, std::max<std::size_t>(1, build.count) * sizeof(uint32_t));
-    pairs.right = DeviceBuffer(context, std::max<std::size_t>(1, build.count) * sizeof(uint32_t));
-    sequence(0, build.count, pairs.right.as<uint32_t>(), context);
-    GPUSQL_CUDA_TRY(cudaMemsetAsync(pairs.left.data(), 0xff, build.count * sizeof(uint32_t), context.stream()));
-    return pairs;
-  }
-  if (left_outer && build.count == 0) {  // every left row unmatched
-    pairs.count = probe.count;
-    pairs.left = DeviceBuffer(context, std::max<std::size_t>(1, probe.count) * sizeof(uint32_t));
-    pairs.right = DeviceBuffer(context, std::max<std::size_t>(1, probe.count) * sizeof(uint32_t));
-    sequence(0, probe.count, pairs.left.as<uint32_t>(), context);
-    GPUSQL_CUDA_TRY(cudaMemsetAsync(pairs.right.data(), 0xff, probe.count * sizeof(uint32_t), context.stream()));
-    return pairs;
-  }
+  if (full_outer && probe.count == 0) return unmatched_pairs(build.count, false, context);  // every right row
+  if (left_outer && build.count == 0) return unmatched_pairs(probe.count, true, context);  // every left row
   if (build.count == 0 || probe.count == 0) {
     pairs.left = DeviceBuffer(context, sizeof(uint32_t));
     pairs.right = DeviceBuffer(context, sizeof(uint32_t));
