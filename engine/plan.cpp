@@ -14,6 +14,15 @@
 #include "engine/selectivity.hpp"
 
 namespace gpusql {
+
+std::unique_ptr<PlanNode> copy_plan(const PlanNode& node) {
+  auto copy = std::make_unique<PlanNode>();
+  static_cast<PlanOperator&>(*copy) = node;
+  if (node.child) copy->child = copy_plan(*node.child);
+  if (node.right) copy->right = copy_plan(*node.right);
+  return copy;
+}
+
 namespace {
 
 void collect_columns(const BoundExpr& e, std::set<int>& out) {
@@ -548,23 +557,31 @@ class Planner {
                                       std::vector<Conjunct>& on, std::vector<Conjunct>& conjuncts, uint64_t joined,
                                       uint64_t side, std::size_t t) {
     std::vector<JoinKey> keys = keys_between(on, joined, side, true);
-    // Conditions on the preserved side alone keep its row, unmatched, where
-    // they fail: its first key is NULL there, and a NULL key matches nothing.
-    std::vector<BoundExpr> guards;
+    // Conditions on the preserved side alone (guards), and the others
+    // across the two sides.
+    std::vector<BoundExpr> guards, across;
     for (auto& c : on)
-      if (!c.used && c.tables != 0 && (c.tables & ~joined) == 0) {
-        guards.push_back(c.expr);
+      if (!c.used && c.tables != 0 && (c.tables & ~(joined | side)) == 0) {
+        ((c.tables & ~joined) == 0 ? guards : across).push_back(c.expr);
         c.used = true;
       }
-    check_outer_condition(on, keys, "LEFT or RIGHT JOIN", q_.tables[t].offset);
-    if (!guards.empty()) keys[0].left = build::null_unless(conjunction(std::move(guards)), std::move(keys[0].left));
-    auto join = make(PlanKind::HashJoin, std::move(top));
-    const double left_rows = join->estimated_rows, right_rows = right->estimated_rows;
-    join->estimated_rows = std::max(left_rows, join_rows(left_rows, right_rows, keys));
-    join->keys = std::move(keys);
-    join->build_right = true;
-    join->left_outer = true;
-    join->right = std::move(right);
+    std::unique_ptr<PlanNode> join;
+    if (!across.empty()) {
+      guards.insert(guards.end(), across.begin(), across.end());
+      join = left_join_by_pairs(std::move(top), std::move(right), std::move(keys), std::move(guards), joined);
+    } else {
+      check_outer_condition(on, keys, "LEFT or RIGHT JOIN", q_.tables[t].offset);
+      // A guard that fails keeps the preserved row, unmatched: its first
+      // key is NULL there, and a NULL key matches nothing.
+      if (!guards.empty()) keys[0].left = build::null_unless(conjunction(std::move(guards)), std::move(keys[0].left));
+      join = make(PlanKind::HashJoin, std::move(top));
+      const double left_rows = join->estimated_rows, right_rows = right->estimated_rows;
+      join->estimated_rows = std::max(left_rows, join_rows(left_rows, right_rows, keys));
+      join->keys = std::move(keys);
+      join->build_right = true;
+      join->left_outer = true;
+      join->right = std::move(right);
+    }
     std::vector<BoundExpr> residual;
     for (auto& c : conjuncts)
       if (!c.used && c.tables != 0 && (c.tables & ~(joined | side)) == 0) {
@@ -572,6 +589,60 @@ class Planner {
         c.used = true;
       }
     return filter(std::move(join), std::move(residual));
+  }
+
+  // An outer join whose ON holds more than equalities and one-side
+  // conditions: the pairs the whole ON keeps, as an inner join of a copy of
+  // `top` with `right` (hash-joined by `keys`, the rest a filter; every pair
+  // tested without keys), then `top` LEFT JOIN those pairs by the rowids of
+  // the tables `top` holds (a nullable table's, absent, as -1). `top` runs
+  // twice.
+  std::unique_ptr<PlanNode> left_join_by_pairs(std::unique_ptr<PlanNode> top, std::unique_ptr<PlanNode> right,
+                                               std::vector<JoinKey> keys, std::vector<BoundExpr> condition,
+                                               uint64_t joined) {
+    std::unique_ptr<PlanNode> pairs = make(keys.empty() ? PlanKind::NestedLoopJoin : PlanKind::HashJoin, copy_plan(*top));
+    const double left_rows = pairs->estimated_rows, right_rows = right->estimated_rows;
+    double keep = 1;
+    for (const BoundExpr& c : condition) keep *= selectivity_of(c);
+    if (keys.empty()) {
+      pairs->predicate = conjunction(std::move(condition));
+      pairs->estimated_rows = std::max(1.0, left_rows * right_rows * keep);
+      pairs->right = std::move(right);
+    } else {
+      pairs->estimated_rows = join_rows(left_rows, right_rows, keys);
+      pairs->keys = std::move(keys);
+      pairs->build_right = true;
+      pairs->right = std::move(right);
+      pairs = filter(std::move(pairs), std::move(condition));
+    }
+    std::vector<JoinKey> ids;
+    const uint64_t holds = joined | ((joined << 1) & folded_);  // a FULL JOIN's right table too
+    for (std::size_t u = 0; u < q_.tables.size(); ++u) {
+      if (!((holds >> u) & 1)) continue;
+      const BoundTableRef& table = q_.tables[u];
+      BoundExpr id = build::column(table.first_column + table.column_count() - 1, DataType::bigint());
+      if (table.left_outer) {
+        BoundExpr absent;
+        absent.op = Op::IsNull;
+        absent.type = DataType::boolean();
+        absent.children.push_back(id);
+        BoundExpr select;
+        select.op = Op::Select;
+        select.type = DataType::bigint();
+        select.children.push_back(std::move(absent));
+        select.children.push_back(build::int_constant(-1));
+        select.children.push_back(std::move(id));
+        id = std::move(select);
+      }
+      ids.push_back({id, id});
+    }
+    auto join = make(PlanKind::HashJoin, std::move(top));
+    join->estimated_rows = std::max(join->estimated_rows, pairs->estimated_rows);
+    join->keys = std::move(ids);
+    join->build_right = true;
+    join->left_outer = true;
+    join->right = std::move(pairs);
+    return join;
   }
 
   // `a = b` with one side reading only tables in `left` and the other only `right`.

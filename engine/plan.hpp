@@ -30,10 +30,9 @@ struct SortKey {
   bool nulls_first = false;
 };
 
-struct PlanNode {
+// What an operator computes, its inputs aside (so it copies).
+struct PlanOperator {
   PlanKind kind = PlanKind::Scan;
-  std::unique_ptr<PlanNode> child;  // the input; for joins the left (probe) side
-  std::unique_ptr<PlanNode> right;  // joins: the right side
 
   // Scan
   BoundTableRef table;
@@ -69,6 +68,11 @@ struct PlanNode {
 
   std::size_t visible = 0;  // root only: result columns
   double estimated_rows = 0;
+};
+
+struct PlanNode : PlanOperator {
+  std::unique_ptr<PlanNode> child;  // the input; for joins the left (probe) side
+  std::unique_ptr<PlanNode> right;  // joins: the right side
 
   // Names of this operator's output columns, for EXPLAIN.
   std::vector<std::string> output_names(const std::vector<std::string>& global_names) const;
@@ -77,6 +81,9 @@ struct PlanNode {
   std::string to_string(const std::vector<std::string>& global_names, const struct Profile* actual = nullptr,
                         int indent = 0) const;
 };
+
+// A copy of the tree below `node` (the same operators, new nodes).
+std::unique_ptr<PlanNode> copy_plan(const PlanNode& node);
 
 // What EXPLAIN ANALYZE measured for each operator.
 struct OperatorProfile {

@@ -241,6 +241,11 @@ void hash_joins(Pair& db) {
   db.check("SELECT * FROM t a LEFT JOIN u b ON a.k = b.k");
   db.check("SELECT a.id, b.rowid, b.f FROM t a LEFT JOIN u b ON a.k = b.k AND a.id < 20 AND b.w > 1");
   db.check("SELECT a.rowid, a.s, b.id FROM t a RIGHT JOIN u b ON a.k = b.k AND a.f > 0");
+  // Conditions across the sides beyond the keys, or without any: the pairs
+  // they keep, then the left rows without one (the left side twice).
+  db.check("SELECT a.id, b.id, b.f FROM t a LEFT JOIN u b ON a.k = b.k AND b.id > a.id");
+  db.check("SELECT a.id, b.id FROM t a LEFT JOIN u b ON a.k < b.k AND a.id < 5");
+  db.check("SELECT a.id, b.id, c.id FROM t a LEFT JOIN u b ON a.k = b.k LEFT JOIN t c ON c.k = b.k AND c.id <> a.id");
   CHECK(db.rows("SELECT * FROM t a FULL JOIN u b ON a.k = b.k") > 40);
   db.check("SELECT a.id, a.rowid, a.s, a.f, b.id, b.rowid, b.f FROM t a FULL JOIN u b ON a.k = b.k AND a.id < 20");
   db.check("SELECT a.id, b.id FROM t a FULL JOIN u b ON a.k = b.k WHERE a.id IS NULL OR b.id IS NULL");

@@ -578,8 +578,12 @@ class QueryGenerator {
           equality = compare("=", std::move(left), std::move(right));
         }
       }
+      // Not an outer join by a 2^64 shift: its subquery in ON is "Cannot
+      // perform non-inner join on subquery!" in DuckDB.
+      const bool shifted =
+          equality && (equality->args[0].kind == Node::Kind::Arith || equality->args[1].kind == Node::Kind::Arith);
       std::size_t style = rng_.weighted({6, 2.5, row_counts[first] * row_counts[second] <= 2000 ? 1.5 : 0,
-                                         features_.left_join && equality ? 2.5 : 0});
+                                         features_.left_join && equality && !shifted ? 2.5 : 0});
       if (!equality && style != 2) style = row_counts[first] * row_counts[second] <= 2000 ? 2 : 0;
       if (style == 2) {
         q.join = Query::Join::Cross;
@@ -604,6 +608,15 @@ class QueryGenerator {
           scope_ = std::move(both);
           rowid_ok_ = rowid;
           q.on = binary(Node::Kind::And, std::move(*q.on), std::move(own));
+        }
+        // A condition across the two sides beside the keys (LEFT, RIGHT).
+        if (q.join != Query::Join::Full && rng_.chance(0.25)) {
+          const bool rowid = std::exchange(rowid_ok_, false);
+          in_subquery_ = true;
+          Node across = boolean(2);
+          in_subquery_ = false;
+          rowid_ok_ = rowid;
+          q.on = binary(Node::Kind::And, std::move(*q.on), std::move(across));
         }
       } else {
         Node condition = equality ? *equality : boolean(1);
