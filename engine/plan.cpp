@@ -298,7 +298,7 @@ class Planner {
         const std::size_t size = static_cast<std::size_t>(std::max(1, q_.tables[t].unit_size));
         std::unique_ptr<PlanNode> side = nullable_side(scans, on[t], t, size);
         const uint64_t bits = ((1ull << size) - 1) << t;  // size <= kMaxOrderedJoins
-        top = left_join(std::move(top), std::move(side), on[t], conjuncts, joined, bits, t);
+        top = left_join(std::move(top), std::move(side), on[t], conjuncts, joined, bits);
         joined |= bits;
       }
     return filter(std::move(top), std::move(constant));
@@ -550,12 +550,12 @@ class Planner {
     return top;
   }
 
-  // `top` LEFT JOIN a nullable side (`right`, the tables `side`, the first
-  // t) by the equalities of its ON condition between them; WHERE's
-  // conditions it completes filter above.
+  // `top` LEFT JOIN a nullable side (`right`, the tables `side`) by the
+  // equalities of its ON condition between them; WHERE's conditions it
+  // completes filter above.
   std::unique_ptr<PlanNode> left_join(std::unique_ptr<PlanNode> top, std::unique_ptr<PlanNode> right,
                                       std::vector<Conjunct>& on, std::vector<Conjunct>& conjuncts, uint64_t joined,
-                                      uint64_t side, std::size_t t) {
+                                      uint64_t side) {
     std::vector<JoinKey> keys = keys_between(on, joined, side, true);
     // Conditions on the preserved side alone (guards), and the others
     // across the two sides.
@@ -565,12 +565,15 @@ class Planner {
         ((c.tables & ~joined) == 0 ? guards : across).push_back(c.expr);
         c.used = true;
       }
+    for (const auto& c : on)
+      if (!c.used)
+        throw Error(ErrorKind::NotSupported,
+                    "not supported yet: a LEFT or RIGHT JOIN condition on tables joined after it", c.expr.offset);
     std::unique_ptr<PlanNode> join;
-    if (!across.empty()) {
+    if (!across.empty() || keys.empty()) {
       guards.insert(guards.end(), across.begin(), across.end());
       join = left_join_by_pairs(std::move(top), std::move(right), std::move(keys), std::move(guards), joined);
     } else {
-      check_outer_condition(on, keys, "LEFT or RIGHT JOIN", q_.tables[t].offset);
       // A guard that fails keeps the preserved row, unmatched: its first
       // key is NULL there, and a NULL key matches nothing.
       if (!guards.empty()) keys[0].left = build::null_unless(conjunction(std::move(guards)), std::move(keys[0].left));
@@ -592,10 +595,11 @@ class Planner {
   }
 
   // An outer join whose ON holds more than equalities and one-side
-  // conditions: the pairs the whole ON keeps, as an inner join of a copy of
-  // `top` with `right` (hash-joined by `keys`, the rest a filter; every pair
-  // tested without keys), then `top` LEFT JOIN those pairs by the rowids of
-  // the tables `top` holds (a nullable table's, absent, as -1). `top` runs
+  // conditions, or no equality: the pairs the whole ON keeps, as an inner
+  // join of a copy of `top` with `right` (hash-joined by `keys`, the rest a
+  // filter; every pair tested without keys, all of them without a
+  // condition), then `top` LEFT JOIN those pairs by the rowids of the
+  // tables `top` holds (a nullable table's, absent, as -1). `top` runs
   // twice.
   std::unique_ptr<PlanNode> left_join_by_pairs(std::unique_ptr<PlanNode> top, std::unique_ptr<PlanNode> right,
                                                std::vector<JoinKey> keys, std::vector<BoundExpr> condition,
@@ -605,7 +609,7 @@ class Planner {
     double keep = 1;
     for (const BoundExpr& c : condition) keep *= selectivity_of(c);
     if (keys.empty()) {
-      pairs->predicate = conjunction(std::move(condition));
+      if (!condition.empty()) pairs->predicate = conjunction(std::move(condition));
       pairs->estimated_rows = std::max(1.0, left_rows * right_rows * keep);
       pairs->right = std::move(right);
     } else {

@@ -609,14 +609,16 @@ class QueryGenerator {
           rowid_ok_ = rowid;
           q.on = binary(Node::Kind::And, std::move(*q.on), std::move(own));
         }
-        // A condition across the two sides beside the keys (LEFT, RIGHT).
+        // A condition across the two sides beside the keys, or in their
+        // place on small tables (LEFT, RIGHT).
         if (q.join != Query::Join::Full && rng_.chance(0.25)) {
           const bool rowid = std::exchange(rowid_ok_, false);
           in_subquery_ = true;
           Node across = boolean(2);
           in_subquery_ = false;
           rowid_ok_ = rowid;
-          q.on = binary(Node::Kind::And, std::move(*q.on), std::move(across));
+          if (row_counts[first] * row_counts[second] <= 2000 && rng_.chance(0.3)) q.on = std::move(across);
+          else q.on = binary(Node::Kind::And, std::move(*q.on), std::move(across));
         }
       } else {
         Node condition = equality ? *equality : boolean(1);
