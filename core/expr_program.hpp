@@ -16,14 +16,18 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "gpusql/gpusql.hpp"
 
 #if defined(__CUDACC__)
 #define GPUSQL_HD __host__ __device__ __forceinline__
-#define GPUSQL_UNROLL _Pragma("unroll")
 #else
 #define GPUSQL_HD inline
+#endif
+#if defined(__CUDA_ARCH__)
+#define GPUSQL_UNROLL _Pragma("unroll")
+#else
 #define GPUSQL_UNROLL
 #endif
 
@@ -137,6 +141,9 @@ enum class Shape : uint8_t {
                 //   clauses ANDed (three-valued); a clause is a run of terms joined by
                 //   or_next, ORed (IN lists, x = a OR y = b)
   Arithmetic,   // terms[0] <arith> terms[1]: each a column or a constant
+  Chain,        // + - * folded left to right over operands, each a column or a constant,
+                //   or two of them joined by one + - * (pair_next): price * (1 - disc) * (1 + tax);
+                //   an operand's `check` bounds the total so far as CheckDecimal does
 };
 
 // A column-or-constant leaf of a fast-path shape.
@@ -149,6 +156,8 @@ struct Term {
   bool or_next = false;        // Conjunction: ORed with the next term (same clause)
   bool column_operand = false; // Conjunction: compared with column `other_slot`, not `value` (Cls::Int)
   uint8_t other_slot = 0;
+  bool pair_next = false;      // Chain: this leaf and the next make one operand (op on the next)
+  bool check = false;          // Chain: after this operand, |total| < kDecimalBound or an overflow error
   union {
     int64_t i;
     double d;
@@ -156,6 +165,9 @@ struct Term {
 };
 
 constexpr int kMaxTerms = 8;
+
+// CheckDecimal's bound on a DECIMAL(18) result of arithmetic: 10^18.
+constexpr int64_t kDecimalBound = 1000000000000000000;
 
 // A program's first kMaxInstrs instructions sit in the object itself; a
 // longer one keeps the rest behind `overflow`, in memory that the host and
@@ -311,7 +323,7 @@ GPUSQL_HD Slot load_wide(const void* data, int64_t row, int64_t& high) {
 }
 
 GPUSQL_HD Slot load_value(const ColumnPointer& c, const Position& where) {
-  int64_t position = where.side[c.side];
+  int64_t position = c.side ? where.side[1] : where.side[0];  // a select, not an indexed (local) array
   int64_t row = c.rows ? static_cast<int64_t>(c.rows[position]) : position;
   if (c.is_rowid) {
     Slot s;
@@ -328,7 +340,7 @@ GPUSQL_HD Slot load_value(const ColumnPointer& c, const Position& where) {
 // the interpreter's loads (the compiler gives a 128-bit value no fast shape).
 GPUSQL_HD Slot load_any_value(const ColumnPointer& c, const Position& where, int64_t& high) {
   if (c.type != Type::HugeInt) return load_value(c, where);
-  int64_t position = where.side[c.side];
+  int64_t position = c.side ? where.side[1] : where.side[0];
   int64_t row = c.rows ? static_cast<int64_t>(c.rows[position]) : position;
   Slot s = load_wide(c.data, row, high);
   s.valid = row_is_valid(c.validity, row);
@@ -854,6 +866,95 @@ GPUSQL_HD Slot term_value(const Term& t, const ColumnSet& cols, const Position& 
   return load_value(cols.columns[t.slot], where);
 }
 
+// a op b (+ - *) of two values of class `cls`, as the interpreter computes
+// it (a NULL operand: a NULL, 0 for integers).
+GPUSQL_HD Slot arithmetic_step(Op op, Cls cls, Slot a, Slot b, uint32_t& error) {
+  Slot r;
+  r.valid = a.valid && b.valid;
+  if (cls == Cls::Double) {
+    r.d = op == Op::Add ? a.d + b.d : op == Op::Sub ? a.d - b.d : a.d * b.d;
+  } else if (r.valid) {
+    r.i = op == Op::Add ? checked_add(a.i, b.i, error) : op == Op::Sub ? checked_sub(a.i, b.i, error)
+                                                       : checked_mul(a.i, b.i, error);
+  } else {
+    r.i = 0;
+  }
+  return r;
+}
+
+// A Chain program's values at R positions: `load(term, values)` gives a
+// term's R values, and each operation runs on all R before the next term.
+template <int R, class Load>
+GPUSQL_HD void chain_values(const ExprProgram& p, Load&& load, Slot (&total)[R], uint32_t& error) {
+  Slot operand[R], next[R];
+  for (int t = 0; t < p.term_count; ++t) {
+    const bool first = t == 0;
+    const Term& head = p.terms[t];
+    load(head, operand);
+    if (head.pair_next) {
+      load(p.terms[++t], next);
+      GPUSQL_UNROLL
+      for (int r = 0; r < R; ++r) operand[r] = arithmetic_step(p.terms[t].op, head.cls, operand[r], next[r], error);
+    }
+    const bool check = p.terms[t].check;
+    GPUSQL_UNROLL
+    for (int r = 0; r < R; ++r) {
+      total[r] = first ? operand[r] : arithmetic_step(head.op, head.cls, total[r], operand[r], error);
+      if (check && total[r].valid && (total[r].i <= -kDecimalBound || total[r].i >= kDecimalBound)) {
+        error |= kEvalDecimalOverflow;
+        total[r].i = 0;
+      }
+    }
+  }
+}
+
+// A Chain program's value (Shape::Chain) at one position or pair.
+GPUSQL_HD Slot evaluate_chain(const ExprProgram& p, const ColumnSet& cols, const Position& where, uint32_t& error) {
+  Slot total[1];
+  chain_values<1>(p, [&](const Term& t, Slot(&v)[1]) { v[0] = term_value(t, cols, where); }, total, error);
+  return total[0];
+}
+
+// Column c's values at R positions of one relation: the column decoded
+// once, then R loads (load_value()'s values).
+template <class T, int R>
+GPUSQL_HD void load_typed(const void* data, const int64_t (&row)[R], Slot (&out)[R]) {
+  GPUSQL_UNROLL
+  for (int r = 0; r < R; ++r) {
+    const T x = static_cast<const T*>(data)[row[r]];
+    if constexpr (std::is_floating_point_v<T>) out[r].d = x;
+    else out[r].i = static_cast<int64_t>(x);
+  }
+}
+
+template <int R>
+GPUSQL_HD void load_values(const ColumnPointer& c, const int64_t (&position)[R], Slot (&out)[R]) {
+  int64_t row[R];
+  GPUSQL_UNROLL
+  for (int r = 0; r < R; ++r) row[r] = c.rows ? static_cast<int64_t>(c.rows[position[r]]) : position[r];
+  if (c.is_rowid) {
+    GPUSQL_UNROLL
+    for (int r = 0; r < R; ++r) out[r].i = row[r];
+  } else {
+    switch (c.type) {
+      case Type::Boolean: load_typed<uint8_t>(c.data, row, out); break;
+      case Type::Integer:
+      case Type::Date: load_typed<int32_t>(c.data, row, out); break;
+      case Type::Varchar: load_typed<uint32_t>(c.data, row, out); break;
+      case Type::BigInt:
+      case Type::Decimal: load_typed<int64_t>(c.data, row, out); break;
+      case Type::Double: load_typed<double>(c.data, row, out); break;
+      case Type::Real: load_typed<float>(c.data, row, out); break;
+      case Type::HugeInt:
+        GPUSQL_UNROLL
+        for (int r = 0; r < R; ++r) out[r].i = 0;  // as load_raw(): a 128-bit column is the interpreter's
+        break;
+    }
+  }
+  GPUSQL_UNROLL
+  for (int r = 0; r < R; ++r) out[r].valid = c.is_rowid || row_is_valid(c.validity, row[r]);
+}
+
 // The fast shapes other than a bare column, with the semantics of
 // evaluate_general. Out of line on the device, like it: a kernel that
 // evaluates several programs per row then stays small in registers.
@@ -896,21 +997,10 @@ Slot evaluate_shaped(const ExprProgram& p, const ColumnSet& cols, const Position
       s.valid = any_false || !any_null;
       return s;
     }
-    case Shape::Arithmetic: {
-      Slot a = term_value(p.terms[0], cols, where), b = term_value(p.terms[1], cols, where);
-      Slot r;
-      r.valid = a.valid && b.valid;
-      if (p.terms[0].cls == Cls::Double) {
-        r.d = p.terms[0].op == Op::Add ? a.d + b.d : p.terms[0].op == Op::Sub ? a.d - b.d : a.d * b.d;
-      } else if (r.valid) {
-        r.i = p.terms[0].op == Op::Add   ? checked_add(a.i, b.i, error)
-              : p.terms[0].op == Op::Sub ? checked_sub(a.i, b.i, error)
-                                         : checked_mul(a.i, b.i, error);
-      } else {
-        r.i = 0;
-      }
-      return r;
-    }
+    case Shape::Arithmetic:
+      return arithmetic_step(p.terms[0].op, p.terms[0].cls, term_value(p.terms[0], cols, where),
+                             term_value(p.terms[1], cols, where), error);
+    case Shape::Chain: return evaluate_chain(p, cols, where, error);
     case Shape::Empty: {
       Slot s;
       s.i = 1;
@@ -928,6 +1018,38 @@ GPUSQL_HD Slot evaluate(const ExprProgram& p, const ColumnSet& cols, const Posit
 
 GPUSQL_HD Slot evaluate(const ExprProgram& p, const ColumnSet& cols, int64_t position, uint32_t& error) {
   return evaluate(p, cols, at(position), error);
+}
+
+// evaluate() at R positions of one relation (not pairs), R values at a
+// time for a column, an Arithmetic or a Chain program: each leaf's column
+// decoded once for all R, where evaluate() decodes it at every position.
+// The other shapes position by position.
+template <int R>
+GPUSQL_HD void evaluate_rows(const ExprProgram& p, const ColumnSet& cols, const int64_t (&position)[R], Slot (&out)[R],
+                             uint32_t& error) {
+  auto load = [&](const Term& t, Slot(&v)[R]) {
+    if (!t.is_constant) return load_values<R>(cols.columns[t.slot], position, v);
+    GPUSQL_UNROLL
+    for (int r = 0; r < R; ++r) {
+      v[r].i = t.value.i;
+      v[r].valid = !t.null_constant;
+    }
+  };
+  switch (p.shape) {
+    case Shape::Column: load_values<R>(cols.columns[p.terms[0].slot], position, out); return;
+    case Shape::Chain: chain_values<R>(p, load, out, error); return;
+    case Shape::Arithmetic: {
+      Slot b[R];
+      load(p.terms[0], out);
+      load(p.terms[1], b);
+      GPUSQL_UNROLL
+      for (int r = 0; r < R; ++r) out[r] = arithmetic_step(p.terms[0].op, p.terms[0].cls, out[r], b[r], error);
+      return;
+    }
+    default:
+      GPUSQL_UNROLL
+      for (int r = 0; r < R; ++r) out[r] = evaluate(p, cols, at(position[r]), error);
+  }
 }
 
 // evaluate() of any program, 128-bit ones included: a 128-bit result's

@@ -235,6 +235,46 @@ bool leaf_term(const BoundExpr& e, SlotMap& slots, Term& t) {
   return false;
 }
 
+bool is_arithmetic(Op op) { return op == Op::Add || op == Op::Sub || op == Op::Mul; }
+
+// Adds `e` to `terms` as a Chain (core/expr_program.hpp) of class `cls`:
+// + - * nested to the left, each right operand a column, a constant, or one
+// + - * of two of them; CheckDecimal (of the 18-digit bound) after any step.
+// False when `e` is not of that shape or needs more than kMaxTerms terms.
+bool collect_chain(const BoundExpr& e, Cls cls, SlotMap& slots, std::vector<Term>& terms) {
+  if (e.op == Op::CheckDecimal) {
+    const BoundExpr& bound = e.children[1];
+    if (compute_class(e.type) != cls || bound.op != Op::Constant || bound.constant.null_constant ||
+        bound.constant.value.i != kDecimalBound || !collect_chain(e.children[0], cls, slots, terms))
+      return false;
+    terms.back().check = true;
+    return true;
+  }
+  Term leaf;
+  if (leaf_term(e, slots, leaf)) {
+    terms.push_back(leaf);
+    return leaf.cls == cls && terms.size() <= static_cast<std::size_t>(kMaxTerms);
+  }
+  if (!is_arithmetic(e.op) || compute_class(e.type) != cls || !collect_chain(e.children[0], cls, slots, terms))
+    return false;
+  const BoundExpr& right = e.children[1];
+  Term a, b;
+  if (leaf_term(right, slots, a)) {
+    a.op = e.op;
+    terms.push_back(a);
+    return a.cls == cls && terms.size() <= static_cast<std::size_t>(kMaxTerms);
+  }
+  if (!is_arithmetic(right.op) || compute_class(right.type) != cls || !leaf_term(right.children[0], slots, a) ||
+      !leaf_term(right.children[1], slots, b) || a.cls != cls || b.cls != cls)
+    return false;
+  a.op = e.op;
+  a.pair_next = true;
+  b.op = right.op;
+  terms.push_back(a);
+  terms.push_back(b);
+  return terms.size() <= static_cast<std::size_t>(kMaxTerms);
+}
+
 void classify(const BoundExpr& expr, SlotMap& slots, ExprProgram& program) {
   program.shape = Shape::General;
   if (compute_class(expr.type) == Cls::Wide) return;  // 128-bit values: the interpreter only
@@ -251,7 +291,7 @@ void classify(const BoundExpr& expr, SlotMap& slots, ExprProgram& program) {
     for (std::size_t i = 0; i < terms.size(); ++i) program.terms[i] = terms[i];
     return;
   }
-  if (expr.op == Op::Add || expr.op == Op::Sub || expr.op == Op::Mul) {
+  if (is_arithmetic(expr.op)) {
     Term a, b;
     if (leaf_term(expr.children[0], slots, a) && leaf_term(expr.children[1], slots, b) && a.cls == b.cls &&
         compute_class(expr.type) == a.cls && a.cls != Cls::Wide) {
@@ -260,7 +300,15 @@ void classify(const BoundExpr& expr, SlotMap& slots, ExprProgram& program) {
       program.term_count = 2;
       program.terms[0] = a;
       program.terms[1] = b;
+      return;
     }
+  }
+  const Cls cls = compute_class(expr.type);
+  terms.clear();
+  if ((is_arithmetic(expr.op) || expr.op == Op::CheckDecimal) && collect_chain(expr, cls, slots, terms)) {
+    program.shape = Shape::Chain;
+    program.term_count = static_cast<int32_t>(terms.size());
+    for (std::size_t i = 0; i < terms.size(); ++i) program.terms[i] = terms[i];
   }
 }
 
