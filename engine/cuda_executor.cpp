@@ -719,6 +719,20 @@ class CudaExecutor final : public Executor {
     return states;
   }
 
+  // What the keys' values are known to lie in without reading them: a
+  // VARCHAR column's codes index its dictionary.
+  static std::vector<std::optional<kernels::KeyBounds>> known_bounds(const std::vector<BoundExpr>& keys,
+                                                                     const DeviceRelation& input) {
+    std::vector<std::optional<kernels::KeyBounds>> known(keys.size());
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      if (keys[k].op != Op::Column) continue;
+      const DeviceColumnRef& c = input.columns[keys[k].column];
+      if (c.type.id != Type::Varchar || !c.dictionary || c.rowid) continue;
+      known[k] = kernels::KeyBounds{0, static_cast<int64_t>(c.dictionary->size()) - 1, c.validity != nullptr};
+    }
+    return known;
+  }
+
   DeviceRelation grouped_aggregate(const PlanNode& node) {
     DeviceRelation input = run(*node.child);  // a Filter below runs as its own operator
     const std::vector<BoundAggregate> aggregates = narrowed(input, node.aggregates);
@@ -732,7 +746,8 @@ class CudaExecutor final : public Executor {
       key_classes.push_back(compute_class(k.type));
     }
     ColumnSet set = column_set(slots, input);
-    kernels::Groups groups = kernels::assign_groups(key_programs, key_classes, set, input.count, error_, context_);
+    kernels::Groups groups =
+        kernels::assign_groups(key_programs, key_classes, set, input.count, error_, context_, known_bounds(keys, input));
     DeviceBuffer states = group_states(specs, set, groups, input.count);
     const std::size_t group_count = groups.count;  // by_slot groups: numbered by aggregate_groups
     for (std::size_t a = 0; a < specs.size(); ++a)

@@ -9,6 +9,10 @@ namespace {
 
 constexpr int kThreads = 256;
 
+// Positions one thread takes at a time; a group number none has.
+constexpr int kRows = 4;
+constexpr uint32_t kNoGroup = 0xffffffffu;
+
 // Shared memory for a block's copies of the states: with 8 blocks of 256
 // threads resident, 192 KB of the multiprocessor's 228.
 constexpr std::size_t kSharedBudget = 24 * 1024;
@@ -30,7 +34,7 @@ constexpr int kStateWords = 3;
 
 struct FewGroupsParams {
   AggSpec specs[kMaxAggregates];
-  int32_t source[kMaxAggregates];  // the first aggregate with the same argument
+  int32_t state[kMaxAggregates];  // the aggregate whose states this one reads (SUM's for an AVG of its argument)
   uint32_t groups;
   uint32_t copies;      // copies of the states per block (thread t folds into copy t % copies)
   uint32_t copy_words;  // 32-bit words of one copy: its states, then a row count per group; 2 mod 4
@@ -82,8 +86,10 @@ __device__ __forceinline__ void fold_extreme(unsigned int* w, AggKind kind, int6
   }
 }
 
+// At most 80 registers (3 blocks a multiprocessor), more warps to hide the
+// rows' loads behind; ptxas then spills a few bytes.
 template <int A>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, 3)
     few_groups_kernel(const FewGroupsParams* __restrict__ parameters, const ColumnSet* __restrict__ column_set,
                       const uint32_t* __restrict__ row_group, uint64_t count, unsigned long long* __restrict__ totals,
                       uint32_t* __restrict__ error_word) {
@@ -105,36 +111,45 @@ __global__ void __launch_bounds__(kThreads)
   unsigned int* const states = words + (threadIdx.x % copies) * params.copy_words;
   unsigned int* const rows = states + entries * kBlockWords;
   uint32_t error = 0;
-  for (uint64_t p = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < count;
-       p += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
-    const uint32_t g = row_group[p];
-    // The warp's rows of one group counted by one lane.
-    const unsigned int peers = __match_any_sync(__activemask(), g);
-    if (static_cast<int>(threadIdx.x % kWarp) == __ffs(peers) - 1) atomicAdd(rows + g, __popc(peers));
-    Slot values[A];
+  // kRows positions a thread at a time, so that each argument's columns are
+  // decoded once for all of them (evaluate_rows()).
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x * kRows;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x * kRows + threadIdx.x; base < count;
+       base += stride) {
+    int64_t position[kRows];
+    uint32_t g[kRows];
 #pragma unroll
+    for (int r = 0; r < kRows; ++r) {
+      const uint64_t p = base + static_cast<uint64_t>(r) * blockDim.x;
+      const bool in = p < count;
+      position[r] = static_cast<int64_t>(in ? p : base);  // past the end: a real position, not folded
+      g[r] = in ? row_group[p] : kNoGroup;
+      // The warp's rows of one group counted by one lane.
+      const unsigned int peers = __match_any_sync(__activemask(), g[r]);
+      if (in && static_cast<int>(threadIdx.x % kWarp) == __ffs(peers) - 1) atomicAdd(rows + g[r], __popc(peers));
+    }
+#pragma unroll 1
     for (int a = 0; a < A; ++a) {
       const AggSpec& spec = params.specs[a];
-      if (spec.kind == AggKind::CountStar) continue;
-      if (params.source[a] == a) {
-        values[a] = evaluate(spec.arg, columns, static_cast<int64_t>(p), error);
-      } else {
+      if (spec.kind == AggKind::CountStar || params.state[a] != a) continue;
+      Slot values[kRows];
+      evaluate_rows<kRows>(spec.arg, columns, position, values, error);
 #pragma unroll
-        for (int b = 0; b < a; ++b)
-          if (params.source[a] == b) values[a] = values[b];
-      }
-      const Slot& v = values[a];
-      unsigned int* const s = states + (g * A + a) * kBlockWords;
-      if (!v.valid) {
-        atomicAdd(s + 4, 1u);
-        continue;
-      }
-      switch (spec.kind) {
-        case AggKind::Sum:
-        case AggKind::Avg: add_to_block_sum(s, v.i); break;
-        case AggKind::Min:
-        case AggKind::Max: fold_extreme(s, spec.kind, v.i); break;
-        default: break;  // COUNT, COUNT(DISTINCT): the NULLs are all they need
+      for (int r = 0; r < kRows; ++r) {
+        if (g[r] == kNoGroup) continue;
+        const Slot& v = values[r];
+        unsigned int* const s = states + (g[r] * A + a) * kBlockWords;
+        if (!v.valid) {
+          atomicAdd(s + 4, 1u);
+          continue;
+        }
+        switch (spec.kind) {
+          case AggKind::Sum:
+          case AggKind::Avg: add_to_block_sum(s, v.i); break;
+          case AggKind::Min:
+          case AggKind::Max: fold_extreme(s, spec.kind, v.i); break;
+          default: break;  // COUNT, COUNT(DISTINCT): the NULLs are all they need
+        }
       }
     }
   }
@@ -149,6 +164,7 @@ __global__ void __launch_bounds__(kThreads)
       if (n) atomicAdd(totals + entries * kStateWords + (w - entries), n);
       continue;
     }
+    if (params.state[w % A] != static_cast<int32_t>(w % A)) continue;
     const AggKind kind = params.specs[w % A].kind;
     __int128 sum = 0;
     long long extreme = static_cast<long long>(initial_word(kind));
@@ -198,7 +214,7 @@ __global__ void __launch_bounds__(kThreads)
   for (uint32_t e = blockIdx.x * blockDim.x + threadIdx.x; e < entries; e += gridDim.x * blockDim.x) {
     const uint32_t g = e / aggregates, a = e % aggregates;
     const AggKind kind = parameters->specs[a].kind;
-    const unsigned long long* t = totals + e * kStateWords;
+    const unsigned long long* t = totals + (g * aggregates + parameters->state[a]) * kStateWords;
     const unsigned long long rows = totals[entries * kStateWords + g];
     AggState s;
     s.count = kind == AggKind::CountStar ? rows : rows - t[2];
@@ -220,9 +236,18 @@ void launch_fold(const FewGroupsParams& params, const FewGroupsParams* d_params,
                  DeviceContext& context) {
   const std::size_t shared = static_cast<std::size_t>(params.copies) * params.copy_words * sizeof(unsigned int);
   const unsigned grid =
-      resident_grid(few_groups_kernel<A>, kThreads, shared, (count + kThreads - 1) / kThreads, context);
+      resident_grid(few_groups_kernel<A>, kThreads, shared, (count + kThreads * kRows - 1) / (kThreads * kRows), context);
   few_groups_kernel<A><<<grid, kThreads, shared, context.stream()>>>(d_params, d_columns, row_group, count, totals,
                                                                      d_error);
+}
+
+// Whether an aggregate of kind `of`'s state (kBlockWords) holds all that one
+// of kind `kind` over the same argument needs: AVG's is SUM's, and every
+// state counts its NULLs, which is all COUNT needs.
+bool holds_state(AggKind of, AggKind kind) {
+  const auto sum = [](AggKind k) { return k == AggKind::Sum || k == AggKind::Avg; };
+  if (kind == AggKind::Count || kind == AggKind::CountDistinct) return true;
+  return (sum(of) && sum(kind)) || of == kind;
 }
 
 }  // namespace
@@ -252,13 +277,16 @@ DeviceBuffer aggregate_few_groups(const std::vector<AggSpec>& specs, const Colum
                                   std::size_t count, uint32_t* d_error, DeviceContext& context) {
   const int aggregates = static_cast<int>(specs.size());
   FewGroupsParams params{};
+  // Aggregates over the same argument whose states one holds share it
+  // (SUM and AVG of TPC-H Q1's l_quantity): folded once.
   for (int a = 0; a < aggregates; ++a) {
     params.specs[a] = specs[a];
-    params.source[a] = a;
+    params.state[a] = a;
     if (specs[a].kind == AggKind::CountStar) continue;
     for (int b = 0; b < a; ++b)
-      if (specs[b].kind != AggKind::CountStar && same_program(specs[b].arg, specs[a].arg)) {
-        params.source[a] = b;
+      if (params.state[b] == b && specs[b].kind != AggKind::CountStar && holds_state(specs[b].kind, specs[a].kind) &&
+          same_program(specs[b].arg, specs[a].arg)) {
+        params.state[a] = b;
         break;
       }
   }

@@ -164,12 +164,17 @@ __global__ void __launch_bounds__(kThreads)
        base += step) {
     Slot v[kKeyUnroll];
     bool in[kKeyUnroll];
+    int64_t position[kKeyUnroll];
 #pragma unroll
     for (int j = 0; j < kKeyUnroll; ++j) {
       const uint64_t p = base + static_cast<uint64_t>(j) * blockDim.x;
       in[j] = p < count;
-      if (in[j]) v[j] = key_value<T>(program, column, columns, p, error);
+      position[j] = in[j] ? static_cast<int64_t>(p) : 0;
+      if constexpr (!std::is_void_v<T>) {
+        if (in[j]) v[j] = key_value<T>(program, column, columns, p, error);
+      }
     }
+    if constexpr (std::is_void_v<T>) evaluate_rows<kKeyUnroll>(program, columns, position, v, error);
 #pragma unroll
     for (int j = 0; j < kKeyUnroll; ++j) {
       if (!in[j]) continue;
@@ -226,15 +231,30 @@ __global__ void __launch_bounds__(kThreads)
   const uint64_t step = static_cast<uint64_t>(gridDim.x) * blockDim.x * kKeyUnroll;
   for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x * kKeyUnroll; base < count; base += step) {
     uint64_t s[kKeyUnroll] = {};
+    auto add_digit = [&](int j, int k, const Slot& v) {
+      const uint64_t digit = v.valid ? static_cast<uint64_t>(v.i) - static_cast<uint64_t>(layout.min[k]) : layout.span[k];
+      s[j] += digit * layout.stride[k];
+    };
+    if constexpr (kPlain) {
 #pragma unroll
-    for (int j = 0; j < kKeyUnroll; ++j) {
-      const uint64_t p = base + static_cast<uint64_t>(j) * blockDim.x + threadIdx.x;
-      if (p >= count) continue;
-      for (int k = 0; k < (kPlain ? 1 : key_count); ++k) {
-        const Slot v = key_value<T>(programs[k], column, columns, p, error);
-        const uint64_t digit =
-            v.valid ? static_cast<uint64_t>(v.i) - static_cast<uint64_t>(layout.min[k]) : layout.span[k];
-        s[j] += digit * layout.stride[k];
+      for (int j = 0; j < kKeyUnroll; ++j) {
+        const uint64_t p = base + static_cast<uint64_t>(j) * blockDim.x + threadIdx.x;
+        if (p < count) add_digit(j, 0, key_value<T>(programs[0], column, columns, p, error));
+      }
+    } else {
+      // Each key at the thread's kKeyUnroll positions at once (a position
+      // past the end evaluated at 0, and not stored).
+      int64_t position[kKeyUnroll];
+#pragma unroll
+      for (int j = 0; j < kKeyUnroll; ++j) {
+        const uint64_t p = base + static_cast<uint64_t>(j) * blockDim.x + threadIdx.x;
+        position[j] = p < count ? static_cast<int64_t>(p) : 0;
+      }
+      for (int k = 0; k < key_count; ++k) {
+        Slot v[kKeyUnroll];
+        evaluate_rows<kKeyUnroll>(programs[k], columns, position, v, error);
+#pragma unroll
+        for (int j = 0; j < kKeyUnroll; ++j) add_digit(j, k, v[j]);
       }
     }
 #pragma unroll
@@ -1049,7 +1069,8 @@ Groups assign_groups(const KeyColumns& keys, DeviceContext& context, bool dense)
 }
 
 Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector<Cls>& classes,
-                     const ColumnSet& columns, std::size_t count, uint32_t* d_error, DeviceContext& context) {
+                     const ColumnSet& columns, std::size_t count, uint32_t* d_error, DeviceContext& context,
+                     const std::vector<std::optional<KeyBounds>>& known) {
   if (count >= kEmptySlot) throw Error(ErrorKind::NotSupported, "not supported yet: 2^32 or more rows");
   const bool integers = std::all_of(classes.begin(), classes.end(), [](Cls c) { return c == Cls::Int; });
   if (count == 0 || !integers || programs.empty() || programs.size() > static_cast<std::size_t>(kMaxKeyColumns))
@@ -1060,8 +1081,25 @@ Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector
   const std::size_t c = objects.add(columns);
   objects.upload(context);
   const unsigned grid = blocks_for(count, context);
+  // The known bounds, while they keep the dense array small; the other
+  // keys' ranges measured.
+  std::vector<KeyRange> bounds(programs.size());
+  std::vector<bool> measure(programs.size(), true);
+  if (known.size() == programs.size()) {
+    unsigned __int128 slots = 1;
+    for (std::size_t k = 0; k < programs.size(); ++k) {
+      if (!known[k]) continue;
+      const KeyBounds& b = *known[k];
+      const bool any_valid = b.max >= b.min;
+      bounds[k] = KeyRange{any_valid ? b.min : LLONG_MAX, any_valid ? b.max : LLONG_MIN, b.may_be_null, any_valid};
+      slots *= (any_valid ? static_cast<unsigned __int128>(static_cast<__int128>(b.max) - b.min + 1) : 0) + b.may_be_null;
+      measure[k] = false;
+    }
+    if (slots > kRankedSlots) measure.assign(programs.size(), true);
+  }
   DeviceBuffer d_ranges = empty_ranges(programs.size(), context);
   for (std::size_t k = 0; k < programs.size(); ++k) {
+    if (!measure[k]) continue;
     with_value_type(programs[k], columns, [&](auto* tag) {
       program_range_kernel<std::remove_pointer_t<decltype(tag)>><<<grid, kThreads, 0, context.stream()>>>(
           objects.at<ExprProgram>(at[k]), plain_column(programs[k], columns), objects.at<ColumnSet>(c), count,
@@ -1069,9 +1107,13 @@ Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector
     });
     GPUSQL_CHECK_LAUNCH();
   }
+  const bool any_measured = std::find(measure.begin(), measure.end(), true) != measure.end();
+  std::vector<KeyRange> ranges = any_measured ? read_ranges(d_ranges, programs.size(), context) : bounds;
+  for (std::size_t k = 0; k < programs.size(); ++k)
+    if (!measure[k]) ranges[k] = bounds[k];
   DenseLayout layout{};
   uint64_t slots = 0;
-  if (!dense_layout(read_ranges(d_ranges, programs.size(), context), count, layout, slots)) {
+  if (!dense_layout(ranges, count, layout, slots)) {
     if (programs.size() == 1) return hash_groups(programs[0], columns, count, d_error, context);
     return assign_groups(evaluate_keys(programs, classes, columns, count, d_error, context), context, false);
   }

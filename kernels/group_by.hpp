@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/aggregate_state.hpp"
@@ -77,8 +78,18 @@ Groups assign_groups(const KeyColumns& keys, DeviceContext& context, bool dense 
 // by hash_groups() (one key), or into KeyColumns for the hash table
 // numbering by first appearance (several keys).
 // Run-time errors of the programs go to *d_error.
+// `known`, when given, has per key the bounds its values are known to lie
+// in (a VARCHAR column's codes: below its dictionary's size), or none: a
+// known key needs no range pass while the known bounds keep the dense
+// array within kRankedSlots slots.
+struct KeyBounds {
+  int64_t min = 0;
+  int64_t max = -1;  // below min: no value but NULL
+  bool may_be_null = true;
+};
 Groups assign_groups(const std::vector<ExprProgram>& programs, const std::vector<Cls>& classes,
-                     const ColumnSet& columns, std::size_t count, uint32_t* d_error, DeviceContext& context);
+                     const ColumnSet& columns, std::size_t count, uint32_t* d_error, DeviceContext& context,
+                     const std::vector<std::optional<KeyBounds>>& known = {});
 
 // Groups of one integer key, computed by `program` over `columns` at each
 // of `count` positions and hashed as it is computed (no key words written
