@@ -64,6 +64,7 @@ enum class Op : uint8_t {
   CheckInt64,      // a 128-bit value outside BIGINT's range is a CAST error
   CheckPrecision,  // pops bound, value: |value| >= bound (10^precision) is a CAST error
   CheckDecimal,    // the same bound on a DECIMAL(18) result of arithmetic: an overflow error
+  CheckCast,       // pops failed, value: a failed conversion (failed != 0) of a non-NULL value is an error
   // value * a positive constant, saturating at the int64 range instead of
   // failing: a DECIMAL rescaled for a comparison, where every value it could
   // be compared with (at most 18 digits) lies strictly inside that range.
@@ -111,6 +112,7 @@ enum EvalError : uint32_t {
   kEvalDateRange = 1u << 3,     // DATE arithmetic left the DATE range
   kEvalDecimalOverflow = 1u << 4,  // DECIMAL arithmetic needed more digits than its type holds
   kEvalWideProgram = 1u << 5,      // internal: a 128-bit program in a kernel without that interpreter
+  kEvalConversion = 1u << 6,       // a CAST of a string that does not convert to the type
 };
 
 enum class Cls : uint8_t { Int, Double, Wide };
@@ -727,6 +729,15 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         Slot& a = stack[top];
         if (WIDE && a.valid && high[top] != (a.i >> 63)) {
           error |= kEvalCastRange;
+          a.i = 0;
+        }
+        break;
+      }
+      case Op::CheckCast: {
+        Slot b = stack[top--];
+        Slot& a = stack[top];
+        if (a.valid && b.i != 0) {
+          error |= kEvalConversion;
           a.i = 0;
         }
         break;

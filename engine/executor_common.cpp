@@ -30,6 +30,8 @@ void throw_if_eval_error(uint32_t error) {
                 "38 beside a SUM; add an explicit CAST to DOUBLE)");
   if (error & kEvalSumOverflow)
     throw Error(ErrorKind::Execution, "Out of Range: integer overflow in SUM (the total leaves the BIGINT range)");
+  if (error & kEvalConversion)
+    throw Error(ErrorKind::Conversion, "CAST: a VARCHAR value does not convert to the type it is cast to");
   if (error & kEvalCastRange)
     throw Error(ErrorKind::Conversion, "CAST: a value is out of range for the type it is cast to");
   if (error & kEvalDateRange)

@@ -866,6 +866,7 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
     case Op::CheckDate: return child(0);
     case Op::CheckInt32: return "CAST(" + child(0) + " AS INTEGER)";
     case Op::CheckPrecision: return "check_precision(" + child(0) + ", " + child(1) + ")";
+    case Op::CheckCast: return child(0);
     case Op::CheckDecimal: return child(0);
     case Op::ScaleSaturate: return "(" + child(0) + " * " + child(1) + ")";
     case Op::DecimalToDouble: return "CAST(" + child(0) + " AS DOUBLE)";
@@ -876,9 +877,11 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
     case Op::Abs: return "abs(" + child(0) + ")";
     case Op::Select: return "CASE WHEN " + child(0) + " THEN " + child(1) + " ELSE " + child(2) + " END";
     case Op::Lookup:
-      // A BOOLEAN lookup is a LIKE's table over the dictionary; a VARCHAR one
+      // A CAST of a VARCHAR column reads its table (marked); another BOOLEAN
+      // lookup is a LIKE's table over the dictionary; a VARCHAR one
       // of a Rank a CAST to VARCHAR (varchar_cast.hpp), of a column a
       // recoding into a shared dictionary (dictionary_recoding.hpp).
+      if (e.text == "CAST") return "CAST(" + child(0) + " AS " + e.type.to_string() + ")";
       if (e.type.id == Type::Boolean) return "(" + child(0) + " LIKE <pattern>)";
       if (e.type.id != Type::Varchar) return "lookup(" + child(0) + ")";
       return e.children[0].op == Op::Rank ? "CAST(" + describe(e.children[0].children[0], names) + " AS VARCHAR)"

@@ -107,6 +107,11 @@
 //      gives the REAL's value rounded to the scale, -39972.1484. Accepted
 //      where a CAST to DECIMAL holds a REAL below it and every cell is within
 //      10^-6 (relative) of DuckDB's (checker.hpp).
+// D18. CAST(TRUE AS DECIMAL(p,p)) is a Conversion Error in gpusql (1 does not
+//      fit, as CAST(1 AS DECIMAL(3,3)) fails in both); DuckDB 1.5 gives the
+//      unscaled 1 (.001). The generator's DECIMAL targets all have a digit
+//      before the point, so it never draws the shape
+//      (tests/sql/types/cast_from_varchar.test has it).
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with
