@@ -926,6 +926,24 @@ GPUSQL_HD Slot evaluate_chain(const ExprProgram& p, const ColumnSet& cols, const
   return total[0];
 }
 
+// Calls f(T*) with the C++ type a column of `type` stores; false for a
+// 128-bit column (two words a value), which it does not call f for.
+template <class F>
+GPUSQL_HD bool with_storage_type(Type type, F&& f) {
+  switch (type) {
+    case Type::Boolean: f(static_cast<uint8_t*>(nullptr)); return true;
+    case Type::Integer:
+    case Type::Date: f(static_cast<int32_t*>(nullptr)); return true;
+    case Type::Varchar: f(static_cast<uint32_t*>(nullptr)); return true;
+    case Type::BigInt:
+    case Type::Decimal: f(static_cast<int64_t*>(nullptr)); return true;
+    case Type::Double: f(static_cast<double*>(nullptr)); return true;
+    case Type::Real: f(static_cast<float*>(nullptr)); return true;
+    case Type::HugeInt: break;
+  }
+  return false;
+}
+
 // Column c's values at R positions of one relation: the column decoded
 // once, then R loads (load_value()'s values).
 template <class T, int R>
@@ -943,24 +961,12 @@ GPUSQL_HD void load_values(const ColumnPointer& c, const int64_t (&position)[R],
   int64_t row[R];
   GPUSQL_UNROLL
   for (int r = 0; r < R; ++r) row[r] = c.rows ? static_cast<int64_t>(c.rows[position[r]]) : position[r];
-  if (c.is_rowid) {
+  const bool loaded = !c.is_rowid && with_storage_type(c.type, [&](auto* tag) {
+    load_typed<std::remove_pointer_t<decltype(tag)>>(c.data, row, out);
+  });
+  if (!loaded) {  // a row id is its row; a 128-bit column, as load_raw() has it, the interpreter's
     GPUSQL_UNROLL
-    for (int r = 0; r < R; ++r) out[r].i = row[r];
-  } else {
-    switch (c.type) {
-      case Type::Boolean: load_typed<uint8_t>(c.data, row, out); break;
-      case Type::Integer:
-      case Type::Date: load_typed<int32_t>(c.data, row, out); break;
-      case Type::Varchar: load_typed<uint32_t>(c.data, row, out); break;
-      case Type::BigInt:
-      case Type::Decimal: load_typed<int64_t>(c.data, row, out); break;
-      case Type::Double: load_typed<double>(c.data, row, out); break;
-      case Type::Real: load_typed<float>(c.data, row, out); break;
-      case Type::HugeInt:
-        GPUSQL_UNROLL
-        for (int r = 0; r < R; ++r) out[r].i = 0;  // as load_raw(): a 128-bit column is the interpreter's
-        break;
-    }
+    for (int r = 0; r < R; ++r) out[r].i = c.is_rowid ? row[r] : 0;
   }
   GPUSQL_UNROLL
   for (int r = 0; r < R; ++r) out[r].valid = c.is_rowid || row_is_valid(c.validity, row[r]);

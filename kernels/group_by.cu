@@ -458,16 +458,8 @@ __device__ __forceinline__ void load_strided(const void* values, uint64_t first,
 }
 
 __device__ __forceinline__ void load_chunk_values(const Leaves& leaves, uint64_t first, Slot (&v)[kReduceItems]) {
-  switch (leaves.type) {
-    case Type::Boolean: load_strided<uint8_t>(leaves.values, first, v); break;
-    case Type::Integer:
-    case Type::Date: load_strided<int32_t>(leaves.values, first, v); break;
-    case Type::Varchar: load_strided<uint32_t>(leaves.values, first, v); break;
-    case Type::BigInt:
-    case Type::Decimal: load_strided<int64_t>(leaves.values, first, v); break;
-    case Type::Double: load_strided<double>(leaves.values, first, v); break;
-    case Type::Real: load_strided<float>(leaves.values, first, v); break;
-  }
+  with_storage_type(leaves.type,
+                    [&](auto* tag) { load_strided<std::remove_pointer_t<decltype(tag)>>(leaves.values, first, v); });
 }
 
 // The argument at each group-sorted position: its bits (int64, or a
