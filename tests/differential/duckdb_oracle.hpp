@@ -112,6 +112,10 @@
 //      unscaled 1 (.001). The generator's DECIMAL targets all have a digit
 //      before the point, so it never draws the shape
 //      (tests/sql/types/cast_from_varchar.test has it).
+// D19. 'nan', 'inf', 'infinity' and a DOUBLE literal past its range (1e400)
+//      are Conversion Errors in gpusql (literals, CASTs and CSV alike; no
+//      NaN or infinity is read from text); DuckDB reads NaN and infinity.
+//      The generator writes neither.
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with
