@@ -2044,6 +2044,7 @@ class QueryBinder {
   std::map<std::string, std::optional<BoundExpr>> correlated_;     // bound correlated subqueries, by their text
   const ast::SelectStatement* statement_ = nullptr;               // the statement bind() binds
   std::vector<const ast::Expr*> where_parts_;                     // its WHERE's conjuncts, while bind_where() runs
+  std::map<int, NamedQueries*> outer_join_keys_;  // narrow_by_outer_joins()'s rows, by the column (in with_)
 
   template <class F>
   std::optional<BoundExpr> remembered(const ast::Expr& e, F&& bind) {
@@ -2378,10 +2379,11 @@ class QueryBinder {
                                            std::size_t at) {
     TableScope outer_scope(q_, "WHERE", &subqueries_);
     auto narrowed = std::make_shared<ast::SelectStatement>(make());
-    if (narrow_to_outer_keys(*narrowed, c, at)) {
+    const NamedQueries* keys = nullptr;
+    if (narrow_to_outer_keys(*narrowed, c, at, keys)) {
       made_.push_back(narrowed);
       try {
-        return subqueries_.table(*narrowed, at, outer_scope);
+        return keys ? subqueries_.table(*narrowed, at, outer_scope, keys) : subqueries_.table(*narrowed, at, outer_scope);
       } catch (const Error& error) {
         if (error.kind() != ErrorKind::Binder && error.kind() != ErrorKind::NotSupported) throw;
       }
@@ -2402,8 +2404,10 @@ class QueryBinder {
   // largest table has Settings::narrow_subquery_rows rows is narrowed (at
   // TPC-H SF 1 on an H100 it cost Q20 more than it saved). A superset of
   // this query's keys: every group a row joins stays. False when nothing
-  // narrows.
-  bool narrow_to_outer_keys(ast::SelectStatement& s, const Correlation& c, std::size_t at) {
+  // narrows. `keys`: the named rows the narrowed subquery reads, where
+  // narrow_by_outer_joins() made them.
+  bool narrow_to_outer_keys(ast::SelectStatement& s, const Correlation& c, std::size_t at,
+                            const NamedQueries*& keys) {
     if (where_parts_.empty() || !statement_ || c.inner_rows < runner_.narrow_from_rows) return false;
     TableScope scope(q_, "WHERE", &subqueries_);
     // The table of this query a column expression reads, or -1.
@@ -2503,7 +2507,95 @@ class QueryBinder {
       add(in(*inner, keys));
       narrowed = true;
     }
-    return narrowed;
+    return narrowed || narrow_by_outer_joins(c, at, scope, column_distinct, table_of, add, in, keys);
+  }
+
+  // The last rule of narrow_to_outer_keys(), for a subquery over one table
+  // correlated with a table of this query as large as its own (TPC-H Q21:
+  // EXISTS and NOT EXISTS over lineitem, correlated with lineitem l1): the
+  // keys of this query's own joins. Where its FROM is tables joined by
+  // commas or inner joins, its conjuncts without subqueries (and the ON
+  // conditions) make the rows a correlated
+  // subquery can be asked about, so `inner_k IN (SELECT outer_k FROM this
+  // FROM WHERE those conjuncts)` keeps every group a row joins. Those keys
+  // run once, as rows named for every subquery correlated on the same
+  // column (Q21's two), and only where the single-table conjuncts keep at
+  // most a fifth of the rows by the statistics, as if each table's filter
+  // carried through its joins (Q21: one nation of 25 and the orders of one
+  // status, 0.7 M of lineitem's 60 M rows at SF 10).
+  template <class ColumnDistinct, class TableOf, class Add, class In>
+  bool narrow_by_outer_joins(const Correlation& c, std::size_t at, TableScope& scope,
+                             const ColumnDistinct& column_distinct, const TableOf& table_of, const Add& add,
+                             const In& in, const NamedQueries*& keys) {
+    if (c.inner_tables != 1 || statement_->from.size() < 2 || c.keys.size() != 1) return false;
+    for (const ast::TableRef& ref : statement_->from)
+      if (ref.subquery || ref.is_function || ref.group_size != 1 ||
+          (ref.join != ast::JoinKind::Comma && ref.join != ast::JoinKind::Inner && ref.join != ast::JoinKind::Cross))
+        return false;
+    const auto& [inner, outer] = c.keys[0];
+    const int table = table_of(*outer);
+    if (table < 0) return false;
+    const BoundExpr outer_key = ExpressionBinder(scope).bind(*outer);
+    ast::ExprPtr filters;
+    double keeps = 1;
+    for (const ast::Expr* part : where_parts_) {
+      if (has_subquery(*part)) continue;
+      std::vector<const ast::Expr*> columns;
+      collect_columns(*part, columns);
+      const int first = columns.empty() ? -1 : table_of(*columns[0]);
+      if (first >= 0 && std::all_of(columns.begin(), columns.end(), [&](const ast::Expr* col) {
+            return table_of(*col) == first;
+          })) {
+        try {
+          keeps *= selectivity(ExpressionBinder(scope).bind_boolean(*part, "WHERE clause"), column_distinct);
+        } catch (const Error&) {
+        }
+      }
+      filters = filters ? ast::make_binary(ast::BinaryOp::And, std::move(filters), ast::clone(*part), at)
+                        : ast::clone(*part);
+    }
+    if (!filters || keeps > 0.2) return false;
+    NamedQueries*& named = outer_join_keys_[outer_key.column];
+    if (!named) {
+      auto select = std::make_shared<ast::SelectStatement>();
+      select->items.push_back({ast::clone(*outer), "k"});
+      for (const ast::TableRef& ref : statement_->from) {
+        ast::TableRef from;
+        from.name = ref.name;
+        from.alias = ref.alias;
+        from.column_aliases = ref.column_aliases;
+        from.offset = ref.offset;
+        from.join = ref.join;
+        if (ref.on) from.on = ast::clone(*ref.on);
+        select->from.push_back(std::move(from));
+      }
+      select->where = std::move(filters);
+      made_.push_back(select);
+      std::shared_ptr<const Table> rows;
+      try {
+        rows = subqueries_.table(*select, at, scope);
+      } catch (const Error& error) {
+        if (error.kind() != ErrorKind::Binder && error.kind() != ErrorKind::NotSupported) throw;
+        return false;
+      }
+      auto node = std::make_unique<NamedQueries>();
+      node->name = "outer keys " + std::to_string(outer_key.column);  // a name no unquoted FROM can say
+      node->table = std::move(rows);
+      node->defined_in = names_;
+      node->parent = names_;
+      named = node.get();
+      with_.push_back(std::move(node));
+    }
+    auto set = std::make_shared<ast::SelectStatement>();
+    set->items.push_back({ast::make_column("", "k", at), "k"});
+    ast::TableRef from;
+    from.name = named->name;
+    from.offset = at;
+    set->from.push_back(std::move(from));
+    made_.push_back(set);
+    add(in(*inner, set));
+    keys = named;
+    return true;
   }
 
   // A correlated scalar subquery anywhere else a value goes -- (SELECT

@@ -289,6 +289,15 @@ TEST_CASE("a correlated subquery grouped by its keys keeps only the keys the que
   CHECK(plan_line(db, "SELECT l.pk FROM line l WHERE l.sk = 10 AND EXISTS (SELECT * FROM line WHERE line.pk = l.pk "
                       "AND line.q > 1)", "AS exists") ==
         "    SCAN (subquery) AS exists  (~8 rows)");
+  // Q21's shape: line l1 is as large as the subquery's table, but its join
+  // with p's filters (brand 'x' and size < 5: a ninth) leaves pk 1 only.
+  const std::string q21 = "SELECT l1.sk FROM line l1, p WHERE l1.pk = p.pk AND p.brand = 'x' AND p.size < 5 AND "
+                          "EXISTS (SELECT * FROM line l2 WHERE l2.pk = l1.pk AND l2.sk <> l1.sk)";
+  CHECK(plan_line(db, q21, "AS exists") == "        SCAN (subquery) AS exists  (~1 rows)");
+  // An OR that keeps over a fifth of p: all 9 groups.
+  CHECK(plan_line(db, "SELECT l1.sk FROM line l1, p WHERE l1.pk = p.pk AND (p.brand = 'y' OR p.size > 1) AND "
+                      "EXISTS (SELECT * FROM line l2 WHERE l2.pk = l1.pk AND l2.sk <> l1.sk)", "AS exists") ==
+        "      SCAN (subquery) AS exists  (~9 rows)");
   // Q4's shape: EXISTS narrowed by p's range, pk 3 and 4.
   CHECK(plan_line(db, "SELECT pk FROM p WHERE size > 2 AND size < 5 AND EXISTS (SELECT * FROM line WHERE line.pk = p.pk)",
                   "AS exists") == "    SCAN (subquery) AS exists  (~2 rows)");
