@@ -100,7 +100,7 @@ Outcome Session::run_statement(const std::string& sql) {
     }
     if (settings_.timer) {
       char line[64];
-      std::snprintf(line, sizeof line, "Run Time: %.3f s\n", elapsed.count());
+      std::snprintf(line, sizeof line, "Run Time: %.6f s\n", elapsed.count());
       out_ << line;
     }
     out_.flush();
