@@ -315,33 +315,40 @@ class HostExecutor final : public Executor {
     }
     // Counted first, so the pairs are reserved against the memory limit
     // before a runaway join allocates them.
+    // The unmatched rows an outer join keeps (kernels/hash_join.hpp): the
+    // probe side's when that is the left, the build side's for a FULL JOIN
+    // (its right side) or a LEFT JOIN that built its left side.
+    const bool probe_outer = node.left_outer && node.build_right;
+    const bool build_outer = node.full_outer || (node.left_outer && !node.build_right);
     std::vector<const RowIds*> matches(probe.size(), nullptr);
     std::size_t pair_count = 0;
     for (std::size_t p = 0; p < probe.size(); ++p) {
       control_.check_at(p);
       auto it = probe[p] ? table.find(*probe[p]) : table.end();
       if (it != table.end()) matches[p] = &it->second;
-      pair_count += matches[p] ? matches[p]->size() : node.left_outer ? 1 : 0;
+      pair_count += matches[p] ? matches[p]->size() : probe_outer ? 1 : 0;
     }
-    if (node.full_outer) pair_count += build.size();  // at most
+    if (build_outer) pair_count += build.size();  // at most
     control_.reserve_host_memory(pair_count * 4 * sizeof(uint32_t), "a join's output");
     std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (left, right)
     pairs.reserve(pair_count);
-    std::vector<uint8_t> build_matched(node.full_outer ? build.size() : 0);
+    std::vector<uint8_t> build_matched(build_outer ? build.size() : 0);
     for (std::size_t p = 0; p < probe.size(); ++p) {
       control_.check_at(p);
       if (!matches[p]) {
-        if (node.left_outer) pairs.push_back({static_cast<uint32_t>(p), kernels::kNoMatch});  // probe = left
+        if (probe_outer) pairs.push_back({static_cast<uint32_t>(p), kernels::kNoMatch});
         continue;
       }
       for (uint32_t b : *matches[p]) {
         pairs.push_back(node.build_right ? std::make_pair(static_cast<uint32_t>(p), b)
                                          : std::make_pair(b, static_cast<uint32_t>(p)));
-        if (node.full_outer) build_matched[b] = 1;
+        if (build_outer) build_matched[b] = 1;
       }
     }
-    for (std::size_t b = 0; b < build_matched.size(); ++b)  // FULL JOIN: right rows with no match, build = right
-      if (!build_matched[b]) pairs.push_back({kernels::kNoMatch, static_cast<uint32_t>(b)});
+    for (std::size_t b = 0; b < build_matched.size(); ++b)
+      if (!build_matched[b])
+        pairs.push_back(node.build_right ? std::make_pair(kernels::kNoMatch, static_cast<uint32_t>(b))
+                                         : std::make_pair(static_cast<uint32_t>(b), kernels::kNoMatch));
     std::sort(pairs.begin(), pairs.end(), [this](const auto& a, const auto& b) {
       control_.check_interrupt();
       return a < b;

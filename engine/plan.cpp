@@ -581,7 +581,7 @@ class Planner {
       const double left_rows = join->estimated_rows, right_rows = right->estimated_rows;
       join->estimated_rows = std::max(left_rows, join_rows(left_rows, right_rows, keys));
       join->keys = std::move(keys);
-      join->build_right = true;
+      join->build_right = right_rows <= left_rows;  // the smaller side, as an inner join (TPC-H Q13: customer)
       join->left_outer = true;
       join->right = std::move(right);
     }

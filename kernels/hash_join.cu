@@ -93,17 +93,21 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// A FULL JOIN's right positions no left position matched (`unmatched` != 0),
-// appended in order to the `count` pairs as (kNoMatch, right).
-void append_unmatched(JoinPairs& pairs, const DeviceBuffer& unmatched, std::size_t right_count,
+// The build side's positions no probe position matched (`unmatched` != 0),
+// appended in order to the `count` pairs: a FULL JOIN's right ones as
+// (kNoMatch, right); a LEFT JOIN's that built its left side as (left,
+// kNoMatch), which the sort by left position puts in their place.
+void append_unmatched(JoinPairs& pairs, const DeviceBuffer& unmatched, std::size_t build_count, bool build_right,
                       DeviceContext& context) {
+  DeviceBuffer& positions = build_right ? pairs.right : pairs.left;
+  DeviceBuffer& none = build_right ? pairs.left : pairs.right;
   DeviceBuffer temp(context, 1), found(context, sizeof(uint32_t));
-  cub_select_flagged(unmatched.as<uint8_t>(), right_count, pairs.right.as<uint32_t>() + pairs.count,
+  cub_select_flagged(unmatched.as<uint8_t>(), build_count, positions.as<uint32_t>() + pairs.count,
                      found.as<uint32_t>(), temp, context);
   uint32_t added = 0;
   context.copy_to_host(&added, found.data(), sizeof added);
   if (added > 0)
-    GPUSQL_CUDA_TRY(cudaMemsetAsync(pairs.left.as<uint32_t>() + pairs.count, 0xff, added * sizeof(uint32_t),
+    GPUSQL_CUDA_TRY(cudaMemsetAsync(none.as<uint32_t>() + pairs.count, 0xff, added * sizeof(uint32_t),
                                     context.stream()));
   pairs.count += added;
 }
@@ -124,14 +128,19 @@ JoinPairs unmatched_pairs(std::size_t count, bool left, DeviceContext& context) 
 
 JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_right, DeviceContext& context,
                     bool left_outer, bool full_outer) {
-  if (left_outer && !build_right) throw Error(ErrorKind::Invalid, "internal: a LEFT JOIN builds its right side");
-  if (full_outer && !left_outer) throw Error(ErrorKind::Invalid, "internal: a FULL JOIN is a LEFT JOIN too");
+  if (full_outer && !(left_outer && build_right))
+    throw Error(ErrorKind::Invalid, "internal: a FULL JOIN is a LEFT JOIN that builds its right side");
   const KeyColumns& build = build_right ? right : left;
   const KeyColumns& probe = build_right ? left : right;
+  // The unmatched positions a LEFT JOIN keeps: the probe side's when it
+  // probes with its left side, else the build side's, flagged in the write
+  // pass (as a FULL JOIN's right side is).
+  const bool probe_outer = left_outer && build_right;
+  const bool build_outer = full_outer || (left_outer && !build_right);
   JoinPairs pairs;
   if (probe.count >= kEmptySlot) throw Error(ErrorKind::NotSupported, "not supported yet: 2^32 or more rows");
-  if (full_outer && probe.count == 0) return unmatched_pairs(build.count, false, context);  // every right row
-  if (left_outer && build.count == 0) return unmatched_pairs(probe.count, true, context);  // every left row
+  if (full_outer && left.count == 0) return unmatched_pairs(right.count, false, context);  // every right row
+  if (left_outer && right.count == 0) return unmatched_pairs(left.count, true, context);  // every left row
   if (build.count == 0 || probe.count == 0) {
     pairs.left = DeviceBuffer(context, sizeof(uint32_t));
     pairs.right = DeviceBuffer(context, sizeof(uint32_t));
@@ -157,36 +166,36 @@ JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_
   // Probe: count, scan, write.
   DeviceBuffer match_slot(context, probe.count * sizeof(uint32_t)), offsets(context, probe.count * sizeof(uint64_t));
   const unsigned grid = blocks_for(probe.count, context);
-  auto probe_count = table.keyed ? (left_outer ? probe_count_kernel<true, true> : probe_count_kernel<true, false>)
-                                  : (left_outer ? probe_count_kernel<false, true> : probe_count_kernel<false, false>);
+  auto probe_count = table.keyed ? (probe_outer ? probe_count_kernel<true, true> : probe_count_kernel<true, false>)
+                                  : (probe_outer ? probe_count_kernel<false, true> : probe_count_kernel<false, false>);
   probe_count<<<grid, kThreads, 0, context.stream()>>>(table.slots.data(), table.capacity - 1, build.view(),
                                                        probe.view(), run_begin.as<uint32_t>(), run_end.as<uint32_t>(),
                                                        match_slot.as<uint32_t>(), offsets.as<uint64_t>());
   GPUSQL_CHECK_LAUNCH();
   const uint64_t total = exclusive_scan(offsets.as<uint64_t>(), probe.count, context);
-  const uint64_t most = total + (full_outer ? build.count : 0);  // with a FULL JOIN's unmatched right rows
+  const uint64_t most = total + (build_outer ? build.count : 0);  // with the build side's unmatched rows
   if (most > kMaxJoinPairs)
     throw Error(ErrorKind::Execution, "a join would produce over 4 billion pairs (" + std::to_string(most) + ")");
   pairs.count = total;
   pairs.left = DeviceBuffer(context, std::max<uint64_t>(1, most) * sizeof(uint32_t));
   pairs.right = DeviceBuffer(context, std::max<uint64_t>(1, most) * sizeof(uint32_t));
-  DeviceBuffer build_unmatched(context, full_outer ? build.count : 1);
-  if (full_outer) GPUSQL_CUDA_TRY(cudaMemsetAsync(build_unmatched.data(), 1, build.count, context.stream()));
+  DeviceBuffer build_unmatched(context, build_outer ? build.count : 1);
+  if (build_outer) GPUSQL_CUDA_TRY(cudaMemsetAsync(build_unmatched.data(), 1, build.count, context.stream()));
   if (total == 0) {
-    if (full_outer) append_unmatched(pairs, build_unmatched, build.count, context);
+    if (build_outer) append_unmatched(pairs, build_unmatched, build.count, build_right, context);
     return pairs;
   }
   DeviceBuffer& probe_out = build_right ? pairs.left : pairs.right;
   DeviceBuffer& build_out = build_right ? pairs.right : pairs.left;
   probe_write_kernel<<<grid, kThreads, 0, context.stream()>>>(
       match_slot.as<uint32_t>(), offsets.as<uint64_t>(), probe.count, run_begin.as<uint32_t>(),
-      run_end.as<uint32_t>(), build_positions.as<uint32_t>(), left_outer, probe_out.as<uint32_t>(),
-      build_out.as<uint32_t>(), full_outer ? build_unmatched.as<uint8_t>() : nullptr);
+      run_end.as<uint32_t>(), build_positions.as<uint32_t>(), probe_outer, probe_out.as<uint32_t>(),
+      build_out.as<uint32_t>(), build_outer ? build_unmatched.as<uint8_t>() : nullptr);
   GPUSQL_CHECK_LAUNCH();
-  if (full_outer) append_unmatched(pairs, build_unmatched, build.count, context);
+  if (build_outer) append_unmatched(pairs, build_unmatched, build.count, build_right, context);
   // Ordered by (right, left) when the left side was built: a stable sort by
   // left position makes it (left, right).
-  if (!build_right) sort_pairs_u32(pairs.left, pairs.right, total, bits_for(left.count - 1), context);
+  if (!build_right) sort_pairs_u32(pairs.left, pairs.right, pairs.count, bits_for(left.count - 1), context);
   return pairs;
 }
 

@@ -19,10 +19,12 @@ namespace gpusql::kernels {
 // both sides give every combination. Throws Error(Execution) for more than
 // kMaxJoinPairs pairs.
 //
-// `left_outer` (with build_right): a left position with no match gets one
-// pair of its own, (left, kNoMatch), in its place in the order.
-// `full_outer` (with left_outer): so does a right position with no match,
-// (kNoMatch, right), after all the others, in right order.
+// `left_outer`: a left position with no match gets one pair of its own,
+// (left, kNoMatch), in its place in the order, whichever side is built
+// (building the left side, the positions no right row matched are flagged
+// in the write pass, appended, and sorted into place).
+// `full_outer` (with left_outer and build_right): so does a right position
+// with no match, (kNoMatch, right), after all the others, in right order.
 JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_right, DeviceContext& context,
                     bool left_outer = false, bool full_outer = false);
 

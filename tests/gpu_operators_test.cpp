@@ -246,6 +246,17 @@ void hash_joins(Pair& db) {
   db.check("SELECT a.id, b.id, b.f FROM t a LEFT JOIN u b ON a.k = b.k AND b.id > a.id");
   db.check("SELECT a.id, b.id FROM t a LEFT JOIN u b ON a.k < b.k AND a.id < 5");
   db.check("SELECT a.id, b.id, c.id FROM t a LEFT JOIN u b ON a.k = b.k LEFT JOIN t c ON c.k = b.k AND c.id <> a.id");
+  // A smaller left side is the one built: its rows no right row matched
+  // are flagged in the write pass, appended and sorted into place.
+  const std::string left_built = "SELECT b.id, b.rowid, a.id, a.rowid, a.s, a.f FROM u b LEFT JOIN t a ON b.k = a.k";
+  CHECK_THAT(db.explain(left_built), Catch::Contains("(build left)"));
+  CHECK(db.rows(left_built) > 25);
+  db.check("SELECT b.id, a.id FROM u b LEFT JOIN t a ON b.k = a.k AND b.id < 10");
+  db.check("SELECT * FROM one o LEFT JOIN t a ON o.k = a.k");
+  db.check("SELECT b.id, a.id FROM u b LEFT JOIN t a ON b.k = a.k + 100");
+  db.check("SELECT b.id, COUNT(a.id), SUM(a.f) FROM u b LEFT JOIN t a ON b.k = a.k GROUP BY b.id ORDER BY b.id");
+  db.check("SELECT * FROM (SELECT * FROM u WHERE id < 0) b LEFT JOIN t a ON b.k = a.k");
+  db.check("SELECT * FROM u b LEFT JOIN (SELECT * FROM t WHERE id < 0) a ON b.k = a.k");
   CHECK(db.rows("SELECT * FROM t a FULL JOIN u b ON a.k = b.k") > 40);
   db.check("SELECT a.id, a.rowid, a.s, a.f, b.id, b.rowid, b.f FROM t a FULL JOIN u b ON a.k = b.k AND a.id < 20");
   db.check("SELECT a.id, b.id FROM t a FULL JOIN u b ON a.k = b.k WHERE a.id IS NULL OR b.id IS NULL");

@@ -302,3 +302,18 @@ TEST_CASE("a correlated subquery grouped by its keys keeps only the keys the que
   CHECK(plan_line(db, "SELECT pk FROM p WHERE size > 2 AND size < 5 AND EXISTS (SELECT * FROM line WHERE line.pk = p.pk)",
                   "AS exists") == "    SCAN (subquery) AS exists  (~2 rows)");
 }
+
+TEST_CASE("a LEFT JOIN builds its smaller side", "[plan]") {
+  Database db(Options{ExecutorKind::Host});
+  for (const char* s : {"CREATE TABLE small (k INTEGER)", "INSERT INTO small VALUES (1), (2)",
+                        "CREATE TABLE big (k INTEGER)", "INSERT INTO big VALUES (1), (1), (2), (3), (4), (5)"})
+    db.query(s);
+  // TPC-H Q13's shape: customer LEFT JOIN orders builds customer.
+  CHECK_THAT(plan_line(db, "SELECT * FROM small s LEFT JOIN big b ON s.k = b.k", "LEFT HASH JOIN"),
+             Catch::StartsWith("  LEFT HASH JOIN s.k = b.k (build left)"));
+  CHECK_THAT(plan_line(db, "SELECT * FROM big b LEFT JOIN small s ON s.k = b.k", "LEFT HASH JOIN"),
+             Catch::StartsWith("  LEFT HASH JOIN b.k = s.k (build right)"));
+  // A FULL JOIN builds its right side, whichever is smaller.
+  CHECK_THAT(plan_line(db, "SELECT * FROM small s FULL JOIN big b ON s.k = b.k", "FULL HASH JOIN"),
+             Catch::StartsWith("  FULL HASH JOIN s.k = b.k (build right)"));
+}
