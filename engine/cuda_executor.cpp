@@ -153,9 +153,16 @@ class CudaExecutor final : public Executor {
   uint32_t* error_ = nullptr;
   Profile* profile_ = nullptr;
   std::string note_;  // for EXPLAIN ANALYZE: how the operator now finishing ran
-  // Lookup tables (LIKE's matches, dictionary recodings) uploaded for this
-  // query, by host table.
-  std::map<const LookupTable*, std::unique_ptr<DeviceBuffer>> lookups_;
+  // Lookup tables (LIKE's matches, dictionary recodings) on the device, by
+  // host table, each uploaded while its host table lives. A dictionary keeps
+  // the tables derived from it, so a query run again reads them where they
+  // are (TPC-H Q13's LIKE over 15 M comments: 15 MB a run); a table of one
+  // query's plan goes with it (begin() drops the uploads of dead tables).
+  struct DeviceLookup {
+    std::weak_ptr<const LookupTable> host;
+    std::unique_ptr<DeviceBuffer> buffer;
+  };
+  std::map<const LookupTable*, DeviceLookup> lookups_;
   // Set by a Limit over a Sort for that Sort: the rows it must order (LIMIT + OFFSET).
   std::optional<std::size_t> sort_limit_;
 
@@ -205,7 +212,7 @@ class CudaExecutor final : public Executor {
     error_words_ = error_words.as<uint32_t>();
     stage_ = 0;
     error_ = error_words_;
-    lookups_.clear();
+    std::erase_if(lookups_, [](const auto& entry) { return entry.second.host.expired(); });
     sort_limit_.reset();
     return error_words;
   }
@@ -332,13 +339,15 @@ class CudaExecutor final : public Executor {
     for (const auto& source : slots.sources()) {
       ColumnPointer p;
       if (source.lookup) {
-        auto& buffer = lookups_[source.lookup];
-        if (!buffer) {
+        DeviceLookup& uploaded = lookups_[source.lookup.get()];
+        const bool same = !uploaded.host.owner_before(source.lookup) && !source.lookup.owner_before(uploaded.host);
+        if (!uploaded.buffer || !same || uploaded.host.expired()) {  // none yet, or a dead table's at this address
           const std::vector<uint8_t>& bytes = source.lookup->bytes;
-          buffer = std::make_unique<DeviceBuffer>(context_, std::max<std::size_t>(1, bytes.size()));
-          if (!bytes.empty()) context_.copy_to_device(buffer->data(), bytes.data(), bytes.size());
+          uploaded.buffer = std::make_unique<DeviceBuffer>(context_, std::max<std::size_t>(1, bytes.size()));
+          if (!bytes.empty()) context_.copy_to_device(uploaded.buffer->data(), bytes.data(), bytes.size());
+          uploaded.host = source.lookup;
         }
-        p.data = buffer->data();
+        p.data = uploaded.buffer->data();
         p.size = source.lookup->entries;
         p.type = source.lookup->type;
       } else if (right && source.column < static_cast<int>(right->columns.size()) &&

@@ -23,7 +23,7 @@ Instr* SlotMap::overflow_space(std::size_t count) {
 }
 
 int SlotMap::slot_of(int column) { return add({column, nullptr}); }
-int SlotMap::slot_of_lookup(const LookupTable* table) { return add({-1, table}); }
+int SlotMap::slot_of_lookup(std::shared_ptr<const LookupTable> table) { return add({-1, std::move(table)}); }
 
 ColumnSet host_column_set(const SlotMap& slots, const HostColumn& column) {
   ColumnSet set;
@@ -150,7 +150,7 @@ struct Emitter {
       case Op::RowId: effect = 1; break;
       case Op::Lookup:
       case Op::Rank:
-        in.slot = static_cast<uint8_t>(slots.slot_of_lookup(e.lookup.get()));
+        in.slot = static_cast<uint8_t>(slots.slot_of_lookup(e.lookup));
         effect = 0;
         break;
       case Op::Constant:

@@ -18,10 +18,10 @@ class SlotMap {
   // What a slot reads: an input column, or a lookup table.
   struct Source {
     int column = -1;
-    const LookupTable* lookup = nullptr;
+    std::shared_ptr<const LookupTable> lookup;
   };
   int slot_of(int column);  // adds the column on first use
-  int slot_of_lookup(const LookupTable* table);
+  int slot_of_lookup(std::shared_ptr<const LookupTable> table);
   const std::vector<Source>& sources() const { return sources_; }
   // Memory for `count` instructions that the host and the device both read.
   Instr* overflow_space(std::size_t count);

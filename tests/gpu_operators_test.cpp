@@ -179,6 +179,12 @@ class Pair {
 
   Database* gpu() { return gpu_.get(); }
 
+  // A statement run once in each database (DDL: `check` runs the GPU's twice).
+  void exec(const std::string& sql) {
+    host_.query(sql);
+    if (gpu_) gpu_->query(sql);
+  }
+
   std::string explain(const std::string& sql) {
     Result r = host_.query("EXPLAIN " + sql);
     std::string text;
@@ -417,8 +423,27 @@ void sample_data_seeds(Pair& db) {
   db.check("SELECT x, COUNT(*), SUM(y), COUNT(DISTINCT y) FROM pairs GROUP BY x ORDER BY COUNT(*) DESC, x");
 }
 
+// A lookup table a dictionary keeps (a LIKE's matches) stays on the device
+// while the dictionary lives: a query run again reads that upload (check()
+// runs each query twice on the GPU), and a table dropped and loaded again
+// with other strings gets uploads of its own, also where a new host table
+// lands at a dead one's address.
+void lookup_uploads(Pair& db) {
+  for (int round = 0; round < 3; ++round) {
+    INFO("round " << round);
+    std::string csv = "id,s\n";
+    for (int i = 0; i < 300; ++i) csv += std::to_string(i) + "," + std::string(round + 1, 'x') + std::to_string(i * (round + 3)) + "\n";
+    db.load("words", csv);
+    for (const char* pattern : {"%1%", "x2%", "%5", "xx%0"})
+      CHECK(db.rows("SELECT id, s FROM words WHERE s LIKE '" + std::string(pattern) + "' ORDER BY id") < 300);
+    db.check("SELECT COUNT(*), MIN(id), MAX(s) FROM words WHERE s NOT LIKE '%1%' OR id > 250");
+    db.exec("DROP TABLE words");
+  }
+}
+
 void run_small(Pair& db) {
   load_small(db);
+  SECTION("lookup tables kept on the device") { lookup_uploads(db); }
   SECTION("hash join") { hash_joins(db); }
   SECTION("nested-loop join") { nested_loop_joins(db); }
   SECTION("GROUP BY") { group_bys(db); }
