@@ -255,6 +255,11 @@ struct UnrolledTerm {
   const void* data = nullptr;
   const uint32_t* validity = nullptr;  // null: no NULLs
   const uint32_t* rows = nullptr;      // null: the id is the row
+  // A term comparing two columns: the other column, compared with in place
+  // of `value` (the same storage; never floating).
+  const void* other = nullptr;
+  const uint32_t* other_validity = nullptr;
+  const uint32_t* other_rows = nullptr;
   union {
     int64_t i;
     double d;
@@ -275,6 +280,9 @@ UnrolledTerm unrolled_term(const FastTerm& t, bool last) {
   u.data = t.data;
   u.validity = t.validity;
   u.rows = t.rows;
+  u.other = t.other;
+  u.other_validity = t.other_validity;
+  u.other_rows = t.other_rows;
   u.value.i = t.value.i;
   u.width = static_cast<uint32_t>(storage_bytes(t.type));
   u.outcomes = t.outcomes;
@@ -319,14 +327,15 @@ __device__ __forceinline__ uint32_t load_u32_if(bool on, const void* address, ui
 // its value is not NULL and satisfies the comparison; a clause (a run of
 // or_next terms) when one of its terms holds; the predicate when every clause
 // does. No branch per item: CUB's agent keeps all of a thread's items' loads
-// in flight at once.
-template <int N, bool INDIRECT>
+// in flight at once. PAIRS: a term may compare two columns (pair_holds_at()):
+// the other column's row, value and validity are loaded the same way.
+template <int N, bool INDIRECT, bool PAIRS = false>
 struct TermsHold {
   UnrolledTerm terms[N];
 
   __device__ __forceinline__ bool operator()(uint32_t id) const {
-    uint32_t row[N], word[N];
-    uint64_t bits[N];
+    uint32_t row[N], word[N], other_row[N], other_word[N];
+    uint64_t bits[N], other_bits[N];
 #pragma unroll
     for (int t = 0; t < N; ++t) row[t] = INDIRECT ? load_u32_if(terms[t].rows != nullptr, terms[t].rows + id, id) : id;
 #pragma unroll
@@ -334,6 +343,16 @@ struct TermsHold {
       const UnrolledTerm& x = terms[t];
       bits[t] = load_bits(static_cast<const char*>(x.data) + static_cast<uint64_t>(row[t]) * x.width, x.width);
       word[t] = INDIRECT ? load_u32_if(x.validity != nullptr, x.validity + (row[t] >> 5), ~0u) : ~0u;
+    }
+    if constexpr (PAIRS) {
+#pragma unroll
+      for (int t = 0; t < N; ++t) {
+        const UnrolledTerm& x = terms[t];
+        other_row[t] = load_u32_if(x.other_rows != nullptr, x.other_rows + id, id);
+        other_bits[t] = load_bits(static_cast<const char*>(x.other) + static_cast<uint64_t>(other_row[t]) * x.width,
+                                  x.other ? x.width : 0);
+        other_word[t] = load_u32_if(x.other_validity != nullptr, x.other_validity + (other_row[t] >> 5), ~0u);
+      }
     }
     bool result = true, clause = false;
 #pragma unroll
@@ -344,10 +363,19 @@ struct TermsHold {
       const double dv = x.is_real ? static_cast<double>(__uint_as_float(low))
                                   : __longlong_as_double(static_cast<long long>(bits[t]));
       const double c = x.value.d;
+      int64_t against = x.value.i;
+      bool other_valid = true;
+      if constexpr (PAIRS) {
+        const uint32_t other_low = static_cast<uint32_t>(other_bits[t]);
+        const int64_t ov = x.sign32 ? static_cast<int64_t>(static_cast<int32_t>(other_low))
+                                    : static_cast<int64_t>(other_bits[t]);
+        against = x.other ? ov : against;
+        other_valid = (other_word[t] >> (other_row[t] & 31)) & 1u;
+      }
       const int float_outcome = (dv != dv || c != c) ? 3 : dv < c ? 0 : dv == c ? 1 : 2;
-      const int int_outcome = iv < x.value.i ? 0 : iv == x.value.i ? 1 : 2;
+      const int int_outcome = iv < against ? 0 : iv == against ? 1 : 2;
       const int outcome = x.is_float ? float_outcome : int_outcome;
-      bool holds = ((x.outcomes >> outcome) & 1u) && ((word[t] >> (row[t] & 31)) & 1u);
+      bool holds = ((x.outcomes >> outcome) & 1u) && ((word[t] >> (row[t] & 31)) & 1u) && other_valid;
       holds = x.width == 0 ? x.fixed : holds;
       clause = clause || holds;
       result = x.ends_clause ? result && clause : result;
@@ -359,10 +387,10 @@ struct TermsHold {
 
 // The ids that `p` (at most N terms) selects, by cub::DeviceSelect::If with
 // TermsHold<N>.
-template <int N, bool INDIRECT, class Ids>
+template <int N, bool INDIRECT, class Ids, bool PAIRS = false>
 std::size_t select_by_terms(const FastPredicate& p, Ids ids, std::size_t count, uint32_t* d_out,
                             DeviceContext& context) {
-  TermsHold<N, INDIRECT> holds;
+  TermsHold<N, INDIRECT, PAIRS> holds;
   for (int t = 0; t < N; ++t) {
     if (t < p.count) {
       holds.terms[t] = unrolled_term(p.terms[t], t + 1 == p.count);
@@ -423,6 +451,22 @@ void split_pair_clauses(const FastPredicate& fast, FastPredicate& plain, FastPre
     to.has_pairs |= pair;
     start = end;
   }
+}
+
+// A predicate with terms comparing two columns (TPC-H Q21's l_receiptdate >
+// l_commitdate, Q12's after its one-column clauses) by cub::DeviceSelect::If
+// with TermsHold<4, INDIRECT, PAIRS>; more than 4 terms by the ordered
+// kernel. Forward declared: ordered_filter() is below.
+std::size_t ordered_filter(const FastPredicate& fast, const uint32_t* d_selection, std::size_t count, uint32_t* d_out,
+                           DeviceContext& context);
+constexpr int kMaxPairTerms = 4;
+std::size_t select_pairs(const FastPredicate& p, const uint32_t* d_selection, std::size_t count, uint32_t* d_out,
+                         DeviceContext& context) {
+  if (p.count > kMaxPairTerms) return ordered_filter(p, d_selection, count, d_out, context);
+  if (d_selection)
+    return select_by_terms<kMaxPairTerms, true, const uint32_t*, true>(p, d_selection, count, d_out, context);
+  return select_by_terms<kMaxPairTerms, true, thrust::counting_iterator<uint32_t>, true>(
+      p, thrust::counting_iterator<uint32_t>(0), count, d_out, context);
 }
 
 // The ordered kernel over `fast`.
@@ -505,7 +549,8 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
   // SET filter_kernel = 'cub': no bitmask filter; 'ordered': the ordered
   // kernel. The interpreter: a byte per id, compacted by cub::DeviceSelect.
   // A predicate comparing two columns (l_commitdate < l_receiptdate) takes
-  // the ordered kernel's fast path; by default, when it also has clauses
+  // select_pairs() (cub::DeviceSelect::If, the other column loaded beside
+  // the first; the ordered kernel past 4 terms); when it also has clauses
   // of one column each (TPC-H Q12's shipping modes and dates), those select
   // first by the paths above and the pair clauses then read only their ids.
   FastPredicate fast;
@@ -519,8 +564,9 @@ std::size_t filter_rows(const ExprProgram& predicate, const ColumnSet& columns, 
       DeviceBuffer first(context, count * sizeof(uint32_t));
       const std::size_t kept = filter_fast(plain, d_selection, count, first.as<uint32_t>(), kernel, context);
       if (kept == 0) return 0;
-      return ordered_filter(pairs, first.as<uint32_t>(), kept, d_out, context);
+      return select_pairs(pairs, first.as<uint32_t>(), kept, d_out, context);
     }
+    return select_pairs(fast, d_selection, count, d_out, context);
   }
   if (is_fast && !fast.has_pairs && kernel != FilterKernel::Ordered && fast.count <= kMaxUnrolledTerms)
     return filter_fast(fast, d_selection, count, d_out, kernel, context);
