@@ -2559,16 +2559,7 @@ class QueryBinder {
     if (!named) {
       auto select = std::make_shared<ast::SelectStatement>();
       select->items.push_back({ast::clone(*outer), "k"});
-      for (const ast::TableRef& ref : statement_->from) {
-        ast::TableRef from;
-        from.name = ref.name;
-        from.alias = ref.alias;
-        from.column_aliases = ref.column_aliases;
-        from.offset = ref.offset;
-        from.join = ref.join;
-        if (ref.on) from.on = ast::clone(*ref.on);
-        select->from.push_back(std::move(from));
-      }
+      for (const ast::TableRef& ref : statement_->from) select->from.push_back(ast::clone(ref));
       select->where = std::move(filters);
       made_.push_back(select);
       std::shared_ptr<const Table> rows;
