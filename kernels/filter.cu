@@ -348,10 +348,11 @@ struct TermsHold {
 #pragma unroll
       for (int t = 0; t < N; ++t) {
         const UnrolledTerm& x = terms[t];
-        other_row[t] = load_u32_if(x.other_rows != nullptr, x.other_rows + id, id);
+        other_row[t] = INDIRECT ? load_u32_if(x.other_rows != nullptr, x.other_rows + id, id) : id;
         other_bits[t] = load_bits(static_cast<const char*>(x.other) + static_cast<uint64_t>(other_row[t]) * x.width,
                                   x.other ? x.width : 0);
-        other_word[t] = load_u32_if(x.other_validity != nullptr, x.other_validity + (other_row[t] >> 5), ~0u);
+        other_word[t] =
+            INDIRECT ? load_u32_if(x.other_validity != nullptr, x.other_validity + (other_row[t] >> 5), ~0u) : ~0u;
       }
     }
     bool result = true, clause = false;
@@ -453,20 +454,37 @@ void split_pair_clauses(const FastPredicate& fast, FastPredicate& plain, FastPre
   }
 }
 
+// Whether a term of `p` reads either of its columns through NULLs or a
+// row-id vector.
+bool any_indirect_pair(const FastPredicate& p) {
+  for (int t = 0; t < p.count; ++t) {
+    const FastTerm& x = p.terms[t];
+    if (!x.never && (x.validity || x.rows || x.other_validity || x.other_rows)) return true;
+  }
+  return false;
+}
+
 // A predicate with terms comparing two columns (TPC-H Q21's l_receiptdate >
 // l_commitdate, Q12's after its one-column clauses) by cub::DeviceSelect::If
-// with TermsHold<4, INDIRECT, PAIRS>; more than 4 terms by the ordered
-// kernel. Forward declared: ordered_filter() is below.
+// with TermsHold<N, INDIRECT, PAIRS>: up to 2 terms of plain columns (no
+// NULLs, no row ids) without the indirect loads' instructions, up to 4
+// with them; more by the ordered kernel. Forward declared: ordered_filter()
+// is below.
 std::size_t ordered_filter(const FastPredicate& fast, const uint32_t* d_selection, std::size_t count, uint32_t* d_out,
                            DeviceContext& context);
-constexpr int kMaxPairTerms = 4;
+constexpr int kMaxPairTerms = 4, kMaxPlainPairTerms = 2;
+template <class Ids>
+std::size_t select_pair_terms(const FastPredicate& p, Ids ids, std::size_t count, uint32_t* d_out,
+                              DeviceContext& context) {
+  if (p.count <= kMaxPlainPairTerms && !any_indirect_pair(p))
+    return select_by_terms<kMaxPlainPairTerms, false, Ids, true>(p, ids, count, d_out, context);
+  return select_by_terms<kMaxPairTerms, true, Ids, true>(p, ids, count, d_out, context);
+}
 std::size_t select_pairs(const FastPredicate& p, const uint32_t* d_selection, std::size_t count, uint32_t* d_out,
                          DeviceContext& context) {
   if (p.count > kMaxPairTerms) return ordered_filter(p, d_selection, count, d_out, context);
-  if (d_selection)
-    return select_by_terms<kMaxPairTerms, true, const uint32_t*, true>(p, d_selection, count, d_out, context);
-  return select_by_terms<kMaxPairTerms, true, thrust::counting_iterator<uint32_t>, true>(
-      p, thrust::counting_iterator<uint32_t>(0), count, d_out, context);
+  if (d_selection) return select_pair_terms(p, d_selection, count, d_out, context);
+  return select_pair_terms(p, thrust::counting_iterator<uint32_t>(0), count, d_out, context);
 }
 
 // The ordered kernel over `fast`.
