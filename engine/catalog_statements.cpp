@@ -1,5 +1,7 @@
 #include "engine/catalog_statements.hpp"
 
+#include <glob.h>
+
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -318,6 +320,28 @@ std::shared_ptr<ResultData> create_table(const ast::CreateTableStatement& s, Dat
   return status_result("");
 }
 
+// The files COPY ... FROM `path` reads: the path itself, or where it holds
+// a glob pattern (`*`, `?`, `[...]`: 'lineitem.tbl.*', dbgen's chunks), the
+// files that match it, in byte order (DuckDB sorts them too).
+std::vector<std::string> files_matching(const std::string& path) {
+  if (path.find_first_of("*?[") == std::string::npos) return {path};
+  glob_t found{};
+  const int rc = ::glob(path.c_str(), GLOB_NOSORT, nullptr, &found);
+  std::vector<std::string> files;
+  if (rc == 0)
+    for (std::size_t i = 0; i < found.gl_pathc; ++i) files.emplace_back(found.gl_pathv[i]);
+  globfree(&found);
+  if (rc == GLOB_NOMATCH || (rc == 0 && files.empty()))
+    throw Error(ErrorKind::IO, "No files found that match the pattern \"" + path + "\"");
+  if (rc != 0) throw Error(ErrorKind::IO, "cannot list the files that match \"" + path + "\"");
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// COPY t FROM 'path' [(options)]: the file's rows appended to t, or the
+// rows of every file a pattern matches, one after the other, as one COPY:
+// the new version of t replaces the old only when every file has loaded
+// and the keys hold, so a bad file anywhere leaves t as it was.
 std::shared_ptr<ResultData> copy_from(const ast::CopyStatement& s, Database::Impl& database) {
   std::shared_ptr<const Table> old = database.catalog.get(s.table, s.table_offset);
   CsvLoadSpec spec;
@@ -331,11 +355,16 @@ std::shared_ptr<ResultData> copy_from(const ast::CopyStatement& s, Database::Imp
     if (!apply_csv_option(spec.options, name, value, s.table_offset))
       throw Error(ErrorKind::Binder, "unrecognized COPY option \"" + name + "\"", s.table_offset);
   std::shared_ptr<Table> table;
+  std::string loading = s.path;
   try {
-    table = load_csv_file(s.path, spec);
+    for (const std::string& file : files_matching(s.path)) {
+      loading = file;
+      spec.append_to = table ? std::shared_ptr<const Table>(table) : old;
+      table = load_csv_file(file, spec);
+    }
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::OutOfMemory,
-                "out of host memory while loading \"" + s.path + "\"; table \"" + old->name + "\" is unchanged");
+                "out of host memory while loading \"" + loading + "\"; table \"" + old->name + "\" is unchanged");
   }
   check_unique_keys(database.catalog, *table, old->rows);
   const std::size_t added = table->rows - old->rows;

@@ -345,6 +345,38 @@ TEST_CASE("a bad file leaves COPY's table exactly as it was and says where", "[c
   CHECK(snapshot(db, "t") == before + "2 | -1d | '1999-12-31' | 'new; one'\n");
 }
 
+TEST_CASE("COPY FROM a glob pattern loads every file it matches, in name order, all or nothing", "[catalog][csv]") {
+  TempDir dir;
+  Database db(Options{ExecutorKind::Host});
+  db.query("CREATE TABLE t (id INTEGER PRIMARY KEY, name VARCHAR)");
+  db.query("INSERT INTO t VALUES (0, 'zero')");
+  const std::string before = snapshot(db, "t");
+  // dbgen's chunk files: byte order puts .10 between .1 and .2 (DuckDB's order too).
+  dir.write("part.tbl.2", "2|b|\n3|c|\n");
+  dir.write("part.tbl.1", "1|a|\n");
+  dir.write("part.tbl.10", "10|j|\n");
+  dir.write("other.txt", "99|x|\n");
+  CHECK(db.query("COPY t FROM '" + dir.path() + "/part.tbl.*' (DELIMITER '|')").status() == "loaded 4 rows into t");
+  CHECK(snapshot(db, "t") == before + "1 | 'a'\n10 | 'j'\n2 | 'b'\n3 | 'c'\n");
+  const std::string loaded = snapshot(db, "t");
+  // A bad file among them: its file, line and column, and t as it was.
+  dir.write("more.tbl.1", "20|p|\n");
+  const std::string bad = dir.write("more.tbl.2", "21|q|\nx|r|\n");
+  CHECK_THROWS_WITH(db.query("COPY t FROM '" + dir.path() + "/more.tbl.?' (DELIMITER '|')"),
+                    Catch::Matchers::StartsWith("Conversion Error: CSV file \"" + bad + "\", line 2, column 1: "));
+  CHECK(snapshot(db, "t") == loaded);
+  // A key repeated across two files (each fine alone): nothing loads.
+  dir.write("keys.tbl.1", "30|s|\n");
+  dir.write("keys.tbl.2", "30|t|\n");
+  CHECK_THROWS_WITH(db.query("COPY t FROM '" + dir.path() + "/keys.tbl.[12]' (DELIMITER '|')"),
+                    Catch::Matchers::StartsWith("Constraint Error: "));
+  CHECK(snapshot(db, "t") == loaded);
+  // No file matches.
+  CHECK_THROWS_WITH(db.query("COPY t FROM '" + dir.path() + "/none.*'"),
+                    "IO Error: No files found that match the pattern \"" + dir.path() + "/none.*\"");
+  CHECK(snapshot(db, "t") == loaded);
+}
+
 TEST_CASE("read_csv options and errors", "[catalog][csv]") {
   TempDir dir;
   std::string path = dir.write("x.txt", "1;NA;a\n2;3;NA\n");
@@ -432,6 +464,11 @@ TEST_CASE("device bytes, dictionaries on the device, and loads that do not fit",
   host.query("CREATE TABLE c (k INTEGER, name VARCHAR, day DATE, amount DECIMAL(15,2))");
   host.query("COPY c FROM '" + path + "'");
   host.query("COPY c FROM '" + path + "'");
+  CHECK(snapshot(db, "c") == snapshot(host, "c"));
+  // A glob pattern's files append one after the other, on the device too.
+  dir.write("more.csv.1", "k,name,day,amount\n7,n7,2001-01-07,7.25\n");
+  dir.write("more.csv.2", "k,name,day,amount\n8,new,2001-01-08,8.25\n9,n9,2001-01-09,9.25\n");
+  for (Database* d : {&db, &host}) CHECK(d->query("COPY c FROM '" + dir.path() + "/more.csv.*'").status() == "loaded 3 rows into c");
   CHECK(snapshot(db, "c") == snapshot(host, "c"));
   // Out of memory: a cap just above what is in use.
   const std::string before = snapshot(db, "c");
