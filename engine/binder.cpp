@@ -2044,7 +2044,7 @@ class QueryBinder {
   std::map<std::string, std::optional<BoundExpr>> correlated_;     // bound correlated subqueries, by their text
   const ast::SelectStatement* statement_ = nullptr;               // the statement bind() binds
   std::vector<const ast::Expr*> where_parts_;                     // its WHERE's conjuncts, while bind_where() runs
-  std::map<int, NamedQueries*> outer_join_keys_;  // narrow_by_outer_joins()'s rows, by the column (in with_)
+  std::map<int, NamedQueries*> outer_join_keys_;  // narrow_by_outer_joins()'s rows, by the column (in with_), while bind_where() runs
 
   template <class F>
   std::optional<BoundExpr> remembered(const ast::Expr& e, F&& bind) {
@@ -2165,6 +2165,7 @@ class QueryBinder {
         add_conjuncts(binder.bind_boolean(*part, "WHERE clause"));
     }
     where_parts_.clear();
+    outer_join_keys_.clear();  // made from these conjuncts
   }
 
   static bool not_exists(const ast::Expr& e) {

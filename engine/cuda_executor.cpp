@@ -340,8 +340,9 @@ class CudaExecutor final : public Executor {
       ColumnPointer p;
       if (source.lookup) {
         DeviceLookup& uploaded = lookups_[source.lookup.get()];
+        // None yet, or the upload of a dead table that had this address.
         const bool same = !uploaded.host.owner_before(source.lookup) && !source.lookup.owner_before(uploaded.host);
-        if (!uploaded.buffer || !same || uploaded.host.expired()) {  // none yet, or a dead table's at this address
+        if (!uploaded.buffer || !same) {
           const std::vector<uint8_t>& bytes = source.lookup->bytes;
           uploaded.buffer = std::make_unique<DeviceBuffer>(context_, std::max<std::size_t>(1, bytes.size()));
           if (!bytes.empty()) context_.copy_to_device(uploaded.buffer->data(), bytes.data(), bytes.size());
