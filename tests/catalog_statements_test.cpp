@@ -395,6 +395,41 @@ TEST_CASE("read_csv options and errors", "[catalog][csv]") {
   CHECK(db.table_names() == std::vector<std::string>{"x"});
 }
 
+TEST_CASE("read_csv of a glob pattern or a list of paths reads the files as one table", "[catalog][csv]") {
+  TempDir dir;
+  dir.write("sales_2.csv", "id,region,amount\n3,north,7.5\n4,,1.25\n");
+  dir.write("sales_1.csv", "id,region,amount\n1,south,2\n2,north,3.5\n");
+  dir.write("sales_10.csv", "id,region,amount\n9,west,0.5\n");
+  Database db(Options{ExecutorKind::Host});
+  // A pattern: its files in byte order (sales_10 before sales_2), one header each.
+  db.query("CREATE TABLE s AS SELECT * FROM read_csv('" + dir.path() + "/sales_*.csv')");
+  CHECK(snapshot(db, "s") == "1 | 'south' | 2d\n2 | 'north' | 3.5d\n9 | 'west' | 0.5d\n3 | 'north' | 7.5d\n4 | NULL | 1.25d\n");
+  // A list: the files in the order given; an element may be a pattern.
+  Result r = db.query("SELECT COUNT(*), SUM(amount) FROM read_csv(['" + dir.path() + "/sales_2.csv', '" + dir.path() +
+                      "/sales_1*.csv'])");
+  CHECK(r.text(0, 0) == "5");
+  CHECK(r.text(0, 1) == "14.75");
+  CHECK(db.query("SELECT MIN(id) FROM read_csv(list_value('" + dir.path() + "/sales_2.csv'))").text(0, 0) == "3");
+  // FROM 'pattern' as DuckDB's replacement scan.
+  CHECK(db.query("SELECT COUNT(*) FROM '" + dir.path() + "/sales_*.csv'").text(0, 0) == "5");
+  // Errors: a bad file among them (its name, line, column); no match; an empty
+  // list; a list element that is not a string; a list that is not closed.
+  const std::string bad = dir.write("sales_3.csv", "id,region,amount\n5,east,x\n");
+  CHECK_THROWS_WITH(db.query("SELECT * FROM read_csv('" + dir.path() + "/sales_*.csv')"),
+                    Catch::Matchers::StartsWith("Conversion Error: CSV file \"" + bad + "\", line 2, column 8: "));
+  CHECK_THROWS_WITH(db.query("SELECT * FROM read_csv(['" + dir.path() + "/sales_1.csv', '" + dir.path() + "/none*'])"),
+                    "IO Error: No files found that match the pattern \"" + dir.path() + "/none*\"");
+  CHECK_THROWS_WITH(db.query("SELECT * FROM read_csv([])"),
+                    Catch::Matchers::StartsWith("Binder Error: read_csv needs at least one file"));
+  CHECK_THROWS_WITH(db.query("SELECT * FROM read_csv(['a.csv', 1])"),
+                    Catch::Matchers::StartsWith("Binder Error: option \"path\" takes a string"));
+  CHECK_THROWS_WITH(db.query("SELECT * FROM read_csv(['a.csv' 'b.csv'])"),
+                    "Parser Error: syntax error at or near \"'b.csv'\": expected \"]\" (line 1, column 33)\n"
+                    "LINE 1: SELECT * FROM read_csv(['a.csv' 'b.csv'])\n"
+                    "                                        ^");
+  CHECK(db.table_names() == std::vector<std::string>{"s"});
+}
+
 TEST_CASE("inference over a sample, then the whole file validated", "[catalog][csv]") {
   TempDir dir;
   std::string text = "n,s\n";
@@ -470,6 +505,12 @@ TEST_CASE("device bytes, dictionaries on the device, and loads that do not fit",
   dir.write("more.csv.2", "k,name,day,amount\n8,new,2001-01-08,8.25\n9,n9,2001-01-09,9.25\n");
   for (Database* d : {&db, &host}) CHECK(d->query("COPY c FROM '" + dir.path() + "/more.csv.*'").status() == "loaded 3 rows into c");
   CHECK(snapshot(db, "c") == snapshot(host, "c"));
+  // read_csv of a list: the files as one table, on the device too.
+  const std::string listed = "read_csv(['" + dir.path() + "/more.csv.2', '" + dir.path() + "/more.csv.1'])";
+  for (Database* d : {&db, &host}) d->query("CREATE TABLE l AS SELECT * FROM " + listed);
+  CHECK(snapshot(db, "l") == snapshot(host, "l"));
+  CHECK(db.query("SELECT name, SUM(amount) FROM " + listed + " GROUP BY name ORDER BY name").text(0, 0) == "n7");
+  for (Database* d : {&db, &host}) d->query("DROP TABLE l");
   // Out of memory: a cap just above what is in use.
   const std::string before = snapshot(db, "c");
   DeviceContext& device = *db.impl().device;
@@ -484,7 +525,7 @@ TEST_CASE("device bytes, dictionaries on the device, and loads that do not fit",
   CHECK(snapshot(db, "c") == before);
   CHECK(db.table_names() == std::vector<std::string>{"c", "t"});
   db.query("INSERT INTO c VALUES (1, 'x', NULL, 1)");
-  CHECK(db.query("SELECT COUNT(*) FROM c").get<int64_t>(0, 0) == 200001);
+  CHECK(db.query("SELECT COUNT(*) FROM c").get<int64_t>(0, 0) == 200004);  // 2 x 100000, 3 from the pattern, 1
 }
 
 TEST_CASE("FROM 'file.csv' reads the file as read_csv does, named by its stem (DuckDB's replacement scan)", "[catalog][csv]") {
