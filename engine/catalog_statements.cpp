@@ -339,9 +339,9 @@ std::vector<std::string> files_matching(const std::string& path) {
 }
 
 // COPY t FROM 'path' [(options)]: the file's rows appended to t, or the
-// rows of every file a pattern matches, one after the other, as one COPY:
-// the new version of t replaces the old only when every file has loaded
-// and the keys hold, so a bad file anywhere leaves t as it was.
+// rows of every file a pattern matches, one after the other, read together
+// as one load: the new version of t replaces the old only when every file
+// has loaded and the keys hold, so a bad file anywhere leaves t as it was.
 std::shared_ptr<ResultData> copy_from(const ast::CopyStatement& s, Database::Impl& database) {
   std::shared_ptr<const Table> old = database.catalog.get(s.table, s.table_offset);
   CsvLoadSpec spec;
@@ -355,16 +355,11 @@ std::shared_ptr<ResultData> copy_from(const ast::CopyStatement& s, Database::Imp
     if (!apply_csv_option(spec.options, name, value, s.table_offset))
       throw Error(ErrorKind::Binder, "unrecognized COPY option \"" + name + "\"", s.table_offset);
   std::shared_ptr<Table> table;
-  std::string loading = s.path;
   try {
-    for (const std::string& file : files_matching(s.path)) {
-      loading = file;
-      spec.append_to = table ? std::shared_ptr<const Table>(table) : old;
-      table = load_csv_file(file, spec);
-    }
+    table = load_csv_files(files_matching(s.path), spec);
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::OutOfMemory,
-                "out of host memory while loading \"" + loading + "\"; table \"" + old->name + "\" is unchanged");
+                "out of host memory while loading \"" + s.path + "\"; table \"" + old->name + "\" is unchanged");
   }
   check_unique_keys(database.catalog, *table, old->rows);
   const std::size_t added = table->rows - old->rows;
@@ -630,14 +625,27 @@ std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, D
   if (!iequals(ref.name, "read_csv") && !iequals(ref.name, "read_csv_auto"))
     throw Error(ErrorKind::Catalog, "Table Function with name " + ref.name + " does not exist!", ref.offset);
   if (ref.function_args.size() != 1)
-    throw Error(ErrorKind::Binder, "read_csv takes one positional argument, the path of the file", ref.offset);
+    throw Error(ErrorKind::Binder,
+                "read_csv takes one positional argument: a path, a glob pattern, or a list of them", ref.offset);
   CsvLoadSpec spec;
   spec.table_name = "read_csv";
   spec.device = database.device.get();
   spec.threads = database.settings.threads;
   spec.timing = database.settings.trace;
   spec.control = &database.control;
-  const std::string path = constant_text(*ref.function_args[0], "path");
+  // 'a.csv', 'dir/*.csv', or ['a.csv', 'b*.csv']: every file, in the order
+  // given (each pattern's matches in byte order), read as one table.
+  const ast::Expr& argument = *ref.function_args[0];
+  std::vector<std::string> paths, files;
+  if (argument.kind == ast::ExprKind::Function && argument.name == "list_value") {
+    for (const auto& element : argument.args) paths.push_back(constant_text(*element, "path"));
+    if (paths.empty()) throw Error(ErrorKind::Binder, "read_csv needs at least one file", argument.offset);
+  } else {
+    paths.push_back(constant_text(argument, "path"));
+  }
+  for (const std::string& path : paths)
+    for (std::string& file : files_matching(path)) files.push_back(std::move(file));
+  const std::string path = paths.size() == 1 ? paths[0] : "[" + std::to_string(paths.size()) + " paths]";
   for (const auto& [name, value] : ref.function_named_args) {
     if (value->kind != ast::ExprKind::Literal)
       throw Error(ErrorKind::Binder, "option \"" + name + "\" takes a constant", value->offset);
@@ -645,7 +653,7 @@ std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, D
       throw Error(ErrorKind::Binder, "unrecognized read_csv option \"" + name + "\"", value->offset);
   }
   try {
-    return load_csv_file(path, spec);
+    return load_csv_files(files, spec);
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::OutOfMemory, "out of host memory while reading \"" + path + "\"");
   }

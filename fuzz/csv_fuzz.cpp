@@ -6,7 +6,13 @@
 //
 // Input layout: byte 0 picks the options (delimiter given or sniffed, header
 // given or sniffed, quoting, NULL marker, declared column types as COPY has
-// them); byte 1 the chunk size; the rest is the CSV text.
+// them); byte 1 the chunk size; byte 2 where the text is cut into two files;
+// the rest is the CSV text.
+//
+// The two files are read as one load (COPY t FROM 'glob', read_csv([...])),
+// sequentially and in tiny chunks, which must agree. Where the cut follows a
+// line end and nothing is sniffed (delimiter, header = false and types given),
+// a load of both that succeeds equals the load of the whole text.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -14,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "storage/column_ops.hpp"
 #include "storage/csv_reader.hpp"
@@ -73,21 +80,38 @@ std::string describe(const Table& t) {
   return out;
 }
 
-std::string outcome(std::string_view text, const CsvLoadSpec& spec) {
+std::string outcome(const std::vector<CsvSource>& sources, const CsvLoadSpec& spec) {
   try {
-    return describe(*load_csv_text(text, "fuzz.csv", spec));
+    return describe(*load_csv_texts(sources, spec));
   } catch (const Error& e) {
     return std::string("error: ") + e.what();
   }
 }
 
+// Sequential and parallel loads of `sources` agree; returns the outcome.
+std::string agreed(const std::vector<CsvSource>& sources, CsvLoadSpec spec, std::size_t chunk) {
+  spec.threads = 1;
+  spec.chunk_bytes = 0;
+  const std::string sequential = outcome(sources, spec);
+  spec.threads = 3;
+  spec.chunk_bytes = chunk;
+  const std::string parallel = outcome(sources, spec);
+  if (sequential != parallel) {
+    std::fprintf(stderr, "%zu file(s), sequential:\n%s\nparallel (chunks of %zu bytes):\n%s\n", sources.size(),
+                 sequential.c_str(), chunk, parallel.c_str());
+    __builtin_trap();
+  }
+  return sequential;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
-  if (size < 2) return 0;
+  if (size < 3) return 0;
   const uint8_t flags = data[0];
   const std::size_t chunk = 2 + data[1] % 40;
-  std::string_view text(reinterpret_cast<const char*>(data + 2), size - 2);
+  std::string_view text(reinterpret_cast<const char*>(data + 3), size - 3);
+  const std::size_t cut = text.empty() ? 0 : data[2] * text.size() / 256;
 
   CsvLoadSpec spec;
   spec.table_name = "fuzz";
@@ -98,14 +122,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   if (flags & 0x40) spec.options.null_marker = "NA";
   if (flags & 0x80) spec.append_to = declared_table();
 
-  spec.threads = 1;
-  const std::string sequential = outcome(text, spec);
-  spec.threads = 3;
-  spec.chunk_bytes = chunk;
-  const std::string parallel = outcome(text, spec);
-  if (sequential != parallel) {
-    std::fprintf(stderr, "sequential:\n%s\nparallel (chunks of %zu bytes):\n%s\n", sequential.c_str(), chunk,
-                 parallel.c_str());
+  const std::string whole = agreed({{text, "fuzz.csv"}}, spec, chunk);
+  const std::string_view first = text.substr(0, cut), second = text.substr(cut);
+  const std::string both = agreed({{first, "a.csv"}, {second, "b.csv"}}, spec, chunk);
+  const bool nothing_sniffed = (flags & 0x01) && (flags & 0x18) == 0x08 && (flags & 0x80);
+  const bool at_line_end = cut > 0 && first.back() == '\n' && second.substr(0, 3) != "\xEF\xBB\xBF";
+  if (nothing_sniffed && at_line_end && whole.rfind("error", 0) != 0 && both.rfind("error", 0) != 0 && whole != both) {
+    std::fprintf(stderr, "whole:\n%s\ncut at %zu into two files:\n%s\n", whole.c_str(), cut, both.c_str());
     __builtin_trap();
   }
   return 0;

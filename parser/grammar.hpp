@@ -350,7 +350,11 @@ struct select_list : list_must<select_item, comma> {};
 
 // FROM t [AS] a, read_csv('path', delim => '|') [AS] a, (SELECT ...) [AS] a, ...
 struct named_argument : seq<identifier, named_argument_arrow, must<expression>> {};
-struct table_function_argument : sor<named_argument, expression> {};
+// ['a.csv', 'b.csv']: a list, read as DuckDB's list_value('a.csv', 'b.csv');
+// only a table function's argument (read_csv of several files).
+struct rbracket : seq<one<']'>, ws> {};
+struct list_argument : seq<one<'['>, ws, opt<argument_list>, must<rbracket>> {};
+struct table_function_argument : sor<named_argument, list_argument, expression> {};
 struct table_function_arguments : opt<list_must<table_function_argument, comma>> {};
 struct table_function : seq<identifier, lparen, table_function_arguments, must<rparen>> {};
 struct table_name : seq<identifier> {};

@@ -99,6 +99,7 @@ template <> inline constexpr const char* expected<g::order_item> = "an expressio
 template <> inline constexpr const char* expected<g::table_function_argument> = "an expression";
 template <> inline constexpr const char* expected<g::lparen> = "\"(\"";
 template <> inline constexpr const char* expected<g::rparen> = "\")\"";
+template <> inline constexpr const char* expected<g::rbracket> = "\"]\"";
 template <> inline constexpr const char* expected<g::column_name> = "a column name";
 template <> inline constexpr const char* expected<g::alias_name> = "an alias";
 template <> inline constexpr const char* expected<g::select_rest> = "FROM";
@@ -432,7 +433,7 @@ using selector = pt::selector<
         g::values_row,
         // SELECT clauses
         g::select_distinct, g::select_item, g::star_item, g::qualified_star, g::alias, g::table_ref,
-        g::table_function, g::table_file, g::named_argument, g::column_aliases, g::column_alias, g::comma_join, g::inner_join, g::cross_join, g::left_join, g::right_join, g::full_join, g::where_clause,
+        g::table_function, g::table_file, g::named_argument, g::list_argument, g::column_aliases, g::column_alias, g::comma_join, g::inner_join, g::cross_join, g::left_join, g::right_join, g::full_join, g::where_clause,
         g::group_by_clause, g::having_clause, g::order_by_clause, g::order_item, g::order_descending,
         g::nulls_first, g::nulls_last, g::limit_clause, g::offset_clause,
         // expressions
@@ -1036,6 +1037,8 @@ class Lowering {
         if (arg.is_type<g::named_argument>())
           ref.function_named_args.emplace_back(lower(identifier(*arg.children.at(0))),
                                                expression(*arg.children.at(1)).expr);
+        else if (arg.is_type<g::list_argument>())
+          ref.function_args.push_back(list_value(arg));
         else
           ref.function_args.push_back(expression(arg).expr);
       }
@@ -1063,6 +1066,13 @@ class Lowering {
   // VALUES (a, b), (c, d): SELECT a AS col0, b AS col1 UNION ALL SELECT c, d
   // (DuckDB's names; each column the type its values meet in), the rows
   // split in halves so the set operations nest about log2(rows) deep.
+  // [a, b, ...] as DuckDB writes it out: list_value(a, b, ...).
+  ast::ExprPtr list_value(const Node& n) {
+    ast::ExprPtr call = ast::make_function("list_value", {}, false, begin(n));
+    for (const auto& element : n.children) call->args.push_back(expression(*element).expr);
+    return call;
+  }
+
   ast::SelectStatement values_list(const Node& n) {
     std::vector<ast::SelectStatement> rows;
     for (const auto& row : n.children) {

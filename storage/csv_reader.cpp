@@ -486,6 +486,16 @@ Sniffed sniff(const CsvText& t, Dialect d, const CsvOptions& options, const Tabl
   return out;
 }
 
+// Where the data of a load's second and later file starts: the first file's
+// dialect holds for them all (as in DuckDB's multi-file reads), so a header
+// line is skipped in each file when the first has one.
+std::size_t data_start_of(const CsvText& t, const Dialect& d) {
+  std::size_t pos = t.bom, first_end = t.bom;
+  if (read_sample(t, d, pos, 1, &first_end).records.empty())
+    throw Error(ErrorKind::IO, "CSV file \"" + t.source + "\" is empty");
+  return d.header ? first_end : t.bom;
+}
+
 // ---------------------------------------------------------------------------
 // Cutting the text into chunks at record boundaries.
 
@@ -493,6 +503,7 @@ struct Chunk {
   std::size_t begin = 0, end = 0;  // bytes [begin, end): whole records
   std::size_t bound = 0;           // at most this many records
   std::size_t row_base = 0;        // where its rows start in the new columns (sum of earlier bounds)
+  std::size_t file = 0;            // which of the load's texts it is cut from
 };
 
 // What a first pass finds in a byte range, for either quote state at its start.
@@ -831,7 +842,7 @@ struct ChunkResult {
 };
 
 struct ParseContext {
-  const CsvText& text;
+  const std::vector<CsvText>& texts;  // indexed by Chunk::file
   const Dialect& dialect;
   std::vector<TargetColumn>& columns;
   std::size_t first_row = 0;  // rows of the table appended to: chunk rows follow them
@@ -842,7 +853,7 @@ struct ParseContext {
 // shared by consecutive chunks of one thread, so the merge at the end sees a
 // repeated string once per set, not once per chunk).
 void parse_chunk(const ParseContext& ctx, const Chunk& chunk, ChunkResult& out, std::vector<StringSet>& strings) {
-  const CsvText& t = ctx.text;
+  const CsvText& t = ctx.texts[chunk.file];
   const Dialect& d = ctx.dialect;
   const std::string_view s = t.text;
   const std::size_t n = s.size(), width = ctx.columns.size();
@@ -1133,14 +1144,28 @@ Dialect base_dialect(const CsvOptions& options) {
   return d;
 }
 
-std::shared_ptr<Table> load(const CsvText& t, const CsvLoadSpec& spec, bool single_chunk) {
+// Loads `texts` (one or more files) as one table, or as one append to
+// spec.append_to: the files' chunks are parsed together, in file order.
+std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec& spec, bool single_chunk) {
   PhaseTimer timer(spec.timing);
   const Table* old = spec.append_to.get();
-  Sniffed sniffed = sniff(t, base_dialect(spec.options), spec.options, old);
-  timer.mark("sniff");
+  Sniffed sniffed = sniff(texts[0], base_dialect(spec.options), spec.options, old);
   const Dialect& d = sniffed.dialect;
+  std::vector<std::size_t> data_start(texts.size(), sniffed.data_start);
+  for (std::size_t f = 1; f < texts.size(); ++f) data_start[f] = data_start_of(texts[f], d);
+  timer.mark("sniff");
   const std::size_t threads = parse_threads(spec);
-  std::vector<Chunk> chunks = plan_chunks(t, d, sniffed.data_start, threads, spec.chunk_bytes, single_chunk);
+  std::vector<Chunk> chunks;
+  std::size_t bytes_total = 0;
+  for (std::size_t f = 0; f < texts.size(); ++f) {
+    const std::size_t base = chunks.empty() ? 0 : chunks.back().row_base + chunks.back().bound;
+    for (Chunk c : plan_chunks(texts[f], d, data_start[f], threads, spec.chunk_bytes, single_chunk)) {
+      c.row_base += base;
+      c.file = f;
+      chunks.push_back(c);
+    }
+    bytes_total += texts[f].text.size() - std::min(texts[f].text.size(), data_start[f]);
+  }
   timer.mark("cut");
   std::size_t bound = 0;
   for (const auto& c : chunks) bound += c.bound;
@@ -1196,11 +1221,10 @@ std::shared_ptr<Table> load(const CsvText& t, const CsvLoadSpec& spec, bool sing
   }
 
   timer.mark("allocate");
-  ParseContext ctx{t, d, targets, old_rows, ""};
+  ParseContext ctx{texts, d, targets, old_rows, ""};
   if (sniffed.inferred) ctx.hint = " (its type was inferred from the first " + std::to_string(CSV_SAMPLE_ROWS) + " rows)";
   std::vector<ChunkResult> results(chunks.size());
   std::atomic<std::size_t> bytes_done{0};
-  const std::size_t bytes_total = t.text.size() - std::min(t.text.size(), sniffed.data_start);
 
   // Finished chunks go to the device in order, as soon as all before them are done.
   std::mutex frontier_mutex;
@@ -1288,7 +1312,7 @@ std::shared_ptr<Table> load(const CsvText& t, const CsvLoadSpec& spec, bool sing
       on_device.reset();
       table.reset();
       results.clear();
-      return load(t, spec, true);
+      return load(texts, spec, true);
     }
     if (results[k].error) throw *results[k].error;
     if (!results[k].done) throw Error(ErrorKind::Invalid, "internal error: a CSV chunk was not parsed");
@@ -1414,13 +1438,28 @@ std::shared_ptr<Table> load(const CsvText& t, const CsvLoadSpec& spec, bool sing
 }  // namespace
 
 std::shared_ptr<Table> load_csv_text(std::string_view text, const std::string& source_name, const CsvLoadSpec& spec) {
-  CsvText t(text, source_name);
-  return load(t, spec, false);
+  return load_csv_texts({{text, source_name}}, spec);
+}
+
+std::shared_ptr<Table> load_csv_texts(const std::vector<CsvSource>& sources, const CsvLoadSpec& spec) {
+  if (sources.empty()) throw Error(ErrorKind::IO, "no CSV files to read");
+  std::vector<CsvText> texts;
+  for (const CsvSource& source : sources) texts.emplace_back(source.text, source.name);
+  return load(texts, spec, false);
 }
 
 std::shared_ptr<Table> load_csv_file(const std::string& path, const CsvLoadSpec& spec) {
-  FileText file(path);
-  return load_csv_text(file.view(), path, spec);
+  return load_csv_files({path}, spec);
+}
+
+std::shared_ptr<Table> load_csv_files(const std::vector<std::string>& paths, const CsvLoadSpec& spec) {
+  std::vector<std::unique_ptr<FileText>> files;
+  std::vector<CsvSource> sources;
+  for (const std::string& path : paths) {
+    files.push_back(std::make_unique<FileText>(path));
+    sources.push_back({files.back()->view(), path});
+  }
+  return load_csv_texts(sources, spec);
 }
 
 std::shared_ptr<Table> read_csv(const std::string& path, const std::string& table_name, const CsvOptions& options) {

@@ -63,8 +63,19 @@ struct CsvLoadSpec {
 // empty file; Error(Conversion) for malformed content; Error(OutOfMemory)
 // naming the bytes needed and free when the table does not fit on the device.
 std::shared_ptr<Table> load_csv_file(const std::string& path, const CsvLoadSpec& spec);
+// Several files as one table (or one append): the first file's dialect and
+// header setting hold for all, their rows follow in the order given, and a
+// fault in any of them loads nothing, its message naming that file.
+std::shared_ptr<Table> load_csv_files(const std::vector<std::string>& paths, const CsvLoadSpec& spec);
 // The same over text in memory; `source_name` stands in for the path in messages.
 std::shared_ptr<Table> load_csv_text(std::string_view text, const std::string& source_name, const CsvLoadSpec& spec);
+// Several texts in memory as load_csv_files reads files; each one's name
+// stands in for its path in messages.
+struct CsvSource {
+  std::string_view text;
+  std::string name;
+};
+std::shared_ptr<Table> load_csv_texts(const std::vector<CsvSource>& sources, const CsvLoadSpec& spec);
 
 // Shorthands for a new host-only table with the options' dialect (detected
 // where not given) and inferred types.

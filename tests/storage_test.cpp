@@ -308,6 +308,66 @@ TEST_CASE("parallel CSV reading equals sequential, however the text is cut", "[s
   CHECK(outcome(big, {}).find("3000 rows") == 0);
 }
 
+TEST_CASE("several files load as one table: their concatenation, any chunking, a fault in any file named", "[storage][csv]") {
+  // Rows with quotes, embedded line breaks, NULLs and CRLF, dealt out to files.
+  std::mt19937 rng(11);
+  const std::string header = "id,name,amount,day\n";
+  std::vector<std::string> rows;
+  for (int i = 0; i < 2000; ++i) {
+    std::string row = std::to_string(i) + ",";
+    switch (rng() % 4) {
+      case 0: row += "\"line\nbreak " + std::to_string(rng() % 50) + "\""; break;
+      case 1: row += "\"say \"\"" + std::to_string(rng() % 50) + "\"\"\""; break;
+      case 2: break;
+      default: row += "w" + std::to_string(rng() % 300); break;
+    }
+    row += "," + (rng() % 7 ? std::to_string(rng() % 100000) + "." + std::to_string(rng() % 100) : "");
+    row += "," + (rng() % 9 ? "2001-0" + std::to_string(1 + rng() % 9) + "-1" + std::to_string(rng() % 10) : "");
+    row += rng() % 3 ? "\n" : "\r\n";
+    rows.push_back(row);
+  }
+  test::TempDir dir;
+  for (std::size_t file_count : {1, 2, 5, 17}) {
+    std::string whole = header;
+    std::vector<std::string> paths;
+    std::size_t row = 0;
+    for (std::size_t f = 0; f < file_count; ++f) {
+      std::string text = header;
+      // Uneven files; the last takes the rest.
+      const std::size_t take = f + 1 == file_count ? rows.size() - row : (rows.size() - row) / (2 + rng() % 3);
+      for (std::size_t r = 0; r < take; ++r) text += rows[row + r];
+      whole += text.substr(header.size());
+      row += take;
+      paths.push_back(dir.write("f" + std::to_string(file_count) + "_" + std::to_string(f) + ".csv", text));
+    }
+    CsvLoadSpec spec;
+    spec.table_name = "t";
+    const std::string expected = outcome(whole, spec);
+    REQUIRE(expected.find("2000 rows") == 0);
+    for (std::size_t chunk : {0, 7, 100, 4096}) {
+      spec.threads = 3;
+      spec.chunk_bytes = chunk;
+      INFO("files: " << file_count << ", chunk bytes: " << chunk);
+      CHECK(dump(*load_csv_files(paths, spec)) == expected);
+    }
+  }
+  // A bad value in a later file: that file's name, line and column.
+  const std::string first = dir.write("g1.csv", header + "1,a,1.5,2001-01-01\n");
+  const std::string second = dir.write("g2.csv", header + "2,b,2.5,2001-01-02\n3,c,oops,2001-01-03\n");
+  const std::string empty = dir.write("g3.csv", "");
+  CsvLoadSpec spec;
+  spec.table_name = "t";
+  CHECK_THROWS_WITH(load_csv_files({first, second}, spec),
+                    "Conversion Error: CSV file \"" + second + "\", line 3, column 5: could not convert \"oops\" to DOUBLE in "
+                    "column \"amount\" (its type was inferred from the first 20480 rows)");
+  CHECK_THROWS_WITH(load_csv_files({first, empty}, spec), "IO Error: CSV file \"" + empty + "\" is empty");
+  CHECK_THROWS_WITH(load_csv_files({first, dir.path() + "/none.csv"}, spec),
+                    Catch::Matchers::StartsWith("IO Error: cannot open CSV file \"" + dir.path() + "/none.csv\""));
+  // The first file's header decides for all: each file's first line is skipped.
+  CHECK(dump(*load_csv_files({first, first}, spec)) ==
+        "2 rows\nid INTEGER: 1 1\nname VARCHAR: 'a' 'a'\namount DOUBLE: 1.5 1.5\nday DATE: 2001-01-01 2001-01-01\n");
+}
+
 TEST_CASE("COPY-style appends: declared types, header sniffed, NOT NULL", "[storage][csv]") {
   auto base = std::make_shared<Table>();
   base->name = "t";
