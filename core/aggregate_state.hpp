@@ -71,16 +71,6 @@ GPUSQL_HD void add_wide(AggState& s, int64_t v) {
   s.i = r;
 }
 
-// The total of an AVG over integers, d * 2^64 + i, as a double rounded
-// once: the high part and i's upper 32 bits add exactly, then the lower 32
-// bits round. With d == 0 that is static_cast<double>(i). Host and device
-// run the same operations (no product rounds, so a fused multiply-add
-// gives the same bits).
-GPUSQL_HD double wide_total(const AggState& s) {
-  const double high = s.d * 0x1p64 + static_cast<double>(s.i >> 32) * 0x1p32;
-  return high + static_cast<double>(s.i & int64_t{0xffffffff});
-}
-
 // `error` takes the failures of a fold or combine: none today (sums are
 // exact), the word stays for aggregates that can fail.
 GPUSQL_HD void agg_fold_value(AggKind kind, Cls cls, AggState& s, const Slot& v, uint32_t& error,
@@ -158,68 +148,6 @@ GPUSQL_HD int128 wide_sum(const AggState& s) {
   return static_cast<int128>(static_cast<int64_t>(s.d)) * (int128{1} << 64) + s.i;
 }
 
-// A positive integer as a 64-bit binary mantissa times 2^exponent, rounded
-// to nearest, ties to even, when it has more than 64 bits: what converting
-// it to an x87 `long double` gives.
-struct ExtendedValue {
-  uint64_t mantissa = 0;
-  int exponent = 0;
-};
-
-GPUSQL_HD ExtendedValue to_extended(uint128 v) {
-  ExtendedValue x;
-  int shift = 0;
-  while ((v >> shift) >> 64 != 0) ++shift;
-  if (shift == 0) {
-    x.mantissa = static_cast<uint64_t>(v);
-    return x;
-  }
-  const uint128 kept = v >> shift, dropped = v - (kept << shift), half = uint128{1} << (shift - 1);
-  uint128 m = kept;
-  if (dropped > half || (dropped == half && (m & 1))) ++m;
-  if (m >> 64 != 0) {
-    m >>= 1;
-    ++shift;
-  }
-  x.mantissa = static_cast<uint64_t>(m);
-  x.exponent = shift;
-  return x;
-}
-
-// numerator / denominator (> 0) as DuckDB's AVG over integers and DECIMALs
-// of 5 or more digits computes it: both converted to `long double` (64-bit
-// mantissas), divided in it, the quotient rounded to a double. Done here
-// in integers, so that the GPU, which has no `long double`, gives the same
-// bits as the host on any machine.
-GPUSQL_HD double long_double_quotient(int128 numerator, uint128 denominator) {
-  if (numerator == 0) return 0.0;
-  const bool negative = numerator < 0;
-  const ExtendedValue a = to_extended(negative ? static_cast<uint128>(-(numerator + 1)) + 1 : static_cast<uint128>(numerator));
-  const ExtendedValue b = to_extended(denominator);
-  // The quotient of the mantissas to 64 significant bits, by long division.
-  const uint128 d = b.mantissa;
-  uint128 q = a.mantissa / d, r = a.mantissa % d;
-  int exponent = a.exponent - b.exponent;
-  while (q < (uint128{1} << 63)) {
-    r <<= 1;
-    q <<= 1;
-    if (r >= d) {
-      r -= d;
-      q |= 1;
-    }
-    --exponent;
-  }
-  if (2 * r > d || (2 * r == d && (q & 1))) ++q;  // the long double's rounding: nearest, ties to even
-  if (q >> 64 != 0) {
-    q >>= 1;
-    ++exponent;
-  }
-  // The long double to a double: the 64-bit integer's conversion rounds
-  // to nearest, ties to even, as the x87 store does.
-  const double magnitude = ldexp(static_cast<double>(static_cast<uint64_t>(q)), exponent);
-  return negative ? -magnitude : magnitude;
-}
-
 // An aggregate's final value from its state, for both executors (ARG_MIN/
 // ARG_MAX have none: the executor evaluates the argument at the winning
 // position). `decimal_scale`: of a DECIMAL argument, -1 for others;
@@ -252,12 +180,7 @@ GPUSQL_HD Slot final_value(AggKind kind, bool double_argument, int decimal_scale
         value.d = s.d / static_cast<double>(s.count);
         break;
       }
-      uint128 scale = 1;
-      for (int k = 0; k < decimal_scale; ++k) scale *= 10;
-      if (narrow_decimal)
-        value.d = wide_total(s) / (static_cast<double>(s.count) * static_cast<double>(static_cast<uint64_t>(scale)));
-      else
-        value.d = long_double_quotient(wide_sum(s), static_cast<uint128>(s.count) * scale);
+      value.d = exact_average(wide_sum(s), s.count, decimal_scale, narrow_decimal);
       break;
     }
     default: value.i = static_cast<int64_t>(s.count); break;  // the counts

@@ -80,6 +80,12 @@ enum class Op : uint8_t {
   WideLow,    // its lower 64 bits, flipped so that their signed order is their unsigned one
   Swap,       // exchanges the two values on top: the compiler evaluates a - b's b first when b
               // holds more values at once, so that deep nesting stays shallow on the stack
+  // pops flags, count, total: AVG's value from a total and a count that
+  // were summed apart (AVG beside SUM(DISTINCT ...)), the quotient the
+  // aggregate itself computes: total / count for a DOUBLE total, else (a
+  // 128-bit total) exact_average() with the scale in flags' low byte and
+  // `narrow` in bit 8. NULL when the count is 0.
+  AvgQuotient,
 };
 
 GPUSQL_HD bool is_comparison(Op op) {
@@ -285,6 +291,91 @@ GPUSQL_HD double wide_to_double(int128 v) {
   const int64_t upper = static_cast<int64_t>(static_cast<uint64_t>(static_cast<uint128>(v) >> 64));
   if (upper == -1) return -static_cast<double>(UINT64_MAX - lower) - 1.0;
   return static_cast<double>(lower) + static_cast<double>(upper) * 18446744073709551616.0;
+}
+
+// A positive integer as a 64-bit binary mantissa times 2^exponent, rounded
+// to nearest, ties to even, when it has more than 64 bits: what converting
+// it to an x87 `long double` gives.
+struct ExtendedValue {
+  uint64_t mantissa = 0;
+  int exponent = 0;
+};
+
+GPUSQL_HD ExtendedValue to_extended(uint128 v) {
+  ExtendedValue x;
+  int shift = 0;
+  while ((v >> shift) >> 64 != 0) ++shift;
+  if (shift == 0) {
+    x.mantissa = static_cast<uint64_t>(v);
+    return x;
+  }
+  const uint128 kept = v >> shift, dropped = v - (kept << shift), half = uint128{1} << (shift - 1);
+  uint128 m = kept;
+  if (dropped > half || (dropped == half && (m & 1))) ++m;
+  if (m >> 64 != 0) {
+    m >>= 1;
+    ++shift;
+  }
+  x.mantissa = static_cast<uint64_t>(m);
+  x.exponent = shift;
+  return x;
+}
+
+// numerator / denominator (> 0) as DuckDB's AVG over integers and DECIMALs
+// of 5 or more digits computes it: both converted to `long double` (64-bit
+// mantissas), divided in it, the quotient rounded to a double. Done here
+// in integers, so that the GPU, which has no `long double`, gives the same
+// bits as the host on any machine.
+GPUSQL_HD double long_double_quotient(int128 numerator, uint128 denominator) {
+  if (numerator == 0) return 0.0;
+  const bool negative = numerator < 0;
+  const ExtendedValue a = to_extended(negative ? static_cast<uint128>(-(numerator + 1)) + 1 : static_cast<uint128>(numerator));
+  const ExtendedValue b = to_extended(denominator);
+  // The quotient of the mantissas to 64 significant bits, by long division.
+  const uint128 d = b.mantissa;
+  uint128 q = a.mantissa / d, r = a.mantissa % d;
+  int exponent = a.exponent - b.exponent;
+  while (q < (uint128{1} << 63)) {
+    r <<= 1;
+    q <<= 1;
+    if (r >= d) {
+      r -= d;
+      q |= 1;
+    }
+    --exponent;
+  }
+  if (2 * r > d || (2 * r == d && (q & 1))) ++q;  // the long double's rounding: nearest, ties to even
+  if (q >> 64 != 0) {
+    q >>= 1;
+    ++exponent;
+  }
+  // The long double to a double: the 64-bit integer's conversion rounds
+  // to nearest, ties to even, as the x87 store does.
+  const double magnitude = ldexp(static_cast<double>(static_cast<uint64_t>(q)), exponent);
+  return negative ? -magnitude : magnitude;
+}
+
+// multiple * 2^64 + low (multiple a whole number) as a double rounded once:
+// the high part and low's upper 32 bits add exactly, then the lower 32 bits
+// round. With multiple == 0 that is static_cast<double>(low). Host and
+// device run the same operations (no product rounds, so a fused
+// multiply-add gives the same bits).
+GPUSQL_HD double total_to_double(double multiple, int64_t low) {
+  const double high = multiple * 0x1p64 + static_cast<double>(low >> 32) * 0x1p32;
+  return high + static_cast<double>(low & int64_t{0xffffffff});
+}
+
+// AVG's value from the exact total of its integer or DECIMAL argument and
+// its count (> 0), as DuckDB divides: by count * 10^scale in `long double`,
+// or for a DECIMAL of at most 4 digits (`narrow`) in double. The aggregate
+// (final_value() in core/aggregate_state.hpp) and Op::AvgQuotient share it.
+GPUSQL_HD double exact_average(int128 total, uint64_t count, int scale, bool narrow) {
+  uint128 divisor = 1;
+  for (int k = 0; k < scale; ++k) divisor *= 10;
+  if (!narrow) return long_double_quotient(total, static_cast<uint128>(count) * divisor);
+  const int64_t low = static_cast<int64_t>(static_cast<uint64_t>(static_cast<uint128>(total)));
+  const double multiple = static_cast<double>((total - low) >> 64);
+  return total_to_double(multiple, low) / (static_cast<double>(count) * static_cast<double>(static_cast<uint64_t>(divisor)));
 }
 
 // A double's bits as an int64 whose signed order is the doubles' total
@@ -730,6 +821,22 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         if (WIDE && a.valid && high[top] != (a.i >> 63)) {
           error |= kEvalCastRange;
           a.i = 0;
+        }
+        break;
+      }
+      case Op::AvgQuotient: {
+        const int64_t flags = stack[top--].i;
+        const Slot count = stack[top--];
+        Slot& a = stack[top];
+        a.valid = a.valid && count.valid && count.i > 0;
+        if (!a.valid) break;
+        if (in.cls == Cls::Double) {
+          a.d = a.d / static_cast<double>(count.i);
+        } else if (WIDE) {  // the binder widens an exact total: the 64-bit interpreter has no 128-bit division
+          a.d = exact_average(wide_of(a.i, high[top]), static_cast<uint64_t>(count.i), static_cast<int>(flags & 0xff),
+                              (flags >> 8) & 1);
+        } else {
+          error |= kEvalWideProgram;
         }
         break;
       }

@@ -40,7 +40,8 @@ const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs", "round", 
                                     "substr", "length", "upper", "lower", "trim", "ltrim", "rtrim"};
 
 bool is_aggregate_name(std::string_view name) {
-  return std::find(std::begin(kAggregateNames), std::end(kAggregateNames), name) != std::end(kAggregateNames);
+  return std::find(std::begin(kAggregateNames), std::end(kAggregateNames), name) != std::end(kAggregateNames) ||
+         name == kAverageHighPart || name == kAverageLowPart;
 }
 
 std::vector<std::string> function_names() {
@@ -1331,6 +1332,27 @@ class ExpressionBinder {
     return map_strings(std::move(s), key, [&](const std::string& text) { return substring(text, start, length); });
   }
 
+  // AVG(y) from the two-level rewrite's partials (engine/distinct_aggregates.hpp):
+  // the total (its two parts for an integer y) and the count, divided as AVG
+  // divides a total of y's type; the last argument, MIN(y), gives that type
+  // and is not evaluated.
+  BoundExpr bind_average_of_partials(const ast::Expr& e) {
+    if (e.args.size() != 4) throw Error(ErrorKind::Invalid, "internal: avg of partials takes four arguments", e.offset);
+    BoundExpr total = bind(*e.args[0]), low = bind(*e.args[1]), count = bind(*e.args[2]);
+    const DataType argument = bind(*e.args[3]).type;
+    int64_t flags = 0;
+    if (argument.is_integral()) {  // high * 2^32 + low, in 128 bits
+      const DataType wide = decimal_type(38, 0, e.offset, /*wide=*/true);
+      total = node(Op::Mul, wide, {widen(std::move(total)), int_constant(int64_t{1} << 32, e.offset)}, e.offset);
+      total = node(Op::Add, wide, {std::move(total), widen(std::move(low))}, e.offset);
+    } else if (!total.type.is_floating()) {
+      total = widen(std::move(total));
+      if (argument.id == Type::Decimal) flags = argument.scale | (argument.precision <= 4 ? 0x100 : 0);
+    }
+    return node(Op::AvgQuotient, DataType::double_(), {std::move(total), std::move(count), int_constant(flags, e.offset)},
+                e.offset);
+  }
+
   BoundExpr bind_function(const ast::Expr& e) {
     if (is_aggregate_name(e.name))
       throw Error(ErrorKind::Binder, std::string("aggregate functions are not allowed in ") + scope_.clause(), e.offset);
@@ -1355,6 +1377,7 @@ class ExpressionBinder {
       return node(floor ? Op::Floor : Op::Ceil, type, {std::move(v)}, e.offset);
     }
     if (e.name == "round") return bind_round(e);
+    if (e.name == kAverageOfPartials) return bind_average_of_partials(e);
     if (e.name == "trim" || e.name == "ltrim" || e.name == "rtrim") return bind_trim(e);
     if (e.name == "coalesce" || e.name == "ifnull" || e.name == "nullif") return bind_null_function(e);
     if (e.name == "substring" || e.name == "substr") return bind_substring(e);
@@ -1914,6 +1937,13 @@ class AggregateScope : public Scope {
       arg.dictionary = std::move(dictionary);
       arg.constant.value.i = 0;
     }
+    if (n == kAverageHighPart || n == kAverageLowPart) {
+      // A part of AVG's total beside a DISTINCT aggregate (engine/distinct_aggregates.hpp).
+      if (arg.type.is_integral())
+        arg = node(n == kAverageHighPart ? Op::Div : Op::Mod, DataType::bigint(),
+                   {std::move(arg), int_constant(int64_t{1} << 32, e.offset, DataType::bigint())}, e.offset);
+      return bind_sum_or_avg(std::move(a), std::move(arg), "sum", e);
+    }
     if (two) {
       BoundExpr order = binder.bind(*e.args[1]);
       if (is_untyped_null(order)) order = retype_null(std::move(order), DataType::integer());
@@ -1938,15 +1968,22 @@ class AggregateScope : public Scope {
       a.type = arg.type;
       a.dictionary = arg.dictionary;
     } else {
-      if (!is_number(arg.type))
-        throw Error(ErrorKind::Binder, "No function matches " + n + "(" + arg.type.to_string() + ")", e.args[0]->offset);
-      if (is_wide(arg)) throw wide_aggregate_error(n, e.offset);
-      if (e.distinct) throw Error(ErrorKind::NotSupported, "not supported yet: " + n + "(DISTINCT ...)", e.offset);
-      a.kind = n == "sum" ? AggKind::Sum : AggKind::Avg;
-      if (a.kind == AggKind::Avg || arg.type.is_floating()) a.type = DataType::double_();
-      else if (arg.type.id == Type::Decimal) a.type = decimal_type(38, arg.type.scale, e.offset, /*wide=*/true);
-      else a.type = DataType::bigint();
+      return bind_sum_or_avg(std::move(a), std::move(arg), n, e);
     }
+    a.argument = std::move(arg);
+    return a;
+  }
+
+  // SUM or AVG (`n`) of the bound argument of `e`.
+  BoundAggregate bind_sum_or_avg(BoundAggregate a, BoundExpr arg, const std::string& n, const ast::Expr& e) {
+    if (!is_number(arg.type))
+      throw Error(ErrorKind::Binder, "No function matches " + n + "(" + arg.type.to_string() + ")", e.args[0]->offset);
+    if (is_wide(arg)) throw wide_aggregate_error(n, e.offset);
+    if (e.distinct) throw Error(ErrorKind::NotSupported, "not supported yet: " + n + "(DISTINCT ...)", e.offset);
+    a.kind = n == "sum" ? AggKind::Sum : AggKind::Avg;
+    if (a.kind == AggKind::Avg || arg.type.is_floating()) a.type = DataType::double_();
+    else if (arg.type.id == Type::Decimal) a.type = decimal_type(38, arg.type.scale, e.offset, /*wide=*/true);
+    else a.type = DataType::bigint();
     a.argument = std::move(arg);
     return a;
   }

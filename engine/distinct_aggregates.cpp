@@ -145,6 +145,14 @@ class Rewriter {
     if (e.name == "count") return count_of(partial("count", e.args[0].get(), at), at);
     if (e.name == "sum") return call("sum", column(partial("sum", e.args[0].get(), at)), at);
     if (e.name == "min" || e.name == "max") return call(e.name, column(partial(e.name, e.args[0].get(), at)), at);
+    if (e.name == "avg") {
+      std::vector<ExprPtr> args;
+      args.push_back(call("sum", column(partial(kAverageHighPart, e.args[0].get(), at)), at));
+      args.push_back(call("sum", column(partial(kAverageLowPart, e.args[0].get(), at)), at));
+      args.push_back(count_of(partial("count", e.args[0].get(), at), at));
+      args.push_back(call("min", column(partial("min", e.args[0].get(), at)), at));
+      return ast::make_function(kAverageOfPartials, std::move(args), false, at);
+    }
     throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " beside SUM or AVG (DISTINCT ...)", at);
   }
 

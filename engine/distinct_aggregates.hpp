@@ -8,8 +8,16 @@
 //   FROM (SELECT k, x AS v, COUNT(*) AS n, MAX(y) AS m FROM t WHERE c GROUP BY k, x)
 //   GROUP BY k
 // Every DISTINCT aggregate must have the same argument; the others may be
-// COUNT, SUM, MIN and MAX (a floating SUM then adds partial sums: the same
-// value up to rounding). Anything else is "not supported yet".
+// COUNT, SUM, MIN, MAX and AVG (a floating SUM or AVG then adds partial
+// sums: the same value up to rounding). AVG(y) reads
+//   "avg of partials"(SUM(h), SUM(l), COALESCE(SUM(n), 0), MIN(m))
+// over the inner groups' "avg high part"(y) AS h, "avg low part"(y) AS l,
+// COUNT(y) AS n and MIN(y) AS m: the quotient AVG itself computes
+// (Op::AvgQuotient) of the exact total. For an integer y the parts are the
+// SUMs of y / 2^32 and y % 2^32, so that neither leaves BIGINT in any group
+// (AVG never overflows) and the total is h * 2^32 + l in 128 bits; for
+// other types h is SUM(y) (l unused). MIN(m) is there for y's type alone.
+// Anything else is "not supported yet".
 #pragma once
 
 #include <optional>
@@ -18,6 +26,12 @@
 #include "parser/ast.hpp"
 
 namespace gpusql {
+
+// The functions the rewrite calls for AVG beside a DISTINCT aggregate (names
+// no SQL text can spell: they have spaces); the last two are aggregates.
+inline constexpr const char* kAverageOfPartials = "avg of partials";
+inline constexpr const char* kAverageHighPart = "avg high part";
+inline constexpr const char* kAverageLowPart = "avg low part";
 
 // The two-level form of `s` when it has a SUM or AVG (DISTINCT ...);
 // nullopt when it has none. `sql`: the text `s` was parsed from (the

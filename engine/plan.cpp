@@ -868,6 +868,7 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
     case Op::CheckPrecision: return "check_precision(" + child(0) + ", " + child(1) + ")";
     case Op::CheckCast: return child(0);
     case Op::CheckDecimal: return child(0);
+    case Op::AvgQuotient: return "avg_of(" + child(0) + ", " + child(1) + ")";
     case Op::ScaleSaturate: return "(" + child(0) + " * " + child(1) + ")";
     case Op::DecimalToDouble: return "CAST(" + child(0) + " AS DOUBLE)";
     case Op::DecimalToReal: return "CAST(" + child(0) + " AS REAL)";

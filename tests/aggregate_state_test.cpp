@@ -73,7 +73,7 @@ TEST_CASE("AVG over integers: an exact total past the int64 range, in any order"
       CHECK(backward.d == tree.d);
 
       // The total as a double is rounded once, as the conversion of the exact value.
-      CHECK(wide_total(tree) == static_cast<double>(expected));
+      CHECK(total_to_double(tree.d, tree.i) == static_cast<double>(expected));
     }
   }
 }
@@ -85,12 +85,12 @@ TEST_CASE("AVG's total as a double is static_cast<double>(i) below 2^63", "[aggr
     AggState s;
     s.i = i;
     INFO(i);
-    CHECK(wide_total(s) == static_cast<double>(i));
+    CHECK(total_to_double(s.d, s.i) == static_cast<double>(i));
   }
   AggState two_maxima;
   two_maxima.i = -2;  // 2^64 - 2 modulo 2^64
   two_maxima.d = 1;
-  CHECK(wide_total(two_maxima) == 0x1p64);
+  CHECK(total_to_double(two_maxima.d, two_maxima.i) == 0x1p64);
 }
 
 TEST_CASE("SUM over integers is exact past the int64 range; a BIGINT result fails only at the end", "[aggregate]") {
