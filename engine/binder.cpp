@@ -2524,7 +2524,7 @@ class QueryBinder {
           continue;
         try {  // an IN set's share is not known before it runs: a third
           keeps *= in_set ? 0.33 : selectivity(ExpressionBinder(scope).bind_boolean(*part, "WHERE clause"),
-                                               column_distinct);
+                                               ColumnKnowledge{column_distinct, {}});
         } catch (const Error&) {
           continue;
         }
@@ -2585,7 +2585,8 @@ class QueryBinder {
             return table_of(*col) == first;
           })) {
         try {
-          keeps *= selectivity(ExpressionBinder(scope).bind_boolean(*part, "WHERE clause"), column_distinct);
+          keeps *= selectivity(ExpressionBinder(scope).bind_boolean(*part, "WHERE clause"),
+                               ColumnKnowledge{column_distinct, {}});
         } catch (const Error&) {
         }
       }

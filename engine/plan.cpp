@@ -154,14 +154,28 @@ class Planner {
     return 0;
   }
 
-  double selectivity_of(const BoundExpr& e) const {
-    return selectivity(e, [this](int column) { return column_distinct(column); });
+  // Range of global column `column`'s values in its table (unknown for the
+  // rowid and a column of no table).
+  ValueRange column_range(int column) const {
+    for (const BoundTableRef& t : q_.tables) {
+      const int c = column - t.first_column;
+      if (c < 0 || c >= t.column_count()) continue;
+      if (c == t.column_count() - 1) return {};
+      return t.table->value_range(static_cast<std::size_t>(c));
+    }
+    return {};
   }
+
+  ColumnKnowledge known_columns() const {
+    return {[this](int column) { return column_distinct(column); },
+            [this](int column) { return column_range(column); }};
+  }
+
+  double selectivity_of(const BoundExpr& e) const { return selectivity(e, known_columns()); }
 
   // A Filter of conjuncts over the query's tables.
   std::unique_ptr<PlanNode> filter(std::unique_ptr<PlanNode> input, std::vector<BoundExpr> conjuncts) const {
-    double keep = 1;
-    for (const BoundExpr& c : conjuncts) keep *= selectivity_of(c);
+    const double keep = selectivity(conjuncts, known_columns());
     return add_filter(std::move(input), std::move(conjuncts), keep);
   }
 

@@ -4,17 +4,31 @@
 #pragma once
 
 #include <functional>
+#include <vector>
 
 #include "engine/bound_expression.hpp"
+#include "storage/column_statistics.hpp"
 
 namespace gpusql {
 
-// `column_distinct` gives a bare column's number of distinct values (or 0
-// where none is known), so that `x = constant` keeps 1/distinct and
-// `x <> constant` the rest; a LIKE keeps the share of the dictionary it
-// matches; AND multiplies, OR adds less the overlap, NOT takes the rest;
-// anything else keeps a third (an equality without statistics a tenth).
-double selectivity(const BoundExpr& e, const std::function<double(int)>& column_distinct);
+// What is known of a bare column (a program's column `int`): its number of
+// distinct values (0 where unknown) and the range of its values (!known
+// where unknown). Either function may be empty.
+struct ColumnKnowledge {
+  std::function<double(int)> distinct;
+  std::function<ValueRange(int)> range;
+};
+
+// `x = constant` keeps 1/distinct and `x <> constant` the rest; a range
+// comparison of x with a constant the share of x's range on its side, and
+// several of one column in a conjunction (BETWEEN) the share of the
+// interval they leave, at least 1/1000; a LIKE keeps the share of the
+// dictionary it matches; AND multiplies, OR adds less the overlap, NOT
+// takes the rest; anything else keeps a third (an equality without
+// statistics a tenth).
+double selectivity(const BoundExpr& e, const ColumnKnowledge& columns);
+// The conjunction of `conjuncts`, as an AND of them.
+double selectivity(const std::vector<BoundExpr>& conjuncts, const ColumnKnowledge& columns);
 
 // With no statistics (conditions over anything but a query's tables: HAVING).
 double selectivity(const BoundExpr& e);

@@ -80,7 +80,41 @@ std::size_t sample_row(std::size_t k, std::size_t rows, std::size_t sample) {
   return begin + static_cast<std::size_t>(h % (end - begin));
 }
 
+template <class T>
+ValueRange range_of(const HostColumn& column) {
+  ValueRange r;
+  const T* values = reinterpret_cast<const T*>(column.bytes.data());
+  const bool nulls = column.has_nulls();
+  for (std::size_t row = 0; row < column.size; ++row) {
+    if (nulls && !column.is_valid(row)) continue;
+    const double v = static_cast<double>(values[row]);
+    if (v != v) continue;  // NaN
+    if (!r.known) {
+      r = {true, v, v};
+    } else {
+      r.min = std::min(r.min, v);
+      r.max = std::max(r.max, v);
+    }
+  }
+  return r;
+}
+
 }  // namespace
+
+ValueRange value_range(const HostColumn& column) {
+  switch (column.type.storage()) {
+    case Type::Boolean: return range_of<uint8_t>(column);
+    case Type::Integer:
+    case Type::Date: return range_of<int32_t>(column);
+    case Type::Varchar: return range_of<uint32_t>(column);
+    case Type::BigInt:
+    case Type::Decimal: return range_of<int64_t>(column);
+    case Type::Real: return range_of<float>(column);
+    case Type::Double: return range_of<double>(column);
+    case Type::HugeInt: break;
+  }
+  return {};
+}
 
 double estimate_distinct(const HostColumn& column) {
   const std::size_t rows = column.size;

@@ -1,7 +1,8 @@
-// What the planner knows of a column's values without reading all of them:
-// its number of distinct values, estimated from a sample. Join ordering
-// needs it to tell a key (one row per value) from a many-to-many column
-// (TPC-H's c_nationkey: 25 values over every customer).
+// What the planner knows of a column's values: its number of distinct
+// values, estimated from a sample, and the range they span. Join ordering
+// needs the first to tell a key (one row per value) from a many-to-many
+// column (TPC-H's c_nationkey: 25 values over every customer), and the
+// second to weigh a range condition (l_shipdate < DATE '1995-03-15').
 #pragma once
 
 #include <cstddef>
@@ -21,5 +22,16 @@ constexpr std::size_t kDistinctSampleRows = std::size_t{1} << 16;
 // d distinct values, f1 seen once and f2 seen twice, at most the rows.
 // At least 1 for a column with a value; 0 for one of NULLs only.
 double estimate_distinct(const HostColumn& column);
+
+// The smallest and largest non-NULL value of a column as doubles, in the
+// terms its programs compare them: a DECIMAL's unscaled integer, a DATE's
+// days, a VARCHAR's dictionary code (codes order as their strings), a
+// BOOLEAN's 0 or 1. Not known for a column of NULLs (and NaNs) only or of
+// 128-bit values.
+struct ValueRange {
+  bool known = false;
+  double min = 0, max = 0;
+};
+ValueRange value_range(const HostColumn& column);
 
 }  // namespace gpusql

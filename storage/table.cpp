@@ -41,14 +41,34 @@ double Table::distinct_estimate(std::size_t column) const {
 void Table::estimate_distinct_now() const {
   if (rows <= kDistinctSampleRows) return;
   std::vector<double> estimates(host.size(), -1.0);
+  std::vector<ValueRange> ranges(host.size());
   parallel_for_workers(host.size(), hardware_threads(), [&](std::size_t c, std::size_t) {
-    if (has_host_copy(c)) estimates[c] = estimate_distinct(host[c]);
+    if (!has_host_copy(c)) return;
+    estimates[c] = estimate_distinct(host[c]);
+    ranges[c] = gpusql::value_range(host[c]);
   });
   std::lock_guard lock(statistics_->mutex);
   std::vector<double>& distinct = statistics_->distinct;
   if (distinct.size() != host.size()) distinct.assign(host.size(), -1.0);
-  for (std::size_t c = 0; c < host.size(); ++c)
+  statistics_->ranges.resize(host.size());
+  for (std::size_t c = 0; c < host.size(); ++c) {
     if (distinct[c] < 0) distinct[c] = estimates[c];
+    if (has_host_copy(c) && !statistics_->ranges[c]) statistics_->ranges[c] = ranges[c];
+  }
+}
+
+ValueRange Table::value_range(std::size_t column) const {
+  if (!has_host_copy(column)) return {};
+  {
+    std::lock_guard lock(statistics_->mutex);
+    auto& ranges = statistics_->ranges;
+    if (ranges.size() == host.size() && ranges[column]) return *ranges[column];
+  }
+  const ValueRange range = gpusql::value_range(host[column]);  // outside the lock: a scan of the column
+  std::lock_guard lock(statistics_->mutex);
+  statistics_->ranges.resize(host.size());
+  statistics_->ranges[column] = range;
+  return range;
 }
 
 bool Table::carry_distinct_estimates(const Table& earlier) const {

@@ -4,10 +4,12 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "storage/column_statistics.hpp"
 #include "storage/data_type.hpp"
 #include "storage/device_table.hpp"
 #include "storage/host_column.hpp"
@@ -46,10 +48,10 @@ struct Table {
   // what made the table knows them better than a sample would, or the
   // table has no host copy to sample.
   void set_distinct_estimates(std::vector<double> estimates) const;
-  // Makes every column's estimate now, on all cores, when the table is
-  // large enough for them to be sampled (a fixed cost per column): the
-  // catalog does it as a table arrives, so a query's first plan does not
-  // wait on random reads over gigabytes. Smaller tables stay lazy.
+  // Makes every column's estimate and value range now, on all cores, when
+  // the table is large enough for them to be sampled (a fixed cost per
+  // column): the catalog does it as a table arrives, so a query's first plan
+  // does not wait on reads over gigabytes. Smaller tables stay lazy.
   void estimate_distinct_now() const;
   // Takes `earlier`'s estimates when this table is a version of it (the
   // same columns) within a tenth of its rows -- an INSERT, a small DELETE
@@ -57,6 +59,11 @@ struct Table {
   // Sampling again would cost each small change of a large table as much
   // as its first load.
   bool carry_distinct_estimates(const Table& earlier) const;
+
+  // value_range() of column `column` (storage/column_statistics.hpp),
+  // computed on first use and kept; unknown for a column without a host
+  // copy. Safe to call from several threads at once.
+  ValueRange value_range(std::size_t column) const;
 
   // Whether column `column`'s values are held on the host.
   bool has_host_copy(std::size_t column) const { return column < host.size() && host[column].size == rows; }
@@ -75,6 +82,7 @@ struct Table {
   struct Statistics {
     std::mutex mutex;
     std::vector<double> distinct;  // per column; negative: not computed yet
+    std::vector<std::optional<ValueRange>> ranges;  // per column; empty: not computed yet
     std::vector<std::unique_ptr<HostColumn>> fetched;  // host_column()'s copies, per column
   };
   std::unique_ptr<Statistics> statistics_ = std::make_unique<Statistics>();

@@ -28,30 +28,65 @@ std::string explain(Database& db, const std::string& sql) {
 TEST_CASE("filters are pushed to scans and equalities become hash joins", "[plan]") {
   Database db(Options{ExecutorKind::Host});
   for (const char* t : {"arecords", "brecords", "pairs"}) db.load_csv(t, sample(t));
-  // Estimated after the pushed filters: a ~33 rows, p ~99, b 100. The ids
-  // take 10 values a table, so each join multiplies rows, |L| |R| / 10:
-  // p with a makes 327, b with a 330, so p and a join first, then b --
-  // the largest scan, on the left of its join, whose right side is larger
-  // and builds.
+  // Estimated after the pushed filters from the columns' ranges (y in
+  // [-5, 5]: y > 3 keeps a fifth, 60 rows, as many as there are; weight in
+  // [0.0033, 0.9885]: < 0.5 keeps ~50, 45 in fact), b 100. The ids take 10
+  // values a table, so each join multiplies rows, |L| |R| / 10: p with a
+  // makes 302, b with a 500, so p and a join first, then b -- the largest
+  // scan, on the left of its join, whose right side is larger and builds.
   CHECK(explain(db, "SELECT COUNT(*) FROM arecords a, brecords b, pairs p "
                     "WHERE a.id = b.id AND p.x = a.id AND p.y > 3 AND a.weight < 0.5") ==
         "PROJECT count_star()  (~1 rows)\n"
         "  AGGREGATE count_star()  (~1 rows)\n"
-        "    HASH JOIN b.id = a.id (build left)  (~3267 rows)\n"
+        "    HASH JOIN b.id = a.id (build left)  (~3025 rows)\n"
         "      SCAN brecords AS b  (~100 rows)\n"
-        "      HASH JOIN p.x = a.id (build right)  (~327 rows)\n"
-        "        FILTER (p.y > 3)  (~99 rows)\n"
+        "      HASH JOIN p.x = a.id (build right)  (~302 rows)\n"
+        "        FILTER (p.y > 3)  (~60 rows)\n"
         "          SCAN pairs AS p  (~300 rows)\n"
-        "        FILTER (a.weight < 0.5)  (~33 rows)\n"
+        "        FILTER (a.weight < 0.5)  (~50 rows)\n"
         "          SCAN arecords AS a  (~100 rows)\n");
-  // A small dimension joins a large fact table: the dimension builds.
+  // A small dimension joins a large fact table: the dimension builds
+  // (weight < 0.1: ~10 rows of 100, 9 in fact).
   CHECK(explain(db, "SELECT SUM(p.y) FROM arecords a, pairs p WHERE p.x = a.id AND a.weight < 0.1") ==
         "PROJECT sum(p.y)  (~1 rows)\n"
         "  AGGREGATE sum(p.y)  (~1 rows)\n"
-        "    HASH JOIN p.x = a.id (build right)  (~990 rows)\n"
+        "    HASH JOIN p.x = a.id (build right)  (~294 rows)\n"
         "      SCAN pairs AS p  (~300 rows)\n"
-        "      FILTER (a.weight < 0.1)  (~33 rows)\n"
+        "      FILTER (a.weight < 0.1)  (~10 rows)\n"
         "        SCAN arecords AS a  (~100 rows)\n");
+}
+
+TEST_CASE("range conditions are weighed by the column's range: one interval for BETWEEN, dates, string codes", "[plan]") {
+  Database db(Options{ExecutorKind::Host});
+  db.load_csv("pairs", sample("pairs"));  // y: 300 values in [-5, 5]
+  auto filter_line = [&](const std::string& where) {
+    const std::string plan = explain(db, "SELECT COUNT(*) FROM pairs WHERE " + where);
+    const std::size_t at = plan.find("FILTER");
+    return plan.substr(at, plan.find('\n', at) - at);
+  };
+  // [-1, 1] is a fifth of the range: 60 rows (67 in fact), not 0.6 * 0.6 of 300 as two conditions.
+  CHECK(filter_line("y BETWEEN -1 AND 1") == "FILTER ((pairs.y >= -1) AND (pairs.y <= 1))  (~60 rows)");
+  CHECK(filter_line("2 >= y") == "FILTER (2 >= pairs.y)  (~210 rows)");  // 213
+  CHECK(filter_line("y < -100") == "FILTER (pairs.y < -100)  (~1 rows)");  // a thousandth at least
+  CHECK(filter_line("y > 1 AND y < -1") == "FILTER ((pairs.y > 1) AND (pairs.y < -1))  (~1 rows)");
+  CHECK(filter_line("y > -5 AND x = 3") == "FILTER ((pairs.y > -5) AND (pairs.x = 3))  (~30 rows)");  // x: 10 values
+  // A DATE compares days; a VARCHAR its dictionary codes (100 strings: codes 0 to 99).
+  std::string rows;
+  for (int i = 0; i < 100; ++i) {  // 2000-01-01 and the 99 days after it (2000 is a leap year)
+    const int month = i < 31 ? 1 : i < 60 ? 2 : i < 91 ? 3 : 4;
+    const int day = 1 + i - (month == 1 ? 0 : month == 2 ? 31 : month == 3 ? 60 : 91);
+    const auto two = [](int v) { return std::string(v < 10 ? "0" : "") + std::to_string(v); };
+    rows += std::string(i ? ", " : "") + "('2000-" + two(month) + "-" + two(day) + "', 's" + two(i) + "')";
+  }
+  db.query("CREATE TABLE d (day DATE, s VARCHAR)");
+  db.query("INSERT INTO d VALUES " + rows);
+  auto d_filter = [&](const std::string& where) {
+    const std::string plan = explain(db, "SELECT COUNT(*) FROM d WHERE " + where);
+    const std::size_t at = plan.find("FILTER");
+    return plan.substr(at, plan.find('\n', at) - at);
+  };
+  CHECK(d_filter("day < DATE '2000-01-26'") == "FILTER (d.day < DATE 10982)  (~25 rows)");  // 25
+  CHECK(d_filter("s >= 's50'") == "FILTER (d.s >= 50)  (~49 rows)");  // code 50; 50 rows
 }
 
 TEST_CASE("a condition common to every OR branch is pulled out: a hash join (TPC-H Q19)", "[plan]") {
@@ -61,7 +96,7 @@ TEST_CASE("a condition common to every OR branch is pulled out: a hash join (TPC
                     "WHERE (p.x = a.id AND p.y > 3) OR (p.x = a.id AND a.weight < 0.5)") ==
         "PROJECT count_star()  (~1 rows)\n"
         "  AGGREGATE count_star()  (~1 rows)\n"
-        "    FILTER ((p.y > 3) OR (a.weight < 0.5))  (~1653 rows)\n"
+        "    FILTER ((p.y > 3) OR (a.weight < 0.5))  (~1810 rows)\n"
         "      HASH JOIN p.x = a.id (build right)  (~3000 rows)\n"
         "        SCAN pairs AS p  (~300 rows)\n"
         "        SCAN arecords AS a  (~100 rows)\n");
