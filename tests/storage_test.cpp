@@ -47,6 +47,28 @@ std::string dump(const Table& t) {
   return out;
 }
 
+// `count` records of id,name,amount,day (each whole, its line end included)
+// with quotes, embedded line breaks, NULLs, CRLF and now and then a blank
+// line after it.
+std::vector<std::string> awkward_records(std::mt19937& rng, int count) {
+  std::vector<std::string> records;
+  for (int i = 0; i < count; ++i) {
+    std::string r = std::to_string(i) + ",";
+    switch (rng() % 5) {
+      case 0: r += "\"line\nbreak " + std::to_string(rng() % 50) + "\""; break;
+      case 1: r += "\"say \"\"" + std::to_string(rng() % 50) + "\"\"\""; break;
+      case 2: break;
+      default: r += "w" + std::to_string(rng() % 200); break;
+    }
+    r += "," + (rng() % 7 ? std::to_string(rng() % 100000) + "." + std::to_string(rng() % 100) : "");
+    r += "," + (rng() % 9 ? "2001-0" + std::to_string(1 + rng() % 9) + "-1" + std::to_string(rng() % 10) : "");
+    r += rng() % 3 ? "\n" : "\r\n";
+    if (rng() % 40 == 0) r += "\n";
+    records.push_back(r);
+  }
+  return records;
+}
+
 std::string outcome(std::string_view text, CsvLoadSpec spec) {
   try {
     return dump(*load_csv_text(text, "mem.csv", spec));
@@ -274,19 +296,7 @@ TEST_CASE("parallel CSV reading equals sequential, however the text is cut", "[s
   // A bigger one with quotes, embedded line breaks and NULLs everywhere.
   std::mt19937 rng(7);
   std::string big = "id,name,amount,day\n";
-  for (int i = 0; i < 3000; ++i) {
-    big += std::to_string(i) + ",";
-    switch (rng() % 5) {
-      case 0: big += "\"line\nbreak " + std::to_string(rng() % 50) + "\""; break;
-      case 1: big += "\"say \"\"" + std::to_string(rng() % 50) + "\"\"\""; break;
-      case 2: break;
-      default: big += "w" + std::to_string(rng() % 200); break;
-    }
-    big += "," + (rng() % 7 ? std::to_string(rng() % 100000) + "." + std::to_string(rng() % 100) : "");
-    big += "," + (rng() % 9 ? "2001-0" + std::to_string(1 + rng() % 9) + "-1" + std::to_string(rng() % 10) : "");
-    big += rng() % 3 ? "\n" : "\r\n";
-    if (rng() % 40 == 0) big += "\n";
-  }
+  for (const std::string& record : awkward_records(rng, 3000)) big += record;
   texts.push_back(big);
   std::string bad = big;
   bad.insert(bad.size() * 3 / 4, "\"");
@@ -312,20 +322,7 @@ TEST_CASE("several files load as one table: their concatenation, any chunking, a
   // Rows with quotes, embedded line breaks, NULLs and CRLF, dealt out to files.
   std::mt19937 rng(11);
   const std::string header = "id,name,amount,day\n";
-  std::vector<std::string> rows;
-  for (int i = 0; i < 2000; ++i) {
-    std::string row = std::to_string(i) + ",";
-    switch (rng() % 4) {
-      case 0: row += "\"line\nbreak " + std::to_string(rng() % 50) + "\""; break;
-      case 1: row += "\"say \"\"" + std::to_string(rng() % 50) + "\"\"\""; break;
-      case 2: break;
-      default: row += "w" + std::to_string(rng() % 300); break;
-    }
-    row += "," + (rng() % 7 ? std::to_string(rng() % 100000) + "." + std::to_string(rng() % 100) : "");
-    row += "," + (rng() % 9 ? "2001-0" + std::to_string(1 + rng() % 9) + "-1" + std::to_string(rng() % 10) : "");
-    row += rng() % 3 ? "\n" : "\r\n";
-    rows.push_back(row);
-  }
+  const std::vector<std::string> rows = awkward_records(rng, 2000);
   test::TempDir dir;
   for (std::size_t file_count : {1, 2, 5, 17}) {
     std::string whole = header;

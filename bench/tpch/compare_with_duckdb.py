@@ -112,13 +112,19 @@ def duckdb_load(load_sql):
     return out
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+def engine_arguments(description):
+    """The options both TPC-H scripts take: gpusql's shell, the load script, the device, the rounds, DuckDB."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument('--gpusql', required=True)
     parser.add_argument('--load', required=True)
     parser.add_argument('--device', default='gpu')
     parser.add_argument('--reps', type=int, default=3)
     parser.add_argument('--duckdb', default=os.path.join(root, '.deps/duckdb/libduckdb.so'))
+    return parser
+
+
+def main():
+    parser = engine_arguments(__doc__.split('\n')[0])
     parser.add_argument('--queries-dir', default=os.path.join(root, 'tests/sql_queries/tpch'))
     parser.add_argument('queries', nargs='*', default=['q%d' % i for i in range(1, 23)])
     args = parser.parse_args()

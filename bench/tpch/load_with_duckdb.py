@@ -13,7 +13,6 @@ rounds, each a fresh gpusql shell and a fresh DuckDB database; the median of eac
 Prints one markdown row a table (MB of its files, seconds and GB/s for each engine) and a total
 row, then gpusql's peak RssAnon against the bytes of the files.
 """
-import argparse
 import glob
 import os
 import re
@@ -23,7 +22,7 @@ import sys
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_with_duckdb import DuckDB, duckdb_load, root  # noqa: E402
+from compare_with_duckdb import DuckDB, duckdb_load, engine_arguments  # noqa: E402
 
 
 def rss_anon_kib(pid):
@@ -80,12 +79,7 @@ def duckdb_round(library, load_sql):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--gpusql', required=True)
-    parser.add_argument('--load', required=True)
-    parser.add_argument('--device', default='gpu')
-    parser.add_argument('--reps', type=int, default=3)
-    parser.add_argument('--duckdb', default=os.path.join(root, '.deps/duckdb/libduckdb.so'))
+    parser = engine_arguments(__doc__.split('\n')[0])
     parser.add_argument('--no-duckdb', action='store_true')
     args = parser.parse_args()
 
