@@ -257,10 +257,11 @@ struct CreateViewStatement {
 
 struct ShowTablesStatement {};
 
-// DESCRIBE t
+// DESCRIBE t; SUMMARIZE t (`summarize`)
 struct DescribeStatement {
   std::string name;
   std::size_t name_offset = 0;
+  bool summarize = false;
 };
 
 // SET name = value (also SET name TO value, PRAGMA name = value); RESET name.

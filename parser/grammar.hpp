@@ -118,6 +118,7 @@ struct kw_date : keyword<TAO_PEGTL_ISTRING("date")> {};
 struct kw_day : keyword<TAO_PEGTL_ISTRING("day")> {};
 struct kw_days : keyword<TAO_PEGTL_ISTRING("days")> {};
 struct kw_describe : keyword<TAO_PEGTL_ISTRING("describe")> {};
+struct kw_summarize : keyword<TAO_PEGTL_ISTRING("summarize")> {};
 struct kw_double : keyword<TAO_PEGTL_ISTRING("double")> {};
 struct kw_drop : keyword<TAO_PEGTL_ISTRING("drop")> {};
 struct kw_explain : keyword<TAO_PEGTL_ISTRING("explain")> {};
@@ -516,10 +517,12 @@ struct set_statement : if_must<kw_set, setting_name, sor<op_eq, kw_to>, setting_
 struct pragma_statement : if_must<kw_pragma, setting_name, op_eq, setting_value> {};
 struct reset_statement : if_must<kw_reset, setting_name> {};
 struct describe_statement : if_must<kw_describe, table_name> {};
+struct summarize_statement : if_must<kw_summarize, table_name> {};
 
 struct statement : sor<select_statement, explain_statement, create_statement, copy_statement, insert_statement,
                        update_statement, delete_statement, drop_statement, show_tables_statement,
-                       describe_statement, set_statement, pragma_statement, reset_statement> {};
+                       describe_statement, summarize_statement, set_statement, pragma_statement,
+                       reset_statement> {};
 struct end_of_input : eof {};
 struct sql : seq<ws, opt<statement>, star<semicolon, opt<statement>>, must<end_of_input>> {};
 

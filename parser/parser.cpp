@@ -426,7 +426,7 @@ using selector = pt::selector<
         g::primary_key_constraint, g::unique_constraint, g::drop_index_statement, g::update_statement,
         g::assignment, g::delete_statement,
         g::with_clause, g::common_table_expression, g::select_core, g::query_terms, g::intersect_terms,
-        g::union_operator, g::except_operator, g::intersect_operator, g::set_all, g::cte_name, g::show_tables_statement, g::describe_statement,
+        g::union_operator, g::except_operator, g::intersect_operator, g::set_all, g::cte_name, g::show_tables_statement, g::describe_statement, g::summarize_statement,
         g::set_statement, g::pragma_statement, g::reset_statement, g::setting_name, g::setting_word, g::setting_negative,
         g::explain_analyze, g::if_not_exists, g::if_exists, g::column_definition, g::not_null_constraint,
         g::null_constraint, g::copy_option, g::null_option_name, g::copy_option_word, g::copy_to, g::insert_columns,
@@ -588,10 +588,11 @@ class Lowering {
         }
       }
       statement.body = std::move(set);
-    } else if (n.is_type<g::describe_statement>()) {
+    } else if (n.is_type<g::describe_statement>() || n.is_type<g::summarize_statement>()) {
       ast::DescribeStatement describe;
       describe.name = identifier(*n.children.at(0));
       describe.name_offset = begin(*n.children.at(0));
+      describe.summarize = n.is_type<g::summarize_statement>();
       statement.body = std::move(describe);
     } else {
       statement.body = ast::ShowTablesStatement{};

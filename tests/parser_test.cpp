@@ -159,7 +159,7 @@ std::string statement_sql(const ast::Statement& statement) {
           return s.value ? "SET " + name_sql(s.name) + " = " + literal_sql(*s.value) : "RESET " + name_sql(s.name);
         } else {
           static_assert(std::is_same_v<T, ast::DescribeStatement>);
-          return "DESCRIBE " + name_sql(s.name);
+          return (s.summarize ? "SUMMARIZE " : "DESCRIBE ") + name_sql(s.name);
         }
       },
       statement.body);
@@ -746,7 +746,7 @@ TEST_CASE("parser: random input never crashes and fails only with parser errors"
       "CASE ",   "WHEN ",   "THEN ",    "ELSE ",    "END ",     "CAST(",     "DATE ",    "INTERVAL ",  "DAY ",
       "EXTRACT(", "YEAR ",  "JOIN ",    "ON ",      "CROSS ",   "GROUP BY ", "HAVING ",  "ORDER BY ",  "DESC ",
       "NULLS ",  "FIRST ",  "LIMIT ",   "OFFSET ",  "=> ",      "read_csv(", "EXPLAIN ", "CREATE TABLE ",
-      "COPY ",   "INSERT INTO ", "VALUES ", "DROP TABLE ", "SHOW TABLES ", "DESCRIBE ", "IF ", "EXISTS ",
+      "COPY ",   "INSERT INTO ", "VALUES ", "DROP TABLE ", "SHOW TABLES ", "DESCRIBE ", "SUMMARIZE ", "IF ", "EXISTS ",
       "decimal(15,2) ", "LEFT ", "UNION "};
   const char* seeds[] = {
       "SELECT DISTINCT a, t.*, count(*) AS n FROM t x JOIN u ON x.a = u.b CROSS JOIN v, w WHERE a BETWEEN 1 AND 2 "
