@@ -365,6 +365,34 @@ TEST_CASE("several files load as one table: their concatenation, any chunking, a
         "2 rows\nid INTEGER: 1 1\nname VARCHAR: 'a' 'a'\namount DOUBLE: 1.5 1.5\nday DATE: 2001-01-01 2001-01-01\n");
 }
 
+TEST_CASE("a VARCHAR dictionary sorts strings that share 8- and 16-byte prefixes, and differ in length only", "[storage][csv]") {
+  // Words from a small vocabulary (as dbgen's comments): prefixes of 8 and 16 bytes repeat.
+  const std::vector<std::string> words = {"carefully", "carefull", "final", "furiously", "", "a", "ironic"};
+  std::mt19937 rng(5);
+  std::vector<std::string> values;
+  std::string text = "s\n";
+  for (int i = 0; i < 3000; ++i) {
+    std::string v;
+    for (std::size_t n = rng() % 5; n > 0; --n) v += words[rng() % words.size()] + (rng() % 2 ? " " : "");
+    values.push_back(v);
+    text += "\"" + v + "\"\n";
+  }
+  CsvLoadSpec spec;
+  spec.table_name = "t";
+  spec.threads = 3;
+  spec.chunk_bytes = 512;
+  std::shared_ptr<Table> table = load_csv_text(text, "mem.csv", spec);
+  const HostColumn& column = table->host[0];
+  std::vector<std::string> distinct = values;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  CHECK(column.dictionary->values == distinct);
+  std::size_t wrong = 0;
+  for (std::size_t row = 0; row < values.size(); ++row)
+    wrong += column.dictionary->values[column.values<uint32_t>()[row]] != values[row];
+  CHECK(wrong == 0);
+}
+
 TEST_CASE("COPY-style appends: declared types, header sniffed, NOT NULL", "[storage][csv]") {
   auto base = std::make_shared<Table>();
   base->name = "t";
