@@ -174,6 +174,9 @@ struct op_add : seq<one<'+'>, ws> {};
 struct op_sub : seq<one<'-'>, ws> {};
 struct op_mul : seq<one<'*'>, ws> {};
 struct op_div : seq<one<'/'>, ws> {};
+// a // b: DuckDB's integer division, which is what / already is here (a
+// whole quotient of two integers, truncated; a quotient of anything else).
+struct op_integer_div : seq<two<'/'>, ws> {};
 struct op_mod : seq<one<'%'>, ws> {};
 struct op_eq : seq<one<'='>, ws> {};
 struct op_ne : seq<sor<string<'<', '>'>, string<'!', '='>>, ws> {};
@@ -298,7 +301,7 @@ struct negation : seq<op_sub, unary_operand> {};
 struct unary_plus : seq<op_add, unary_operand> {};
 struct unary_expr : sor<guarded<one<'-'>, negation>, guarded<one<'+'>, unary_plus>, postfix_expr> {};
 
-struct multiplicative_op : guarded<one<'*', '/', '%'>, sor<op_mul, op_div, op_mod>> {};
+struct multiplicative_op : guarded<one<'*', '/', '%'>, sor<op_mul, op_integer_div, op_div, op_mod>> {};
 struct multiplicative : seq<unary_expr, star<multiplicative_op, must<unary_expr>>> {};
 
 struct additive_op : guarded<one<'+', '-'>, sor<op_add, op_sub>> {};

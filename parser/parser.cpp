@@ -445,7 +445,7 @@ using selector = pt::selector<
         g::logical_not, g::case_expr, g::when_clause, g::else_clause, g::cast_expr, g::postfix_cast, g::type_name,
         g::double_precision, g::type_parameter, g::extract_expr, g::substring_call, g::is_null_predicate, g::is_not,
         g::between_predicate, g::in_predicate, g::like_predicate, g::not_predicate, g::op_add, g::op_sub,
-        g::op_mul, g::op_div, g::op_mod, g::op_concat, g::op_eq, g::op_ne, g::op_lt, g::op_le, g::op_gt, g::op_ge>,
+        g::op_mul, g::op_div, g::op_integer_div, g::op_mod, g::op_concat, g::op_eq, g::op_ne, g::op_lt, g::op_le, g::op_gt, g::op_ge>,
     fold_single::on<g::expression, g::and_expr, g::comparison, g::concatenation, g::additive, g::multiplicative,
                     g::postfix_expr>>;
 
@@ -1314,7 +1314,7 @@ class Lowering {
     if (op.is_type<g::op_concat>()) return ast::BinaryOp::Concat;
     if (op.is_type<g::op_sub>()) return ast::BinaryOp::Sub;
     if (op.is_type<g::op_mul>()) return ast::BinaryOp::Mul;
-    if (op.is_type<g::op_div>()) return ast::BinaryOp::Div;
+    if (op.is_type<g::op_div>() || op.is_type<g::op_integer_div>()) return ast::BinaryOp::Div;
     if (op.is_type<g::op_mod>()) return ast::BinaryOp::Mod;
     if (op.is_type<g::op_eq>()) return ast::BinaryOp::Eq;
     if (op.is_type<g::op_ne>()) return ast::BinaryOp::Ne;
