@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <optional>
 #include <new>
 #include <variant>
 
@@ -14,7 +13,6 @@
 #include "engine/result_data.hpp"
 #include "engine/result_table.hpp"
 #include "engine/row_changes.hpp"
-#include "parser/parser.hpp"
 #include "storage/column_ops.hpp"
 #include "storage/unique_keys.hpp"
 #include "storage/value_text.hpp"
@@ -558,34 +556,23 @@ std::shared_ptr<ResultData> show_tables(Database::Impl& database) {
   return result;
 }
 
-// The double-quoted form of a name (a quote inside doubled).
-std::string quoted(const std::string& name) {
-  std::string out = "\"";
-  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 // SUMMARIZE t: DuckDB's columns but the moments and quantiles (avg, std,
 // q25, q50, q75). min, max and the non-NULL counts come from one query over
 // the table on the executor in use, MIN, MAX and COUNT of every column;
 // approx_unique is the planner's distinct estimate (exact up to 65,536 rows,
 // sampled beyond: DuckDB's HyperLogLog may say otherwise).
 std::shared_ptr<ResultData> summarize(std::shared_ptr<const Table> table, Database::Impl& database) {
-  std::string sql = "SELECT ";
-  for (std::size_t c = 0; c < table->columns.size(); ++c) {
-    const std::string name = quoted(table->columns[c].name);
-    sql += (c ? ", MIN(" : "MIN(") + name + "), MAX(" + name + "), COUNT(" + name + ")";
-  }
-  sql += " FROM " + quoted(table->name);
-  std::vector<ast::Statement> statements = parse_sql(sql);
-  const std::shared_ptr<ResultData> values =
-      database.run_select(std::get<ast::SelectStatement>(statements.at(0).body), sql, nullptr);
-  auto text = [&](std::size_t column) -> std::optional<std::string> {
-    const HostColumn& v = values->columns[column];
-    if (!v.is_valid(0)) return std::nullopt;
-    if (v.type.id == Type::Varchar) return v.dictionary->values[v.values<uint32_t>()[0]];
-    return format_fixed(v.type, v.bytes.data(), 0);
-  };
+  ast::SelectStatement select;
+  for (const ColumnDefinition& column : table->columns)
+    for (const char* aggregate : {"min", "max", "count"}) {
+      std::vector<ast::ExprPtr> args;
+      args.push_back(ast::make_column("", column.name, 0));
+      select.items.push_back({ast::make_function(aggregate, std::move(args), false, 0), ""});
+    }
+  ast::TableRef from;
+  from.name = table->name;
+  select.from.push_back(std::move(from));
+  const Result values(database.run_select(select, "", nullptr));
   std::vector<std::string> names, types, minima, maxima;
   std::vector<uint32_t> min_valid, max_valid;
   std::vector<int64_t> unique, counts;
@@ -594,15 +581,14 @@ std::shared_ptr<ResultData> summarize(std::shared_ptr<const Table> table, Databa
   for (std::size_t c = 0; c < table->columns.size(); ++c) {
     names.push_back(table->columns[c].name);
     types.push_back(table->columns[c].type.to_string());
-    const std::optional<std::string> low = text(3 * c), high = text(3 * c + 1);
-    minima.push_back(low.value_or(""));
-    maxima.push_back(high.value_or(""));
-    min_valid.push_back(low ? 1 : 0);
-    max_valid.push_back(high ? 1 : 0);
+    minima.push_back(values.text(0, 3 * c));
+    maxima.push_back(values.text(0, 3 * c + 1));
+    min_valid.push_back(values.is_null(0, 3 * c) ? 0 : 1);
+    max_valid.push_back(values.is_null(0, 3 * c + 1) ? 0 : 1);
     unique.push_back(static_cast<int64_t>(std::llround(table->distinct_estimate(c))));
     counts.push_back(rows);
     // 100 * NULLs / rows, to two places, half away from zero (DuckDB's cast of the quotient).
-    const int64_t nulls = rows - values->columns[3 * c + 2].values<int64_t>()[0];
+    const int64_t nulls = rows - values.get<int64_t>(0, 3 * c + 2);
     if (rows == 0) null_percentage.set_null(c);
     else null_percentage.values<int64_t>()[c] = (nulls * 20000 / rows + 1) / 2;
   }

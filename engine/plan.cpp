@@ -141,29 +141,32 @@ class Planner {
     bool used = false;
   };
 
+  // The table global column `column` belongs to and its index there (the
+  // table's column count for its rowid); null for a column of no table.
+  std::pair<const Table*, std::size_t> table_column(int column) const {
+    for (const BoundTableRef& t : q_.tables) {
+      const int c = column - t.first_column;
+      if (c >= 0 && c < t.column_count()) return {t.table.get(), static_cast<std::size_t>(c)};
+    }
+    return {nullptr, 0};
+  }
+
   // Distinct values of global column `column` in its table: the column's
   // estimate (storage/column_statistics.hpp), its rows for the rowid; 0 for
   // a column of no table.
   double column_distinct(int column) const {
-    for (const BoundTableRef& t : q_.tables) {
-      const int c = column - t.first_column;
-      if (c < 0 || c >= t.column_count()) continue;
-      if (c == t.column_count() - 1) return static_cast<double>(t.table->rows);
-      return t.table->distinct_estimate(static_cast<std::size_t>(c));
-    }
-    return 0;
+    const auto [table, c] = table_column(column);
+    if (!table) return 0;
+    if (c == table->columns.size()) return static_cast<double>(table->rows);
+    return table->distinct_estimate(c);
   }
 
   // Range of global column `column`'s values in its table (unknown for the
   // rowid and a column of no table).
   ValueRange column_range(int column) const {
-    for (const BoundTableRef& t : q_.tables) {
-      const int c = column - t.first_column;
-      if (c < 0 || c >= t.column_count()) continue;
-      if (c == t.column_count() - 1) return {};
-      return t.table->value_range(static_cast<std::size_t>(c));
-    }
-    return {};
+    const auto [table, c] = table_column(column);
+    if (!table || c == table->columns.size()) return {};
+    return table->value_range(c);
   }
 
   ColumnKnowledge known_columns() const {

@@ -115,11 +115,13 @@ double selectivity(const BoundExpr& e, const ColumnKnowledge& columns) {
       const double one = one_value();
       return one > 0 ? 1 - one : 0.9;
     }
-    case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
+    case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: {
+      const auto bound = range_bound(e, columns);
+      return bound ? interval_share(columns.range(bound->first), bound->second) : 0.33;
+    }
     case Op::And: {
       std::vector<const BoundExpr*> parts;
       flatten_and(e, parts);
-      if (parts.size() == 1 && !range_bound(e, columns)) return 0.33;
       return conjunction(parts, columns);
     }
     case Op::Or: {
