@@ -229,6 +229,12 @@ inline std::string render(const Node& n, Dialect d) {
         if (n.text == "%") return "gpusql_mod(" + a + ", " + b + ")";     // D3
         return "(" + a + " " + (n.text == "/" ? "//" : n.text) + " " + b + ")";  // D2
       }
+      if (d == Dialect::Gpusql && n.text == "/" && n.type == VType::Int) {
+        // gpusql's / and // are one operation: half of the integer quotients
+        // (by the text of their operands, so the choice is the same each time) spell it //.
+        const std::string a = r(n.args[0]), b = r(n.args[1]);
+        return "(" + a + (std::hash<std::string>{}(a + b) % 2 ? " // " : " / ") + b + ")";
+      }
       return "(" + r(n.args[0]) + " " + n.text + " " + r(n.args[1]) + ")";
     case K::Compare: {
       // D12: a correlated <> (negated marks it) as DuckDB answers it right.
