@@ -47,6 +47,7 @@ enum class Op : uint8_t {
   ToDouble,   // integer -> double
   ToInt,      // double -> integer, rounding half to even (DuckDB's cast); out of range is an error
   ToIntHalfAway,  // double -> integer, rounding half away from zero (DuckDB's double -> DECIMAL)
+  ToWideHalfAway,  // the same into 128 bits (double -> a DECIMAL of more than 18 digits)
   ToReal,     // double -> the nearest REAL (32-bit float), kept as a double; a finite value past REAL's range is an error
   Floor, Ceil, Abs,
   Round,      // double -> the nearest whole double, half away from zero (C's round, DuckDB's ROUND)
@@ -78,6 +79,11 @@ enum class Op : uint8_t {
   // upper first: sorts and DISTINCT run on 64-bit keys.
   WideHigh,   // its upper 64 bits (signed)
   WideLow,    // its lower 64 bits, flipped so that their signed order is their unsigned one
+  WideFromParts,  // pops low, high (WideHigh's and WideLow's): the 128-bit value again
+  // pops k, a 128-bit value v: its base-10^18 digit k (0, 1 or 2), truncated
+  // toward zero, so that every digit has v's sign and
+  // v = digit 2 * 10^36 + digit 1 * 10^18 + digit 0 (each a 64-bit value)
+  WideDigit,
   Swap,       // exchanges the two values on top: the compiler evaluates a - b's b first when b
               // holds more values at once, so that deep nesting stays shallow on the stack
   // pops flags, count, total: AVG's value from a total and a count that
@@ -573,6 +579,29 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         if (WIDE) stack[top].i = high[top];
         break;
       case Op::WideLow: stack[top].i ^= INT64_MIN; break;
+      case Op::WideFromParts: {
+        const Slot low = stack[top--];
+        Slot& a = stack[top];
+        if (WIDE) {
+          high[top] = a.i;
+          a.i = low.i ^ INT64_MIN;
+        }
+        a.valid = a.valid && low.valid;
+        break;
+      }
+      case Op::WideDigit: {
+        const Slot k = stack[top--];
+        Slot& a = stack[top];
+        if (WIDE) {
+          constexpr int64_t kBase = 1000000000000000000;  // 10^18
+          int128 v = wide_of(a.i, high[top]);
+          for (int64_t d = 0; d < k.i; ++d) v /= kBase;
+          a.i = static_cast<int64_t>(v % kBase);
+        } else {
+          error |= kEvalWideProgram;
+        }
+        break;
+      }
       case Op::Swap: {
         const Slot b = stack[top];
         stack[top] = stack[top - 1];
@@ -600,13 +629,15 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         Slot b = stack[top--];
         Slot& a = stack[top];
         bool valid = a.valid && b.valid;
-        if (WIDE && in.cls == Cls::Wide) {  // + - * only: the binder makes a DECIMAL quotient a DOUBLE
+        if (WIDE && in.cls == Cls::Wide) {  // + - * %: the binder makes a DECIMAL quotient a DOUBLE
           const int128 x = wide_of(a.i, high[top]), y = wide_of(b.i, high[top + 1]);
           int128 r = 0;
           if (valid) {
             if (in.op == Op::Add) r = add_wide_checked(x, y, error);
             else if (in.op == Op::Sub) r = sub_wide_checked(x, y, error);
-            else r = mul_wide_checked(x, y, error);
+            else if (in.op == Op::Mul) r = mul_wide_checked(x, y, error);
+            else if (y == 0) valid = false;  // % by zero is NULL, as for 64 bits
+            else r = x % y;                  // |x| < 10^38: no overflow
           }
           split_wide(r, a.i, high[top]);
         } else if (in.cls == Cls::Double) {
@@ -710,6 +741,24 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
           r = 0;
         }
         a.i = static_cast<int64_t>(r);
+        break;
+      }
+      case Op::ToWideHalfAway: {
+        Slot& a = stack[top];
+        const double r = round(a.d);
+        // |r| < 2^127, so that its upper part is an int64; r is whole, so
+        // both parts are exact doubles.
+        if (!(r > -1.7014118346046923e38 && r < 1.7014118346046923e38)) {
+          if (a.valid) error |= kEvalCastRange;
+          a.i = 0;
+          if (WIDE) high[top] = 0;
+          break;
+        }
+        const double upper = floor(r / 18446744073709551616.0);  // 2^64
+        const double lower = r - upper * 18446744073709551616.0;  // in [0, 2^64)
+        a.i = static_cast<int64_t>(static_cast<uint64_t>(lower));
+        if (WIDE) high[top] = static_cast<int64_t>(upper);
+        else error |= kEvalWideProgram;
         break;
       }
       case Op::ToReal: {
@@ -856,9 +905,9 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
           split_wide(a.valid ? checked_wide(wide_of(a.i, high[top]), false, error) : 0, a.i, high[top]);
           break;
         }
-        if (WIDE && in.cls == Cls::Wide) {  // a 128-bit value into a 64-bit DECIMAL: the 64-bit bound
-          const int128 w = wide_of(a.i, high[top]);
-          if (a.valid && (w <= -static_cast<int128>(b.i) || w >= b.i)) {
+        if (WIDE && in.cls == Cls::Wide) {  // a 128-bit value into a DECIMAL of the bound's digits
+          const int128 w = wide_of(a.i, high[top]), bound = wide_of(b.i, high[top + 1]);
+          if (a.valid && (w <= -bound || w >= bound)) {
             error |= kEvalCastRange;
             a.i = 0;
           }

@@ -138,20 +138,35 @@ BoundExpr retype_null(BoundExpr e, DataType type) {
   return e;
 }
 
+// The unscaled 128-bit `value` of the DECIMAL `type` as an expression: a
+// constant holds 64 bits, so a wider value is built from its two halves
+// (Op::WideFromParts; no step of it is checked, so 10^38 itself, the bound
+// of a CAST to DECIMAL(38, s), is one too).
+BoundExpr wide_constant(__int128 value, DataType type, std::size_t offset) {
+  if (value >= INT64_MIN && value <= INT64_MAX) return int_constant(static_cast<int64_t>(value), offset, type);
+  const auto bits = static_cast<unsigned __int128>(value);
+  const int64_t high = static_cast<int64_t>(bits >> 64);
+  const int64_t low = static_cast<int64_t>(static_cast<uint64_t>(bits) ^ (uint64_t{1} << 63));  // as WideLow gives it
+  return node(Op::WideFromParts, type,
+              {int_constant(high, offset, DataType::bigint()), int_constant(low, offset, DataType::bigint())}, offset);
+}
+
 // A decimal literal is DECIMAL(p, s), p counting every digit written and s
-// those after the point (DuckDB's rule: 0.50 is DECIMAL(3,2)).
+// those after the point (DuckDB's rule: 0.50 is DECIMAL(3,2)); past 18
+// digits it is a 128-bit DECIMAL.
 BoundExpr decimal_literal(const std::string& text, std::size_t offset) {
   std::size_t point = text.find('.');
   int digits = 0;
   for (char c : text) digits += c >= '0' && c <= '9';
   int scale = point == std::string::npos ? 0 : static_cast<int>(text.size() - point - 1);
-  int64_t unscaled = 0;
-  DataType type = decimal_type(digits, scale, offset);
-  if (scale > kMaxDecimalDigits || parse_decimal(text, type.precision, type.scale, unscaled) != ParseResult::Ok)
+  if (scale > kMaxDecimalDigits)
     throw Error(ErrorKind::NotSupported,
-                "not supported yet: the DECIMAL literal " + text + " needs more than 18 digits (128-bit decimals)",
-                offset);
-  return int_constant(unscaled, offset, type);
+                "not supported yet: the DECIMAL literal " + text + " has more than 18 digits after the point", offset);
+  DataType type = decimal_type(digits, scale, offset, /*wide=*/digits > kMaxDecimalDigits);
+  __int128 unscaled = 0;
+  if (parse_wide_decimal(text, type.precision, type.scale, unscaled) != ParseResult::Ok)
+    throw Error(ErrorKind::Conversion, "could not read the DECIMAL literal " + text, offset);
+  return wide_constant(unscaled, type, offset);
 }
 
 BoundExpr to_double(BoundExpr e) {
@@ -181,14 +196,21 @@ BoundExpr to_real(BoundExpr e) {
   return node(Op::ToReal, DataType::real(), {to_double(std::move(e))}, offset);
 }
 
-// An exact operand as a DECIMAL of `scale` (at least its own), 128-bit when
-// `wide`. With `saturate` the rescaling saturates rather than fails
-// (ScaleSaturate): for a comparison, and for a CAST whose precision check
-// follows.
+// An exact operand as a DECIMAL of `scale`, 128-bit when `wide`: a larger
+// scale multiplies, a smaller one (a value of common_value_type()) rounds
+// half away from zero. With `saturate` the rescaling saturates rather than
+// fails (ScaleSaturate): for a comparison, and for a CAST whose precision
+// check follows.
 BoundExpr to_decimal(BoundExpr e, int scale, bool saturate = false, bool wide = false) {
   DecimalShape shape = *decimal_shape(e.type);
   std::size_t offset = e.offset;
   wide = wide || is_wide(e);
+  if (scale < shape.scale) {  // fewer digits after the point (common_value_type()): rounded half away from zero
+    DataType type = decimal_type(shape.precision, scale, offset, wide);
+    if (e.is_null_constant()) return retype_null(std::move(e), type);
+    if (wide) e = widen(std::move(e));
+    return node(Op::DivRound, type, {std::move(e), int_constant(pow10(shape.scale - scale), offset)}, offset);
+  }
   DataType type = decimal_type(shape.precision - shape.scale + scale, scale, offset, wide);
   if (e.is_null_constant()) return retype_null(std::move(e), type);
   if (wide) e = widen(std::move(e));
@@ -377,13 +399,13 @@ class ExpressionBinder {
       case ast::Literal::Kind::Boolean: return bool_constant(l.boolean, e.offset);
       case ast::Literal::Kind::Integer: return int_constant(l.integer, e.offset);
       case ast::Literal::Kind::Number: {
-        // With a point and no exponent it is exact: DECIMAL (as in DuckDB and
-        // PostgreSQL); more digits than DuckDB's 38 make it a DOUBLE. A whole
-        // number past BIGINT is a DOUBLE too (DuckDB's HUGEINT is not here).
+        // Without an exponent it is exact: DECIMAL (as in DuckDB and
+        // PostgreSQL), a whole number past BIGINT DECIMAL(p, 0) (DuckDB's
+        // HUGEINT, exact in the same 128 bits); more digits than DuckDB's 38
+        // make it a DOUBLE.
         int digits = 0;
         for (char c : l.text) digits += c >= '0' && c <= '9';
-        if (l.text.find('.') != std::string::npos && l.text.find_first_of("eE") == std::string::npos && digits <= 38)
-          return decimal_literal(l.text, e.offset);
+        if (l.text.find_first_of("eE") == std::string::npos && digits <= 38) return decimal_literal(l.text, e.offset);
         double d = 0;
         auto [end, ec] = std::from_chars(l.text.data(), l.text.data() + l.text.size(), d);
         if (ec == std::errc::result_out_of_range || !std::isfinite(d))
@@ -530,9 +552,9 @@ class ExpressionBinder {
     // With a 128-bit operand (a SUM) the arithmetic is 128-bit, its types
     // capped at 38 digits; the evaluator fails a result past them.
     const bool wide = is_wide(a) || is_wide(b);
-    if (wide && op == Op::Mod)
-      throw Error(ErrorKind::NotSupported, "not supported yet: % of a DECIMAL wider than 18 digits", e.offset);
-    if (op == Op::Div) {
+    // DuckDB's % of DECIMALs whose common type would need more than 38
+    // digits is a DOUBLE (fmod).
+    if (op == Op::Div || (op == Op::Mod && wide && whole + scale > DataType::kMaxDecimalDigits)) {
       a = to_double(std::move(a));
       b = to_double(std::move(b));
       return node(op, DataType::double_(), {std::move(a), std::move(b)}, e.offset);
@@ -599,10 +621,21 @@ class ExpressionBinder {
   }
 
   // x [NOT] BETWEEN lo AND hi  ==  [NOT] (x >= lo AND x <= hi)
+  // DuckDB compares all three in their common type: where one is a DOUBLE or
+  // REAL, so are the others (x - 7 BETWEEN x AND 1.5e30 differs from two
+  // exact comparisons where x - 7 and x are the same DOUBLE). Between exact
+  // types the common type changes no comparison.
   BoundExpr bind_between(const ast::Expr& e) {
-    BoundExpr x = bind(*e.args[0]);
-    BoundExpr low = compare(Op::Ge, x, bind(*e.args[1]), e.offset, e.args[1]->offset);
-    BoundExpr high = compare(Op::Le, std::move(x), bind(*e.args[2]), e.offset, e.args[2]->offset);
+    BoundExpr x = bind(*e.args[0]), lo = bind(*e.args[1]), hi = bind(*e.args[2]);
+    if (is_number(x.type) && is_number(lo.type) && is_number(hi.type) &&
+        (x.type.is_floating() || lo.type.is_floating() || hi.type.is_floating())) {
+      const DataType common = common_numeric_type(common_numeric_type(x.type, lo.type, e.offset), hi.type, e.offset);
+      x = to_numeric(std::move(x), common);
+      lo = to_numeric(std::move(lo), common);
+      hi = to_numeric(std::move(hi), common);
+    }
+    BoundExpr low = compare(Op::Ge, x, std::move(lo), e.offset, e.args[1]->offset);
+    BoundExpr high = compare(Op::Le, std::move(x), std::move(hi), e.offset, e.args[2]->offset);
     BoundExpr both = node(Op::And, DataType::boolean(), {std::move(low), std::move(high)}, e.offset);
     return e.negated ? node(Op::Not, DataType::boolean(), {std::move(both)}, e.offset) : both;
   }
@@ -775,6 +808,7 @@ class ExpressionBinder {
       std::byte raw[16] = {};
       ParseResult r = cast_text(v.text, target, raw);
       if (r != ParseResult::Ok) throw Error(ErrorKind::Conversion, conversion_message(v.text, target, r, '\''), v.offset);
+      if (target.is_wide_decimal()) return wide_constant(load_wide(raw, 0), target, at);
       Slot value = load_raw(raw, target.id, 0);
       BoundExpr c = make_constant(target, at);
       c.constant.value.i = value.i;
@@ -834,12 +868,15 @@ class ExpressionBinder {
           // DuckDB: the double times 10^scale, rounded half away from zero.
           BoundExpr scaled = node(Op::Mul, DataType::double_(),
                                   {to_double(std::move(v)), double_constant(static_cast<double>(pow10(target.scale)), at)}, at);
-          d = node(Op::ToIntHalfAway, target, {std::move(scaled)}, at);
-          whole = kMaxDecimalDigits + 1;
+          const bool wide = target.is_wide_decimal();
+          d = node(wide ? Op::ToWideHalfAway : Op::ToIntHalfAway,
+                   wide ? decimal_type(DataType::kMaxDecimalDigits, target.scale, at, true) : target, {std::move(scaled)},
+                   at);
+          whole = DataType::kMaxDecimalDigits + 1;
         } else if (auto shape = decimal_shape(v.type)) {
           whole = shape->precision - shape->scale;
           if (target.scale >= shape->scale) {  // a value past int64 saturates: the check below fails it
-            d = to_decimal(std::move(v), target.scale, /*saturate=*/true);
+            d = to_decimal(std::move(v), target.scale, /*saturate=*/true, target.is_wide_decimal());
           } else {  // fewer digits after the point: rounded half away from zero
             // Rounding may carry into one more digit (99.99 -> 100).
             ++whole;
@@ -852,11 +889,14 @@ class ExpressionBinder {
         }
         // Retyping a 128-bit value as a 64-bit DECIMAL would read its lower
         // word alone: it goes through the check, which narrows it.
-        if (is_wide(d))
-          return node(Op::CheckPrecision, target, {std::move(d), int_constant(pow10(target.precision), at)}, at);
-        d.type = target;
-        if (whole <= target.precision - target.scale) return d;
-        return node(Op::CheckPrecision, target, {std::move(d), int_constant(pow10(target.precision), at)}, at);
+        const bool check = is_wide(d) || whole > target.precision - target.scale;
+        if (!check) {
+          d.type = target;
+          return d;
+        }
+        BoundExpr bound = wide_constant(wide_power_of_ten(target.precision),
+                                        decimal_type(target.precision + 1, 0, at, target.is_wide_decimal()), at);
+        return node(Op::CheckPrecision, target, {std::move(d), std::move(bound)}, at);
       }
       case Type::Boolean:
         // Not zero (a NaN is TRUE, -0.0 FALSE, as in DuckDB).
@@ -872,7 +912,7 @@ class ExpressionBinder {
           if (v.type.is_floating()) s.d = v.constant.value.d;
           else s.i = v.constant.value.i;
           std::byte raw[16] = {};
-          store_value(raw, v.type.storage(), 0, s);
+          store_value(raw, v.type.storage(), 0, s, s.i >> 63);  // a 128-bit constant holds 64 bits, sign-extended
           BoundExpr c = make_constant(DataType::varchar(), at);
           c.text = format_cast_text(v.type, raw, 0);
           return c;
@@ -972,7 +1012,7 @@ class ExpressionBinder {
         if (!is_number(type) || !is_number(r->type))
           throw Error(ErrorKind::Binder, "CASE branches of types " + type.to_string() + " and " + r->type.to_string(),
                       r->offset);
-        type = common_numeric_type(type, r->type, r->offset);
+        type = common_value_type(type, r->type, r->offset);
       }
       for (BoundExpr* r : results)
         *r = is_untyped_null(*r) ? retype_null(std::move(*r), type) : is_number(type) ? to_numeric(std::move(*r), type) : std::move(*r);
@@ -1353,6 +1393,23 @@ class ExpressionBinder {
                 e.offset);
   }
 
+  // The halves of a 128-bit DECIMAL, and the value from its halves and its
+  // precision and scale, for the two-level MIN and MAX
+  // (engine/distinct_aggregates.hpp).
+  BoundExpr bind_wide_parts(const ast::Expr& e) {
+    const std::size_t at = e.offset;
+    if (e.name == kWideFromParts) {
+      if (e.args.size() != 4) throw Error(ErrorKind::Invalid, "internal: wide from parts takes four arguments", at);
+      BoundExpr high = bind(*e.args[0]), low = bind(*e.args[1]);
+      const int64_t precision = bind(*e.args[2]).constant.value.i, scale = bind(*e.args[3]).constant.value.i;
+      return node(Op::WideFromParts, decimal_type(static_cast<int>(precision), static_cast<int>(scale), at, true),
+                  {std::move(high), std::move(low)}, at);
+    }
+    if (e.args.size() != 1) throw Error(ErrorKind::Invalid, "internal: " + e.name + " takes one argument", at);
+    return node(e.name == kWideHighPart ? Op::WideHigh : Op::WideLow, DataType::bigint(), {widen(bind(*e.args[0]))},
+                at);
+  }
+
   BoundExpr bind_function(const ast::Expr& e) {
     if (is_aggregate_name(e.name))
       throw Error(ErrorKind::Binder, std::string("aggregate functions are not allowed in ") + scope_.clause(), e.offset);
@@ -1378,6 +1435,7 @@ class ExpressionBinder {
     }
     if (e.name == "round") return bind_round(e);
     if (e.name == kAverageOfPartials) return bind_average_of_partials(e);
+    if (e.name == kWideHighPart || e.name == kWideLowPart || e.name == kWideFromParts) return bind_wide_parts(e);
     if (e.name == "trim" || e.name == "ltrim" || e.name == "rtrim") return bind_trim(e);
     if (e.name == "coalesce" || e.name == "ifnull" || e.name == "nullif") return bind_null_function(e);
     if (e.name == "substring" || e.name == "substr") return bind_substring(e);
@@ -1621,26 +1679,7 @@ class Subqueries {
         v.text = c.dictionary->values.at(c.values<uint32_t>()[0]);
         return v;
       }
-      case Type::HugeInt: {
-        // A 128-bit DECIMAL (a SUM's): kept 128-bit. A constant holds 64
-        // bits, so a wider value is (p2 * 10^18 + p1) * 10^18 + p0, each
-        // part under 10^18, in 128-bit arithmetic (folded where it fits).
-        const int64_t* words = reinterpret_cast<const int64_t*>(c.bytes.data());
-        const __int128 value = static_cast<__int128>(static_cast<unsigned __int128>(static_cast<uint64_t>(words[1])) << 64 |
-                                                     static_cast<uint64_t>(words[0]));
-        constexpr int64_t kBase = 1000000000000000000;  // 10^18
-        const DataType part = decimal_type(18, 0, e.offset);
-        auto wide = [&](int64_t v) { return widen(int_constant(v, e.offset, part)); };
-        const DataType step = decimal_type(DataType::kMaxDecimalDigits, 0, e.offset, /*wide=*/true);
-        const int64_t p0 = static_cast<int64_t>(value % kBase);
-        const __int128 rest = value / kBase;
-        const int64_t p1 = static_cast<int64_t>(rest % kBase), p2 = static_cast<int64_t>(rest / kBase);
-        BoundExpr v = wide(p2);
-        for (int64_t p : {p1, p0})
-          v = node(Op::Add, step, {node(Op::Mul, step, {std::move(v), wide(kBase)}, e.offset), wide(p)}, e.offset);
-        v.type = c.type;
-        return v;
-      }
+      case Type::HugeInt: return wide_constant(load_wide(c.bytes.data(), 0), c.type, e.offset);  // kept 128-bit
     }
     throw Error(ErrorKind::NotSupported, "not supported yet: a subquery value of type " + c.type.to_string(),
                 e.offset);
@@ -1813,6 +1852,15 @@ const ast::Expr& TableScope::quantified(const ast::Expr& e) {
 // The aggregates fold 64-bit values and the groupings key on them: a
 // DECIMAL wider than 18 digits (a SUM's, or arithmetic beside one) would
 // lose its upper bits there.
+// MIN or MAX of a 128-bit DECIMAL `argument` (its text) of `type`: the
+// aggregates fold 64-bit values, so the query binds again in two levels
+// (wide_extremes_rewritten()). Thrown where the aggregate binds, caught by
+// QueryBinder::bind.
+struct WideExtremeFound {
+  std::string argument;
+  DataType type;
+};
+
 Error wide_aggregate_error(const std::string& function, std::size_t offset) {
   return Error(ErrorKind::NotSupported,
                "not supported yet: " + function + " of a DECIMAL wider than 18 digits (CAST it to DECIMAL(18, s))",
@@ -1853,6 +1901,12 @@ class AggregateScope : public Scope {
         bound = as_group_key(*std::move(bound));
         for (std::size_t k = 0; k < query_.group_keys.size(); ++k)
           if (same_expression(*bound, query_.group_keys[k])) return key_ref(k, *bound, e.offset);
+        for (const BoundQuery::WideKey& w : query_.wide_keys)
+          if (same_expression(*bound, w.value))
+            return node(Op::WideFromParts, w.value.type,
+                        {key_ref(w.high, query_.group_keys[w.high], e.offset),
+                         key_ref(w.low, query_.group_keys[w.low], e.offset)},
+                        e.offset);
       }
     }
     return std::nullopt;
@@ -1898,7 +1952,12 @@ class AggregateScope : public Scope {
     for (const auto& a : e.args)
       if (contains_aggregate(*a))
         throw Error(ErrorKind::Binder, "aggregate function calls cannot be nested", a->offset);
-    BoundAggregate a = bind_aggregate(e);
+    if (std::optional<BoundExpr> wide = wide_aggregate(e)) return *std::move(wide);
+    return reference(bind_aggregate(e), e.offset);
+  }
+
+  // A reference to the aggregate `a` (one per distinct aggregate).
+  BoundExpr reference(BoundAggregate a, std::size_t offset) {
     std::size_t index = query_.aggregates.size();
     for (std::size_t i = 0; i < query_.aggregates.size(); ++i)
       if (same_aggregate(query_.aggregates[i], a)) index = i;
@@ -1907,9 +1966,52 @@ class AggregateScope : public Scope {
     ref.column = static_cast<int>(query_.group_keys.size() + index);
     ref.type = a.type;
     ref.dictionary = a.dictionary;
-    ref.offset = e.offset;
+    ref.offset = offset;
     if (index == query_.aggregates.size()) query_.aggregates.push_back(std::move(a));
     return ref;
+  }
+
+  // SUM, AVG, MIN or MAX of a 128-bit DECIMAL; nullopt for anything else.
+  // The aggregates fold 64-bit values, so SUM sums the value's three
+  // base-10^18 digits apart (Op::WideDigit: each digit's sum is exact) and
+  // adds those up in 128 bits, (S2 * 10^18 + S1) * 10^18 + S0, which
+  // overflows only where DuckDB's 128-bit sum does; AVG divides that total
+  // by the count as AVG itself does (Op::AvgQuotient). MIN and MAX need two
+  // GROUP BYs: WideExtremeFound.
+  std::optional<BoundExpr> wide_aggregate(const ast::Expr& e) {
+    // AVG's total beside a two-level rewrite is its SUM (engine/distinct_aggregates.hpp).
+    const std::string n = e.name == kAverageHighPart ? "sum" : e.name;
+    if ((n != "sum" && n != "avg" && n != "min" && n != "max") || e.args.size() != 1 ||
+        e.args[0]->kind == ExprKind::Star)
+      return std::nullopt;
+    TableScope inner(query_, "aggregate arguments", tables_.subqueries());
+    BoundExpr arg = ExpressionBinder(inner).bind(*e.args[0]);
+    if (!is_wide(arg)) return std::nullopt;
+    const std::size_t at = e.offset;
+    if (e.distinct) throw wide_aggregate_error(n + "(DISTINCT ...)", at);
+    if (n == "min" || n == "max") throw WideExtremeFound{ast::to_string(*e.args[0]), arg.type};
+    const DataType digit = decimal_type(18, 0, at), step = decimal_type(38, 0, at, /*wide=*/true);
+    BoundExpr total;
+    for (int k = 2; k >= 0; --k) {
+      BoundAggregate sum;
+      sum.kind = AggKind::Sum;
+      sum.type = step;
+      sum.argument = node(Op::WideDigit, digit, {arg, int_constant(k, at)}, at);
+      BoundExpr partial = reference(std::move(sum), at);
+      total = k == 2 ? std::move(partial)
+                     : node(Op::Add, step, {node(Op::Mul, step, {std::move(total), int_constant(pow10(18), at)}, at),
+                                            std::move(partial)},
+                            at);
+    }
+    total.type = decimal_type(38, arg.type.scale, at, /*wide=*/true);
+    if (n == "sum") return total;
+    BoundAggregate count;
+    count.kind = AggKind::Count;
+    count.type = DataType::bigint();
+    count.argument = node(Op::WideHigh, DataType::bigint(), {arg}, at);  // NULL where arg is
+    BoundExpr counted = reference(std::move(count), at);
+    return node(Op::AvgQuotient, DataType::double_(),
+                {std::move(total), std::move(counted), int_constant(arg.type.scale, at)}, at);
   }
 
   BoundAggregate bind_aggregate(const ast::Expr& e) {
@@ -1960,6 +2062,8 @@ class AggregateScope : public Scope {
     }
     if (n == "count") {
       if (e.distinct && is_wide(arg)) throw wide_aggregate_error("count(DISTINCT ...)", e.offset);
+      // The aggregates read 64-bit values: a 128-bit one is counted by its upper half, NULL where it is.
+      if (is_wide(arg)) arg = node(Op::WideHigh, DataType::bigint(), {std::move(arg)}, e.offset);
       a.kind = e.distinct ? AggKind::CountDistinct : AggKind::Count;
       a.type = DataType::bigint();
     } else if (n == "min" || n == "max") {
@@ -2003,6 +2107,7 @@ class QueryBinder {
         runner_(runner),
         subqueries_(runner_),
         names_(names),
+        outer_names_(names),
         depth_(depth) {
     // A subquery written twice (in the select list and ORDER BY) binds once:
     // the same join, the same expression.
@@ -2022,6 +2127,24 @@ class QueryBinder {
       made_.push_back(std::make_shared<const ast::SelectStatement>(*std::move(two_level)));
       return bind(*made_.back());
     }
+    try {
+      return bind_block(s);
+    } catch (const WideExtremeFound& found) {
+      // MIN or MAX of a 128-bit value: the two-level form binds in a binder
+      // of its own (this one holds the first attempt's state).
+      if (wide_rewrite_)
+        throw Error(ErrorKind::NotSupported,
+                    "not supported yet: MIN or MAX of two different DECIMAL values wider than 18 digits in one query",
+                    s.items.empty() ? 0 : s.items.front().expr->offset);
+      made_.push_back(std::make_shared<const ast::SelectStatement>(
+          wide_extremes_rewritten(s, sql_, found.argument, found.type.precision, found.type.scale)));
+      QueryBinder again(catalog_, sql_, reader_, runner_, outer_names_, depth_);
+      again.wide_rewrite_ = true;
+      return again.bind(*made_.back());
+    }
+  }
+
+  BoundQuery bind_block(const ast::SelectStatement& s) {
     enter_with(s);
     if (s.set_operation) return bind_set_operation(s);
     if (s.from.empty()) bind_no_from(s);
@@ -2077,6 +2200,8 @@ class QueryBinder {
   std::map<const ast::TableRef*, std::size_t> on_tables_;
   std::map<const ast::TableRef*, int> scope_ends_;  // the column end an item's ON may read
   const NamedQueries* names_;                                  // what FROM may name besides tables
+  const NamedQueries* outer_names_;                            // names_ before this query's WITH
+  bool wide_rewrite_ = false;  // the statement is wide_extremes_rewritten()'s (it binds no second time)
   std::vector<std::shared_ptr<const ast::SelectStatement>> made_;  // statements this binder made, kept while it lives
   std::map<std::string, std::optional<BoundExpr>> correlated_;     // bound correlated subqueries, by their text
   const ast::SelectStatement* statement_ = nullptr;               // the statement bind() binds
@@ -3146,6 +3271,16 @@ class QueryBinder {
       return;
     }
     if (e.op == Op::Constant && !e.constant.null_constant && e.constant.value.i != 0) return;  // TRUE
+    if (e.op == Op::Eq && is_wide(e.children[0]) && is_wide(e.children[1])) {
+      // Join keys hold 64 bits: two 128-bit values are equal where both
+      // halves are, two equalities a join can key on.
+      for (Op half : {Op::WideHigh, Op::WideLow})
+        q_.conjuncts.push_back(node(Op::Eq, DataType::boolean(),
+                                    {node(half, DataType::bigint(), {e.children[0]}, e.offset),
+                                     node(half, DataType::bigint(), {e.children[1]}, e.offset)},
+                                    e.offset));
+      return;
+    }
     if (e.op == Op::Or) {
       std::vector<BoundExpr> factored = factor_common_conjuncts(std::move(e));
       if (factored.size() == 1 && factored[0].op == Op::Or) {
@@ -3182,13 +3317,23 @@ class QueryBinder {
         throw Error(ErrorKind::Binder, "GROUP BY clause cannot contain aggregates", e.offset);
       TableScope scope(q_, "GROUP BY", &subqueries_);
       BoundExpr key = as_group_key(ExpressionBinder(scope).bind(e));
-      if (is_wide(key))
-        throw Error(ErrorKind::NotSupported,
-                    "not supported yet: GROUP BY a DECIMAL wider than 18 digits (CAST it to DECIMAL(18, s))", e.offset);
-      bool duplicate = false;
-      for (const auto& k : q_.group_keys) duplicate |= same_expression(k, key);
-      if (!duplicate) q_.group_keys.push_back(std::move(key));
+      if (!is_wide(key)) {
+        add_group_key(std::move(key));
+        continue;
+      }
+      // The groupings key on 64-bit values (BoundQuery::WideKey).
+      const std::size_t high = add_group_key(node(Op::WideHigh, DataType::bigint(), {key}, e.offset));
+      const std::size_t low = add_group_key(node(Op::WideLow, DataType::bigint(), {key}, e.offset));
+      q_.wide_keys.push_back({std::move(key), high, low});
     }
+  }
+
+  // The index of `key` among the group keys, added unless it is there.
+  std::size_t add_group_key(BoundExpr key) {
+    for (std::size_t k = 0; k < q_.group_keys.size(); ++k)
+      if (same_expression(q_.group_keys[k], key)) return k;
+    q_.group_keys.push_back(std::move(key));
+    return q_.group_keys.size() - 1;
   }
 
   BoundExpr bind_output(const ast::Expr& e) {

@@ -85,6 +85,13 @@ struct BoundQuery {
   std::vector<BoundExpr> conjuncts;
   bool aggregated = false;  // GROUP BY or aggregates present
   std::vector<BoundExpr> group_keys;
+  // A 128-bit DECIMAL key groups as two 64-bit keys, its upper and lower
+  // halves (group_keys[high], group_keys[low]), and reads back as one value.
+  struct WideKey {
+    BoundExpr value;
+    std::size_t high = 0, low = 0;
+  };
+  std::vector<WideKey> wide_keys;
   std::vector<BoundAggregate> aggregates;
   std::optional<BoundExpr> having;
   // The select list, then hidden ORDER BY keys (outputs[visible...]).

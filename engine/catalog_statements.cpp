@@ -119,19 +119,20 @@ Constant evaluate_constant(const ast::Expr& e) {
         }
         case Kind::Integer: return single(DataType::bigint(), &l.integer);
         case Kind::Number: {
-          // Exact when it is a plain decimal of up to 18 digits; a double otherwise.
+          // Exact when it is a plain decimal of up to 38 digits (18 after
+          // the point); a double otherwise.
           std::string_view text = l.text;
           std::size_t point = text.find('.');
           bool plain = text.find_first_of("eE") == std::string_view::npos;
           std::size_t scale = plain && point != std::string_view::npos ? text.size() - point - 1 : 0;
           std::size_t digits = 0;
           for (char ch : text) digits += ch >= '0' && ch <= '9';
-          int64_t unscaled = 0;
-          if (plain && digits <= 18 && scale <= 18) {
+          if (plain && digits <= DataType::kMaxDecimalDigits && scale <= DataType::kMaxNarrowDecimalDigits) {
             DataType type{Type::Decimal, static_cast<uint8_t>(std::max<std::size_t>(digits, 1)),
                           static_cast<uint8_t>(scale)};
-            if (parse_decimal(text, type.precision, type.scale, unscaled) == ParseResult::Ok)
-              return single(type, &unscaled);
+            Constant c;
+            c.column = HostColumn(type, 1);
+            if (parse_fixed(text, type, c.column.bytes.data(), 0) == ParseResult::Ok) return c;
           }
           double d = 0;
           ParseResult r = parse_double(text, d);
@@ -161,8 +162,13 @@ Constant evaluate_constant(const ast::Expr& e) {
       if (c.is_null) return c;
       HostColumn& v = c.column;
       switch (v.type.id) {
-        case Type::BigInt:
-        case Type::Decimal: {
+        case Type::Decimal:
+          if (v.type.is_wide_decimal()) {  // within 38 digits: negating cannot overflow
+            store_wide(v.bytes.data(), 0, -load_wide(v.bytes.data(), 0));
+            return c;
+          }
+          [[fallthrough]];
+        case Type::BigInt: {
           int64_t& x = v.values<int64_t>()[0];
           if (x == INT64_MIN) throw Error(ErrorKind::Conversion, "the value is out of range when negated", e.offset);
           x = -x;
@@ -558,37 +564,59 @@ std::shared_ptr<ResultData> show_tables(Database::Impl& database) {
 
 // SUMMARIZE t: DuckDB's columns but the moments and quantiles (avg, std,
 // q25, q50, q75). min, max and the non-NULL counts come from one query over
-// the table on the executor in use, MIN, MAX and COUNT of every column;
-// approx_unique is the planner's distinct estimate (exact up to 65,536 rows,
-// sampled beyond: DuckDB's HyperLogLog may say otherwise).
+// the table on the executor in use, MIN, MAX and COUNT of every column (a
+// query of its own for each 128-bit DECIMAL column: MIN and MAX of one run
+// in two GROUP BYs, of one such column at a time); approx_unique is the
+// planner's distinct estimate (exact up to 65,536 rows, sampled beyond:
+// DuckDB's HyperLogLog may say otherwise).
 std::shared_ptr<ResultData> summarize(std::shared_ptr<const Table> table, Database::Impl& database) {
-  ast::SelectStatement select;
-  for (const ColumnDefinition& column : table->columns)
-    for (const char* aggregate : {"min", "max", "count"}) {
-      std::vector<ast::ExprPtr> args;
-      args.push_back(ast::make_column("", column.name, 0));
-      select.items.push_back({ast::make_function(aggregate, std::move(args), false, 0), ""});
+  std::vector<std::vector<std::size_t>> batches(1);  // the columns each query reads
+  for (std::size_t c = 0; c < table->columns.size(); ++c) {
+    if (table->columns[c].type.is_wide_decimal()) batches.push_back({c});
+    else batches[0].push_back(c);
+  }
+  struct Place {
+    std::size_t query = 0, item = 0;
+  };
+  std::vector<Place> places(table->columns.size());
+  std::vector<Result> values;
+  for (const std::vector<std::size_t>& batch : batches) {
+    if (batch.empty()) {
+      values.emplace_back(std::make_shared<ResultData>());
+      continue;
     }
-  ast::TableRef from;
-  from.name = table->name;
-  select.from.push_back(std::move(from));
-  const Result values(database.run_select(select, "", nullptr));
+    ast::SelectStatement select;
+    for (std::size_t c : batch) {
+      places[c] = {values.size(), select.items.size()};
+      for (const char* aggregate : {"min", "max", "count"}) {
+        std::vector<ast::ExprPtr> args;
+        args.push_back(ast::make_column("", table->columns[c].name, 0));
+        select.items.push_back({ast::make_function(aggregate, std::move(args), false, 0), ""});
+      }
+    }
+    ast::TableRef from;
+    from.name = table->name;
+    select.from.push_back(std::move(from));
+    values.emplace_back(database.run_select(select, "", nullptr));
+  }
   std::vector<std::string> names, types, minima, maxima;
   std::vector<uint32_t> min_valid, max_valid;
   std::vector<int64_t> unique, counts;
   HostColumn null_percentage(DataType{Type::Decimal, 9, 2}, table->columns.size());
   const int64_t rows = static_cast<int64_t>(table->rows);
   for (std::size_t c = 0; c < table->columns.size(); ++c) {
+    const Result& v = values[places[c].query];
+    const std::size_t at = places[c].item;
     names.push_back(table->columns[c].name);
     types.push_back(table->columns[c].type.to_string());
-    minima.push_back(values.text(0, 3 * c));
-    maxima.push_back(values.text(0, 3 * c + 1));
-    min_valid.push_back(values.is_null(0, 3 * c) ? 0 : 1);
-    max_valid.push_back(values.is_null(0, 3 * c + 1) ? 0 : 1);
+    minima.push_back(v.text(0, at));
+    maxima.push_back(v.text(0, at + 1));
+    min_valid.push_back(v.is_null(0, at) ? 0 : 1);
+    max_valid.push_back(v.is_null(0, at + 1) ? 0 : 1);
     unique.push_back(static_cast<int64_t>(std::llround(table->distinct_estimate(c))));
     counts.push_back(rows);
     // 100 * NULLs / rows, to two places, half away from zero (DuckDB's cast of the quotient).
-    const int64_t nulls = rows - values.get<int64_t>(0, 3 * c + 2);
+    const int64_t nulls = rows - v.get<int64_t>(0, at + 2);
     if (rows == 0) null_percentage.set_null(c);
     else null_percentage.values<int64_t>()[c] = (nulls * 20000 / rows + 1) / 2;
   }
@@ -669,9 +697,8 @@ DataType data_type_from_name(const ast::TypeName& type) {
       throw Error(ErrorKind::Binder, "DECIMAL precision must be between 1 and 38", type.offset);
     if (scale < 0 || scale > precision)
       throw Error(ErrorKind::Binder, "DECIMAL scale must be between 0 and the precision", type.offset);
-    if (precision > 18)
-      throw Error(ErrorKind::NotSupported, "not supported yet: DECIMAL precision above 18 (64-bit storage)",
-                  type.offset);
+    if (scale > DataType::kMaxNarrowDecimalDigits)
+      throw Error(ErrorKind::NotSupported, "not supported yet: DECIMAL scale above 18", type.offset);
     return DataType{Type::Decimal, static_cast<uint8_t>(precision), static_cast<uint8_t>(scale)};
   }
   std::string hint = closest_name(name, {"integer", "bigint", "double", "real", "boolean", "date", "varchar", "decimal"});

@@ -80,9 +80,9 @@ class CudaExecutor final : public Executor {
   }
 
   // The result's columns evaluated into buffers the table keeps; a 128-bit
-  // DECIMAL column narrowed to 18 digits, or the error the host path gives
-  // when a value does not fit (each such column reports into a word of its
-  // own, read back with the query's error words in one copy).
+  // DECIMAL column narrowed to 18 digits when every value fits, as the host
+  // path does (each such column reports into a word of its own, read back
+  // with the query's error words in one copy), else kept 128-bit.
   std::shared_ptr<Table> execute_to_table(const Plan& plan, std::string name) override {
     profile_ = nullptr;
     DeviceBuffer error_words = begin();
@@ -131,9 +131,17 @@ class CudaExecutor final : public Executor {
                                     cudaMemcpyDeviceToHost, context_.stream()));
     context_.synchronize();
     throw_if_eval_error(first_error(errors.data(), stage_ + 1));
-    std::vector<std::string> unique = unique_names(names);
-    for (std::size_t c = 0; c < visible; ++c)
-      if (errors[stage_ + 1 + c]) throw_wide_table_column(result.columns[c].type, unique[c]);
+    for (std::size_t c = 0; c < visible; ++c) {
+      if (!errors[stage_ + 1 + c]) continue;
+      DeviceColumn& column = device->columns[c];
+      const BoundExpr value = column_ref(result, c);
+      SlotMap slots;
+      const ExprProgram program = compile_expression(value, slots);  // fills slots: before column_set()
+      column.type = types[c] = value.type;
+      column.data = DeviceBuffer(context_, std::max<std::size_t>(1, count * value.type.width()));
+      kernels::project_rows(program, value.type.storage(), column_set(slots, result), nullptr, count, column.data.data(),
+                            column.validity.as<uint32_t>(), error_, context_);
+    }
     std::shared_ptr<Table> table = device_only_table(std::move(name), names, types, dictionaries, count);
     table->device = std::move(device);
     return table;

@@ -16,7 +16,8 @@ namespace {
 using ast::ExprKind;
 using ast::ExprPtr;
 
-const char* const kAggregates[] = {"count", "sum", "min", "max", "avg", "arg_min", "arg_max", "min_by", "max_by"};
+const char* const kAggregates[] = {"count",  "sum",    "min",    "max",           "avg",          "arg_min",
+                                   "arg_max", "min_by", "max_by", kAverageHighPart, kAverageLowPart};
 
 bool is_aggregate(const ast::Expr& e) {
   return e.kind == ExprKind::Function &&
@@ -37,9 +38,16 @@ bool has_distinct_sum(const ast::Expr& e) {
   return std::any_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return has_distinct_sum(*a); });
 }
 
+// MIN and MAX of the 128-bit value whose text is `argument`.
+struct WideExtremes {
+  std::string argument;
+  int precision = 0, scale = 0;
+};
+
 class Rewriter {
  public:
-  Rewriter(const ast::SelectStatement& s, std::string_view sql) : s_(s), sql_(sql) {
+  Rewriter(const ast::SelectStatement& s, std::string_view sql, std::optional<WideExtremes> wide = std::nullopt)
+      : s_(s), sql_(sql), wide_(std::move(wide)) {
     for (std::size_t k = 0; k < s.group_by.size(); ++k) keys_.push_back(ast::to_string(*s.group_by[k]));
   }
 
@@ -64,8 +72,12 @@ class Rewriter {
       inner->group_by.push_back(ast::clone(*s_.group_by[k]));
     }
     if (!distinct_argument_) throw Error(ErrorKind::Invalid, "internal: no DISTINCT aggregate to rewrite");
-    inner->items.push_back({ast::clone(*distinct_argument_), "distinct value"});
-    inner->group_by.push_back(ast::clone(*distinct_argument_));
+    auto key = [&] {
+      return wide_ ? call(kWideHighPart, ast::clone(*distinct_argument_), distinct_argument_->offset)
+                   : ast::clone(*distinct_argument_);
+    };
+    inner->items.push_back({key(), "distinct value"});
+    inner->group_by.push_back(key());
     for (auto& [text, partial] : partials_) inner->items.push_back({std::move(partial.expr), partial.name});
 
     ast::TableRef from;
@@ -83,6 +95,8 @@ class Rewriter {
   };
   const ast::SelectStatement& s_;
   std::string_view sql_;
+  std::optional<WideExtremes> wide_;
+  std::vector<ExprPtr> made_;  // arguments the partials read, kept while the rewrite runs
   std::vector<std::string> keys_;          // the GROUP BY expressions' text
   const ast::Expr* distinct_argument_ = nullptr;
   std::map<std::string, Partial> partials_;  // by the inner aggregate's text
@@ -127,9 +141,43 @@ class Rewriter {
     return ast::make_function("coalesce", std::move(args), false, offset);
   }
 
+  std::string beside() const {
+    return wide_ ? " beside MIN or MAX of a DECIMAL wider than 18 digits" : " beside SUM or AVG (DISTINCT ...)";
+  }
+
+  static ExprPtr integer(int64_t value, std::size_t offset) {
+    ast::Literal literal;
+    literal.kind = ast::Literal::Kind::Integer;
+    literal.integer = value;
+    return ast::make_literal(literal, offset);
+  }
+
+  // MIN or MAX of the 128-bit value: its greatest (least) upper half, and the
+  // lower half of the one inner group that has it (see the header).
+  ExprPtr wide_extreme(const ast::Expr& e) {
+    const std::size_t at = e.offset;
+    distinct_argument_ = e.args[0].get();
+    made_.push_back(call(kWideLowPart, ast::clone(*e.args[0]), at));
+    std::vector<ExprPtr> best;
+    best.push_back(column(partial(e.name, made_.back().get(), at)));
+    best.push_back(column("distinct value"));
+    std::vector<ExprPtr> args;
+    args.push_back(call(e.name, column("distinct value"), at));
+    args.push_back(ast::make_function(e.name == "max" ? "arg_max" : "arg_min", std::move(best), false, at));
+    args.push_back(integer(wide_->precision, at));
+    args.push_back(integer(wide_->scale, at));
+    return ast::make_function(kWideFromParts, std::move(args), false, at);
+  }
+
   ExprPtr aggregate(const ast::Expr& e) {
     const std::size_t at = e.offset;
     const bool star = e.args.size() == 1 && e.args[0]->kind == ExprKind::Star;
+    if (wide_ && e.distinct)
+      throw Error(ErrorKind::NotSupported,
+                  "not supported yet: DISTINCT aggregates beside MIN or MAX of a DECIMAL wider than 18 digits", at);
+    if (wide_ && (e.name == "min" || e.name == "max") && e.args.size() == 1 &&
+        ast::to_string(*e.args[0]) == wide_->argument)
+      return wide_extreme(e);
     if (e.distinct) {
       if (e.args.size() != 1 || star || (e.name != "sum" && e.name != "avg" && e.name != "count" && e.name != "min" &&
                                          e.name != "max"))
@@ -141,10 +189,34 @@ class Rewriter {
     }
     if (e.name == "count" && star) return count_of(partial("count", nullptr, at), at);
     if (e.args.size() != 1)
-      throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " beside SUM or AVG (DISTINCT ...)", at);
+      throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + beside(), at);
     if (e.name == "count") return count_of(partial("count", e.args[0].get(), at), at);
     if (e.name == "sum") return call("sum", column(partial("sum", e.args[0].get(), at)), at);
+    // A part of AVG's total from an earlier rewrite (MIN or MAX of a 128-bit
+    // value beside AVG of another, rewritten once for each) is a sum too.
+    if (e.name == kAverageHighPart || e.name == kAverageLowPart)
+      return call("sum", column(partial(e.name, e.args[0].get(), at)), at);
     if (e.name == "min" || e.name == "max") return call(e.name, column(partial(e.name, e.args[0].get(), at)), at);
+    if (e.name == "avg" && wide_ && ast::to_string(*e.args[0]) == wide_->argument) {
+      // The total (the binder sums a 128-bit value exactly: no low part)
+      // and the count; MIN(x) would be the 128-bit MIN this rewrite makes,
+      // so x's type comes as "wide from parts" of NULLs.
+      const std::string total = partial(kAverageHighPart, e.args[0].get(), at);
+      std::vector<ExprPtr> args;
+      args.push_back(call("sum", column(total), at));
+      args.push_back(call("sum", column(total), at));
+      args.push_back(count_of(partial("count", e.args[0].get(), at), at));
+      std::vector<ExprPtr> type;
+      for (int k = 0; k < 2; ++k) {
+        ast::Literal null;
+        null.kind = ast::Literal::Kind::Null;
+        type.push_back(ast::make_literal(null, at));
+      }
+      type.push_back(integer(wide_->precision, at));
+      type.push_back(integer(wide_->scale, at));
+      args.push_back(ast::make_function(kWideFromParts, std::move(type), false, at));
+      return ast::make_function(kAverageOfPartials, std::move(args), false, at);
+    }
     if (e.name == "avg") {
       std::vector<ExprPtr> args;
       args.push_back(call("sum", column(partial(kAverageHighPart, e.args[0].get(), at)), at));
@@ -153,7 +225,7 @@ class Rewriter {
       args.push_back(call("min", column(partial("min", e.args[0].get(), at)), at));
       return ast::make_function(kAverageOfPartials, std::move(args), false, at);
     }
-    throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " beside SUM or AVG (DISTINCT ...)", at);
+    throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + beside(), at);
   }
 
   // `e` over the inner query's columns: its aggregates and group keys read them.
@@ -186,6 +258,11 @@ std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::Sel
   for (const auto& o : s.order_by) plain = plain && !nested_aggregate(*o.expr);
   if (!plain) return std::nullopt;
   return Rewriter(s, sql).rewrite();
+}
+
+ast::SelectStatement wide_extremes_rewritten(const ast::SelectStatement& s, std::string_view sql,
+                                             const std::string& argument, int precision, int scale) {
+  return Rewriter(s, sql, WideExtremes{argument, precision, scale}).rewrite();
 }
 
 }  // namespace gpusql

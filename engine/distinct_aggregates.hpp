@@ -21,6 +21,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "parser/ast.hpp"
@@ -33,9 +34,32 @@ inline constexpr const char* kAverageOfPartials = "avg of partials";
 inline constexpr const char* kAverageHighPart = "avg high part";
 inline constexpr const char* kAverageLowPart = "avg low part";
 
+// MIN and MAX of a 128-bit DECIMAL x take the same two levels, grouped
+// first by x's upper half (the aggregates fold 64-bit values):
+//   SELECT k, MAX(x), COUNT(*) FROM t GROUP BY k
+// reads
+//   SELECT k, "wide from parts"(MAX(v), ARG_MAX(m, v), p, s), COALESCE(SUM(n), 0)
+//   FROM (SELECT k, "wide high part"(x) AS v, MAX("wide low part"(x)) AS m, COUNT(*) AS n
+//         FROM t GROUP BY k, "wide high part"(x))
+//   GROUP BY k
+// The upper half v is a key of the inner groups, so the greatest one
+// names one group, whose m is the greatest lower half beside it (the
+// lower half as WideLow gives it: signed order that is the unsigned one).
+// p and s are x's precision and scale. The other aggregates are partials
+// as above; MIN and MAX of any other 128-bit value, and DISTINCT
+// aggregates, are "not supported yet" beside it.
+inline constexpr const char* kWideHighPart = "wide high part";
+inline constexpr const char* kWideLowPart = "wide low part";
+inline constexpr const char* kWideFromParts = "wide from parts";
+
 // The two-level form of `s` when it has a SUM or AVG (DISTINCT ...);
 // nullopt when it has none. `sql`: the text `s` was parsed from (the
 // outputs keep the names their text gives them).
 std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::SelectStatement& s, std::string_view sql);
+
+// The two-level form of `s` for its MIN and MAX of `argument` (the text of
+// a 128-bit DECIMAL(precision, scale) expression).
+ast::SelectStatement wide_extremes_rewritten(const ast::SelectStatement& s, std::string_view sql,
+                                             const std::string& argument, int precision, int scale);
 
 }  // namespace gpusql

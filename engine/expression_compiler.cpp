@@ -138,7 +138,9 @@ struct Emitter {
     in.op = swapped ? mirrored(e.op) : e.op;
     // Comparisons and arithmetic run in the class of their operands (a
     // select, in that of its results).
-    in.cls = e.children.empty() ? compute_class(e.type)
+    // A step that makes a 128-bit value from 64-bit ones is 128-bit itself.
+    in.cls = e.children.empty() || e.op == Op::ToWide || e.op == Op::WideFromParts || e.op == Op::ToWideHalfAway
+                 ? compute_class(e.type)
              : e.op == Op::Select ? compute_class(e.children[1].type)
                                   : compute_class(e.children[0].type);
     int effect = 0;

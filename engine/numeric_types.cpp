@@ -39,4 +39,13 @@ DataType common_numeric_type(DataType a, DataType b, std::size_t offset) {
   return a == b ? a : DataType::bigint();
 }
 
+DataType common_value_type(DataType a, DataType b, std::size_t offset) {
+  DataType t = common_numeric_type(a, b, offset);
+  if (!t.is_wide_decimal()) return t;
+  const DecimalShape x = *decimal_shape(a), y = *decimal_shape(b);
+  const int whole = std::max(x.precision - x.scale, y.precision - y.scale);
+  if (whole + t.scale <= DataType::kMaxDecimalDigits) return t;
+  return decimal_type(DataType::kMaxDecimalDigits, std::max(0, DataType::kMaxDecimalDigits - whole), offset, true);
+}
+
 }  // namespace gpusql

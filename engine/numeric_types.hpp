@@ -29,4 +29,12 @@ std::optional<DecimalShape> decimal_shape(DataType t);
 // BIGINT (or the type both are).
 DataType common_numeric_type(DataType a, DataType b, std::size_t offset);
 
+// The type two numeric values take in one column (CASE and COALESCE
+// results, set operations): common_numeric_type(), except that a 128-bit
+// DECIMAL that would need more than 38 digits keeps the larger integer
+// part and gives up digits after the point (DuckDB's rule: DECIMAL(38,4)
+// beside DECIMAL(38,2) is DECIMAL(38,2)); values round to it. Comparisons
+// stay exact: they use common_numeric_type().
+DataType common_value_type(DataType a, DataType b, std::size_t offset);
+
 }  // namespace gpusql

@@ -855,7 +855,7 @@ std::string PlanNode::to_string(const std::vector<std::string>& global, const Pr
 }
 
 std::string describe(const BoundExpr& e, const std::vector<std::string>& names) {
-  auto child = [&](std::size_t i) { return describe(e.children[i], names); };
+  auto child = [&](std::size_t i) { return i < e.children.size() ? describe(e.children[i], names) : std::string("?"); };
   switch (e.op) {
     case Op::Column:
       return e.column >= 0 && static_cast<std::size_t>(e.column) < names.size() ? names[e.column]
@@ -875,7 +875,8 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
     case Op::IsNotNull: return "(" + child(0) + " IS NOT NULL)";
     case Op::ToDouble: return "CAST(" + child(0) + " AS DOUBLE)";
     case Op::ToInt: return "CAST(" + child(0) + " AS BIGINT)";
-    case Op::ToIntHalfAway: return "round(" + child(0) + ")";
+    case Op::ToIntHalfAway:
+    case Op::ToWideHalfAway: return "round(" + child(0) + ")";
     case Op::ToReal: return "CAST(" + child(0) + " AS REAL)";
     case Op::DivRound: return "round(" + child(0) + " / " + child(1) + ")";
     case Op::DivFloor: return "floor(" + child(0) + " / " + child(1) + ")";
@@ -886,6 +887,11 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
     case Op::CheckCast: return child(0);
     case Op::CheckDecimal: return child(0);
     case Op::AvgQuotient: return "avg_of(" + child(0) + ", " + child(1) + ")";
+    case Op::WideFromParts: return "from_parts(" + child(0) + ", " + child(1) + ")";
+    case Op::ToWide: return child(0);
+    case Op::WideHigh: return "high(" + child(0) + ")";
+    case Op::WideLow: return "low(" + child(0) + ")";
+    case Op::WideDigit: return "digit(" + child(0) + ", " + child(1) + ")";
     case Op::ScaleSaturate: return "(" + child(0) + " * " + child(1) + ")";
     case Op::DecimalToDouble: return "CAST(" + child(0) + " AS DOUBLE)";
     case Op::DecimalToReal: return "CAST(" + child(0) + " AS REAL)";

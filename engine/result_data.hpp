@@ -22,9 +22,10 @@ struct ResultData {
 std::string format_double(double value);
 
 // Each 128-bit DECIMAL column (a SUM's) as a DECIMAL(18, s) one when every
-// value has at most 18 digits: a table holds no 128-bit column yet, and the
-// values, their scale and so their text stay the same. Wider values leave
-// it as it is (table_from_result() then says so).
+// value has at most 18 digits, so that the tables made of results (CREATE
+// TABLE AS, materialized subqueries) take the 64-bit paths where they can;
+// the values, their scale and so their text stay the same. Wider values
+// leave it 128-bit.
 void narrow_wide_decimals(ResultData& result);
 
 }  // namespace gpusql

@@ -17,18 +17,12 @@ std::vector<std::string> unique_names(const std::vector<std::string>& names) {
   return out;
 }
 
-void throw_wide_table_column(const DataType& type, const std::string& column) {
-  throw Error(ErrorKind::NotSupported, "not supported yet: a table column of " + type.to_string() + " (column \"" +
-                                           column + "\", 128-bit); CAST it to DECIMAL(18, s) or DOUBLE in the query");
-}
-
 std::shared_ptr<Table> table_from_result(std::string name, ResultData& result) {
   auto table = std::make_shared<Table>();
   table->name = std::move(name);
   table->rows = result.rows;
   std::vector<std::string> names = unique_names(result.names);
   for (std::size_t c = 0; c < result.columns.size(); ++c) {
-    if (result.columns[c].type.is_wide_decimal()) throw_wide_table_column(result.columns[c].type, names[c]);
     HostColumn column = std::move(result.columns[c]);
     column.size = result.rows;
     column.bytes.resize(result.rows * column.type.width());

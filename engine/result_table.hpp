@@ -14,12 +14,9 @@ namespace gpusql {
 // Unique column names: a repeated name gets _1, _2, ... as CSV headers do.
 std::vector<std::string> unique_names(const std::vector<std::string>& names);
 
-// The error for a 128-bit DECIMAL table column, which tables do not hold yet.
-[[noreturn]] void throw_wide_table_column(const DataType& type, const std::string& column);
-
 // A table of a query's result (CREATE TABLE AS, a subquery's rows), its
 // columns named as the result's (a repeated name gets _1, _2, ...), on the
-// host only. A 128-bit DECIMAL column is not supported yet.
+// host only.
 std::shared_ptr<Table> table_from_result(std::string name, ResultData& result);
 
 // A table of `rows` rows whose columns (named and typed as given, names

@@ -17,7 +17,7 @@ bool is_number(DataType t) { return t.is_numeric() && t.id != Type::Boolean; }
 DataType set_operation_type(DataType left, DataType right, std::size_t offset) {
   if (left == right) return left;
   if (left.id == Type::Varchar || right.id == Type::Varchar) return DataType::varchar();
-  if (is_number(left) && is_number(right)) return common_numeric_type(left, right, offset);
+  if (is_number(left) && is_number(right)) return common_value_type(left, right, offset);
   throw Error(ErrorKind::Binder, "Cannot combine types " + left.to_string() + " and " + right.to_string() +
                                      " in a set operation - an explicit cast is required",
               offset);

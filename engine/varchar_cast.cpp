@@ -56,6 +56,8 @@ std::optional<BoundExpr> cast_to_varchar(const BoundExpr& arg) {
   if (!ok || !column) return std::nullopt;
   const HostColumn& source = column->domain->host_column(static_cast<std::size_t>(column->domain_column));
   const DataType column_type = source.type;
+  // Rank keys hold 64 bits: a 128-bit DECIMAL is not cast this way.
+  if (column_type.is_wide_decimal()) return std::nullopt;
   const bool doubles = compute_class(column_type) == Cls::Double;
 
   // The column's distinct non-NULL values, as sorted Rank keys.
@@ -82,6 +84,7 @@ std::optional<BoundExpr> cast_to_varchar(const BoundExpr& arg) {
   // The argument at each of them.
   SlotMap slots;
   const ExprProgram program = compile_expression(arg, slots);
+  if (program.wide) return std::nullopt;  // a 128-bit step: see above
   const ColumnSet set = host_column_set(slots, values);
   uint32_t error = 0;
   if (evaluate(program, set, static_cast<int64_t>(n), error).valid)

@@ -16,7 +16,8 @@
 namespace gpusql {
 
 // `arg` as VARCHAR codes of a dictionary of its printed values, or nullopt
-// when it does not depend on exactly one base-table column. Building the
+// when it does not depend on exactly one base-table column, or has a
+// 128-bit DECIMAL step. Building the
 // dictionary reads the whole column (a sort of its values): its cost is
 // the column's, at every bind. An error the expression raises for one of
 // the column's values (an overflow) is raised here, for any row.

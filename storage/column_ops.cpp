@@ -82,7 +82,8 @@ namespace {
 // One value on its way from one type to another.
 struct Scalar {
   enum class Kind { Integer, Floating, Decimal, Date, Text } kind = Kind::Integer;
-  int64_t i = 0;  // Integer, Decimal (unscaled), Date (days)
+  int64_t i = 0;   // Integer, Date (days)
+  __int128 w = 0;  // Decimal (unscaled)
   double d = 0;
   uint8_t scale = 0;
   std::string_view text;
@@ -104,7 +105,7 @@ Scalar read_scalar(const HostColumn& c, std::size_t row) {
       break;
     case Type::Decimal:
       s.kind = Scalar::Kind::Decimal;
-      s.i = c.values<int64_t>()[row];
+      s.w = c.type.is_wide_decimal() ? load_wide(c.bytes.data(), row) : c.values<int64_t>()[row];
       s.scale = c.type.scale;
       break;
     case Type::Date:
@@ -115,26 +116,35 @@ Scalar read_scalar(const HostColumn& c, std::size_t row) {
       s.kind = Scalar::Kind::Text;
       s.text = c.dictionary->values[c.values<uint32_t>()[row]];
       break;
-    case Type::HugeInt: break;  // cast_column() refuses 128-bit columns
+    case Type::HugeInt: break;  // a 128-bit DECIMAL reads as Type::Decimal
   }
   return s;
 }
 
-// |v| < 10^precision after scaling by 10^scale, without overflow.
-bool scale_integer(int64_t v, const DataType& to, int64_t& out) {
-  __int128 scaled = static_cast<__int128>(v) * power_of_ten(to.scale);
-  __int128 limit = power_of_ten(to.precision);
-  if (scaled >= limit || scaled <= -limit) return false;
-  out = static_cast<int64_t>(scaled);
-  return true;
+// Stores the unscaled `v` as a DECIMAL `to` when |v| < 10^precision.
+ParseResult store_decimal(__int128 v, const DataType& to, void* data, std::size_t row) {
+  const __int128 limit = wide_power_of_ten(to.precision);
+  if (v >= limit || v <= -limit) return ParseResult::OutOfRange;
+  if (to.is_wide_decimal()) store_wide(data, row, v);
+  else static_cast<int64_t*>(data)[row] = static_cast<int64_t>(v);
+  return ParseResult::Ok;
+}
+
+// unscaled * 10^shift as a DECIMAL `to`, without overflow.
+ParseResult store_scaled(__int128 unscaled, int shift, const DataType& to, void* data, std::size_t row) {
+  if (unscaled == 0) return store_decimal(0, to, data, row);
+  if (shift > to.precision) return ParseResult::OutOfRange;
+  const __int128 room = wide_power_of_ten(to.precision - shift);  // |unscaled| must stay below it
+  if (unscaled >= room || unscaled <= -room) return ParseResult::OutOfRange;
+  return store_decimal(unscaled * wide_power_of_ten(shift), to, data, row);
 }
 
 // Rounds unscaled / 10^shift half away from zero.
-int64_t round_shift(int64_t unscaled, int shift) {
+__int128 round_shift(__int128 unscaled, int shift) {
   if (shift <= 0) return unscaled;
-  if (shift > 18) return 0;
-  int64_t p = power_of_ten(shift);
-  int64_t q = unscaled / p, r = unscaled % p;
+  if (shift > 38) return 0;
+  const __int128 p = wide_power_of_ten(shift);
+  __int128 q = unscaled / p, r = unscaled % p;
   if (2 * (r < 0 ? -r : r) >= p) q += unscaled < 0 ? -1 : 1;
   return q;
 }
@@ -149,8 +159,7 @@ ParseResult store_integer(int64_t v, const DataType& to, void* data, std::size_t
     case Type::BigInt: static_cast<int64_t*>(data)[row] = v; return ParseResult::Ok;
     case Type::Real: static_cast<float*>(data)[row] = static_cast<float>(v); return ParseResult::Ok;
     case Type::Double: static_cast<double*>(data)[row] = static_cast<double>(v); return ParseResult::Ok;
-    case Type::Decimal:
-      return scale_integer(v, to, static_cast<int64_t*>(data)[row]) ? ParseResult::Ok : ParseResult::OutOfRange;
+    case Type::Decimal: return store_scaled(v, to.scale, to, data, row);
     case Type::Date:
     case Type::Varchar:
     case Type::HugeInt: break;
@@ -180,11 +189,10 @@ ParseResult convert(const Scalar& s, const DataType& to, void* data, std::size_t
       if (to.id == Type::Decimal) {
         // DuckDB's cast (and the binder's CAST): the double times 10^scale,
         // rounded half away from zero, within the precision.
-        double scaled = std::round(s.d * static_cast<double>(power_of_ten(to.scale)));
-        double limit = static_cast<double>(power_of_ten(to.precision));
+        double scaled = std::round(s.d * static_cast<double>(wide_power_of_ten(to.scale)));
+        double limit = static_cast<double>(wide_power_of_ten(to.precision));
         if (!(scaled > -limit && scaled < limit)) return ParseResult::OutOfRange;
-        static_cast<int64_t*>(data)[row] = static_cast<int64_t>(scaled);
-        return ParseResult::Ok;
+        return store_decimal(static_cast<__int128>(scaled), to, data, row);
       }
       if (to.id == Type::Boolean || to.id == Type::Integer || to.id == Type::BigInt) {
         // Half to even, as DuckDB's cast of a double (and the binder's CAST).
@@ -193,28 +201,22 @@ ParseResult convert(const Scalar& s, const DataType& to, void* data, std::size_t
         return store_integer(static_cast<int64_t>(whole), to, data, row);
       }
       return ParseResult::Invalid;
-    case Scalar::Kind::Decimal:
+    case Scalar::Kind::Decimal: {
       if (to.id == Type::Decimal) {
-        int64_t v = s.i;
-        if (to.scale >= s.scale) {
-          __int128 scaled = static_cast<__int128>(v) * power_of_ten(to.scale - s.scale);
-          __int128 limit = power_of_ten(to.precision);
-          if (scaled >= limit || scaled <= -limit) return ParseResult::OutOfRange;
-          v = static_cast<int64_t>(scaled);
-        } else {
-          v = round_shift(v, s.scale - to.scale);
-          if (v >= power_of_ten(to.precision) || v <= -power_of_ten(to.precision)) return ParseResult::OutOfRange;
-        }
-        static_cast<int64_t*>(data)[row] = v;
-        return ParseResult::Ok;
+        if (to.scale >= s.scale) return store_scaled(s.w, to.scale - s.scale, to, data, row);
+        return store_decimal(round_shift(s.w, s.scale - to.scale), to, data, row);
       }
       if (to.id == Type::Double || to.id == Type::Real) {
-        double d = Decimal{s.i, s.scale}.to_double();
+        const int64_t lower = static_cast<int64_t>(static_cast<uint64_t>(static_cast<unsigned __int128>(s.w)));
+        double d = Decimal{lower, s.scale, static_cast<int64_t>((s.w - lower) >> 64)}.to_double();
         if (to.id == Type::Double) static_cast<double*>(data)[row] = d;
         else static_cast<float*>(data)[row] = static_cast<float>(d);
         return ParseResult::Ok;
       }
-      return store_integer(round_shift(s.i, s.scale), to, data, row);
+      const __int128 whole = round_shift(s.w, s.scale);
+      if (whole > INT64_MAX || whole < INT64_MIN) return ParseResult::OutOfRange;
+      return store_integer(static_cast<int64_t>(whole), to, data, row);
+    }
   }
   return ParseResult::Invalid;
 }
@@ -223,10 +225,6 @@ ParseResult convert(const Scalar& s, const DataType& to, void* data, std::size_t
 
 HostColumn cast_column(const HostColumn& column, DataType target, std::string_view column_name) {
   if (column.type == target) return column;
-  if (column.type.is_wide_decimal() || target.is_wide_decimal())
-    throw Error(ErrorKind::NotSupported, "not supported yet: storing a " + column.type.to_string() + " value as " +
-                                             target.to_string() + " (column \"" + std::string(column_name) +
-                                             "\"); CAST it in the query");
   const std::size_t rows = column.size;
   auto fail = [&](std::size_t row, ParseResult result) -> void {
     std::string suffix = " (column \"" + std::string(column_name) + "\")";

@@ -100,7 +100,13 @@ ParseResult parse_real(std::string_view text, float& out) { return parse_floatin
 
 int64_t power_of_ten(int n) { return detail::powers_of_ten[n]; }
 
-ParseResult detail::parse_decimal(std::string_view text, uint8_t precision, uint8_t scale, int64_t& out) {
+__int128 wide_power_of_ten(int n) {
+  __int128 p = 1;
+  for (int k = 0; k < n; ++k) p *= 10;
+  return p;
+}
+
+ParseResult parse_wide_decimal(std::string_view text, uint8_t precision, uint8_t scale, __int128& out) {
   NumberShape shape;
   if (!scan_number(text, shape)) return ParseResult::Invalid;
   // The significant digits D (no leading zeros) and t such that the unscaled
@@ -119,22 +125,29 @@ ParseResult detail::parse_decimal(std::string_view text, uint8_t precision, uint
   // Leading zeros of the fraction are not significant but do move the point.
   take(shape.fraction_digits);
   int64_t t = shape.exponent - static_cast<int64_t>(shape.fraction_digits.size()) + scale + dropped;
-  uint64_t value = 0;
+  unsigned __int128 value = 0;
   if (count > 0) {
     if (t >= 0) {
       if (count + t > precision) return ParseResult::OutOfRange;
-      for (int k = 0; k < count; ++k) value = value * 10 + static_cast<uint64_t>(digits[k] - '0');
-      value *= static_cast<uint64_t>(power_of_ten(static_cast<int>(t)));
+      for (int k = 0; k < count; ++k) value = value * 10 + static_cast<unsigned>(digits[k] - '0');
+      value *= static_cast<unsigned __int128>(wide_power_of_ten(static_cast<int>(t)));
     } else {
       int64_t kept = count + t;  // digits left of the rounding point
       if (kept > precision) return ParseResult::OutOfRange;
-      for (int64_t k = 0; k < kept; ++k) value = value * 10 + static_cast<uint64_t>(digits[k] - '0');
+      for (int64_t k = 0; k < kept; ++k) value = value * 10 + static_cast<unsigned>(digits[k] - '0');
       if (kept >= 0 && kept < count && digits[kept] >= '5') ++value;  // half away from zero
-      if (value >= static_cast<uint64_t>(power_of_ten(precision))) return ParseResult::OutOfRange;
+      if (value >= static_cast<unsigned __int128>(wide_power_of_ten(precision))) return ParseResult::OutOfRange;
     }
   }
-  out = shape.negative ? -static_cast<int64_t>(value) : static_cast<int64_t>(value);
+  out = shape.negative ? -static_cast<__int128>(value) : static_cast<__int128>(value);
   return ParseResult::Ok;
+}
+
+ParseResult detail::parse_decimal(std::string_view text, uint8_t precision, uint8_t scale, int64_t& out) {
+  __int128 v = 0;
+  const ParseResult r = parse_wide_decimal(text, precision, scale, v);
+  out = static_cast<int64_t>(v);  // within 18 digits
+  return r;
 }
 
 void civil_from_days(int64_t z, int64_t& year, unsigned& month, unsigned& day) {

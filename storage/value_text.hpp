@@ -56,6 +56,9 @@ inline ParseResult parse_integer(std::string_view text, int64_t& out) {
 // [+-]digits[.digits][(e|E)[+-]digits], blanks around; no "inf", "nan" or hex.
 ParseResult parse_double(std::string_view text, double& out);
 ParseResult parse_real(std::string_view text, float& out);
+// The same rules as parse_decimal below for any precision up to 38: the
+// unscaled value in 128 bits.
+ParseResult parse_wide_decimal(std::string_view text, uint8_t precision, uint8_t scale, __int128& out);
 namespace detail {
 ParseResult parse_decimal(std::string_view text, uint8_t precision, uint8_t scale, int64_t& out);
 constexpr int64_t powers_of_ten[19] = {1,
@@ -176,6 +179,19 @@ ParseResult parse_integer_cast(std::string_view text, int64_t& out);
 // 1e-4 up to 1e16, else scientific ('1e+16', '2.5e-07').
 std::string format_cast_text(DataType type, const void* data, std::size_t row);
 
+// A 128-bit DECIMAL column's value at `row`: two's complement words, lower
+// first (Arrow's layout).
+inline void store_wide(void* data, std::size_t row, __int128 v) {
+  int64_t* words = static_cast<int64_t*>(data) + 2 * row;
+  words[0] = static_cast<int64_t>(static_cast<uint64_t>(static_cast<unsigned __int128>(v)));
+  words[1] = static_cast<int64_t>(static_cast<unsigned __int128>(v) >> 64);
+}
+inline __int128 load_wide(const void* data, std::size_t row) {
+  const int64_t* words = static_cast<const int64_t*>(data) + 2 * row;
+  return static_cast<__int128>(static_cast<unsigned __int128>(static_cast<uint64_t>(words[1])) << 64 |
+                               static_cast<uint64_t>(words[0]));
+}
+
 // Parses `text` as a value of the fixed-width `type` (anything but VARCHAR)
 // and stores it as row `row` of a column's raw values.
 inline ParseResult parse_fixed(std::string_view text, DataType type, void* data, std::size_t row) {
@@ -197,7 +213,12 @@ inline ParseResult parse_fixed(std::string_view text, DataType type, void* data,
     case Type::Real: return parse_real(text, static_cast<float*>(data)[row]);
     case Type::Double: return parse_double(text, static_cast<double*>(data)[row]);
     case Type::Decimal:
-      if (type.is_wide_decimal()) break;  // no 128-bit column is read from text yet
+      if (type.is_wide_decimal()) {
+        __int128 v = 0;
+        const ParseResult r = parse_wide_decimal(text, type.precision, type.scale, v);
+        store_wide(data, row, v);
+        return r;
+      }
       return parse_decimal(text, type.precision, type.scale, static_cast<int64_t*>(data)[row]);
     case Type::Date: return parse_date(text, static_cast<int32_t*>(data)[row]);
     case Type::Varchar:
@@ -210,6 +231,8 @@ inline ParseResult parse_fixed(std::string_view text, DataType type, void* data,
 
 // 10^n for 0 <= n <= 18.
 int64_t power_of_ten(int n);
+// 10^n for 0 <= n <= 38.
+__int128 wide_power_of_ten(int n);
 
 namespace detail {
 std::size_t invalid_utf8_offset(std::string_view text);
