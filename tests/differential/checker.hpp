@@ -129,23 +129,24 @@ class Fixture {
     }
     for (const auto& t : tables) {
       std::string path = dir_.write(t.name + ".csv", to_csv(t));
-      // DECIMAL and DATE columns: loaded as inferred (DOUBLE, DATE), then
-      // made their type by CREATE TABLE AS ... CAST.
-      bool typed = false;
-      std::string select;
-      for (std::size_t c = 0; c < t.columns.size(); ++c) {
-        std::string type = intent_type(t.intents[c]);
-        typed = typed || !type.empty();
-        // A column of NULLs only is inferred VARCHAR: a NULL of the type.
-        bool nulls = std::none_of(t.rows.begin(), t.rows.end(), [&](const auto& row) { return row[c].has_value(); });
-        select += (c ? ", " : "") + (type.empty() ? t.columns[c]
-                                     : "CAST(" + (nulls ? std::string("NULL") : t.columns[c]) + " AS " + type + ") AS " + t.columns[c]);
-      }
+      // DECIMAL and DATE columns: the table is declared with them and the
+      // inferred types of the others (a first load tells), then COPY reads
+      // the file into it: each value parsed as its column's type, exactly.
+      const bool typed = std::any_of(t.intents.begin(), t.intents.end(),
+                                     [](Intent intent) { return !intent_type(intent).empty(); });
       try {
         for (Database* db : {&*db_, host_ ? &*host_ : nullptr}) {
           if (!db) continue;
           db->load_csv(typed ? t.name + "_csv" : t.name, path);
-          if (typed) db->query("CREATE TABLE " + t.name + " AS SELECT " + select + " FROM " + t.name + "_csv");
+          if (!typed) continue;
+          Result inferred = db->query("SELECT * FROM " + t.name + "_csv WHERE FALSE");
+          std::string columns;
+          for (std::size_t c = 0; c < t.columns.size(); ++c) {
+            const std::string type = intent_type(t.intents[c]);
+            columns += (c ? ", " : "") + t.columns[c] + " " + (type.empty() ? std::string(type_name(inferred.column_type(c))) : type);
+          }
+          db->query("CREATE TABLE " + t.name + " (" + columns + ")");
+          db->query("COPY " + t.name + " FROM '" + path + "' (HEADER true, DELIMITER ',')");
         }
       } catch (const Error& e) {
         load_error_ = "loading " + t.name + ": " + e.what();

@@ -22,15 +22,18 @@ namespace gpusql::test::diff {
 using Cell = gpusql::test::Cell;
 
 // What a generated column is meant to hold; gpusql's inference decides its
-// type, except for DECIMAL columns (DECIMAL(15,2), DECIMAL(9,4)) and DATE
-// columns, which the fixture makes that type with CREATE TABLE AS ... CAST.
-enum class Intent { Int, BigInt, Double, Text, Decimal15_2, Decimal9_4, Date };
+// type, except for DECIMAL columns (DECIMAL(15,2), DECIMAL(9,4), and
+// DECIMAL(38,2), 128-bit, with values of up to 30 digits so that no sum of
+// a few thousand leaves 128 bits) and DATE columns, which the fixture
+// declares.
+enum class Intent { Int, BigInt, Double, Text, Decimal15_2, Decimal9_4, Date, Decimal38_2 };
 
 // The SQL type a DECIMAL or DATE column is made ("" for the others).
 inline std::string intent_type(Intent intent) {
   switch (intent) {
     case Intent::Decimal15_2: return "DECIMAL(15,2)";
     case Intent::Decimal9_4: return "DECIMAL(9,4)";
+    case Intent::Decimal38_2: return "DECIMAL(38,2)";
     case Intent::Date: return "DATE";
     default: return "";
   }
@@ -38,7 +41,7 @@ inline std::string intent_type(Intent intent) {
 
 // A DECIMAL column's scale (-1 for the others).
 inline int intent_scale(Intent intent) {
-  return intent == Intent::Decimal15_2 ? 2 : intent == Intent::Decimal9_4 ? 4 : -1;
+  return intent == Intent::Decimal15_2 || intent == Intent::Decimal38_2 ? 2 : intent == Intent::Decimal9_4 ? 4 : -1;
 }
 
 // "YYYY-MM-DD" of a day number (days since 1970-01-01, proleptic Gregorian).
@@ -102,7 +105,7 @@ class DataGenerator {
     t.name = name;
     std::size_t columns = 1 + rng_.below(5);
     for (std::size_t c = 0; c < columns; ++c) {
-      Intent intent = static_cast<Intent>(rng_.weighted({1, 1, 1, 1, 0.35, 0.25, 0.4}));
+      Intent intent = static_cast<Intent>(rng_.weighted({1, 1, 1, 1, 0.35, 0.25, 0.4, 0.25}));
       const char* prefix = intent == Intent::Int      ? "i"
                            : intent == Intent::BigInt ? "b"
                            : intent == Intent::Double ? "d"
@@ -203,6 +206,20 @@ class DataGenerator {
         if (p.domain == 1) return decimal_text(rng_.range(-10000000, 10000000), scale);
         if (rng_.chance(0.3)) return decimal_text(rng_.pick(std::vector<int64_t>{max, -max, 0, 1, -1}), scale);
         return decimal_text(rng_.range(-max, max), scale);
+      }
+      case Intent::Decimal38_2: {
+        if (p.domain == 0) return decimal_text(rng_.range(-300, 300), 2);
+        if (p.domain == 1) return decimal_text(rng_.range(-10000000, 10000000), 2);
+        static const std::vector<std::string> extremes = {
+            "9999999999999999999999999999.99", "-9999999999999999999999999999.99", "184467440737095516.16",
+            "-92233720368547758.08", "92233720368547758.07", "0.00", "0.01", "-0.01"};
+        if (rng_.chance(0.3)) return rng_.pick(extremes);
+        // 1 to 30 random digits, the last two after the point.
+        std::string digits = std::to_string(1 + rng_.below(9));
+        for (std::size_t n = rng_.below(30); n > 0; --n) digits += static_cast<char>('0' + rng_.below(10));
+        if (digits.size() < 3) digits.insert(0, 3 - digits.size(), '0');
+        digits.insert(digits.size() - 2, ".");
+        return (rng_.chance(0.5) ? "-" : "") + digits;
       }
       case Intent::Date: {
         // 1998, 1970-2037, or years 0001-9999.

@@ -54,8 +54,9 @@
 //  D9. Floating SUM and AVG add in gpusql's fixed tree order, DuckDB in its
 //      own: these columns may differ by the summation error bound (difference
 //      4 of checker.hpp, with n and sum |x| taken from DuckDB).
-// D10. DECIMAL columns, literals and CASTs are 64-bit in gpusql (precision
-//      at most 18); only a SUM (DECIMAL(38,s)) and arithmetic on it are
+// D10. DECIMAL columns, literals and CASTs of at most 18 digits are 64-bit
+//      in gpusql; wider ones (to 38 digits: the generator's DECIMAL(38,2)
+//      columns), a SUM (DECIMAL(38,s)) and arithmetic beside them are
 //      128-bit, as in DuckDB. A 64-bit DECIMAL + - * % result, or an operand
 //      rescaled to its scale (an INTEGER or BIGINT operand joins as
 //      DECIMAL(10,0) or (19,0)), or a CASE branch rescaled to the CASE's
