@@ -1861,6 +1861,12 @@ struct WideExtremeFound {
   DataType type;
 };
 
+// COUNT(DISTINCT x) of a 128-bit x: the distinct count keys on 64 bits, so
+// the query binds again in two levels (distinct_aggregates_rewritten()).
+struct WideDistinctFound {
+  std::size_t offset = 0;
+};
+
 Error wide_aggregate_error(const std::string& function, std::size_t offset) {
   return Error(ErrorKind::NotSupported,
                "not supported yet: " + function + " of a DECIMAL wider than 18 digits (CAST it to DECIMAL(18, s))",
@@ -2061,7 +2067,7 @@ class AggregateScope : public Scope {
       return a;
     }
     if (n == "count") {
-      if (e.distinct && is_wide(arg)) throw wide_aggregate_error("count(DISTINCT ...)", e.offset);
+      if (e.distinct && is_wide(arg)) throw WideDistinctFound{e.offset};
       // The aggregates read 64-bit values: a 128-bit one is counted by its upper half, NULL where it is.
       if (is_wide(arg)) arg = node(Op::WideHigh, DataType::bigint(), {std::move(arg)}, e.offset);
       a.kind = e.distinct ? AggKind::CountDistinct : AggKind::Count;
@@ -2134,10 +2140,19 @@ class QueryBinder {
       // of its own (this one holds the first attempt's state).
       if (wide_rewrite_)
         throw Error(ErrorKind::NotSupported,
-                    "not supported yet: MIN or MAX of two different DECIMAL values wider than 18 digits in one query",
+                    "not supported yet: MIN or MAX of a DECIMAL wider than 18 digits beside MIN or MAX of another one, "
+                    "or beside a DISTINCT aggregate",
                     s.items.empty() ? 0 : s.items.front().expr->offset);
       made_.push_back(std::make_shared<const ast::SelectStatement>(
           wide_extremes_rewritten(s, sql_, found.argument, found.type.precision, found.type.scale)));
+      QueryBinder again(catalog_, sql_, reader_, runner_, outer_names_, depth_);
+      again.wide_rewrite_ = true;
+      return again.bind(*made_.back());
+    } catch (const WideDistinctFound& found) {
+      std::optional<ast::SelectStatement> two_level =
+          wide_rewrite_ ? std::nullopt : distinct_aggregates_rewritten(s, sql_, /*every_distinct=*/true);
+      if (!two_level) throw wide_aggregate_error("count(DISTINCT ...)", found.offset);
+      made_.push_back(std::make_shared<const ast::SelectStatement>(*std::move(two_level)));
       QueryBinder again(catalog_, sql_, reader_, runner_, outer_names_, depth_);
       again.wide_rewrite_ = true;
       return again.bind(*made_.back());
@@ -2201,7 +2216,7 @@ class QueryBinder {
   std::map<const ast::TableRef*, int> scope_ends_;  // the column end an item's ON may read
   const NamedQueries* names_;                                  // what FROM may name besides tables
   const NamedQueries* outer_names_;                            // names_ before this query's WITH
-  bool wide_rewrite_ = false;  // the statement is wide_extremes_rewritten()'s (it binds no second time)
+  bool wide_rewrite_ = false;  // the statement is a two-level rewrite made for a 128-bit value (it binds no second time)
   std::vector<std::shared_ptr<const ast::SelectStatement>> made_;  // statements this binder made, kept while it lives
   std::map<std::string, std::optional<BoundExpr>> correlated_;     // bound correlated subqueries, by their text
   const ast::SelectStatement* statement_ = nullptr;               // the statement bind() binds

@@ -32,10 +32,11 @@ bool nested_aggregate(const ast::Expr& e, bool inside = false) {
   return std::any_of(e.args.begin(), e.args.end(), [&](const ExprPtr& a) { return nested_aggregate(*a, in); });
 }
 
-// Whether a SUM or AVG (DISTINCT ...) is in `e` (subqueries are their own).
-bool has_distinct_sum(const ast::Expr& e) {
-  if (is_aggregate(e) && e.distinct && (e.name == "sum" || e.name == "avg")) return true;
-  return std::any_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return has_distinct_sum(*a); });
+// Whether a SUM or AVG (DISTINCT ...) is in `e` (subqueries are their own);
+// with `any`, any DISTINCT aggregate.
+bool has_distinct_sum(const ast::Expr& e, bool any) {
+  if (is_aggregate(e) && e.distinct && (any || e.name == "sum" || e.name == "avg")) return true;
+  return std::any_of(e.args.begin(), e.args.end(), [any](const ExprPtr& a) { return has_distinct_sum(*a, any); });
 }
 
 // MIN and MAX of the 128-bit value whose text is `argument`.
@@ -244,12 +245,13 @@ class Rewriter {
 
 }  // namespace
 
-std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::SelectStatement& s, std::string_view sql) {
+std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::SelectStatement& s, std::string_view sql,
+                                                                  bool every_distinct) {
   if (s.set_operation) return std::nullopt;
   bool found = false;
-  for (const auto& item : s.items) found = found || has_distinct_sum(*item.expr);
-  if (s.having) found = found || has_distinct_sum(*s.having);
-  for (const auto& o : s.order_by) found = found || has_distinct_sum(*o.expr);
+  for (const auto& item : s.items) found = found || has_distinct_sum(*item.expr, every_distinct);
+  if (s.having) found = found || has_distinct_sum(*s.having, every_distinct);
+  for (const auto& o : s.order_by) found = found || has_distinct_sum(*o.expr, every_distinct);
   if (!found) return std::nullopt;
   // Nested aggregates and * beside aggregates are errors the binder words.
   bool plain = true;

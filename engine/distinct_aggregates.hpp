@@ -52,10 +52,14 @@ inline constexpr const char* kWideHighPart = "wide high part";
 inline constexpr const char* kWideLowPart = "wide low part";
 inline constexpr const char* kWideFromParts = "wide from parts";
 
-// The two-level form of `s` when it has a SUM or AVG (DISTINCT ...);
-// nullopt when it has none. `sql`: the text `s` was parsed from (the
-// outputs keep the names their text gives them).
-std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::SelectStatement& s, std::string_view sql);
+// The two-level form of `s` when it has a SUM or AVG (DISTINCT ...), or
+// with `every_distinct` any DISTINCT aggregate (COUNT(DISTINCT x) of a
+// 128-bit x: the inner GROUP BY keys on x's halves, where the distinct
+// count's 64-bit keys cannot hold it); nullopt when it has none. `sql`: the
+// text `s` was parsed from (the outputs keep the names their text gives
+// them).
+std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::SelectStatement& s, std::string_view sql,
+                                                                  bool every_distinct = false);
 
 // The two-level form of `s` for its MIN and MAX of `argument` (the text of
 // a 128-bit DECIMAL(precision, scale) expression).
