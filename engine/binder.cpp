@@ -814,7 +814,7 @@ class ExpressionBinder {
       c.constant.value.i = value.i;
       return c;
     }
-    if (v.type.id == Type::Varchar && target.id != Type::Varchar && !target.is_wide_decimal()) {
+    if (v.type.id == Type::Varchar && target.id != Type::Varchar) {
       if (!v.dictionary)
         throw Error(ErrorKind::NotSupported, "not supported yet: CAST from a computed VARCHAR value", at);
       return varchar_cast(std::move(v), target, at);
@@ -930,31 +930,54 @@ class ExpressionBinder {
   // CAST of a VARCHAR column: each dictionary entry parsed once (as a
   // literal would be), rows look their code up. An entry that does not
   // convert fails the CAST only where a row holds it (CheckCast).
+  // A 128-bit target reads two 64-bit tables, the values' halves as WideHigh
+  // and WideLow give them, and puts them together (Op::WideFromParts).
   static BoundExpr varchar_cast(BoundExpr v, DataType target, std::size_t at) {
     struct CastTables {
-      std::shared_ptr<const LookupTable> values, failed;
+      std::shared_ptr<const LookupTable> values, low, failed;  // low: a 128-bit target's lower halves
     };
+    const bool wide = target.is_wide_decimal();
     const Dictionary& dictionary = *v.dictionary;
     auto tables = dictionary.derived<CastTables>("CAST AS " + target.to_string(), [&] {
-      LookupTable values, failed;
-      values.type = target.storage();
-      values.entries = failed.entries = dictionary.size();
-      values.bytes.resize(dictionary.size() * target.width());
+      LookupTable values, low, failed;
+      values.type = wide ? Type::BigInt : target.storage();
+      low.type = Type::BigInt;
+      values.entries = low.entries = failed.entries = dictionary.size();
+      values.bytes.resize(dictionary.size() * (wide ? 8 : target.width()));
+      if (wide) low.bytes.resize(dictionary.size() * 8);
       failed.bytes.resize(dictionary.size());
       for (std::size_t i = 0; i < dictionary.size(); ++i) {
         std::byte raw[16] = {};
         const bool ok = cast_text(dictionary.values[i], target, raw) == ParseResult::Ok;
-        if (ok) std::memcpy(values.bytes.data() + i * target.width(), raw, target.width());
+        if (ok && wide) {
+          const auto bits = static_cast<unsigned __int128>(load_wide(raw, 0));
+          const int64_t high = static_cast<int64_t>(bits >> 64);
+          const int64_t flipped = static_cast<int64_t>(static_cast<uint64_t>(bits) ^ (uint64_t{1} << 63));
+          std::memcpy(values.bytes.data() + i * 8, &high, 8);
+          std::memcpy(low.bytes.data() + i * 8, &flipped, 8);
+        } else if (ok) {
+          std::memcpy(values.bytes.data() + i * target.width(), raw, target.width());
+        }
         failed.bytes[i] = !ok;
         failed.true_entries += !ok;
       }
       return CastTables{std::make_shared<const LookupTable>(std::move(values)),
+                        std::make_shared<const LookupTable>(std::move(low)),
                         std::make_shared<const LookupTable>(std::move(failed))};
     });
     BoundExpr codes = v;
-    BoundExpr result = node(Op::Lookup, target, {std::move(v)}, at);
-    result.lookup = tables->values;
-    result.text = "CAST";  // EXPLAIN's mark: a cast's table, not a LIKE's
+    BoundExpr result;
+    if (wide) {
+      BoundExpr high = node(Op::Lookup, DataType::bigint(), {v}, at), low = node(Op::Lookup, DataType::bigint(), {v}, at);
+      high.lookup = tables->values;
+      low.lookup = tables->low;
+      high.text = low.text = "CAST";
+      result = node(Op::WideFromParts, target, {std::move(high), std::move(low)}, at);
+    } else {
+      result = node(Op::Lookup, target, {std::move(v)}, at);
+      result.lookup = tables->values;
+      result.text = "CAST";  // EXPLAIN's mark: a cast's table, not a LIKE's
+    }
     if (tables->failed->true_entries == 0) return result;
     BoundExpr failed = node(Op::Lookup, DataType::boolean(), {std::move(codes)}, at);
     failed.lookup = tables->failed;
