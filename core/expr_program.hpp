@@ -746,19 +746,26 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
       case Op::ToWideHalfAway: {
         Slot& a = stack[top];
         const double r = round(a.d);
-        // |r| < 2^127, so that its upper part is an int64; r is whole, so
-        // both parts are exact doubles.
+        // |r| < 2^127, so that its upper part is an int64.
         if (!(r > -1.7014118346046923e38 && r < 1.7014118346046923e38)) {
           if (a.valid) error |= kEvalCastRange;
           a.i = 0;
           if (WIDE) high[top] = 0;
           break;
         }
-        const double upper = floor(r / 18446744073709551616.0);  // 2^64
-        const double lower = r - upper * 18446744073709551616.0;  // in [0, 2^64)
-        a.i = static_cast<int64_t>(static_cast<uint64_t>(lower));
-        if (WIDE) high[top] = static_cast<int64_t>(upper);
-        else error |= kEvalWideProgram;
+        if (WIDE) {
+          // The magnitude's two halves are exact doubles (below 2^64 the
+          // magnitude is its own lower half; above, a multiple of 2^12),
+          // the sign applied in 128 bits: 2^64 - m is no double for a small m.
+          const double m = fabs(r);
+          const double upper = floor(m / 18446744073709551616.0);  // 2^64
+          const double lower = m - upper * 18446744073709551616.0;  // in [0, 2^64)
+          const int128 w = static_cast<int128>(static_cast<uint128>(static_cast<uint64_t>(upper)) << 64 |
+                                               static_cast<uint64_t>(lower));
+          split_wide(r < 0 ? -w : w, a.i, high[top]);
+        } else {
+          error |= kEvalWideProgram;
+        }
         break;
       }
       case Op::ToReal: {

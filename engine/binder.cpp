@@ -142,13 +142,22 @@ BoundExpr retype_null(BoundExpr e, DataType type) {
 // constant holds 64 bits, so a wider value is built from its two halves
 // (Op::WideFromParts; no step of it is checked, so 10^38 itself, the bound
 // of a CAST to DECIMAL(38, s), is one too).
+// A 128-bit value's halves as Op::WideHigh and Op::WideLow give them (the
+// lower one flipped so that its signed order is its unsigned one).
+struct WideHalves {
+  int64_t high = 0, low = 0;
+};
+WideHalves wide_halves(__int128 value) {
+  const auto bits = static_cast<unsigned __int128>(value);
+  return {static_cast<int64_t>(bits >> 64), static_cast<int64_t>(static_cast<uint64_t>(bits) ^ (uint64_t{1} << 63))};
+}
+
 BoundExpr wide_constant(__int128 value, DataType type, std::size_t offset) {
   if (value >= INT64_MIN && value <= INT64_MAX) return int_constant(static_cast<int64_t>(value), offset, type);
-  const auto bits = static_cast<unsigned __int128>(value);
-  const int64_t high = static_cast<int64_t>(bits >> 64);
-  const int64_t low = static_cast<int64_t>(static_cast<uint64_t>(bits) ^ (uint64_t{1} << 63));  // as WideLow gives it
+  const WideHalves halves = wide_halves(value);
   return node(Op::WideFromParts, type,
-              {int_constant(high, offset, DataType::bigint()), int_constant(low, offset, DataType::bigint())}, offset);
+              {int_constant(halves.high, offset, DataType::bigint()), int_constant(halves.low, offset, DataType::bigint())},
+              offset);
 }
 
 // A decimal literal is DECIMAL(p, s), p counting every digit written and s
@@ -880,7 +889,10 @@ class ExpressionBinder {
           } else {  // fewer digits after the point: rounded half away from zero
             // Rounding may carry into one more digit (99.99 -> 100).
             ++whole;
-            // A 128-bit value stays 128-bit until the check below narrows it.
+            // A 128-bit value stays 128-bit until the check below narrows it;
+            // into a 128-bit target a 64-bit one is widened first (a 64-bit
+            // step typed 128-bit would leave its upper word unset).
+            if (target.is_wide_decimal()) v = widen(std::move(v));
             DataType step = is_wide(v) ? decimal_type(v.type.precision, target.scale, at, /*wide=*/true) : target;
             d = node(Op::DivRound, step, {std::move(v), int_constant(pow10(shape->scale - target.scale), at)}, at);
           }
@@ -950,11 +962,9 @@ class ExpressionBinder {
         std::byte raw[16] = {};
         const bool ok = cast_text(dictionary.values[i], target, raw) == ParseResult::Ok;
         if (ok && wide) {
-          const auto bits = static_cast<unsigned __int128>(load_wide(raw, 0));
-          const int64_t high = static_cast<int64_t>(bits >> 64);
-          const int64_t flipped = static_cast<int64_t>(static_cast<uint64_t>(bits) ^ (uint64_t{1} << 63));
-          std::memcpy(values.bytes.data() + i * 8, &high, 8);
-          std::memcpy(low.bytes.data() + i * 8, &flipped, 8);
+          const WideHalves halves = wide_halves(load_wide(raw, 0));
+          std::memcpy(values.bytes.data() + i * 8, &halves.high, 8);
+          std::memcpy(low.bytes.data() + i * 8, &halves.low, 8);
         } else if (ok) {
           std::memcpy(values.bytes.data() + i * target.width(), raw, target.width());
         }
@@ -1981,8 +1991,16 @@ class AggregateScope : public Scope {
     for (const auto& a : e.args)
       if (contains_aggregate(*a))
         throw Error(ErrorKind::Binder, "aggregate function calls cannot be nested", a->offset);
-    if (std::optional<BoundExpr> wide = wide_aggregate(e)) return *std::move(wide);
-    return reference(bind_aggregate(e), e.offset);
+    // SUM, AVG, MIN and MAX read their argument's type first: a 128-bit one
+    // takes wide_aggregate(). It binds once, for whichever path.
+    std::optional<BoundExpr> first;
+    const bool one = e.args.size() == 1 && e.args[0]->kind != ExprKind::Star;
+    if (one && (e.name == "sum" || e.name == "avg" || e.name == "min" || e.name == "max" || e.name == kAverageHighPart)) {
+      TableScope inner(query_, "aggregate arguments", tables_.subqueries());
+      first = ExpressionBinder(inner).bind(*e.args[0]);
+      if (is_wide(*first)) return wide_aggregate(e, *std::move(first));
+    }
+    return reference(bind_aggregate(e, std::move(first)), e.offset);
   }
 
   // A reference to the aggregate `a` (one per distinct aggregate).
@@ -2000,22 +2018,16 @@ class AggregateScope : public Scope {
     return ref;
   }
 
-  // SUM, AVG, MIN or MAX of a 128-bit DECIMAL; nullopt for anything else.
+  // SUM, AVG, MIN or MAX of the 128-bit DECIMAL `arg`, e's bound argument.
   // The aggregates fold 64-bit values, so SUM sums the value's three
   // base-10^18 digits apart (Op::WideDigit: each digit's sum is exact) and
   // adds those up in 128 bits, (S2 * 10^18 + S1) * 10^18 + S0, which
   // overflows only where DuckDB's 128-bit sum does; AVG divides that total
   // by the count as AVG itself does (Op::AvgQuotient). MIN and MAX need two
   // GROUP BYs: WideExtremeFound.
-  std::optional<BoundExpr> wide_aggregate(const ast::Expr& e) {
+  BoundExpr wide_aggregate(const ast::Expr& e, BoundExpr arg) {
     // AVG's total beside a two-level rewrite is its SUM (engine/distinct_aggregates.hpp).
     const std::string n = e.name == kAverageHighPart ? "sum" : e.name;
-    if ((n != "sum" && n != "avg" && n != "min" && n != "max") || e.args.size() != 1 ||
-        e.args[0]->kind == ExprKind::Star)
-      return std::nullopt;
-    TableScope inner(query_, "aggregate arguments", tables_.subqueries());
-    BoundExpr arg = ExpressionBinder(inner).bind(*e.args[0]);
-    if (!is_wide(arg)) return std::nullopt;
     const std::size_t at = e.offset;
     if (e.distinct) throw wide_aggregate_error(n + "(DISTINCT ...)", at);
     if (n == "min" || n == "max") throw WideExtremeFound{ast::to_string(*e.args[0]), arg.type};
@@ -2043,7 +2055,8 @@ class AggregateScope : public Scope {
                 {std::move(total), std::move(counted), int_constant(arg.type.scale, at)}, at);
   }
 
-  BoundAggregate bind_aggregate(const ast::Expr& e) {
+  // `first`: e's argument, when aggregate() has bound it already.
+  BoundAggregate bind_aggregate(const ast::Expr& e, std::optional<BoundExpr> first = std::nullopt) {
     TableScope inner(query_, "aggregate arguments", tables_.subqueries());
     ExpressionBinder binder(inner);
     BoundAggregate a;
@@ -2060,7 +2073,7 @@ class AggregateScope : public Scope {
     std::size_t expected = two ? 2 : 1;
     if (e.args.size() != expected || star)
       throw Error(ErrorKind::Binder, n + "() takes exactly " + (two ? "two arguments" : "one argument"), e.offset);
-    BoundExpr arg = binder.bind(*e.args[0]);
+    BoundExpr arg = first ? *std::move(first) : binder.bind(*e.args[0]);
     if (is_untyped_null(arg)) arg = retype_null(std::move(arg), DataType::integer());
     if (arg.op == Op::Constant && arg.type.id == Type::Varchar && !arg.dictionary) {
       auto dictionary = std::make_shared<Dictionary>();

@@ -143,6 +143,10 @@ struct Emitter {
                  ? compute_class(e.type)
              : e.op == Op::Select ? compute_class(e.children[1].type)
                                   : compute_class(e.children[0].type);
+    // A 128-bit result from a 64-bit step would leave its upper word unset:
+    // a binder bug, refused here rather than answered wrong.
+    if (compute_class(e.type) == Cls::Wide && in.cls != Cls::Wide)
+      throw Error(ErrorKind::Invalid, "internal: a 128-bit DECIMAL computed by a 64-bit step", e.offset);
     int effect = 0;
     switch (e.op) {
       case Op::Column:
@@ -155,11 +159,17 @@ struct Emitter {
         in.slot = static_cast<uint8_t>(slots.slot_of_lookup(e.lookup));
         effect = 0;
         break;
-      case Op::Constant:
+      case Op::Constant: {
+        // A 128-bit constant makes the program 128-bit (its upper word is
+        // the sign of the 64 bits it holds), also alone: CAST('-3' AS
+        // DECIMAL(30,2)) printed its lower word as unsigned.
+        const bool wide = in.cls == Cls::Wide;
         in = e.constant;
         in.op = Op::Constant;
+        if (wide) in.cls = Cls::Wide;
         effect = 1;
         break;
+      }
       default: effect = 1 - static_cast<int>(e.children.size()); break;
     }
     push(in, effect, e.offset);

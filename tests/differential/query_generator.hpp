@@ -798,7 +798,8 @@ class QueryGenerator {
   Node decimal_literal_node() {
     static const std::vector<std::string> values = {"0.05",  "123.456",    "-7.0",     "0.001", "99.99",
                                                     "-0.5",  "1.10",       "12345.6789", "-1000.00", "0.0",
-                                                    "0.333", "-42.4200"};
+                                                    "0.333", "-42.4200", "12345678901234567890.5",
+                                                    "-98765432109876543210987654321.25"};
     duckdb_only_ = true;
     return literal(VType::Double, rng_.pick(values));
   }
@@ -878,7 +879,8 @@ class QueryGenerator {
   Node cast_to(VType target, int depth) {
     static const std::map<VType, std::vector<std::string>> targets = {
         {VType::Int, {"INTEGER", "BIGINT"}},
-        {VType::Double, {"DOUBLE", "REAL", "DECIMAL(9,2)", "DECIMAL(18,4)", "DECIMAL(5,0)", "DECIMAL(4,3)", "DECIMAL(18,0)"}},
+        {VType::Double, {"DOUBLE", "REAL", "DECIMAL(9,2)", "DECIMAL(18,4)", "DECIMAL(5,0)", "DECIMAL(4,3)", "DECIMAL(18,0)",
+                            "DECIMAL(30,2)", "DECIMAL(38,6)"}},
         {VType::Bool, {"BOOLEAN"}},
         {VType::Text, {"VARCHAR"}},
         {VType::Date, {"DATE"}}};
