@@ -31,8 +31,8 @@
 
 #include "bench/cpu_reference.hpp"
 #include "core/aggregate_state.hpp"
-#include "engine/bound_expression_builders.hpp"
-#include "engine/expression_compiler.hpp"
+#include "planner/bound_expression_builders.hpp"
+#include "planner/expression_compiler.hpp"
 #include "kernels/aggregate.hpp"
 #include "kernels/arg_extreme.hpp"
 #include "kernels/fast_predicate.cuh"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/result_data.hpp"
+#include "storage/result_data.hpp"
 
 namespace gpusql {
 namespace {

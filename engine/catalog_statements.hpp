@@ -41,12 +41,6 @@ std::shared_ptr<ResultData> execute_catalog_statement(const ast::Statement& stat
 // for another function name, and the CSV reader's errors.
 std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, Database::Impl& database);
 
-// What a column type written in SQL means: INTEGER (also INT, INT4, SMALLINT,
-// TINYINT), BIGINT (INT8, LONG), REAL (FLOAT, FLOAT4), DOUBLE (FLOAT8),
-// DECIMAL/NUMERIC[(p[,s])] (default (18,3), p <= 18), DATE, VARCHAR (TEXT,
-// STRING, CHAR; a length is accepted and ignored), BOOLEAN (BOOL).
-// Throws Error(Catalog) for an unknown name, Error(Binder) for bad parameters.
-DataType data_type_from_name(const ast::TypeName& type);
 
 // Database::load_csv: a new table from a file, dialect detected where the
 // options do not say, types inferred, uploaded while parsing when a device is

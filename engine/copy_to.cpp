@@ -6,7 +6,7 @@
 #include <system_error>
 
 #include "engine/catalog_statements.hpp"
-#include "engine/result_data.hpp"
+#include "storage/result_data.hpp"
 #include "storage/table.hpp"
 #include "storage/value_text.hpp"
 

@@ -10,9 +10,9 @@
 #include <map>
 #include <optional>
 
-#include "engine/bound_expression_builders.hpp"
+#include "planner/bound_expression_builders.hpp"
 #include "engine/executor.hpp"
-#include "engine/result_table.hpp"
+#include "storage/result_table.hpp"
 #include "engine/star_join.hpp"
 #include "common/trace.hpp"
 #include "kernels/aggregate.hpp"

@@ -15,12 +15,12 @@
 #include <new>
 #include <variant>
 
-#include "engine/binder.hpp"
+#include "planner/binder.hpp"
 #include "engine/catalog_statements.hpp"
-#include "engine/result_table.hpp"
+#include "storage/result_table.hpp"
 #include "engine/database_impl.hpp"
 #include "common/trace.hpp"
-#include "engine/plan.hpp"
+#include "planner/plan.hpp"
 #include "engine/settings.hpp"
 #include "parser/parser.hpp"
 #include "storage/csv_reader.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "common/query_control.hpp"
-#include "engine/binder.hpp"
+#include "planner/binder.hpp"
 #include "engine/executor.hpp"
 #include "engine/views.hpp"
 #include "gpusql/gpusql.hpp"

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "common/query_control.hpp"
-#include "engine/expression_compiler.hpp"
-#include "engine/plan.hpp"
-#include "engine/result_data.hpp"
+#include "planner/expression_compiler.hpp"
+#include "planner/plan.hpp"
+#include "storage/result_data.hpp"
 
 namespace gpusql {
 
@@ -35,14 +35,10 @@ std::unique_ptr<Executor> make_cuda_executor(DeviceContext& context, const Query
 
 // ---- pieces both executors share, on the host ----
 
-// Throws the Error a program's run-time error bits stand for; no-op for 0.
 // The 64-bit values by which `value` sorts and compares: itself, or for a
 // 128-bit DECIMAL its WideHigh and WideLow parts. Sorts and DISTINCT key on
 // these.
 std::vector<BoundExpr> order_parts(const BoundExpr& value);
-
-// Of several bits, an arithmetic overflow wins over a SUM overflow.
-void throw_if_eval_error(uint32_t error);
 
 // The compiled aggregates: argument programs (ARG_MIN/ARG_MAX: the ordering
 // value; their returned argument is evaluated at the winning row afterwards).

@@ -2,8 +2,8 @@
 // run-time error reporting, results kept as host tables.
 #include "engine/executor.hpp"
 
-#include "engine/bound_expression_builders.hpp"
-#include "engine/result_table.hpp"
+#include "planner/bound_expression_builders.hpp"
+#include "storage/result_table.hpp"
 
 namespace gpusql {
 
@@ -11,32 +11,6 @@ std::shared_ptr<Table> Executor::execute_to_table(const Plan& plan, std::string 
   std::shared_ptr<ResultData> result = execute(plan);
   narrow_wide_decimals(*result);
   return table_from_result(std::move(name), *result);
-}
-
-// The evaluator zeroes a value that overflowed or failed a check, so two
-// bits in one word come from two places that failed on their own. An
-// overflow in arithmetic is reported first, as DuckDB, which evaluates an
-// expression operation by operation over a whole vector, reports the inner
-// operation's error (CAST(a + b AS INTEGER) fails in the addition) and, its
-// sums being 128 bits wide, an overflow of an argument before a SUM's.
-void throw_if_eval_error(uint32_t error) {
-  if (error & kEvalWideProgram)
-    throw Error(ErrorKind::Invalid, "internal: a 128-bit DECIMAL expression reached a kernel without 128-bit support");
-  if (error & kEvalOverflow)
-    throw Error(ErrorKind::Execution, "Out of Range: integer overflow in arithmetic (a value leaves the BIGINT range)");
-  if (error & kEvalDecimalOverflow)
-    throw Error(ErrorKind::Execution,
-                "Out of Range: overflow in DECIMAL arithmetic (a result needs more digits than its type holds: 18, or "
-                "38 beside a SUM; add an explicit CAST to DOUBLE)");
-  if (error & kEvalSumOverflow)
-    throw Error(ErrorKind::Execution, "Out of Range: integer overflow in SUM (the total leaves the BIGINT range)");
-  if (error & kEvalConversion)
-    throw Error(ErrorKind::Conversion, "CAST: a VARCHAR value does not convert to the type it is cast to");
-  if (error & kEvalCastRange)
-    throw Error(ErrorKind::Conversion, "CAST: a value is out of range for the type it is cast to");
-  if (error & kEvalDateRange)
-    throw Error(ErrorKind::Execution,
-                "Out of Range: date out of range (DATE spans 5877642-06-25 (BC) to 5881580-07-10)");
 }
 
 // Any number: the GPU kernels that keep states in registers take at most

@@ -2,7 +2,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "engine/result_data.hpp"
+#include "storage/result_data.hpp"
 #include "storage/value_text.hpp"
 
 namespace gpusql {

@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "engine/database_impl.hpp"
-#include "engine/result_data.hpp"
+#include "storage/result_data.hpp"
 #include "parser/ast.hpp"
 
 namespace gpusql {

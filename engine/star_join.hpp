@@ -19,7 +19,7 @@
 #include <optional>
 #include <vector>
 
-#include "engine/plan.hpp"
+#include "planner/plan.hpp"
 #include "kernels/star_join.hpp"  // the kernel's limits (kStarMax...)
 
 namespace gpusql {

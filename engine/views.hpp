@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/binder.hpp"
+#include "planner/binder.hpp"
 
 namespace gpusql {
 

@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "engine/result_data.hpp"
+#include "storage/result_data.hpp"
 
 namespace gpusql::shell {
 

@@ -15,7 +15,7 @@
 #include <dlfcn.h>
 
 #include "engine/arrow_export.hpp"
-#include "engine/result_data.hpp"
+#include "storage/result_data.hpp"
 #include "gpusql/arrow.hpp"
 #include "tests/differential/duckdb_oracle.hpp"
 #include "tests/query_cases.hpp"

@@ -13,8 +13,8 @@
 #include <limits>
 #include <vector>
 
-#include "engine/bound_expression_builders.hpp"
-#include "engine/expression_compiler.hpp"
+#include "planner/bound_expression_builders.hpp"
+#include "planner/expression_compiler.hpp"
 
 using namespace gpusql;
 using build::binary;

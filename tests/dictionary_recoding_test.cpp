@@ -1,11 +1,11 @@
 // VARCHAR values of different dictionaries recoded into one
-// (engine/dictionary_recoding.hpp): the union's contents, when an operand
+// (planner/dictionary_recoding.hpp): the union's contents, when an operand
 // keeps its codes, and the lookup tables, by hand.
 #include <catch2/catch.hpp>
 
 #include <cstring>
 
-#include "engine/dictionary_recoding.hpp"
+#include "planner/dictionary_recoding.hpp"
 
 using namespace gpusql;
 

@@ -15,13 +15,13 @@
 #include <cstring>
 #include <limits>
 
-#include "engine/bound_expression.hpp"
-#include "engine/expression_compiler.hpp"
+#include "planner/bound_expression.hpp"
+#include "planner/expression_compiler.hpp"
 #include "kernels/aggregate.hpp"
 #include "kernels/column_reduce.hpp"
 #include "kernels/fast_predicate.cuh"
 #include "kernels/filter.hpp"
-#include "engine/bound_expression_builders.hpp"
+#include "planner/bound_expression_builders.hpp"
 #include "tests/test_support.hpp"
 
 using namespace gpusql;

@@ -1,5 +1,5 @@
 // Long IN lists of constants: one search in the sorted values
-// (engine/set_membership.hpp) instead of a chain of ORs. SQLite, which keeps
+// (planner/set_membership.hpp) instead of a chain of ORs. SQLite, which keeps
 // IN lists as sets too, is the oracle for the answers and their NULLs.
 #include <catch2/catch.hpp>
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "engine/join_order.hpp"
+#include "planner/join_order.hpp"
 
 using namespace gpusql;
 

@@ -1,5 +1,5 @@
 // The folders' layering (../shared/ARCHITECTURE.md): shell -> engine ->
-// kernels -> storage -> core -> common, parser beside the engine, the public
+// {planner -> parser, kernels} -> storage -> core -> common, the public
 // header under everything. A folder includes only its own headers and those
 // of the folders below it; this test reads every source file's includes.
 #include <catch2/catch.hpp>
@@ -23,8 +23,9 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"storage", {"gpusql", "common", "core"}},
       {"kernels", {"gpusql", "common", "core", "storage"}},
       {"parser", {"gpusql", "common"}},
-      {"engine", {"gpusql", "common", "core", "storage", "kernels", "parser"}},
-      {"shell", {"gpusql", "common", "core", "storage", "kernels", "parser", "engine"}},
+      {"planner", {"gpusql", "common", "core", "storage", "parser"}},
+      {"engine", {"gpusql", "common", "core", "storage", "kernels", "parser", "planner"}},
+      {"shell", {"gpusql", "common", "core", "storage", "kernels", "parser", "planner", "engine"}},
   };
   return rules;
 }

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/result_data.hpp"
+#include "storage/result_data.hpp"
 #include "shell/renderer.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/scalar_functions.hpp"
+#include "planner/scalar_functions.hpp"
 
 using namespace gpusql;
 

@@ -12,7 +12,7 @@
 #include "bench/ssb/ssb_generator.hpp"
 #include "bench/ssb/ssb_queries.hpp"
 #include "engine/database_impl.hpp"
-#include "engine/plan.hpp"
+#include "planner/plan.hpp"
 #include "engine/star_join.hpp"
 #include "kernels/star_join.hpp"
 #include "parser/parser.hpp"

@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "engine/result_data.hpp"
+#include "storage/result_data.hpp"
 #include "storage/catalog.hpp"
 #include "storage/column_ops.hpp"
 #include "storage/column_statistics.hpp"

@@ -1,4 +1,4 @@
-// CAST(x AS VARCHAR) of a column's values (engine/varchar_cast.hpp): the
+// CAST(x AS VARCHAR) of a column's values (planner/varchar_cast.hpp): the
 // dictionary built from the column's distinct values, and each row's code
 // through Rank (a binary search over order_bits() keys) and Lookup, by hand.
 #include <catch2/catch.hpp>
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/bound_expression_builders.hpp"
-#include "engine/expression_compiler.hpp"
-#include "engine/varchar_cast.hpp"
+#include "planner/bound_expression_builders.hpp"
+#include "planner/expression_compiler.hpp"
+#include "planner/varchar_cast.hpp"
 #include "storage/table.hpp"
 #include "storage/host_column.hpp"
 

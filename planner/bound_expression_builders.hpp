@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "engine/bound_expression.hpp"
+#include "planner/bound_expression.hpp"
 
 namespace gpusql::build {
 

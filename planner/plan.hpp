@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/binder.hpp"
+#include "planner/binder.hpp"
 
 namespace gpusql {
 

@@ -1,4 +1,4 @@
-#include "engine/dictionary_recoding.hpp"
+#include "planner/dictionary_recoding.hpp"
 
 #include <algorithm>
 #include <cstring>

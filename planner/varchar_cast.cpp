@@ -1,11 +1,10 @@
-#include "engine/varchar_cast.hpp"
+#include "planner/varchar_cast.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <string>
 
-#include "engine/executor.hpp"
-#include "engine/expression_compiler.hpp"
+#include "planner/expression_compiler.hpp"
 #include "storage/host_column.hpp"
 #include "storage/table.hpp"
 #include "storage/value_text.hpp"

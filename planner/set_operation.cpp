@@ -1,9 +1,9 @@
-#include "engine/set_operation.hpp"
+#include "planner/set_operation.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-#include "engine/numeric_types.hpp"
+#include "planner/numeric_types.hpp"
 #include "storage/column_ops.hpp"
 
 namespace gpusql {

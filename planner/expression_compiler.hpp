@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/bound_expression.hpp"
+#include "planner/bound_expression.hpp"
 #include "storage/device_memory.hpp"
 
 namespace gpusql {
@@ -45,5 +45,10 @@ ColumnSet host_column_set(const SlotMap& slots, const HostColumn& column);
 // values at once.
 ExprProgram compile_expression(const BoundExpr& expr, SlotMap& slots);
 Cls compute_class(DataType type);
+
+// Throws the Error a program's run-time error bits (EvalError) stand for;
+// no-op for 0. Of several bits, an arithmetic overflow wins over a SUM
+// overflow.
+void throw_if_eval_error(uint32_t error);
 
 }  // namespace gpusql

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/result_data.hpp"
+#include "storage/result_data.hpp"
 #include "parser/ast.hpp"
 #include "storage/table.hpp"
 

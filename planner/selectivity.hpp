@@ -6,7 +6,7 @@
 #include <functional>
 #include <vector>
 
-#include "engine/bound_expression.hpp"
+#include "planner/bound_expression.hpp"
 #include "storage/column_statistics.hpp"
 
 namespace gpusql {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/result_data.hpp"
+#include "storage/result_data.hpp"
 #include "storage/table.hpp"
 
 namespace gpusql {

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/bound_expression.hpp"
+#include "planner/bound_expression.hpp"
 #include "parser/ast.hpp"
 #include "storage/catalog.hpp"
 

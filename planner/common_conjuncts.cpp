@@ -1,4 +1,4 @@
-#include "engine/common_conjuncts.hpp"
+#include "planner/common_conjuncts.hpp"
 
 #include <algorithm>
 #include <optional>

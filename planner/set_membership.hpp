@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/bound_expression.hpp"
+#include "planner/bound_expression.hpp"
 
 namespace gpusql {
 

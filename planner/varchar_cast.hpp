@@ -11,7 +11,7 @@
 
 #include <optional>
 
-#include "engine/bound_expression.hpp"
+#include "planner/bound_expression.hpp"
 
 namespace gpusql {
 

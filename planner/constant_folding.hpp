@@ -2,7 +2,7 @@
 // evaluated once, at bind time, by the same evaluator the executors use.
 #pragma once
 
-#include "engine/bound_expression.hpp"
+#include "planner/bound_expression.hpp"
 
 namespace gpusql {
 

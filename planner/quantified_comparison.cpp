@@ -1,4 +1,4 @@
-#include "engine/quantified_comparison.hpp"
+#include "planner/quantified_comparison.hpp"
 
 #include <memory>
 #include <string>

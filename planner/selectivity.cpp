@@ -1,11 +1,11 @@
-#include "engine/selectivity.hpp"
+#include "planner/selectivity.hpp"
 
 #include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
 
-#include "engine/expression_compiler.hpp"
+#include "planner/expression_compiler.hpp"
 
 namespace gpusql {
 namespace {

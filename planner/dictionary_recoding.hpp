@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/bound_expression.hpp"
+#include "planner/bound_expression.hpp"
 
 namespace gpusql {
 

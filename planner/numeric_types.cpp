@@ -1,4 +1,4 @@
-#include "engine/numeric_types.hpp"
+#include "planner/numeric_types.hpp"
 
 #include <algorithm>
 

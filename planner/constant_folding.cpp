@@ -1,6 +1,6 @@
-#include "engine/constant_folding.hpp"
+#include "planner/constant_folding.hpp"
 
-#include "engine/expression_compiler.hpp"
+#include "planner/expression_compiler.hpp"
 
 namespace gpusql {
 

@@ -1,4 +1,4 @@
-#include "engine/distinct_aggregates.hpp"
+#include "planner/distinct_aggregates.hpp"
 
 #include <algorithm>
 #include <functional>

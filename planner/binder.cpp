@@ -1,4 +1,4 @@
-#include "engine/binder.hpp"
+#include "planner/binder.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,18 +9,18 @@
 #include <map>
 #include <set>
 
-#include "engine/catalog_statements.hpp"
-#include "engine/common_conjuncts.hpp"
-#include "engine/constant_folding.hpp"
-#include "engine/set_membership.hpp"
-#include "engine/dictionary_recoding.hpp"
-#include "engine/distinct_aggregates.hpp"
-#include "engine/numeric_types.hpp"
-#include "engine/quantified_comparison.hpp"
-#include "engine/scalar_functions.hpp"
-#include "engine/selectivity.hpp"
-#include "engine/set_operation.hpp"
-#include "engine/varchar_cast.hpp"
+#include "planner/type_names.hpp"
+#include "planner/common_conjuncts.hpp"
+#include "planner/constant_folding.hpp"
+#include "planner/set_membership.hpp"
+#include "planner/dictionary_recoding.hpp"
+#include "planner/distinct_aggregates.hpp"
+#include "planner/numeric_types.hpp"
+#include "planner/quantified_comparison.hpp"
+#include "planner/scalar_functions.hpp"
+#include "planner/selectivity.hpp"
+#include "planner/set_operation.hpp"
+#include "planner/varchar_cast.hpp"
 #include "storage/value_text.hpp"
 
 namespace gpusql {
@@ -1405,7 +1405,7 @@ class ExpressionBinder {
     return map_strings(std::move(s), key, [&](const std::string& text) { return substring(text, start, length); });
   }
 
-  // AVG(y) from the two-level rewrite's partials (engine/distinct_aggregates.hpp):
+  // AVG(y) from the two-level rewrite's partials (planner/distinct_aggregates.hpp):
   // the total (its two parts for an integer y) and the count, divided as AVG
   // divides a total of y's type; the last argument, MIN(y), gives that type
   // and is not evaluated.
@@ -1428,7 +1428,7 @@ class ExpressionBinder {
 
   // The halves of a 128-bit DECIMAL, and the value from its halves and its
   // precision and scale, for the two-level MIN and MAX
-  // (engine/distinct_aggregates.hpp).
+  // (planner/distinct_aggregates.hpp).
   BoundExpr bind_wide_parts(const ast::Expr& e) {
     const std::size_t at = e.offset;
     if (e.name == kWideFromParts) {
@@ -2026,7 +2026,7 @@ class AggregateScope : public Scope {
   // by the count as AVG itself does (Op::AvgQuotient). MIN and MAX need two
   // GROUP BYs: WideExtremeFound.
   BoundExpr wide_aggregate(const ast::Expr& e, BoundExpr arg) {
-    // AVG's total beside a two-level rewrite is its SUM (engine/distinct_aggregates.hpp).
+    // AVG's total beside a two-level rewrite is its SUM (planner/distinct_aggregates.hpp).
     const std::string n = e.name == kAverageHighPart ? "sum" : e.name;
     const std::size_t at = e.offset;
     if (e.distinct) throw wide_aggregate_error(n + "(DISTINCT ...)", at);
@@ -2082,7 +2082,7 @@ class AggregateScope : public Scope {
       arg.constant.value.i = 0;
     }
     if (n == kAverageHighPart || n == kAverageLowPart) {
-      // A part of AVG's total beside a DISTINCT aggregate (engine/distinct_aggregates.hpp).
+      // A part of AVG's total beside a DISTINCT aggregate (planner/distinct_aggregates.hpp).
       if (arg.type.is_integral())
         arg = node(n == kAverageHighPart ? Op::Div : Op::Mod, DataType::bigint(),
                    {std::move(arg), int_constant(int64_t{1} << 32, e.offset, DataType::bigint())}, e.offset);

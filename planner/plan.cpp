@@ -1,4 +1,4 @@
-#include "engine/plan.hpp"
+#include "planner/plan.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -7,11 +7,11 @@
 #include <optional>
 #include <set>
 
-#include "engine/bound_expression_builders.hpp"
-#include "engine/common_conjuncts.hpp"
-#include "engine/join_order.hpp"
-#include "engine/result_data.hpp"
-#include "engine/selectivity.hpp"
+#include "planner/bound_expression_builders.hpp"
+#include "planner/common_conjuncts.hpp"
+#include "planner/join_order.hpp"
+#include "storage/result_data.hpp"
+#include "planner/selectivity.hpp"
 
 namespace gpusql {
 

@@ -1,4 +1,4 @@
-#include "engine/scalar_functions.hpp"
+#include "planner/scalar_functions.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "engine/set_membership.hpp"
+#include "planner/set_membership.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "engine/join_order.hpp"
+#include "planner/join_order.hpp"
 
 #include <bit>
 #include <limits>

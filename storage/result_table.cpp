@@ -1,4 +1,4 @@
-#include "engine/result_table.hpp"
+#include "storage/result_table.hpp"
 
 #include <algorithm>
 
