@@ -2,11 +2,12 @@
 //
 //   SQL text --parse_sql (parser/)--> syntax trees
 //            --bind_query (engine/binder)--> typed, resolved BoundQuery
-//            --plan_query (engine/plan)--> operator tree (pushdown, join order)
-//            --Executor::execute--> host columns (ResultData) --> Result
+//            --plan_query (planner/plan)--> operator tree (pushdown, join order)
+//            --Executor::execute (execution/)--> physical operators, run as
+//              pipelines over a compute backend --> host columns --> Result
 //
-// The executor is the CUDA one (kernels/, over device columns) when a GPU is
-// usable, else the host one; both run the same plan. Any error on the way is
+// The backend is the CUDA one (kernels/, over device columns) when a GPU is
+// usable, else the host one; both run the same physical operators. Any error on the way is
 // a gpusql::Error; it is re-thrown with the SQL line and a caret under the
 // fault, and leaves the catalog exactly as it was.
 #include <algorithm>
@@ -46,13 +47,14 @@ Database::Impl::Impl(const Options& options) {
   if (usable) {
     device->set_settings(settings);
     kind = ExecutorKind::Gpu;
-    executor = make_cuda_executor(*device, control);
+    executor = std::make_unique<Executor>(make_cuda_backend(*device, control), control);
     description = "gpu (" + device->name() + ")";
   } else {
     kind = ExecutorKind::Host;
-    executor = make_host_executor(control);
+    executor = std::make_unique<Executor>(make_host_backend(control), control);
     description = options.executor == ExecutorKind::Host ? "host (as asked)" : "host (no usable GPU: " + why + ")";
   }
+  executor->set_chunk_rows(settings.chunk_rows);
 }
 
 void Database::Impl::add_table(std::shared_ptr<Table> table) {
@@ -63,6 +65,7 @@ void Database::Impl::add_table(std::shared_ptr<Table> table) {
 void Database::Impl::apply(const Settings& changed) {
   settings = changed;
   control.set_memory_limit(settings.memory_limit);
+  executor->set_chunk_rows(settings.chunk_rows);
   if (device) device->set_settings(settings);
   trace::set_enabled(settings.trace);
 }
@@ -96,8 +99,9 @@ std::shared_ptr<ResultData> Database::Impl::run_select(const ast::SelectStatemen
   return result;
 }
 
-// EXPLAIN: the plan tree, one operator a row; EXPLAIN ANALYZE runs the query
-// and adds each operator's rows and time.
+// EXPLAIN: the plan tree with its estimates, then the physical operators and
+// their pipelines, one a row; EXPLAIN ANALYZE runs the query and adds each
+// operator's rows and time to both.
 std::shared_ptr<ResultData> Database::Impl::run_explain(const ast::ExplainStatement& explain, std::string_view sql) {
   Plan plan = plan_query(
       bind_query(explain.select, catalog, sql, table_function_reader(), subquery_runner(sql), views.names()));
@@ -107,13 +111,14 @@ std::shared_ptr<ResultData> Database::Impl::run_explain(const ast::ExplainStatem
     auto start = std::chrono::steady_clock::now();
     executor->execute(plan, &profile);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    text = plan.root->to_string(plan.column_names, &profile);
+    text = "logical plan:\n" + plan.root->to_string(plan.column_names, &profile) + "physical plan:\n" +
+           profile.physical_plan;
     char total[128];
     std::snprintf(total, sizeof total, "total: %.3f ms on the %s executor\n", ms,
                   kind == ExecutorKind::Gpu ? "gpu" : "host");
     text += total;
   } else {
-    text = plan.root->to_string(plan.column_names);
+    text = "logical plan:\n" + plan.root->to_string(plan.column_names) + "physical plan:\n" + executor->explain(plan);
   }
   auto dictionary = std::make_shared<Dictionary>();
   std::vector<std::string> lines;

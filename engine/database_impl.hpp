@@ -9,8 +9,8 @@
 
 #include "common/query_control.hpp"
 #include "planner/binder.hpp"
-#include "engine/executor.hpp"
 #include "engine/views.hpp"
+#include "execution/executor.hpp"
 #include "gpusql/gpusql.hpp"
 #include "parser/ast.hpp"
 #include "storage/catalog.hpp"

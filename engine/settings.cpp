@@ -142,6 +142,7 @@ const std::vector<Setting>& all_settings() {
       setting("narrow_subquery_rows", &Settings::narrow_subquery_rows, rows_value,
               [](uint64_t n) { return std::to_string(n); }),
       setting("memory_limit", &Settings::memory_limit, byte_size_value, byte_size_name),
+      setting("chunk_rows", &Settings::chunk_rows, rows_value, [](uint64_t n) { return std::to_string(n); }),
   };
   return settings;
 }

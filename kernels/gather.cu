@@ -20,7 +20,35 @@ __global__ void __launch_bounds__(kGatherThreads) sequence_kernel(uint32_t first
     out[i] = first + static_cast<uint32_t>(i);
 }
 
+// One thread a word of `out`: the bits of it that [offset, offset + count)
+// covers, read from `bits`.
+__global__ void __launch_bounds__(kGatherThreads)
+    copy_bits_kernel(const uint32_t* __restrict__ bits, uint64_t count, uint32_t* __restrict__ out, uint64_t offset) {
+  const uint64_t first_word = offset / 32, words = (offset + count + 31) / 32 - first_word;
+  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < words;
+       i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
+    const uint64_t word = first_word + i;
+    uint32_t value = out[word], mask = 0;
+    for (int b = 0; b < 32; ++b) {
+      const uint64_t bit = word * 32 + b;
+      if (bit < offset || bit >= offset + count) continue;
+      const uint64_t from = bit - offset;
+      mask |= 1u << b;
+      value = (value & ~(1u << b)) | (((bits[from / 32] >> (from % 32)) & 1u) << b);
+    }
+    if (mask) out[word] = value;
+  }
+}
+
 }  // namespace
+
+void copy_bits(const uint32_t* d_bits, std::size_t count, uint32_t* d_out, std::size_t offset, DeviceContext& context) {
+  if (count == 0) return;
+  const std::size_t words = (offset + count + 31) / 32 - offset / 32;
+  copy_bits_kernel<<<grid_for((words + kGatherThreads - 1) / kGatherThreads, context, 16), kGatherThreads, 0,
+                     context.stream()>>>(d_bits, count, d_out, offset);
+  GPUSQL_CHECK_LAUNCH();
+}
 
 void gather_row_ids(const uint32_t* d_rows, const uint32_t* d_positions, std::size_t count, uint32_t* d_out,
                     DeviceContext& context) {

@@ -16,4 +16,9 @@ void gather_row_ids(const uint32_t* d_rows, const uint32_t* d_positions, std::si
 // out[i] = first + i, for i < count.
 void sequence(uint32_t first, std::size_t count, uint32_t* d_out, DeviceContext& context);
 
+// Bits [0, count) of `d_bits` into bits [offset, offset + count) of `d_out`
+// (validity bitmaps of several chunks put one after another); the other bits
+// of `d_out` stay as they are.
+void copy_bits(const uint32_t* d_bits, std::size_t count, uint32_t* d_out, std::size_t offset, DeviceContext& context);
+
 }  // namespace gpusql::kernels

@@ -1,4 +1,4 @@
-// The fused star join (engine/star_join.hpp): one pass over the fact table
+// The fused star join (execution/star_join.hpp): one pass over the fact table
 // that filters, probes every dimension and aggregates per group.
 //
 // Each dimension's selected rows go into a direct-mapped table indexed by

@@ -94,6 +94,7 @@ struct OperatorProfile {
 };
 struct Profile {
   std::vector<OperatorProfile> operators;
+  std::string physical_plan;  // the physical operators as they ran, with their own measurements
   const OperatorProfile* find(const PlanNode* node) const;
 };
 

@@ -25,10 +25,10 @@ bool selected(const std::string& name) {
   return filter == nullptr || name.find(filter) != std::string::npos;
 }
 
-void run_all(ExecutorKind kind, const std::string& executor) {
+void run_all(ExecutorKind kind, const std::string& executor, Settings settings = {}) {
   auto files = sqllogic::test_files(false);
   REQUIRE(!files.empty());
-  sqllogic::Runner runner(kind, executor);
+  sqllogic::Runner runner(kind, executor, settings);
   std::size_t ran = 0;
   for (const auto& file : files) {
     std::string name = relative_name(file);
@@ -36,8 +36,16 @@ void run_all(ExecutorKind kind, const std::string& executor) {
     ++ran;
     for (const auto& failure : runner.run_file(file.string(), name)) FAIL_CHECK(failure);
   }
-  WARN("sqllogic (" << executor << "): " << ran << " files, " << runner.records_run() << " records run of "
-                    << runner.records_seen());
+  WARN("sqllogic (" << executor << (settings.chunk_rows ? ", chunks of " + std::to_string(settings.chunk_rows) + " rows" : "")
+                    << "): " << ran << " files, " << runner.records_run() << " records run of " << runner.records_seen());
+}
+
+// Table scans in chunks of a few rows: every pipeline pushes many chunks,
+// every sink combines them, and the answers are the same, bit for bit.
+Settings in_chunks_of(uint64_t rows) {
+  Settings settings;
+  settings.chunk_rows = rows;
+  return settings;
 }
 
 }  // namespace
@@ -45,6 +53,14 @@ void run_all(ExecutorKind kind, const std::string& executor) {
 TEST_CASE("SQL logic tests on the host executor", "[sql]") { run_all(ExecutorKind::Host, "host"); }
 
 TEST_CASE("SQL logic tests on the CUDA executor", "[sql][gpu]") { run_all(ExecutorKind::Gpu, "gpu"); }
+
+TEST_CASE("SQL logic tests on the host executor, scans in chunks of 3 rows", "[sql][chunks]") {
+  run_all(ExecutorKind::Host, "host", in_chunks_of(3));
+}
+
+TEST_CASE("SQL logic tests on the CUDA executor, scans in chunks of 3 rows", "[sql][gpu][chunks]") {
+  run_all(ExecutorKind::Gpu, "gpu", in_chunks_of(3));
+}
 
 // Not part of the run: the pending files hold tests of features not landed
 // yet and reproducers of bugs not fixed yet. This lists which pass by now, so

@@ -1,4 +1,4 @@
-// The fused star join (engine/star_join.hpp, kernels/star_join.cu): which
+// The fused star join (execution/star_join.hpp, kernels/star_join.cu): which
 // plans it recognises (everywhere), and on the GPU that it gives exactly
 // the host executor's answers -- the SSB queries, and the cases where it
 // must decline and leave the query to the general operators (duplicate or
@@ -13,7 +13,7 @@
 #include "bench/ssb/ssb_queries.hpp"
 #include "engine/database_impl.hpp"
 #include "planner/plan.hpp"
-#include "engine/star_join.hpp"
+#include "execution/star_join.hpp"
 #include "kernels/star_join.hpp"
 #include "parser/parser.hpp"
 #include "tests/test_support.hpp"

@@ -124,6 +124,10 @@ struct Settings {
   // largest table has at least this many rows: narrowing runs one query
   // more, which costs more than it saves below that.
   uint64_t narrow_subquery_rows = 10000000;
+  // Rows per chunk a table scan pushes through a query's pipelines; 0: a
+  // whole table in one chunk (a resident table's fastest path). Any value
+  // gives the same answer, bit for bit.
+  uint64_t chunk_rows = 0;
   // The most host memory the process may hold, in bytes: a statement whose
   // next allocation would take the process's resident memory past it fails
   // with Error(OutOfMemory), and the database and its tables stay as they

@@ -339,7 +339,9 @@ inline void sort_table(Table& rows, SortMode mode) {
 class Runner {
  public:
   // `executor` names the executor for skipif/onlyif/require: "host" or "gpu".
-  Runner(ExecutorKind kind, std::string executor) : kind_(kind), executor_(std::move(executor)) {}
+  // Each file runs on a fresh Database with `settings`.
+  Runner(ExecutorKind kind, std::string executor, Settings settings = {})
+      : kind_(kind), executor_(std::move(executor)), settings_(settings) {}
 
   // Failures of one file, each "file:line: what went wrong"; empty when it passes.
   std::vector<std::string> run_file(const std::string& path, const std::string& display_name) {
@@ -353,7 +355,7 @@ class Runner {
     } catch (const FormatError& e) {
       return {e.what()};
     }
-    Database db{Options{kind_}};
+    Database db{Options{kind_, settings_}};
     TempDir scratch;
     std::map<std::string, Table> labels;
     std::vector<std::string> failures;
@@ -389,6 +391,7 @@ class Runner {
  private:
   ExecutorKind kind_;
   std::string executor_;
+  Settings settings_;
   std::size_t records_seen_ = 0;
   std::size_t records_run_ = 0;
 

@@ -1,4 +1,4 @@
-#include "engine/star_join.hpp"
+#include "execution/star_join.hpp"
 
 namespace gpusql {
 namespace {

@@ -1,0 +1,44 @@
+// The one executor: a plan's physical operators (physical_plan.hpp), run as
+// pipelines (pipeline.hpp) over a compute backend -- the CUDA one when a
+// GPU is usable, else the host one. Results come back as host columns.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/query_control.hpp"
+#include "execution/compute_backend.hpp"
+#include "storage/result_data.hpp"
+
+namespace gpusql {
+
+struct Table;
+
+class Executor {
+ public:
+  Executor(std::unique_ptr<ComputeBackend> backend, const QueryControl& control);
+
+  // Runs `plan`; with `profile`, records each operator's rows and time and
+  // the physical plan with them (EXPLAIN ANALYZE).
+  std::shared_ptr<ResultData> execute(const Plan& plan, Profile* profile = nullptr);
+  // Runs `plan` and keeps its result as a table named `name` (a subquery's
+  // rows, which the query around it joins), where the backend reads tables:
+  // on the GPU it never crosses to the host and back.
+  std::shared_ptr<Table> execute_to_table(const Plan& plan, std::string name);
+  // The physical plan EXPLAIN prints, without running it.
+  std::string explain(const Plan& plan);
+
+  // Rows per chunk of a table scan (Settings::chunk_rows); 0: whole tables.
+  void set_chunk_rows(std::size_t rows) { chunk_rows_ = rows; }
+  ComputeBackend& backend() { return *backend_; }
+
+ private:
+  std::unique_ptr<ComputeBackend> backend_;
+  const QueryControl& control_;
+  std::size_t chunk_rows_ = 0;
+};
+
+// The operator below the plan's Distinct/Sort/Limit that names the result.
+const PlanNode& projection_of(const PlanNode& root);
+
+}  // namespace gpusql

@@ -1,0 +1,51 @@
+// HASH_JOIN: pairs of equal keys, in (left, right) order, the hash table on
+// the side the plan builds. When the right side builds (and the join is
+// not FULL), the left streams through chunk by chunk; otherwise both sides
+// are taken whole first, since the output's order needs every probe row:
+// a left build is ordered by the left (probe-order) positions it finds, a
+// FULL JOIN appends the right rows no left row matched.
+#include "execution/operator/join_output.hpp"
+#include "execution/operator/operators.hpp"
+
+namespace gpusql {
+namespace {
+
+bool streams(const PlanNode& join) { return join.build_right && !join.full_outer; }
+
+class HashJoin final : public PhysicalOperator {
+ public:
+  explicit HashJoin(const PlanNode& join)
+      : PhysicalOperator(streams(join) ? Role::Join : Role::Sink, "HASH_JOIN", &join) {}
+
+  int sink_sides() const override { return 2; }
+
+  void sink(ExecutionContext&, Chunk input, int side) override { sides_[side].push_back(std::move(input)); }
+
+  void finalize(ExecutionContext& context) override {
+    build_ = combine(context.backend, std::move(sides_[1]));
+    if (role() == Role::Sink) result_.set(join(context, combine(context.backend, std::move(sides_[0]))));
+  }
+
+  Chunk execute(ExecutionContext& context, Chunk probe) override { return join(context, probe); }
+
+  std::optional<Chunk> produce(ExecutionContext&) override { return result_.take(); }
+
+ private:
+  Chunk join(ExecutionContext& context, const Chunk& left) {
+    const PlanNode& join = *node();
+    HashJoinSpec spec{&join.keys, join.build_right, join.left_outer, join.full_outer};
+    JoinPositions pairs = context.backend.hash_join(left, build_, spec);
+    if (join.left_outer) return outer_join_output(context.backend, left, build_, pairs, join.full_outer);
+    return join_output(context.backend, left, build_, pairs);
+  }
+
+  std::vector<Chunk> sides_[2];
+  Chunk build_;  // the right side, whole
+  SinkResult result_;
+};
+
+}  // namespace
+
+std::unique_ptr<PhysicalOperator> make_hash_join(const PlanNode& join) { return std::make_unique<HashJoin>(join); }
+
+}  // namespace gpusql
