@@ -153,13 +153,13 @@ std::vector<ColumnRef> column_refs(const TableData& t, const std::vector<Type>& 
   return refs;
 }
 
-void run_seed(uint64_t seed, ExecutorKind kind, OracleKind oracle, const Features& features, std::size_t queries,
-              Stats& stats, std::vector<std::string>& reports, std::size_t max_reports) {
+void run_seed(uint64_t seed, ExecutorKind kind, OracleKind oracle, uint64_t chunk_rows, const Features& features,
+              std::size_t queries, Stats& stats, std::vector<std::string>& reports, std::size_t max_reports) {
   bool verbose = env_number("GPUSQL_DIFF_VERBOSE", 0) != 0;
   Rng rng(seed);
   DataGenerator data(rng);
   std::vector<TableData> tables = {data.table("t0", 6000), data.table("t1", 6000)};
-  Fixture fixture(tables, kind, oracle);
+  Fixture fixture(tables, kind, oracle, chunk_rows);
   ++stats.seeds;
   if (!fixture.ok()) {
     ++stats.mismatch;
@@ -211,9 +211,9 @@ void run_seed(uint64_t seed, ExecutorKind kind, OracleKind oracle, const Feature
                              q.sql(dialect_of(oracle)) + "\n" + r.detail;
         std::size_t rows = 0;
         for (const auto& t : tables) rows += t.rows.size();
-        Shrinker shrinker(kind, r.category, std::chrono::seconds(60), oracle);
+        Shrinker shrinker(kind, r.category, std::chrono::seconds(60), oracle, chunk_rows);
         Case small = shrinker.shrink(Case{tables, q});
-        Fixture small_fixture(small.tables, kind, oracle);
+        Fixture small_fixture(small.tables, kind, oracle, chunk_rows);
         CheckResult again = Checker(small_fixture, small.query).run();
         std::size_t small_rows = 0;
         for (const auto& t : small.tables) small_rows += t.rows.size();
@@ -229,8 +229,12 @@ void run_seed(uint64_t seed, ExecutorKind kind, OracleKind oracle, const Feature
   }
 }
 
-void run_differential(ExecutorKind kind, uint64_t default_seeds, OracleKind oracle = OracleKind::Sqlite) {
+// GPUSQL_DIFF_CHUNK_ROWS (else `default_chunk_rows`): table scans in chunks
+// of that many rows (Settings::chunk_rows).
+void run_differential(ExecutorKind kind, uint64_t default_seeds, OracleKind oracle = OracleKind::Sqlite,
+                      uint64_t default_chunk_rows = 0) {
   uint64_t seeds = env_number("GPUSQL_DIFF_SEEDS", default_seeds);
+  const uint64_t chunk_rows = env_number("GPUSQL_DIFF_CHUNK_ROWS", default_chunk_rows);
   uint64_t first = env_number("GPUSQL_DIFF_FIRST_SEED", 1);
   std::size_t queries = env_number("GPUSQL_DIFF_QUERIES", 40);
   std::size_t max_reports = env_number("GPUSQL_DIFF_MAX_MISMATCHES", 3);
@@ -242,9 +246,10 @@ void run_differential(ExecutorKind kind, uint64_t default_seeds, OracleKind orac
   std::vector<std::string> reports;
   auto start = std::chrono::steady_clock::now();
   for (uint64_t seed = first; seed < first + seeds && reports.size() < max_reports; ++seed)
-    run_seed(seed, kind, oracle, features, queries, stats, reports, max_reports);
+    run_seed(seed, kind, oracle, chunk_rows, features, queries, stats, reports, max_reports);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::string executor = kind == ExecutorKind::Gpu ? "gpu" : "host";
+  if (chunk_rows) executor += ", chunks of " + std::to_string(chunk_rows) + " rows";
   std::string summary = "differential (" + (oracle == OracleKind::Duckdb ? "duckdb, " + executor : executor) + "): seeds " +
                         std::to_string(first) + ".." + std::to_string(first + stats.seeds - 1) + ", " +
                         std::to_string(stats.queries) + " queries in " + std::to_string(static_cast<int>(seconds)) +
@@ -306,6 +311,18 @@ TEST_CASE("differential against DuckDB", "[differential][duckdb]") {
 TEST_CASE("differential: the CUDA executor against DuckDB and the host executor", "[differential][duckdb][gpu]") {
   if (!duckdb_ready()) return;
   run_differential(ExecutorKind::Gpu, 50, OracleKind::Duckdb);
+}
+
+// Table scans in chunks of 500 rows (the generated tables have up to 6,000):
+// the pipelines push many chunks and every sink combines them.
+TEST_CASE("differential: table scans in chunks, against DuckDB", "[differential][chunks]") {
+  if (!duckdb_ready()) return;
+  run_differential(ExecutorKind::Host, 30, OracleKind::Duckdb, 500);
+}
+
+TEST_CASE("differential: the CUDA executor with scans in chunks, against DuckDB and the host", "[differential][gpu][chunks]") {
+  if (!duckdb_ready()) return;
+  run_differential(ExecutorKind::Gpu, 30, OracleKind::Duckdb, 500);
 }
 
 // The machinery itself: a planted difference is caught and shrunk.
