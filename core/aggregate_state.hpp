@@ -230,21 +230,25 @@ inline AggState reduce_partials_host(AggKind kind, Cls cls, std::vector<AggState
 // folds position i into a thread's state (or leaves it, for a row a fused
 // filter rejects). Grouped aggregates reduce each group's ascending
 // positions as their own sequence.
+// Chunk c's state of that reduction: the chunks are independent, so a
+// caller may fold them on several threads, then reduce_partials_host().
+template <class Fold>
+AggState reduce_chunk_host(AggKind kind, Cls cls, std::size_t n, std::size_t c, Fold&& fold, uint32_t& error) {
+  AggState threads[kReduceThreads] = {};
+  for (int t = 0; t < kReduceThreads; ++t)
+    for (int k = 0; k < kReduceItems; ++k) {
+      std::size_t i = c * kReduceChunk + static_cast<std::size_t>(k) * kReduceThreads + t;
+      if (i >= n) break;
+      fold(threads[t], i);
+    }
+  return block_tree_host(kind, cls, threads, error);
+}
+
 template <class Fold>
 AggState reduce_sequence_host(AggKind kind, Cls cls, std::size_t n, Fold&& fold, uint32_t& error) {
   const std::size_t chunks = (n + kReduceChunk - 1) / kReduceChunk;
   std::vector<AggState> partials(chunks);
-  std::vector<AggState> threads(kReduceThreads);
-  for (std::size_t c = 0; c < chunks; ++c) {
-    std::fill(threads.begin(), threads.end(), AggState{});
-    for (int t = 0; t < kReduceThreads; ++t)
-      for (int k = 0; k < kReduceItems; ++k) {
-        std::size_t i = c * kReduceChunk + static_cast<std::size_t>(k) * kReduceThreads + t;
-        if (i >= n) break;
-        fold(threads[t], i);
-      }
-    partials[c] = block_tree_host(kind, cls, threads.data(), error);
-  }
+  for (std::size_t c = 0; c < chunks; ++c) partials[c] = reduce_chunk_host(kind, cls, n, c, fold, error);
   return reduce_partials_host(kind, cls, std::move(partials), error);
 }
 

@@ -54,7 +54,7 @@ Database::Impl::Impl(const Options& options) {
     executor = std::make_unique<Executor>(make_host_backend(control), control);
     description = options.executor == ExecutorKind::Host ? "host (as asked)" : "host (no usable GPU: " + why + ")";
   }
-  executor->set_chunk_rows(settings.chunk_rows);
+  executor->configure(settings);
 }
 
 void Database::Impl::add_table(std::shared_ptr<Table> table) {
@@ -65,7 +65,7 @@ void Database::Impl::add_table(std::shared_ptr<Table> table) {
 void Database::Impl::apply(const Settings& changed) {
   settings = changed;
   control.set_memory_limit(settings.memory_limit);
-  executor->set_chunk_rows(settings.chunk_rows);
+  executor->configure(settings);
   if (device) device->set_settings(settings);
   trace::set_enabled(settings.trace);
 }

@@ -45,6 +45,12 @@ struct HashJoinSpec {
   bool full_outer = false;
 };
 
+// A hash join's build side, built once for every chunk that probes it.
+class JoinBuild {
+ public:
+  virtual ~JoinBuild() = default;
+};
+
 // GROUP BY's result: [keys..., aggregates...], one row per group.
 struct GroupedChunk {
   Chunk chunk;
@@ -64,6 +70,8 @@ class ComputeBackend {
   virtual ~ComputeBackend() = default;
   virtual MemorySpace space() const = 0;
   virtual std::string name() const = 0;  // "host" or "gpu"
+  // The database's settings changed (the host backend's threads).
+  virtual void configure(const Settings&) {}
 
   // ---- a query's run ----
   virtual void begin_query() = 0;
@@ -115,6 +123,14 @@ class ComputeBackend {
 
   // ---- joins ----
   virtual JoinPositions hash_join(const Chunk& left, const Chunk& right, const HashJoinSpec& spec) = 0;
+  // A join's right side (`build`, keyed by each JoinKey's right), built
+  // once; then the pairs of each chunk of the left side (keyed by each
+  // JoinKey's left) with it, as hash_join() with build_right would give
+  // them (with `left_outer`, a left position with no match once, with
+  // kNoMatch).
+  virtual std::unique_ptr<JoinBuild> build_join(const Chunk& build, const std::vector<JoinKey>& keys) = 0;
+  virtual JoinPositions probe_join(const JoinBuild& build, const Chunk& probe, const std::vector<JoinKey>& keys,
+                                   bool left_outer) = 0;
   // Every pair for which `condition` (over both sides' columns; null: a
   // cross join) holds.
   virtual JoinPositions nested_loop_join(const Chunk& left, const Chunk& right, const BoundExpr* condition) = 0;

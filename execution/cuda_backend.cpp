@@ -91,6 +91,12 @@ kernels::StarColumn star_column(const ColumnView& c) {
   return {c.data, c.validity, c.type.id};
 }
 
+// A join's build side on the device: its keys and the table over them.
+struct DeviceJoinTable final : JoinBuild {
+  kernels::KeyColumns keys;
+  kernels::JoinTable table;
+};
+
 class EventTimer final : public StageTimer {
  public:
   explicit EventTimer(DeviceContext& context) : context_(context) {
@@ -415,6 +421,25 @@ class CudaBackend final : public ComputeBackend {
       kernels::KeyColumns lk = keys_of(left, left_keys), rk = keys_of(right, right_keys);
       pairs = kernels::hash_join(lk, rk, spec.build_right, context_, spec.left_outer, spec.full_outer);
     }
+    return positions_of(pairs);
+  }
+
+  std::unique_ptr<JoinBuild> build_join(const Chunk& build, const std::vector<JoinKey>& keys) override {
+    std::vector<const BoundExpr*> right;
+    for (const auto& k : keys) right.push_back(&k.right);
+    auto out = std::make_unique<DeviceJoinTable>();
+    out->keys = keys_of(build, right);
+    out->table = kernels::build_join_table(out->keys.view(), context_);
+    return out;
+  }
+
+  JoinPositions probe_join(const JoinBuild& build, const Chunk& probe, const std::vector<JoinKey>& keys,
+                           bool left_outer) override {
+    std::vector<const BoundExpr*> left;
+    for (const auto& k : keys) left.push_back(&k.left);
+    const kernels::KeyColumns probe_keys = keys_of(probe, left);
+    kernels::JoinPairs pairs =
+        kernels::probe_join_table(static_cast<const DeviceJoinTable&>(build).table, probe_keys, left_outer, context_);
     return positions_of(pairs);
   }
 

@@ -28,6 +28,11 @@ std::vector<std::string> result_names(const Plan& plan) {
 Executor::Executor(std::unique_ptr<ComputeBackend> backend, const QueryControl& control)
     : backend_(std::move(backend)), control_(control) {}
 
+void Executor::configure(const Settings& settings) {
+  chunk_rows_ = static_cast<std::size_t>(settings.chunk_rows);
+  backend_->configure(settings);
+}
+
 std::shared_ptr<ResultData> Executor::execute(const Plan& plan, Profile* profile) {
   std::unique_ptr<PhysicalOperator> root = plan_physical(*plan.root, *backend_);
   std::map<const PhysicalOperator*, OperatorStats> stats;

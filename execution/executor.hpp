@@ -28,8 +28,9 @@ class Executor {
   // The physical plan EXPLAIN prints, without running it.
   std::string explain(const Plan& plan);
 
-  // Rows per chunk of a table scan (Settings::chunk_rows); 0: whole tables.
-  void set_chunk_rows(std::size_t rows) { chunk_rows_ = rows; }
+  // Takes the database's settings: a scan's rows per chunk
+  // (Settings::chunk_rows), the backend's (the host's threads).
+  void configure(const Settings& settings);
   ComputeBackend& backend() { return *backend_; }
 
  private:

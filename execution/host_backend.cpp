@@ -12,6 +12,7 @@
 
 #include "execution/compute_backend.hpp"
 #include "kernels/join_pairs.hpp"
+#include "storage/parallel_tasks.hpp"
 #include "storage/result_table.hpp"
 #include "storage/table.hpp"
 
@@ -59,6 +60,71 @@ Chunk from_columns(std::vector<std::shared_ptr<HostColumn>> columns, std::size_t
   return c;
 }
 
+using Keys = std::vector<std::optional<std::vector<int64_t>>>;
+
+// Work is cut into consecutive slices of at least kGrain positions, each on
+// a core of its own (a smaller input runs on the caller's thread): enough
+// work that starting the threads costs a few percent at most.
+constexpr std::size_t kGrain = std::size_t{1} << 15;
+
+struct Slices {
+  std::size_t count = 1;
+  std::size_t step = 0;
+  std::size_t begin(std::size_t i) const { return i * step; }
+};
+
+// The slices of [0, n), each a multiple of `align` positions but the last,
+// of at least `grain` items.
+Slices slices_of(std::size_t threads, std::size_t n, std::size_t align = 1, std::size_t grain = kGrain) {
+  Slices s;
+  s.count = std::min(threads, std::max<std::size_t>(1, n / grain));
+  s.step = (n + s.count - 1) / s.count;
+  s.step = std::max<std::size_t>(align, (s.step + align - 1) / align * align);
+  s.count = std::max<std::size_t>(1, (n + s.step - 1) / s.step);
+  return s;
+}
+
+// f(slice, begin, end, error) for each slice of [0, n), in parallel; each
+// slice's error bits ORed into `error` (the bits are the same in any order).
+template <class F>
+void run_slices(const Slices& slices, std::size_t n, uint32_t& error, F&& f) {
+  std::vector<uint32_t> errors(slices.count);
+  parallel_for_workers(slices.count, slices.count, [&](std::size_t i, std::size_t) {
+    f(i, std::min(n, slices.begin(i)), std::min(n, slices.begin(i + 1)), errors[i]);
+  });
+  for (uint32_t e : errors) error |= e;
+}
+
+template <class T>
+std::vector<T> concatenated(std::vector<std::vector<T>>& parts) {
+  if (parts.size() == 1) return std::move(parts[0]);
+  std::size_t total = 0;
+  for (const auto& p : parts) total += p.size();
+  std::vector<T> out;
+  out.reserve(total);
+  for (auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+// Groups of equal keys, each with its ascending positions, numbered by
+// first appearance.
+struct GroupNumbers {
+  std::vector<RowIds> groups;
+};
+
+// A join's build side: each key's positions, ascending.
+struct HostJoinTable final : JoinBuild {
+  std::unordered_map<std::vector<int64_t>, RowIds, KeyHash> positions;
+  std::size_t count = 0;
+};
+
+// Each JoinKey's left (or right) expression.
+std::vector<const BoundExpr*> key_side(const std::vector<JoinKey>& keys, bool left) {
+  std::vector<const BoundExpr*> side;
+  for (const JoinKey& k : keys) side.push_back(left ? &k.left : &k.right);
+  return side;
+}
+
 class WallTimer final : public StageTimer {
  public:
   void start() override { start_ = std::chrono::steady_clock::now(); }
@@ -76,6 +142,9 @@ class HostBackend final : public ComputeBackend {
 
   MemorySpace space() const override { return MemorySpace::Host; }
   std::string name() const override { return "host"; }
+  void configure(const Settings& settings) override {
+    threads_ = settings.threads ? settings.threads : hardware_threads();
+  }
   // Errors are thrown where they happen.
   void begin_query() override {}
   void end_stage() override {}
@@ -116,14 +185,17 @@ class HostBackend final : public ComputeBackend {
     SlotMap slots;
     ExprProgram program = compile_expression(predicate, slots);
     ColumnSet set = columns_of(slots, input);
-    RowIds positions;
+    const Slices slices = cut(input.count);
+    std::vector<RowIds> parts(slices.count);
     uint32_t error = 0;
-    for (std::size_t p = 0; p < input.count; ++p) {
-      control_.check_at(p);
-      if (evaluate_predicate(program, set, static_cast<int64_t>(p), error)) positions.push_back(static_cast<uint32_t>(p));
-    }
+    run_slices(slices, input.count, error, [&](std::size_t i, std::size_t begin, std::size_t end, uint32_t& e) {
+      for (std::size_t p = begin; p < end; ++p) {
+        control_.check_at(p);
+        if (evaluate_predicate(program, set, static_cast<int64_t>(p), e)) parts[i].push_back(static_cast<uint32_t>(p));
+      }
+    });
     throw_if_eval_error(error);
-    return std::make_shared<Positions>(std::move(positions));
+    return std::make_shared<Positions>(concatenated(parts));
   }
 
   PositionsPtr gather(const Positions& rows, const Positions& positions) override {
@@ -131,10 +203,13 @@ class HostBackend final : public ComputeBackend {
     RowIds out(positions.size());
     const uint32_t* from = rows.data();
     const uint32_t* at = positions.data();
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      control_.check_at(i);
-      out[i] = from[at[i]];
-    }
+    uint32_t error = 0;
+    run_slices(cut(out.size()), out.size(), error, [&](std::size_t, std::size_t begin, std::size_t end, uint32_t&) {
+      for (std::size_t i = begin; i < end; ++i) {
+        control_.check_at(i);
+        out[i] = from[at[i]];
+      }
+    });
     return std::make_shared<Positions>(std::move(out));
   }
 
@@ -145,33 +220,16 @@ class HostBackend final : public ComputeBackend {
   }
 
   PositionsPtr distinct(const Chunk& input) override {
-    std::vector<std::pair<SlotMap, ExprProgram>> programs;
-    std::vector<ColumnSet> sets;
-    std::vector<Cls> classes;
-    for (std::size_t c = 0; c < input.columns.size(); ++c) {
-      if (!input.columns[c].present) continue;
-      for (const BoundExpr& part : order_parts(column_ref(input, c))) {
-        SlotMap slots;
-        ExprProgram p = compile_expression(part, slots);
-        sets.push_back(columns_of(slots, input));
-        classes.push_back(compute_class(part.type));
-        programs.emplace_back(std::move(slots), p);
-      }
-    }
-    std::unordered_map<std::vector<int64_t>, bool, KeyHash> seen;
+    std::vector<const BoundExpr*> parts;
+    std::vector<BoundExpr> owned;
+    for (std::size_t c = 0; c < input.columns.size(); ++c)
+      if (input.columns[c].present)
+        for (BoundExpr& part : order_parts(column_ref(input, c))) owned.push_back(std::move(part));
+    for (const BoundExpr& part : owned) parts.push_back(&part);
+    const GroupNumbers numbers = number_groups(input, parts);
     RowIds keep;
-    uint32_t error = 0;
-    for (std::size_t p = 0; p < input.count; ++p) {
-      control_.check_at(p);
-      std::vector<int64_t> key;
-      for (std::size_t c = 0; c < programs.size(); ++c) {
-        Slot s = gpusql::evaluate(programs[c].second, sets[c], static_cast<int64_t>(p), error);
-        key.push_back(s.valid);
-        key.push_back(s.valid ? key_bits(s, classes[c]) : 0);
-      }
-      if (seen.emplace(std::move(key), true).second) keep.push_back(static_cast<uint32_t>(p));
-    }
-    throw_if_eval_error(error);
+    keep.reserve(numbers.groups.size());
+    for (const RowIds& group : numbers.groups) keep.push_back(group[0]);
     return std::make_shared<Positions>(std::move(keep));
   }
 
@@ -191,10 +249,14 @@ class HostBackend final : public ComputeBackend {
         ColumnSet set = columns_of(slots, input);
         Key key{{}, compute_class(part.type), k.descending, k.nulls_first};
         control_.reserve_host_memory(input.count * sizeof(Slot), "a sort's keys");
-        for (std::size_t p = 0; p < input.count; ++p) {
-          control_.check_at(p);
-          key.values.push_back(gpusql::evaluate(program, set, static_cast<int64_t>(p), error));
-        }
+        key.values.resize(input.count);
+        run_slices(cut(input.count), input.count, error,
+                   [&](std::size_t, std::size_t begin, std::size_t end, uint32_t& e) {
+                     for (std::size_t p = begin; p < end; ++p) {
+                       control_.check_at(p);
+                       key.values[p] = gpusql::evaluate(program, set, static_cast<int64_t>(p), e);
+                     }
+                   });
         keys.push_back(std::move(key));
       }
     }
@@ -280,19 +342,9 @@ class HostBackend final : public ComputeBackend {
   }
 
   JoinPositions hash_join(const Chunk& left, const Chunk& right, const HashJoinSpec& spec) override {
-    std::vector<const BoundExpr*> left_keys, right_keys;
-    for (const auto& k : *spec.keys) {
-      left_keys.push_back(&k.left);
-      right_keys.push_back(&k.right);
-    }
-    auto lk = keys_of(left, left_keys), rk = keys_of(right, right_keys);
-    const auto& build = spec.build_right ? rk : lk;
-    const auto& probe = spec.build_right ? lk : rk;
-    std::unordered_map<std::vector<int64_t>, RowIds, KeyHash> table;
-    for (std::size_t p = 0; p < build.size(); ++p) {
-      control_.check_at(p);
-      if (build[p]) table[*build[p]].push_back(static_cast<uint32_t>(p));
-    }
+    const Chunk& build_side = spec.build_right ? right : left;
+    const HostJoinTable build = build_table(build_side, *spec.keys, spec.build_right);
+    const auto probe = keys_of(spec.build_right ? left : right, key_side(*spec.keys, spec.build_right));
     // Counted first, so the pairs are reserved against the memory limit
     // before a runaway join allocates them.
     // The unmatched rows an outer join keeps (kernels/hash_join.hpp): the
@@ -300,19 +352,14 @@ class HostBackend final : public ComputeBackend {
     // (its right side) or a LEFT JOIN that built its left side.
     const bool probe_outer = spec.left_outer && spec.build_right;
     const bool build_outer = spec.full_outer || (spec.left_outer && !spec.build_right);
-    std::vector<const RowIds*> matches(probe.size(), nullptr);
+    std::vector<const RowIds*> matches = match(build, probe);
     std::size_t pair_count = 0;
-    for (std::size_t p = 0; p < probe.size(); ++p) {
-      control_.check_at(p);
-      auto it = probe[p] ? table.find(*probe[p]) : table.end();
-      if (it != table.end()) matches[p] = &it->second;
-      pair_count += matches[p] ? matches[p]->size() : probe_outer ? 1 : 0;
-    }
-    if (build_outer) pair_count += build.size();  // at most
+    for (const RowIds* m : matches) pair_count += m ? m->size() : probe_outer ? 1 : 0;
+    if (build_outer) pair_count += build.count;  // at most
     control_.reserve_host_memory(pair_count * 4 * sizeof(uint32_t), "a join's output");
     std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (left, right)
     pairs.reserve(pair_count);
-    std::vector<uint8_t> build_matched(build_outer ? build.size() : 0);
+    std::vector<uint8_t> build_matched(build_outer ? build.count : 0);
     for (std::size_t p = 0; p < probe.size(); ++p) {
       control_.check_at(p);
       if (!matches[p]) {
@@ -333,6 +380,32 @@ class HostBackend final : public ComputeBackend {
       control_.check_interrupt();
       return a < b;
     });
+    return split_pairs(pairs);
+  }
+
+  std::unique_ptr<JoinBuild> build_join(const Chunk& build, const std::vector<JoinKey>& keys) override {
+    return std::make_unique<HostJoinTable>(build_table(build, keys, true));
+  }
+
+  // Probe positions ascending, each one's matches ascending: (left, right)
+  // order as it comes.
+  JoinPositions probe_join(const JoinBuild& build, const Chunk& probe, const std::vector<JoinKey>& keys,
+                           bool left_outer) override {
+    const auto& table = static_cast<const HostJoinTable&>(build);
+    const std::vector<const RowIds*> matches = match(table, keys_of(probe, key_side(keys, true)));
+    std::size_t pair_count = 0;
+    for (const RowIds* m : matches) pair_count += m ? m->size() : left_outer ? 1 : 0;
+    control_.reserve_host_memory(pair_count * 4 * sizeof(uint32_t), "a join's output");
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    pairs.reserve(pair_count);
+    for (std::size_t p = 0; p < matches.size(); ++p) {
+      control_.check_at(p);
+      if (!matches[p]) {
+        if (left_outer) pairs.push_back({static_cast<uint32_t>(p), kernels::kNoMatch});
+        continue;
+      }
+      for (uint32_t b : *matches[p]) pairs.push_back({static_cast<uint32_t>(p), b});
+    }
     return split_pairs(pairs);
   }
 
@@ -374,45 +447,24 @@ class HostBackend final : public ComputeBackend {
   // Groups in order of first appearance, each with its ascending positions.
   GroupedChunk group_aggregate(const Chunk& input, const std::vector<BoundExpr>& keys,
                                const std::vector<BoundAggregate>& aggregates) override {
-    SlotMap slots;
-    std::vector<AggSpec> specs = compile_aggregates(aggregates, slots);
-    std::vector<ExprProgram> key_programs;
-    std::vector<Cls> key_classes;
-    for (const auto& k : keys) {
-      key_programs.push_back(compile_expression(k, slots));
-      key_classes.push_back(compute_class(k.type));
-    }
-    ColumnSet set = columns_of(slots, input);
-    uint32_t error = 0;
-    std::vector<RowIds> groups;
-    std::unordered_map<std::vector<int64_t>, std::size_t, KeyHash> index;
-    for (std::size_t p = 0; p < input.count; ++p) {
-      control_.check_at(p);
-      std::vector<int64_t> key;
-      for (std::size_t k = 0; k < key_programs.size(); ++k) {
-        Slot s = gpusql::evaluate(key_programs[k], set, static_cast<int64_t>(p), error);
-        key.push_back(s.valid);
-        key.push_back(s.valid ? key_bits(s, key_classes[k]) : 0);
-      }
-      auto [it, inserted] = index.emplace(std::move(key), groups.size());
-      if (inserted) groups.emplace_back();
-      groups[it->second].push_back(static_cast<uint32_t>(p));
-    }
+    std::vector<const BoundExpr*> key_parts;
+    for (const BoundExpr& k : keys) key_parts.push_back(&k);
+    const GroupNumbers numbers = number_groups(input, key_parts);
+    const std::vector<RowIds>& groups = numbers.groups;
     const std::size_t group_count = groups.size();
+    uint32_t error = 0;
     std::vector<std::shared_ptr<HostColumn>> columns;
     // Key columns: the key's value at the group's first position.
-    for (std::size_t k = 0; k < keys.size(); ++k) {
-      auto column = std::make_shared<HostColumn>(keys[k].type, group_count);
-      column->dictionary = keys[k].dictionary;
-      for (std::size_t g = 0; g < group_count; ++g) {
-        Slot s = gpusql::evaluate(key_programs[k], set, groups[g][0], error);
-        store_value(column->bytes.data(), keys[k].type.storage(), static_cast<int64_t>(g), s);
-        if (!s.valid) column->set_null(g);
-      }
-      columns.push_back(std::move(column));
+    for (const BoundExpr& key : keys) {
+      RowIds first(group_count);
+      for (std::size_t g = 0; g < group_count; ++g) first[g] = groups[g][0];
+      columns.push_back(materialize(key, compose(*this, input, std::make_shared<Positions>(std::move(first))), error));
     }
+    SlotMap slots;
+    std::vector<AggSpec> specs = compile_aggregates(aggregates, slots);
+    ColumnSet set = columns_of(slots, input);
     for (std::size_t a = 0; a < specs.size(); ++a)
-      columns.push_back(aggregate_column(specs[a], aggregates[a], input, set, groups, nullptr, error));
+      columns.push_back(aggregate_column(specs[a], aggregates[a], input, set, &groups, nullptr, error));
     throw_if_eval_error(error);
     return {from_columns(std::move(columns), group_count), false};
   }
@@ -426,40 +478,82 @@ class HostBackend final : public ComputeBackend {
     uint32_t error = 0;
     std::vector<std::shared_ptr<HostColumn>> columns;
     for (std::size_t a = 0; a < specs.size(); ++a)
-      columns.push_back(aggregate_column(specs[a], aggregates[a], input, set, {}, &filter_program, error));
+      columns.push_back(aggregate_column(specs[a], aggregates[a], input, set, nullptr, &filter_program, error));
     throw_if_eval_error(error);
     return from_columns(std::move(columns), 1);
   }
 
  private:
   const QueryControl& control_;
+  std::size_t threads_ = hardware_threads();
+
+  Slices cut(std::size_t n, std::size_t align = 1, std::size_t grain = kGrain) const {
+    return slices_of(threads_, n, align, grain);
+  }
 
   ColumnSet columns_of(const SlotMap& slots, const Chunk& input, const Chunk* right = nullptr) const {
     return column_set(slots, input, right,
                       [](const std::shared_ptr<const LookupTable>& table) { return host_pointer(*table); });
   }
 
-  // Evaluates `expr` at every position into a new column.
+  // Evaluates `expr` at every position into a new column: slices of whole
+  // validity words, so each slice writes its own.
   std::shared_ptr<HostColumn> materialize(const BoundExpr& expr, const Chunk& input, uint32_t& error) {
     SlotMap slots;
     ExprProgram program = compile_expression(expr, slots);
     ColumnSet set = columns_of(slots, input);
-    control_.reserve_host_memory(input.count * expr.type.width() + input.count / 8, "a computed column");
-    auto out = std::make_shared<HostColumn>(expr.type, input.count);
+    const std::size_t n = input.count;
+    control_.reserve_host_memory(n * expr.type.width() + n / 8, "a computed column");
+    auto out = std::make_shared<HostColumn>(expr.type, n);
     out->dictionary = expr.dictionary;
-    for (std::size_t p = 0; p < input.count; ++p) {
-      control_.check_at(p);
-      int64_t high = 0;
-      Slot s = evaluate_to(program, set, static_cast<int64_t>(p), error, high);
-      store_value(out->bytes.data(), expr.type.storage(), static_cast<int64_t>(p), s, high);
-      if (!s.valid) out->set_null(p);
-    }
+    out->validity.assign(validity_words(n), ~0u);
+    if (n % 32) out->validity.back() = (1u << (n % 32)) - 1;  // as HostColumn::set_null() makes it
+    const Slices slices = cut(n, 32);
+    std::vector<uint8_t> nulls(slices.count);
+    run_slices(slices, n, error, [&](std::size_t i, std::size_t begin, std::size_t end, uint32_t& e) {
+      for (std::size_t p = begin; p < end; ++p) {
+        control_.check_at(p);
+        int64_t high = 0;
+        Slot s = gpusql::evaluate_to(program, set, static_cast<int64_t>(p), e, high);
+        store_value(out->bytes.data(), expr.type.storage(), static_cast<int64_t>(p), s, high);
+        if (!s.valid) {
+          out->validity[p / 32] &= ~(1u << (p % 32));
+          nulls[i] = 1;
+        }
+      }
+    });
+    if (std::find(nulls.begin(), nulls.end(), 1) == nulls.end()) out->validity.clear();
     return out;
   }
 
+  // The hash table of `build`'s keys (each JoinKey's right, or its left).
+  HostJoinTable build_table(const Chunk& build, const std::vector<JoinKey>& keys, bool right) {
+    const Keys build_keys = keys_of(build, key_side(keys, !right));
+    HostJoinTable table;
+    table.count = build_keys.size();
+    for (std::size_t p = 0; p < build_keys.size(); ++p) {
+      control_.check_at(p);
+      if (build_keys[p]) table.positions[*build_keys[p]].push_back(static_cast<uint32_t>(p));
+    }
+    return table;
+  }
+
+  // Each probe position's matches in `table`; null where none.
+  std::vector<const RowIds*> match(const HostJoinTable& table, const Keys& probe) {
+    std::vector<const RowIds*> matches(probe.size(), nullptr);
+    uint32_t error = 0;
+    run_slices(cut(probe.size()), probe.size(), error, [&](std::size_t, std::size_t begin, std::size_t end, uint32_t&) {
+      for (std::size_t p = begin; p < end; ++p) {
+        control_.check_at(p);
+        auto it = probe[p] ? table.positions.find(*probe[p]) : table.positions.end();
+        if (it != table.positions.end()) matches[p] = &it->second;
+      }
+    });
+    return matches;
+  }
+
   // Keys of each position; nullopt where a key is NULL (it matches nothing).
-  std::vector<std::optional<std::vector<int64_t>>> keys_of(const Chunk& input,
-                                                           const std::vector<const BoundExpr*>& keys) {
+  Keys keys_of(const Chunk& input, const std::vector<const BoundExpr*>& keys) {
     std::vector<ExprProgram> programs;
     std::vector<Cls> classes;
     SlotMap slots;
@@ -470,19 +564,21 @@ class HostBackend final : public ComputeBackend {
     ColumnSet set = columns_of(slots, input);
     control_.reserve_host_memory(input.count * (sizeof(std::optional<std::vector<int64_t>>) + 16 + 8 * keys.size()),
                                  "a join's keys");
-    std::vector<std::optional<std::vector<int64_t>>> out(input.count);
+    Keys out(input.count);
     uint32_t error = 0;
-    for (std::size_t p = 0; p < input.count; ++p) {
-      control_.check_at(p);
-      std::vector<int64_t> key;
-      bool valid = true;
-      for (std::size_t k = 0; k < programs.size() && valid; ++k) {
-        Slot s = gpusql::evaluate(programs[k], set, static_cast<int64_t>(p), error);
-        valid = s.valid;
-        key.push_back(key_bits(s, classes[k]));
+    run_slices(cut(input.count), input.count, error, [&](std::size_t, std::size_t begin, std::size_t end, uint32_t& e) {
+      for (std::size_t p = begin; p < end; ++p) {
+        control_.check_at(p);
+        std::vector<int64_t> key;
+        bool valid = true;
+        for (std::size_t k = 0; k < programs.size() && valid; ++k) {
+          Slot s = gpusql::evaluate(programs[k], set, static_cast<int64_t>(p), e);
+          valid = s.valid;
+          key.push_back(key_bits(s, classes[k]));
+        }
+        if (valid) out[p] = std::move(key);
       }
-      if (valid) out[p] = std::move(key);
-    }
+    });
     throw_if_eval_error(error);
     return out;
   }
@@ -497,69 +593,166 @@ class HostBackend final : public ComputeBackend {
     return out;
   }
 
+  // Groups of equal keys (NULL equal to NULL), numbered by first
+  // appearance, each with its ascending positions: each slice groups its
+  // own positions, then the slices' groups merge in slice order (which
+  // keeps both orders).
+  GroupNumbers number_groups(const Chunk& input, const std::vector<const BoundExpr*>& keys) {
+    SlotMap slots;
+    std::vector<ExprProgram> programs;
+    std::vector<Cls> classes;
+    for (const BoundExpr* k : keys) {
+      programs.push_back(compile_expression(*k, slots));
+      classes.push_back(compute_class(k->type));
+    }
+    ColumnSet set = columns_of(slots, input);
+    struct Local {
+      std::unordered_map<std::vector<int64_t>, std::size_t, KeyHash> index;
+      std::vector<const std::vector<int64_t>*> keys;  // of each group, in the index
+      std::vector<RowIds> groups;
+    };
+    const Slices slices = cut(input.count);
+    std::vector<Local> locals(slices.count);
+    uint32_t error = 0;
+    run_slices(slices, input.count, error, [&](std::size_t i, std::size_t begin, std::size_t end, uint32_t& e) {
+      Local& local = locals[i];
+      for (std::size_t p = begin; p < end; ++p) {
+        control_.check_at(p);
+        std::vector<int64_t> key;
+        for (std::size_t k = 0; k < programs.size(); ++k) {
+          Slot s = gpusql::evaluate(programs[k], set, static_cast<int64_t>(p), e);
+          key.push_back(s.valid);
+          key.push_back(s.valid ? key_bits(s, classes[k]) : 0);
+        }
+        auto [it, inserted] = local.index.emplace(std::move(key), local.groups.size());
+        if (inserted) {
+          local.groups.emplace_back();
+          local.keys.push_back(&it->first);
+        }
+        local.groups[it->second].push_back(static_cast<uint32_t>(p));
+      }
+    });
+    throw_if_eval_error(error);
+    GroupNumbers out;
+    if (locals.size() == 1) {
+      out.groups = std::move(locals[0].groups);
+      return out;
+    }
+    std::unordered_map<std::vector<int64_t>, std::size_t, KeyHash> index;
+    for (Local& local : locals)
+      for (std::size_t g = 0; g < local.groups.size(); ++g) {
+        auto [it, inserted] = index.emplace(*local.keys[g], out.groups.size());
+        if (inserted) {
+          out.groups.push_back(std::move(local.groups[g]));
+        } else {
+          RowIds& group = out.groups[it->second];
+          group.insert(group.end(), local.groups[g].begin(), local.groups[g].end());
+        }
+      }
+    return out;
+  }
+
   // One aggregate's column, a row per group: over each group's positions
   // (`groups`), or over every position as one group (`filter`: the fused
   // filter, its rejected positions kept as empty states).
   std::shared_ptr<HostColumn> aggregate_column(const AggSpec& spec, const BoundAggregate& bound, const Chunk& input,
-                                               const ColumnSet& set, const std::vector<RowIds>& groups,
+                                               const ColumnSet& set, const std::vector<RowIds>* groups,
                                                const ExprProgram* filter, uint32_t& error) {
-    const bool global = filter != nullptr;
-    const std::size_t group_count = global ? 1 : groups.size();
-    static const RowIds kNone;
-    auto positions_of = [&](std::size_t g) -> const RowIds& { return global ? kNone : groups[g]; };
+    const std::size_t group_count = groups ? groups->size() : 1;
     auto column = std::make_shared<HostColumn>(bound.type, group_count);
     column->dictionary = bound.dictionary;
-    if (bound.kind == AggKind::ArgMin || bound.kind == AggKind::ArgMax) {
-      // The argument, evaluated at the winning position with its own slots.
-      SlotMap arg_slots;
-      const ExprProgram argument = compile_expression(*bound.argument, arg_slots);
-      const ColumnSet arg_set = columns_of(arg_slots, input);
-      for (std::size_t g = 0; g < group_count; ++g) {
-        AggState s = fold_group(spec, positions_of(g), input.count, filter, set, error);
-        Slot v{};
-        if (s.count > 0) v = gpusql::evaluate(argument, arg_set, s.position, error);
-        store_value(column->bytes.data(), bound.type.storage(), static_cast<int64_t>(g), v);
-        if (s.count == 0 || !v.valid) column->set_null(g);
-      }
-    } else if (bound.kind == AggKind::CountDistinct) {
-      for (std::size_t g = 0; g < group_count; ++g) {
+    if (bound.kind == AggKind::CountDistinct) {
+      std::vector<AggState> states(group_count);
+      for_groups(group_count, groups, error, [&](std::size_t g, uint32_t& e) {
         std::vector<int64_t> seen;
-        const std::size_t n = global ? input.count : groups[g].size();
+        const std::size_t n = groups ? (*groups)[g].size() : input.count;
         for (std::size_t i = 0; i < n; ++i) {
-          const int64_t p = global ? static_cast<int64_t>(i) : groups[g][i];
-          if (global && !evaluate_predicate(*filter, set, p, error)) continue;
-          Slot v = gpusql::evaluate(spec.arg, set, p, error);
+          control_.check_at(i);
+          const int64_t p = groups ? (*groups)[g][i] : static_cast<int64_t>(i);
+          if (!groups && !evaluate_predicate(*filter, set, p, e)) continue;
+          Slot v = gpusql::evaluate(spec.arg, set, p, e);
           if (v.valid) seen.push_back(key_bits(v, spec.cls));
         }
         std::sort(seen.begin(), seen.end());
-        AggState s;
-        s.count = static_cast<uint64_t>(std::unique(seen.begin(), seen.end()) - seen.begin());
-        store_aggregate_result(bound, s, *column, g, error);
-      }
-    } else {
-      for (std::size_t g = 0; g < group_count; ++g)
-        store_aggregate_result(bound, fold_group(spec, positions_of(g), input.count, filter, set, error), *column, g,
-                               error);
+        states[g].count = static_cast<uint64_t>(std::unique(seen.begin(), seen.end()) - seen.begin());
+      });
+      for (std::size_t g = 0; g < group_count; ++g) store_aggregate_result(bound, states[g], *column, g, error);
+      return column;
+    }
+    const std::vector<AggState> states = fold_groups(spec, groups, input.count, filter, set, error);
+    if (bound.kind != AggKind::ArgMin && bound.kind != AggKind::ArgMax) {
+      for (std::size_t g = 0; g < group_count; ++g) store_aggregate_result(bound, states[g], *column, g, error);
+      return column;
+    }
+    // The argument, evaluated at each group's winning position (with its
+    // own slots); NULL where no position won.
+    SlotMap arg_slots;
+    const ExprProgram argument = compile_expression(*bound.argument, arg_slots);
+    const ColumnSet arg_set = columns_of(arg_slots, input);
+    for (std::size_t g = 0; g < group_count; ++g) {
+      Slot v{};
+      if (states[g].count > 0) v = gpusql::evaluate(argument, arg_set, states[g].position, error);
+      store_value(column->bytes.data(), bound.type.storage(), static_cast<int64_t>(g), v);
+      if (states[g].count == 0 || !v.valid) column->set_null(g);
     }
     return column;
   }
 
-  // One group's aggregate in the canonical order: the group's own positions,
-  // or (with `filter`) every position of the input, the filter inline.
-  AggState fold_group(const AggSpec& spec, const RowIds& positions, std::size_t input_count, const ExprProgram* filter,
-                      const ColumnSet& set, uint32_t& error) {
-    const bool global = filter != nullptr;
-    return reduce_sequence_host(
-        spec.kind, spec.cls, global ? input_count : positions.size(),
-        [&](AggState& state, std::size_t i) {
+  // f(g, error) for every group, on every core: blocks of groups taken in
+  // turn, so a few large groups do not hold up the rest.
+  template <class F>
+  void for_groups(std::size_t group_count, const std::vector<RowIds>* groups, uint32_t& error, F&& f) {
+    std::size_t positions = 0;
+    for (std::size_t g = 0; groups && g < group_count; ++g) positions += (*groups)[g].size();
+    const std::size_t block = 64, blocks = (group_count + block - 1) / block;
+    const std::size_t threads = positions < kGrain ? 1 : std::min(threads_, blocks);
+    std::vector<uint32_t> errors(std::max<std::size_t>(1, threads));
+    parallel_for_workers(blocks, threads, [&](std::size_t b, std::size_t worker) {
+      for (std::size_t g = b * block; g < std::min(group_count, (b + 1) * block); ++g) f(g, errors[worker]);
+    });
+    for (uint32_t e : errors) error |= e;
+  }
+
+  // Each group's state in the canonical order (core/aggregate_state.hpp):
+  // over the group's own positions, or (without `groups`) over every
+  // position of the input with `filter` inline. Many groups reduce on every
+  // core at once; fewer, each one's chunks do.
+  std::vector<AggState> fold_groups(const AggSpec& spec, const std::vector<RowIds>* groups, std::size_t input_count,
+                                    const ExprProgram* filter, const ColumnSet& set, uint32_t& error) {
+    auto fold_at = [&](uint32_t& e) {
+      return [&spec, &set, &e, filter, this](const RowIds* positions) {
+        return [&spec, &set, &e, filter, positions, this](AggState& state, std::size_t i) {
           control_.check_at(i);
-          int64_t p = global ? static_cast<int64_t>(i) : positions[i];
-          if (global && !evaluate_predicate(*filter, set, p, error)) return;
+          const int64_t p = positions ? (*positions)[i] : static_cast<int64_t>(i);
+          if (filter && !evaluate_predicate(*filter, set, p, e)) return;
           Slot v{};
-          if (spec.kind != AggKind::CountStar) v = gpusql::evaluate(spec.arg, set, p, error);
-          agg_fold_value(spec.kind, spec.cls, state, v, error, p);
-        },
-        error);
+          if (spec.kind != AggKind::CountStar) v = gpusql::evaluate(spec.arg, set, p, e);
+          agg_fold_value(spec.kind, spec.cls, state, v, e, p);
+        };
+      };
+    };
+    const std::size_t group_count = groups ? groups->size() : 1;
+    std::vector<AggState> states(group_count);
+    if (groups && group_count >= 4 * threads_) {
+      for_groups(group_count, groups, error, [&](std::size_t g, uint32_t& e) {
+        const RowIds& positions = (*groups)[g];
+        states[g] = reduce_sequence_host(spec.kind, spec.cls, positions.size(), fold_at(e)(&positions), e);
+      });
+      return states;
+    }
+    for (std::size_t g = 0; g < group_count; ++g) {
+      const RowIds* positions = groups ? &(*groups)[g] : nullptr;
+      const std::size_t n = positions ? positions->size() : input_count;
+      const std::size_t chunks = (n + kReduceChunk - 1) / kReduceChunk;
+      std::vector<AggState> partials(chunks);
+      run_slices(cut(chunks, 1, kGrain / kReduceChunk), chunks, error,
+                 [&](std::size_t, std::size_t begin, std::size_t end, uint32_t& e) {
+                   for (std::size_t c = begin; c < end; ++c)
+                     partials[c] = reduce_chunk_host(spec.kind, spec.cls, n, c, fold_at(e)(positions), e);
+                 });
+      states[g] = reduce_partials_host(spec.kind, spec.cls, std::move(partials), error);
+    }
+    return states;
   }
 };
 

@@ -147,55 +147,83 @@ JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_
     return pairs;
   }
 
-  // Build.
-  DeviceBuffer slots(context, build.count * sizeof(uint32_t));
-  HashTable table = build_hash_table(build.view(), true, slots.as<uint32_t>(), nullptr, context);
-  DeviceBuffer build_positions(context, build.count * sizeof(uint32_t));
-  sequence(0, build.count, build_positions.as<uint32_t>(), context);
-  const uint64_t left_out = table.left_out();  // slots below it have runs (keyed: `capacity` too)
-  sort_pairs_u32(slots, build_positions, build.count, bits_for(left_out), context);
-  DeviceBuffer run_begin(context, left_out * sizeof(uint32_t)), run_end(context, left_out * sizeof(uint32_t));
-  if (table.keyed) {  // the reserved slot's run: empty unless a build row has it
-    GPUSQL_CUDA_TRY(cudaMemsetAsync(run_begin.as<uint32_t>() + table.capacity, 0, sizeof(uint32_t), context.stream()));
-    GPUSQL_CUDA_TRY(cudaMemsetAsync(run_end.as<uint32_t>() + table.capacity, 0, sizeof(uint32_t), context.stream()));
-  }
-  slot_runs_kernel<<<blocks_for(build.count, context), kThreads, 0, context.stream()>>>(
-      slots.as<uint32_t>(), build.count, left_out, run_begin.as<uint32_t>(), run_end.as<uint32_t>());
-  GPUSQL_CHECK_LAUNCH();
+  JoinTable table = build_join_table(build.view(), context);
+  DeviceBuffer build_unmatched(context, build_outer ? build.count : 1);
+  if (build_outer) GPUSQL_CUDA_TRY(cudaMemsetAsync(build_unmatched.data(), 1, build.count, context.stream()));
+  pairs = probe_join_table(table, probe, probe_outer, context, build_outer ? build_unmatched.as<uint8_t>() : nullptr,
+                           build_outer ? build.count : 0);
+  if (!build_right) std::swap(pairs.left, pairs.right);
+  if (build_outer) append_unmatched(pairs, build_unmatched, build.count, build_right, context);
+  // Ordered by (right, left) when the left side was built: a stable sort by
+  // left position makes it (left, right).
+  if (!build_right && pairs.count > 0)
+    sort_pairs_u32(pairs.left, pairs.right, pairs.count, bits_for(left.count - 1), context);
+  return pairs;
+}
 
-  // Probe: count, scan, write.
+JoinTable build_join_table(const KeyView& keys, DeviceContext& context) {
+  JoinTable out;
+  out.keys = keys;
+  const std::size_t count = keys.count;
+  if (count == 0) return out;  // probe_join_table() finds nothing in it
+  DeviceBuffer slots(context, count * sizeof(uint32_t));
+  out.table = build_hash_table(keys, true, slots.as<uint32_t>(), nullptr, context);
+  out.positions = DeviceBuffer(context, count * sizeof(uint32_t));
+  sequence(0, count, out.positions.as<uint32_t>(), context);
+  const uint64_t left_out = out.table.left_out();  // slots below it have runs (keyed: `capacity` too)
+  sort_pairs_u32(slots, out.positions, count, bits_for(left_out), context);
+  out.run_begin = DeviceBuffer(context, left_out * sizeof(uint32_t));
+  out.run_end = DeviceBuffer(context, left_out * sizeof(uint32_t));
+  if (out.table.keyed) {  // the reserved slot's run: empty unless a build row has it
+    GPUSQL_CUDA_TRY(
+        cudaMemsetAsync(out.run_begin.as<uint32_t>() + out.table.capacity, 0, sizeof(uint32_t), context.stream()));
+    GPUSQL_CUDA_TRY(
+        cudaMemsetAsync(out.run_end.as<uint32_t>() + out.table.capacity, 0, sizeof(uint32_t), context.stream()));
+  }
+  slot_runs_kernel<<<blocks_for(count, context), kThreads, 0, context.stream()>>>(
+      slots.as<uint32_t>(), count, left_out, out.run_begin.as<uint32_t>(), out.run_end.as<uint32_t>());
+  GPUSQL_CHECK_LAUNCH();
+  return out;
+}
+
+JoinPairs probe_join_table(const JoinTable& table, const KeyColumns& probe, bool probe_outer, DeviceContext& context,
+                           uint8_t* build_unmatched, std::size_t reserve_after) {
+  if (probe.count >= kEmptySlot) throw Error(ErrorKind::NotSupported, "not supported yet: 2^32 or more rows");
+  JoinPairs pairs;
+  if (probe.count == 0) {
+    pairs.left = DeviceBuffer(context, std::max<std::size_t>(1, reserve_after) * sizeof(uint32_t));
+    pairs.right = DeviceBuffer(context, std::max<std::size_t>(1, reserve_after) * sizeof(uint32_t));
+    return pairs;
+  }
+  if (table.keys.count == 0) {
+    if (probe_outer) return unmatched_pairs(probe.count, true, context);  // every probe position, unmatched
+    pairs.left = DeviceBuffer(context, sizeof(uint32_t));
+    pairs.right = DeviceBuffer(context, sizeof(uint32_t));
+    return pairs;
+  }
+  // Count, scan, write.
   DeviceBuffer match_slot(context, probe.count * sizeof(uint32_t)), offsets(context, probe.count * sizeof(uint64_t));
   const unsigned grid = blocks_for(probe.count, context);
-  auto probe_count = table.keyed ? (probe_outer ? probe_count_kernel<true, true> : probe_count_kernel<true, false>)
-                                  : (probe_outer ? probe_count_kernel<false, true> : probe_count_kernel<false, false>);
-  probe_count<<<grid, kThreads, 0, context.stream()>>>(table.slots.data(), table.capacity - 1, build.view(),
-                                                       probe.view(), run_begin.as<uint32_t>(), run_end.as<uint32_t>(),
-                                                       match_slot.as<uint32_t>(), offsets.as<uint64_t>());
+  const bool keyed = table.table.keyed;
+  auto probe_count = keyed ? (probe_outer ? probe_count_kernel<true, true> : probe_count_kernel<true, false>)
+                           : (probe_outer ? probe_count_kernel<false, true> : probe_count_kernel<false, false>);
+  probe_count<<<grid, kThreads, 0, context.stream()>>>(
+      table.table.slots.data(), table.table.capacity - 1, table.keys, probe.view(), table.run_begin.as<uint32_t>(),
+      table.run_end.as<uint32_t>(), match_slot.as<uint32_t>(), offsets.as<uint64_t>());
   GPUSQL_CHECK_LAUNCH();
   const uint64_t total = exclusive_scan(offsets.as<uint64_t>(), probe.count, context);
-  const uint64_t most = total + (build_outer ? build.count : 0);  // with the build side's unmatched rows
+  const uint64_t most = total + reserve_after;  // with room for the build side's unmatched rows
   if (most > kMaxJoinPairs)
     throw Error(ErrorKind::Execution, "a join would produce over 4 billion pairs (" + std::to_string(most) + ")");
   pairs.count = total;
   pairs.left = DeviceBuffer(context, std::max<uint64_t>(1, most) * sizeof(uint32_t));
   pairs.right = DeviceBuffer(context, std::max<uint64_t>(1, most) * sizeof(uint32_t));
-  DeviceBuffer build_unmatched(context, build_outer ? build.count : 1);
-  if (build_outer) GPUSQL_CUDA_TRY(cudaMemsetAsync(build_unmatched.data(), 1, build.count, context.stream()));
-  if (total == 0) {
-    if (build_outer) append_unmatched(pairs, build_unmatched, build.count, build_right, context);
-    return pairs;
-  }
-  DeviceBuffer& probe_out = build_right ? pairs.left : pairs.right;
-  DeviceBuffer& build_out = build_right ? pairs.right : pairs.left;
+  if (total == 0) return pairs;
   probe_write_kernel<<<grid, kThreads, 0, context.stream()>>>(
-      match_slot.as<uint32_t>(), offsets.as<uint64_t>(), probe.count, run_begin.as<uint32_t>(),
-      run_end.as<uint32_t>(), build_positions.as<uint32_t>(), probe_outer, probe_out.as<uint32_t>(),
-      build_out.as<uint32_t>(), build_outer ? build_unmatched.as<uint8_t>() : nullptr);
+      match_slot.as<uint32_t>(), offsets.as<uint64_t>(), probe.count, table.run_begin.as<uint32_t>(),
+      table.run_end.as<uint32_t>(), table.positions.as<uint32_t>(), probe_outer, pairs.left.as<uint32_t>(),
+      pairs.right.as<uint32_t>(), build_unmatched);
   GPUSQL_CHECK_LAUNCH();
-  if (build_outer) append_unmatched(pairs, build_unmatched, build.count, build_right, context);
-  // Ordered by (right, left) when the left side was built: a stable sort by
-  // left position makes it (left, right).
-  if (!build_right) sort_pairs_u32(pairs.left, pairs.right, pairs.count, bits_for(left.count - 1), context);
   return pairs;
 }
 

@@ -28,6 +28,26 @@ namespace gpusql::kernels {
 JoinPairs hash_join(const KeyColumns& left, const KeyColumns& right, bool build_right, DeviceContext& context,
                     bool left_outer = false, bool full_outer = false);
 
+// hash_join()'s build side, built once: the hash table of its keys and its
+// positions sorted by slot, each key's an ascending run. It reads `keys`
+// (probes compare with them), which must outlive it.
+struct JoinTable {
+  KeyView keys;
+  HashTable table;
+  DeviceBuffer positions;  // the build positions, by slot
+  DeviceBuffer run_begin, run_end;
+};
+JoinTable build_join_table(const KeyView& keys, DeviceContext& context);
+
+// The pairs of `probe` positions and `table`'s build positions whose keys
+// are equal, ordered by (probe, build): probe positions in `left`, build
+// positions in `right`. `probe_outer`: a probe position with no match gets
+// (probe, kNoMatch). `build_unmatched` (when given, one byte per build
+// position, set to 1 by the caller): the write pass clears the bytes of the
+// build positions it matches. Throws as hash_join().
+JoinPairs probe_join_table(const JoinTable& table, const KeyColumns& probe, bool probe_outer, DeviceContext& context,
+                           uint8_t* build_unmatched = nullptr, std::size_t reserve_after = 0);
+
 // An outer join's positions of one side made readable: matched[i] = 1
 // where positions[i] is a position, 0 where it is kNoMatch (which becomes
 // 0, a row the caller must not read as a value).

@@ -1,6 +1,7 @@
 // HASH_JOIN: pairs of equal keys, in (left, right) order, the hash table on
 // the side the plan builds. When the right side builds (and the join is
-// not FULL), the left streams through chunk by chunk; otherwise both sides
+// not FULL), its table is built once and the left streams through it chunk
+// by chunk; otherwise both sides
 // are taken whole first, since the output's order needs every probe row:
 // a left build is ordered by the left (probe-order) positions it finds, a
 // FULL JOIN appends the right rows no left row matched.
@@ -22,25 +23,34 @@ class HashJoin final : public PhysicalOperator {
   void sink(ExecutionContext&, Chunk input, int side) override { sides_[side].push_back(std::move(input)); }
 
   void finalize(ExecutionContext& context) override {
-    build_ = combine(context.backend, std::move(sides_[1]));
-    if (role() == Role::Sink) result_.set(join(context, combine(context.backend, std::move(sides_[0]))));
+    right_ = combine(context.backend, std::move(sides_[1]));
+    if (role() == Role::Join) {
+      table_ = context.backend.build_join(right_, node()->keys);
+      return;
+    }
+    const PlanNode& join = *node();
+    const Chunk left = combine(context.backend, std::move(sides_[0]));
+    HashJoinSpec spec{&join.keys, join.build_right, join.left_outer, join.full_outer};
+    JoinPositions pairs = context.backend.hash_join(left, right_, spec);
+    result_.set(output(context, left, pairs));
   }
 
-  Chunk execute(ExecutionContext& context, Chunk probe) override { return join(context, probe); }
+  Chunk execute(ExecutionContext& context, Chunk probe) override {
+    JoinPositions pairs = context.backend.probe_join(*table_, probe, node()->keys, node()->left_outer);
+    return output(context, probe, pairs);
+  }
 
   std::optional<Chunk> produce(ExecutionContext&) override { return result_.take(); }
 
  private:
-  Chunk join(ExecutionContext& context, const Chunk& left) {
-    const PlanNode& join = *node();
-    HashJoinSpec spec{&join.keys, join.build_right, join.left_outer, join.full_outer};
-    JoinPositions pairs = context.backend.hash_join(left, build_, spec);
-    if (join.left_outer) return outer_join_output(context.backend, left, build_, pairs, join.full_outer);
-    return join_output(context.backend, left, build_, pairs);
+  Chunk output(ExecutionContext& context, const Chunk& left, JoinPositions& pairs) {
+    if (node()->left_outer) return outer_join_output(context.backend, left, right_, pairs, node()->full_outer);
+    return join_output(context.backend, left, right_, pairs);
   }
 
   std::vector<Chunk> sides_[2];
-  Chunk build_;  // the right side, whole
+  Chunk right_;                        // the right side, whole
+  std::unique_ptr<JoinBuild> table_;   // streaming: its hash table
   SinkResult result_;
 };
 
