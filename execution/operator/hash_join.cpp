@@ -24,10 +24,7 @@ class HashJoin final : public PhysicalOperator {
 
   void finalize(ExecutionContext& context) override {
     right_ = combine(context.backend, std::move(sides_[1]));
-    if (role() == Role::Join) {
-      table_ = context.backend.build_join(right_, node()->keys);
-      return;
-    }
+    if (role() == Role::Join) return;
     const PlanNode& join = *node();
     const Chunk left = combine(context.backend, std::move(sides_[0]));
     HashJoinSpec spec{&join.keys, join.build_right, join.left_outer, join.full_outer};
@@ -35,7 +32,13 @@ class HashJoin final : public PhysicalOperator {
     result_.set(output(context, left, pairs));
   }
 
+  // The table is built at the first probe, after the operators under the
+  // probe side have run: built just before it is read, it is still in the
+  // GPU's L2 cache (a table of a few million keys fits in it), where a
+  // build at finalize() would see the probe side's scans evict it
+  // (bench/RESULTS.md).
   Chunk execute(ExecutionContext& context, Chunk probe) override {
+    if (!table_) table_ = context.backend.build_join(right_, node()->keys);
     JoinPositions pairs = context.backend.probe_join(*table_, probe, node()->keys, node()->left_outer);
     return output(context, probe, pairs);
   }
