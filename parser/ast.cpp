@@ -246,6 +246,19 @@ void append_table_ref(std::string& out, const TableRef& ref) {
   }
 }
 
+// ON condition or USING (a, b).
+void append_join_condition(std::string& out, const TableRef& ref) {
+  if (ref.on) {
+    out += " ON ";
+    append(out, *ref.on);
+  }
+  for (std::size_t c = 0; c < ref.using_columns.names.size(); ++c) {
+    out += c == 0 ? " USING (" : ", ";
+    append_name(out, ref.using_columns.names[c].first);
+    if (c + 1 == ref.using_columns.names.size()) out += ")";
+  }
+}
+
 }  // namespace
 
 ExprPtr make_literal(Literal literal, std::size_t offset) {
@@ -321,6 +334,7 @@ TableRef clone(const TableRef& ref) {
   out.offset = ref.offset;
   out.join = ref.join;
   if (ref.on) out.on = clone(*ref.on);
+  out.using_columns = ref.using_columns;
   out.group_size = ref.group_size;
   out.is_function = ref.is_function;
   for (const auto& a : ref.function_args) out.function_args.push_back(clone(*a));
@@ -369,6 +383,11 @@ std::string to_string(const SelectStatement& select) {
     const TableRef& ref = select.from[i];
     if (i == 0)
       out += " FROM ";
+    else if (ref.using_columns.natural)
+      out += ref.join == JoinKind::Left    ? " NATURAL LEFT JOIN "
+             : ref.join == JoinKind::Right ? " NATURAL RIGHT JOIN "
+             : ref.join == JoinKind::Full  ? " NATURAL FULL JOIN "
+                                           : " NATURAL JOIN ";
     else if (ref.join == JoinKind::Comma)
       out += ", ";
     else if (ref.join == JoinKind::Inner)
@@ -391,17 +410,11 @@ std::string to_string(const SelectStatement& select) {
       append_name(out, ref.column_aliases[c]);
       if (c + 1 == ref.column_aliases.size()) out += ")";
     }
-    if (ref.on && ref.group_size == 1) {
-      out += " ON ";
-      append(out, *ref.on);
-    }
-    // Close the groups that end here, each with its own ON.
+    if (ref.group_size == 1) append_join_condition(out, ref);
+    // Close the groups that end here, each with its own condition.
     while (!groups.empty() && &select.from[0] + i + 1 == groups.back() + groups.back()->group_size) {
       out += ")";
-      if (groups.back()->on) {
-        out += " ON ";
-        append(out, *groups.back()->on);
-      }
+      append_join_condition(out, *groups.back());
       groups.pop_back();
     }
   }

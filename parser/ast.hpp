@@ -98,6 +98,14 @@ enum class JoinKind {
   Full,   // FULL [OUTER] JOIN b ON condition: both are
 };
 
+// JOIN ... USING (a, b) or NATURAL JOIN: the columns both sides have, equal.
+struct UsingColumns {
+  std::vector<std::pair<std::string, std::size_t>> names;  // each with its offset
+  bool natural = false;  // NATURAL: every name both sides have
+  std::size_t offset = 0;
+  bool empty() const { return names.empty() && !natural; }
+};
+
 struct TableRef {
   std::string name;   // table name, or the table function's name ("read_csv"); "" for a subquery
   std::string alias;  // "" when none
@@ -105,6 +113,7 @@ struct TableRef {
   std::size_t offset = 0;
   JoinKind join = JoinKind::Comma;  // how it joins the tables before it
   ExprPtr on;                       // Inner, Left, Right, Full: the ON condition
+  UsingColumns using_columns;       // or USING (...) / NATURAL in its place
   // Joins in parentheses, `JOIN (b JOIN c ON ...) ON ...`: the FROM items
   // the group spans, this first (its `join` and `on` are the group's).
   std::size_t group_size = 1;

@@ -378,14 +378,24 @@ struct table_ref
           opt<alias, opt<column_aliases>>> {};
 
 struct comma_join : seq<comma, must<table_ref>> {};
-struct inner_join : seq<sor<if_must<kw_inner, kw_join>, kw_join>, must<table_ref, kw_on, expression>> {};
+// ON condition, or USING (a, b): the columns both sides have, equal.
+struct using_column : seq<identifier> {};
+struct using_columns : if_must<kw_using, lparen, using_column, star<comma, must<using_column>>, rparen> {};
+struct join_condition : sor<seq<kw_on, must<expression>>, using_columns> {};
+struct inner_join : seq<sor<if_must<kw_inner, kw_join>, kw_join>, must<table_ref, join_condition>> {};
 struct cross_join : if_must<kw_cross, kw_join, table_ref> {};
-struct left_join : if_must<kw_left, opt<kw_outer>, kw_join, table_ref, kw_on, expression> {};
-struct right_join : if_must<kw_right, opt<kw_outer>, kw_join, table_ref, kw_on, expression> {};
-struct full_join : if_must<kw_full, opt<kw_outer>, kw_join, table_ref, kw_on, expression> {};
-struct unsupported_join : kw_natural {};
+struct left_join : if_must<kw_left, opt<kw_outer>, kw_join, table_ref, join_condition> {};
+struct right_join : if_must<kw_right, opt<kw_outer>, kw_join, table_ref, join_condition> {};
+struct full_join : if_must<kw_full, opt<kw_outer>, kw_join, table_ref, join_condition> {};
+// NATURAL [INNER | LEFT | RIGHT | FULL [OUTER]] JOIN: USING every column
+// name both sides have.
+struct natural_left : seq<kw_left, opt<kw_outer>> {};
+struct natural_right : seq<kw_right, opt<kw_outer>> {};
+struct natural_full : seq<kw_full, opt<kw_outer>> {};
+struct natural_join
+    : if_must<kw_natural, opt<sor<kw_inner, natural_left, natural_right, natural_full>>, kw_join, table_ref> {};
 struct from_list
-    : seq<table_ref, star<sor<comma_join, inner_join, cross_join, left_join, right_join, full_join, unsupported_join>>> {};
+    : seq<table_ref, star<sor<comma_join, inner_join, cross_join, left_join, right_join, full_join, natural_join>>> {};
 struct from_clause : if_must<kw_from, from_list> {};
 
 struct where_clause : if_must<kw_where, expression> {};

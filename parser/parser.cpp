@@ -109,6 +109,8 @@ template <> inline constexpr const char* expected<g::table_ref> = "a table name"
 template <> inline constexpr const char* expected<g::table_name> = "a table name";
 template <> inline constexpr const char* expected<g::kw_join> = "JOIN";
 template <> inline constexpr const char* expected<g::kw_on> = "ON";
+template <> inline constexpr const char* expected<g::join_condition> = "ON or USING";
+template <> inline constexpr const char* expected<g::using_column> = "a column name";
 template <> inline constexpr const char* expected<g::kw_key> = "KEY";
 template <> inline constexpr const char* expected<g::kw_set> = "SET";
 template <> inline constexpr const char* expected<g::kw_index> = "INDEX";
@@ -351,10 +353,6 @@ struct raise_not_supported {
                 state.offset_of(in.begin()));
   }
 };
-struct keyword_join {
-  static std::string name(std::string_view text) { return upper_word(text) + " JOIN"; }
-};
-template <> struct action<g::unsupported_join> : raise_not_supported<keyword_join> {};
 
 struct DepthGuard {
   explicit DepthGuard(int& depth) : depth(depth) { ++depth; }
@@ -433,7 +431,8 @@ using selector = pt::selector<
         g::values_row,
         // SELECT clauses
         g::select_distinct, g::select_item, g::star_item, g::qualified_star, g::alias, g::table_ref,
-        g::table_function, g::table_file, g::named_argument, g::list_argument, g::column_aliases, g::column_alias, g::comma_join, g::inner_join, g::cross_join, g::left_join, g::right_join, g::full_join, g::where_clause,
+        g::table_function, g::table_file, g::named_argument, g::list_argument, g::column_aliases, g::column_alias, g::comma_join, g::inner_join, g::cross_join, g::left_join, g::right_join, g::full_join,
+        g::using_columns, g::using_column, g::natural_join, g::natural_left, g::natural_right, g::natural_full, g::where_clause,
         g::group_by_clause, g::having_clause, g::order_by_clause, g::order_item, g::order_descending,
         g::nulls_first, g::nulls_last, g::limit_clause, g::offset_clause,
         // expressions
@@ -770,19 +769,34 @@ class Lowering {
   // same tables and conditions), their first item marking the group's size:
   // the binder needs it under an outer join, whose nullable side it is.
   void from_item(const Node& n, std::vector<ast::TableRef>& from) {
-    const Node& ref_node = n.is_type<g::table_ref>() ? n : *n.children.at(0);
     ast::JoinKind kind = ast::JoinKind::Comma;
     ast::ExprPtr on;
+    ast::UsingColumns using_columns;
     if (n.is_type<g::inner_join>() || n.is_type<g::left_join>() || n.is_type<g::right_join>() ||
         n.is_type<g::full_join>()) {
       kind = n.is_type<g::left_join>()    ? ast::JoinKind::Left
              : n.is_type<g::right_join>() ? ast::JoinKind::Right
              : n.is_type<g::full_join>()  ? ast::JoinKind::Full
                                           : ast::JoinKind::Inner;
-      on = expression(*n.children.at(1)).expr;
+      const Node& condition = *n.children.at(1);
+      if (condition.is_type<g::using_columns>()) {
+        using_columns.offset = begin(condition);
+        for (const auto& c : condition.children) using_columns.names.push_back({identifier(*c), begin(*c)});
+      } else {
+        on = expression(condition).expr;
+      }
+    } else if (n.is_type<g::natural_join>()) {
+      const Node& side = *n.children.at(0);
+      kind = side.is_type<g::natural_left>()    ? ast::JoinKind::Left
+             : side.is_type<g::natural_right>() ? ast::JoinKind::Right
+             : side.is_type<g::natural_full>()  ? ast::JoinKind::Full
+                                                : ast::JoinKind::Inner;
+      using_columns.natural = true;
+      using_columns.offset = begin(n);
     } else if (n.is_type<g::cross_join>()) {
       kind = ast::JoinKind::Cross;
     }
+    const Node& ref_node = n.is_type<g::table_ref>() ? n : *n.children.at(n.children.size() > 1 && n.is_type<g::natural_join>() ? 1 : 0);
     const Node& first = *ref_node.children.at(0);
     if (first.is_type<g::joined_tables>()) {
       if (ref_node.children.size() > 1)
@@ -799,6 +813,7 @@ class Lowering {
         throw Error(ErrorKind::Invalid, "internal: a parenthesised join group starts with a join", begin(first));
       head.join = kind;
       head.on = std::move(on);
+      head.using_columns = std::move(using_columns);
       head.group_size = from.size() - start;
       return;
     }
@@ -810,6 +825,7 @@ class Lowering {
     ast::TableRef ref = table_ref(ref_node);
     ref.join = kind;
     ref.on = std::move(on);
+    ref.using_columns = std::move(using_columns);
     from.push_back(std::move(ref));
   }
 
@@ -837,7 +853,7 @@ class Lowering {
         select.items.push_back(select_item(child));
       } else if (child.is_type<g::table_ref>() || child.is_type<g::comma_join>() || child.is_type<g::inner_join>() ||
                  child.is_type<g::cross_join>() || child.is_type<g::left_join>() ||
-                 child.is_type<g::right_join>() || child.is_type<g::full_join>()) {
+                 child.is_type<g::right_join>() || child.is_type<g::full_join>() || child.is_type<g::natural_join>()) {
         from_item(child, select.from);
       } else if (child.is_type<g::where_clause>()) {
         select.where = expression(*child.children.at(0)).expr;

@@ -1525,6 +1525,20 @@ bool names_a_column(const BoundQuery& q, std::string_view name) {
   return false;
 }
 
+// The USING column a bare `name` found at `places` reads: the last one of
+// that name that stands for every one of them; null when none does.
+const BoundQuery::UsingColumn* using_column(const BoundQuery& q, std::string_view name,
+                                            const std::vector<BoundQuery::UsingColumn::Place>& places) {
+  for (auto it = q.using_columns.rbegin(); it != q.using_columns.rend(); ++it) {
+    if (!iequals(it->name, name)) continue;
+    const bool all = std::all_of(places.begin(), places.end(), [&](const auto& p) {
+      return std::find(it->covered.begin(), it->covered.end(), p) != it->covered.end();
+    });
+    if (all) return &*it;
+  }
+  return nullptr;
+}
+
 class Subqueries;
 
 class TableScope : public Scope {
@@ -1570,7 +1584,9 @@ class TableScope : public Scope {
     }
     std::vector<BoundExpr> found;
     std::vector<std::string> found_names;
-    for (const auto& source : candidates) {
+    std::vector<BoundQuery::UsingColumn::Place> found_at;  // of a bare name: (source, column)
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      const auto& source = candidates[i];
       if (source.derived) {
         const DerivedTable& d = query_.derived[source.index];
         int c = d.find_column(e.name);
@@ -1579,6 +1595,7 @@ class TableScope : public Scope {
           column.offset = e.offset;
           found.push_back(std::move(column));
           found_names.push_back(d.alias + "." + d.names[c]);
+          found_at.push_back({static_cast<int>(i), c});
         }
         continue;
       }
@@ -1587,9 +1604,16 @@ class TableScope : public Scope {
       if (c >= 0) {
         found.push_back(column_ref(t, c, e.offset));
         found_names.push_back(t.alias + "." + t.column_name(c));
+        found_at.push_back({static_cast<int>(i), c});
       }
     }
     if (found.size() == 1) return std::move(found[0]);
+    if (found.size() > 1 && e.table.empty())
+      if (const BoundQuery::UsingColumn* merged = using_column(query_, e.name, found_at)) {
+        BoundExpr value = merged->value;
+        value.offset = e.offset;
+        return value;
+      }
     if (found.size() > 1) {
       std::string list;
       for (const auto& n : found_names) list += (list.empty() ? "\"" : ", \"") + n + "\"";
@@ -2200,15 +2224,18 @@ class QueryBinder {
     if (s.set_operation) return bind_set_operation(s);
     if (s.from.empty()) bind_no_from(s);
     else bind_from(s);
+    bind_using(s);
     statement_ = &s;
     if (s.where) bind_where(*s.where);
-    for (const auto& ref : s.from)
-      if (ref.on) {
+    for (const auto& ref : s.from) {
+      const ast::Expr* condition = ref.on ? ref.on.get() : using_conditions_.contains(&ref) ? using_conditions_.at(&ref).get() : nullptr;
+      if (condition) {
         TableScope on_scope(q_, "JOIN condition", &subqueries_);
-        BoundExpr on = ExpressionBinder(on_scope).bind_boolean(*ref.on, "JOIN condition");
+        BoundExpr on = ExpressionBinder(on_scope).bind_boolean(*condition, "JOIN condition");
         if (on_tables_.contains(&ref)) bind_outer_condition(ref, std::move(on));
         else add_conjuncts(std::move(on));
       }
+    }
 
     q_.aggregated = !s.group_by.empty() || s.having;
     for (const auto& item : s.items)
@@ -2250,6 +2277,8 @@ class QueryBinder {
   // ONs), a FULL JOIN's own table.
   std::map<const ast::TableRef*, std::size_t> on_tables_;
   std::map<const ast::TableRef*, int> scope_ends_;  // the column end an item's ON may read
+  std::map<const ast::TableRef*, ast::ExprPtr> using_conditions_;  // the ON a USING or NATURAL join stands for
+  std::vector<ast::ExprPtr> using_values_;  // what each of q_.using_columns reads, as written
   const NamedQueries* names_;                                  // what FROM may name besides tables
   const NamedQueries* outer_names_;                            // names_ before this query's WITH
   bool wide_rewrite_ = false;  // the statement is a two-level rewrite made for a 128-bit value (it binds no second time)
@@ -3103,6 +3132,167 @@ class QueryBinder {
     return ast::to_string(e);
   }
 
+  // What one side of a USING join has of a name: the expression it reads
+  // there, and the columns it stands for.
+  struct UsingSide {
+    ast::ExprPtr value;
+    std::vector<BoundQuery::UsingColumn::Place> covered;
+    BoundQuery::UsingColumn::Place shown;
+  };
+
+  // `name` on FROM items [begin, end) (sources of the same indexes): its one
+  // column there, or the USING column that stands for all of them.
+  UsingSide using_side(std::size_t begin, std::size_t end, const std::string& name, const char* side,
+                       std::size_t at) const {
+    std::vector<BoundQuery::UsingColumn::Place> found;
+    std::vector<std::string> names;
+    for (std::size_t i = begin; i < end; ++i) {
+      const BoundQuery::Source source = q_.sources[i];
+      const int c = source.derived ? q_.derived[source.index].find_column(name) : q_.tables[source.index].find_column(name);
+      if (c < 0) continue;
+      found.push_back({static_cast<int>(i), c});
+      names.push_back(alias_of(q_, source) + "." +
+                      (source.derived ? q_.derived[source.index].names[c] : q_.tables[source.index].column_name(c)));
+    }
+    if (found.empty())
+      throw Error(ErrorKind::Binder, "Column \"" + name + "\" does not exist on " + side + " side of join!", at);
+    if (found.size() == 1) {
+      const BoundQuery::Source source = q_.sources[found[0].first];
+      const std::string& column = source.derived ? q_.derived[source.index].names[found[0].second]
+                                                 : q_.tables[source.index].column_name(found[0].second);
+      return {ast::make_column(alias_of(q_, source), column, at), found, found[0]};
+    }
+    for (std::size_t u = q_.using_columns.size(); u-- > 0;)
+      if (using_column(q_, name, found) == &q_.using_columns[u]) {
+        const BoundQuery::UsingColumn& merged = q_.using_columns[u];
+        return {ast::clone(*using_values_.at(u)), merged.covered, merged.shown};
+      }
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "\"" : ", \"") + n + "\"";
+    throw Error(ErrorKind::Binder, "Ambiguous reference to column name \"" + name + "\" (use: " + list + ")", at);
+  }
+
+  // JOIN ... USING (a, b) and NATURAL JOIN: the ON condition each stands
+  // for (every name's column on the left side -- the FROM items back to the
+  // last comma -- equal to the right side's), and the USING column each
+  // name becomes (BoundQuery::UsingColumn), in FROM order.
+  void bind_using(const ast::SelectStatement& s) {
+    if (std::all_of(s.from.begin(), s.from.end(), [](const ast::TableRef& r) { return r.using_columns.empty(); }))
+      return;
+    if (q_.sources.size() != s.from.size())
+      throw Error(ErrorKind::Invalid, "internal: FROM items and their names differ in number", s.from[0].offset);
+    // A group in parentheses joins by its own USING once its members have:
+    // `a JOIN (b JOIN c USING (x)) USING (x)` finds b's and c's x merged.
+    std::vector<std::size_t> order;
+    std::function<void(std::size_t, std::size_t)> visit = [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; i += s.from[i].group_size) {
+        if (s.from[i].group_size > 1) visit(i + 1, i + s.from[i].group_size);
+        order.push_back(i);
+      }
+    };
+    visit(0, s.from.size());
+    for (const std::size_t i : order) {
+      const ast::TableRef& ref = s.from[i];
+      if (ref.using_columns.empty()) continue;
+      // The left side: back to the last comma (which binds looser than
+      // JOIN), within the parentheses around this join.
+      std::size_t inside = 0;
+      for (std::size_t h = 0; h < i; ++h)
+        if (s.from[h].group_size > 1 && h + s.from[h].group_size > i) inside = h;
+      std::size_t first = i - 1;
+      while (first > inside && s.from[first].join != ast::JoinKind::Comma) --first;
+      const std::size_t end = i + ref.group_size, at = ref.using_columns.offset;
+      std::vector<std::pair<std::string, std::size_t>> names = ref.using_columns.names;
+      if (ref.using_columns.natural) names = natural_columns(first, i, end, at);
+      ast::ExprPtr condition;
+      std::vector<std::string> done;
+      for (const auto& [name, offset] : names) {
+        if (std::any_of(done.begin(), done.end(), [&](const std::string& n) { return iequals(n, name); })) continue;
+        done.push_back(name);
+        UsingSide left = using_side(first, i, name, "left", offset);
+        UsingSide right = using_side(i, end, name, "right", offset);
+        ast::ExprPtr equal = ast::make_binary(ast::BinaryOp::Eq, ast::clone(*left.value), ast::clone(*right.value), offset);
+        condition = condition ? ast::make_binary(ast::BinaryOp::And, std::move(condition), std::move(equal), offset)
+                              : std::move(equal);
+        BoundQuery::UsingColumn merged;
+        merged.name = name;
+        merged.covered = left.covered;
+        merged.covered.insert(merged.covered.end(), right.covered.begin(), right.covered.end());
+        merged.shown = left.shown;
+        merged.hidden = right.covered;
+        ast::ExprPtr value;
+        if (ref.join == ast::JoinKind::Full) {
+          std::vector<ast::ExprPtr> both;
+          both.push_back(std::move(left.value));
+          both.push_back(std::move(right.value));
+          value = ast::make_function("coalesce", std::move(both), false, offset);
+        } else {
+          value = std::move(ref.join == ast::JoinKind::Right ? right.value : left.value);
+        }
+        TableScope scope(q_, "JOIN condition", &subqueries_);
+        merged.value = ExpressionBinder(scope).bind(*value);
+        q_.using_columns.push_back(std::move(merged));
+        using_values_.push_back(std::move(value));
+      }
+      using_conditions_[&ref] = std::move(condition);
+    }
+  }
+
+  // NATURAL JOIN's names: the left side's columns (in its order) that the
+  // right side has too; none is an error, as in DuckDB.
+  std::vector<std::pair<std::string, std::size_t>> natural_columns(std::size_t first, std::size_t i, std::size_t end,
+                                                                   std::size_t at) const {
+    auto columns_of = [&](std::size_t begin, std::size_t stop) {
+      std::vector<std::string> names;
+      for (std::size_t j = begin; j < stop; ++j) {
+        const BoundQuery::Source source = q_.sources[j];
+        const std::vector<std::string> all = source.derived ? q_.derived[source.index].names : table_column_names(source);
+        for (const std::string& n : all) names.push_back(alias_of(q_, source) + "." + n);
+      }
+      return names;
+    };
+    const std::vector<std::string> left = columns_of(first, i), right = columns_of(i, end);
+    std::vector<std::pair<std::string, std::size_t>> common;
+    for (const std::string& l : left) {
+      const std::string name = l.substr(l.find('.') + 1);
+      const bool both = std::any_of(right.begin(), right.end(), [&](const std::string& r) { return iequals(r.substr(r.find('.') + 1), name); });
+      const bool again = std::any_of(common.begin(), common.end(), [&](const auto& c) { return iequals(c.first, name); });
+      if (both && !again) common.push_back({name, at});
+    }
+    if (common.empty()) {
+      auto join = [](const std::vector<std::string>& names) {
+        std::string out;
+        for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+        return out;
+      };
+      throw Error(ErrorKind::Binder,
+                  "No columns found to join on in NATURAL JOIN.\nUse CROSS JOIN if you intended for this to be a "
+                  "cross-product.\n   Left candidates: " + join(left) + "\n   Right candidates: " + join(right),
+                  at);
+    }
+    return common;
+  }
+
+  std::vector<std::string> table_column_names(BoundQuery::Source source) const {
+    const BoundTableRef& t = q_.tables[source.index];
+    std::vector<std::string> names;
+    for (std::size_t c = 0; c < t.table->columns.size(); ++c) names.push_back(t.column_name(static_cast<int>(c)));
+    return names;
+  }
+
+  // SELECT *'s view of the USING columns (BoundQuery::UsingColumn).
+  const BoundQuery::UsingColumn* shown_using_column(int source, int column) const {
+    for (auto it = q_.using_columns.rbegin(); it != q_.using_columns.rend(); ++it)
+      if (it->shown == BoundQuery::UsingColumn::Place{source, column}) return &*it;
+    return nullptr;
+  }
+  bool hidden_by_using(int source, int column) const {
+    for (const auto& u : q_.using_columns)
+      if (std::find(u.hidden.begin(), u.hidden.end(), BoundQuery::UsingColumn::Place{source, column}) != u.hidden.end())
+        return true;
+    return false;
+  }
+
   void bind_from(const ast::SelectStatement& s) {
     for (std::size_t i = 0; i < s.from.size(); ++i) {
       const ast::TableRef& ref = s.from[i];
@@ -3216,7 +3406,7 @@ class QueryBinder {
       unit.table = q_.tables.size();
       t.unit_size = static_cast<int>(unit.size);
       on_tables_[unit.join] = unit.table;
-    } else if (ref.on) {  // an inner join inside the unit
+    } else if (ref.on || !ref.using_columns.empty()) {  // an inner join inside the unit
       on_tables_[&ref] = unit.table;
     }
   }
@@ -3414,21 +3604,26 @@ class QueryBinder {
         if (q_.aggregated)
           throw Error(ErrorKind::Binder, "* cannot be used in a query with GROUP BY or aggregates", e.offset);
         bool matched = false;
-        for (const auto& source : q_.sources) {
+        for (std::size_t i = 0; i < q_.sources.size(); ++i) {
+          const auto& source = q_.sources[i];
           if (!e.table.empty() && !iequals(e.table, alias_of(q_, source))) continue;
           matched = true;
-          if (source.derived) {
-            const DerivedTable& d = q_.derived[source.index];
-            for (std::size_t c = 0; c < d.columns.size(); ++c) {
-              q_.outputs.push_back(d.columns[c]);
-              q_.names.push_back(d.names[c]);
+          const std::vector<std::string> names = column_names_of(q_, source);
+          for (std::size_t c = 0; c < names.size(); ++c) {
+            const int column = static_cast<int>(c);
+            // A bare * shows a USING column once, where its left side has it.
+            if (e.table.empty() && hidden_by_using(static_cast<int>(i), column)) continue;
+            const BoundQuery::UsingColumn* merged = e.table.empty() ? shown_using_column(static_cast<int>(i), column) : nullptr;
+            if (merged) {
+              BoundExpr value = merged->value;
+              value.offset = e.offset;
+              q_.outputs.push_back(std::move(value));
+            } else if (source.derived) {
+              q_.outputs.push_back(q_.derived[source.index].columns[c]);
+            } else {
+              q_.outputs.push_back(TableScope::column_ref(q_.tables[source.index], column, e.offset));
             }
-            continue;
-          }
-          const BoundTableRef& t = q_.tables[source.index];
-          for (std::size_t c = 0; c < t.table->columns.size(); ++c) {
-            q_.outputs.push_back(TableScope::column_ref(t, static_cast<int>(c), e.offset));
-            q_.names.push_back(t.column_name(static_cast<int>(c)));
+            q_.names.push_back(source.derived ? names[c] : q_.tables[source.index].column_name(column));
           }
         }
         if (!matched) throw Error(ErrorKind::Binder, "Referenced table \"" + e.table + "\" not found!", e.offset);

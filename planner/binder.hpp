@@ -81,6 +81,20 @@ struct BoundQuery {
   int column_count = 0;  // of all tables, rowids included
   std::vector<std::string> column_names;  // "alias.column" for each column number
   std::vector<DataType> column_types;
+  // JOIN ... USING (a) and NATURAL JOIN: each listed name is one column of
+  // the join. A bare `a` reads `value` -- the left side's (INNER, LEFT),
+  // the right side's (RIGHT), COALESCE of both (FULL) -- where it would
+  // otherwise name the sides' columns ambiguously; SELECT * shows it at the
+  // left side's column and leaves out the right side's.
+  struct UsingColumn {
+    std::string name;
+    BoundExpr value;
+    using Place = std::pair<int, int>;  // (index into sources, column of that source)
+    std::vector<Place> covered;         // every column it stands for
+    Place shown;                        // where SELECT * shows it
+    std::vector<Place> hidden;          // what SELECT * leaves out
+  };
+  std::vector<UsingColumn> using_columns;
   // WHERE and every ON condition, split at top-level AND.
   std::vector<BoundExpr> conjuncts;
   bool aggregated = false;  // GROUP BY or aggregates present

@@ -446,6 +446,31 @@ TEST_CASE("parser: FROM list and aliases", "[parser]") {
   CHECK(select.where == nullptr);
 }
 
+TEST_CASE("parser: JOIN ... USING and NATURAL JOIN", "[parser]") {
+  std::vector<ast::Statement> holder;
+  //                                        0         1         2         3         4
+  //                                        012345678901234567890123456789012345678901234567
+  const auto& select = parse_one("SELECT * FROM t JOIN u USING (a, \"B\") NATURAL LEFT JOIN v", holder);
+  REQUIRE(select.from.size() == 3);
+  CHECK(select.from[1].join == ast::JoinKind::Inner);
+  CHECK(select.from[1].on == nullptr);
+  REQUIRE(select.from[1].using_columns.names.size() == 2);
+  CHECK(select.from[1].using_columns.names[0] == std::make_pair(std::string("a"), std::size_t{30}));
+  CHECK(select.from[1].using_columns.names[1] == std::make_pair(std::string("B"), std::size_t{33}));
+  CHECK_FALSE(select.from[1].using_columns.natural);
+  CHECK(select.from[2].join == ast::JoinKind::Left);
+  CHECK(select.from[2].using_columns.natural);
+  CHECK(select.from[2].using_columns.offset == 38);
+  CHECK(ast::to_string(select) == "SELECT * FROM t JOIN u USING (a, B) NATURAL LEFT JOIN v");
+  // A group in parentheses: its own USING on its first item, its members' on theirs.
+  const auto& grouped = parse_one("SELECT * FROM t LEFT OUTER JOIN (u JOIN v USING (x)) USING (y)", holder);
+  REQUIRE(grouped.from.size() == 3);
+  CHECK(grouped.from[1].group_size == 2);
+  CHECK(grouped.from[1].using_columns.names.at(0).first == "y");
+  CHECK(grouped.from[2].using_columns.names.at(0).first == "x");
+  CHECK(ast::to_string(grouped) == "SELECT * FROM t LEFT JOIN (u JOIN v USING (x)) USING (y)");
+}
+
 TEST_CASE("parser: source ranges of nodes", "[parser]") {
   std::vector<ast::Statement> holder;
   auto range = [](const ast::Expr& e) { return std::to_string(e.offset) + "-" + std::to_string(e.end); };
@@ -1453,13 +1478,17 @@ TEST_CASE("parser: rejected statements of the full dialect", "[parser]") {
        "LINE 1: SELECT a FROM t LIMIT 1 LIMIT 2\n"
        "                                ^"},
       {"SELECT a FROM t JOIN u",
-       "Parser Error: syntax error at end of input: expected ON (line 1, column 23)\n"
+       "Parser Error: syntax error at end of input: expected ON or USING (line 1, column 23)\n"
        "LINE 1: SELECT a FROM t JOIN u\n"
        "                              ^"},
-      {"SELECT a FROM t JOIN u USING (a)",
-       "Parser Error: syntax error at or near \"USING\": expected ON (line 1, column 24)\n"
-       "LINE 1: SELECT a FROM t JOIN u USING (a)\n"
-       "                               ^"},
+      {"SELECT a FROM t JOIN u USING a",
+       "Parser Error: syntax error at or near \"a\": expected \"(\" (line 1, column 30)\n"
+       "LINE 1: SELECT a FROM t JOIN u USING a\n"
+       "                                     ^"},
+      {"SELECT a FROM t JOIN u USING (a,)",
+       "Parser Error: syntax error at or near \")\": expected a column name (line 1, column 33)\n"
+       "LINE 1: SELECT a FROM t JOIN u USING (a,)\n"
+       "                                        ^"},
       {"SELECT a FROM t JOIN ON a = b",
        "Parser Error: syntax error at or near \"ON\": expected a table name (line 1, column 22)\n"
        "LINE 1: SELECT a FROM t JOIN ON a = b\n"
@@ -1713,10 +1742,6 @@ TEST_CASE("parser: valid SQL this version cannot run says so", "[parser]") {
         "Not implemented Error: not supported yet: a FULL JOIN of joins in parentheses (line 1, column 33)\n"
         "LINE 1: SELECT a FROM t full outer join (v JOIN u ON v.a = u.a) ON t.a = u.a\n"
         "                                        ^");
-  CHECK(not_supported("SELECT a FROM t NATURAL JOIN u") ==
-        "Not implemented Error: not supported yet: NATURAL JOIN (line 1, column 17)\n"
-        "LINE 1: SELECT a FROM t NATURAL JOIN u\n"
-        "                        ^");
   CHECK(not_supported("SELECT a FROM t FULL JOIN u ON t.a = u.a FULL JOIN v ON v.a = u.a") ==
         "Not implemented Error: not supported yet: a FULL JOIN whose left side is a join (line 1, column 42)\n"
         "LINE 1: SELECT a FROM t FULL JOIN u ON t.a = u.a FULL JOIN v ON v.a = u.a\n"

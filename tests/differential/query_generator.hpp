@@ -369,14 +369,25 @@ struct Query {
     if (join == Join::LeftOfGroup)
       return " FROM " + ref(from[0]) + " LEFT JOIN (" + ref(from[1]) + " JOIN " + ref(from[2]) + " ON " +
              render(*inner_on, d) + ") ON " + render(*on, d);
+    // ON a.x = b.x, one column name on both sides, in a query that names
+    // each column with its table (no *): half of them (by the name's last
+    // character) written USING (x), which means the same rows.
+    auto condition = [&]() {
+      const bool same_name = !star && on && on->kind == Node::Kind::Compare && on->text == "=" && on->args.size() == 2 &&
+                             on->args[0].kind == Node::Kind::Column && on->args[1].kind == Node::Kind::Column &&
+                             on->args[0].text == on->args[1].text && on->args[0].qualifier != on->args[1].qualifier &&
+                             !on->args[0].qualifier.empty() && !on->args[1].qualifier.empty();
+      if (same_name && on->args[0].text.back() % 2 == 0) return " USING (" + on->args[0].text + ")";
+      return " ON " + render(*on, d);
+    };
     std::string s = " FROM " + ref(from[0]);
     if (from.size() > 1) {
       switch (join) {
-        case Join::Inner: s += " JOIN " + ref(from[1]) + " ON " + render(*on, d); break;
+        case Join::Inner: s += " JOIN " + ref(from[1]) + condition(); break;
         case Join::Cross: s += " CROSS JOIN " + ref(from[1]); break;
-        case Join::Left: s += " LEFT JOIN " + ref(from[1]) + " ON " + render(*on, d); break;
-        case Join::Right: s += " RIGHT JOIN " + ref(from[1]) + " ON " + render(*on, d); break;
-        case Join::Full: s += " FULL JOIN " + ref(from[1]) + " ON " + render(*on, d); break;
+        case Join::Left: s += " LEFT JOIN " + ref(from[1]) + condition(); break;
+        case Join::Right: s += " RIGHT JOIN " + ref(from[1]) + condition(); break;
+        case Join::Full: s += " FULL JOIN " + ref(from[1]) + condition(); break;
         default: s += ", " + ref(from[1]); break;
       }
     }
