@@ -56,6 +56,18 @@ struct ColumnView {
 
   // The type its values are read as (a rowid is a BIGINT).
   DataType value_type() const { return rowid ? DataType::bigint() : type; }
+
+  // A present column read position for position.
+  static ColumnView dense(const void* data, const uint32_t* validity, DataType type,
+                          std::shared_ptr<const Dictionary> dictionary) {
+    ColumnView v;
+    v.data = data;
+    v.validity = validity;
+    v.type = type;
+    v.present = true;
+    v.dictionary = std::move(dictionary);
+    return v;
+  }
 };
 
 // A chunk: `count` positions over its columns, which live in `space`.

@@ -91,6 +91,24 @@ ColumnSet column_set(const SlotMap& slots, const Chunk& input, const Chunk* righ
   return set;
 }
 
+Chunk scan_chunk(std::vector<ColumnView> columns, int first_column, int column_count, PositionsPtr rows,
+                 std::size_t count, MemorySpace space) {
+  Chunk c;
+  c.space = space;
+  c.count = count;
+  c.columns.resize(column_count);
+  ColumnView rowid;
+  rowid.rowid = true;
+  rowid.present = true;
+  rowid.type = DataType::bigint();
+  columns.push_back(std::move(rowid));
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    columns[i].rows = rows;
+    c.columns[first_column + i] = std::move(columns[i]);
+  }
+  return c;
+}
+
 Chunk compose(ComputeBackend& backend, const Chunk& input, const PositionsPtr& positions) {
   Chunk out;
   out.count = positions->size();

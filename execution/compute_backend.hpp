@@ -160,6 +160,13 @@ std::unique_ptr<ComputeBackend> make_cuda_backend(DeviceContext& context, const 
 
 // ---- what both backends and the operators share ----
 
+// A scan's chunk of `count` rows in the plan's column numbering: `columns`
+// (a table's, in order) from `first_column` on, its rowid right after them,
+// the rest of `column_count` absent; all read through `rows` (null: the
+// table's own rows from the first).
+Chunk scan_chunk(std::vector<ColumnView> columns, int first_column, int column_count, PositionsPtr rows,
+                 std::size_t count, MemorySpace space);
+
 // `input` at `positions` (in that order): each column read through the
 // composed selection (backend.gather()), no value copied.
 Chunk compose(ComputeBackend& backend, const Chunk& input, const PositionsPtr& positions);

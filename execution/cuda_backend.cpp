@@ -147,27 +147,14 @@ class CudaBackend final : public ComputeBackend {
 
   Chunk scan(const Table& table, int first_column, int column_count, std::size_t begin, std::size_t end) override {
     if (!table.device) throw Error(ErrorKind::Device, "table \"" + table.name + "\" is not in GPU memory");
-    Chunk c;
-    c.space = MemorySpace::Device;
-    c.columns.resize(column_count);
-    PositionsPtr rows = begin == 0 && end == table.rows ? nullptr : sequence(begin, end - begin);
+    std::vector<ColumnView> columns;
     for (std::size_t i = 0; i < table.device->columns.size(); ++i) {
       const DeviceColumn& d = table.device->columns[i];
-      ColumnView& v = c.columns[first_column + i];
-      v.data = d.data.data();
-      v.validity = d.validity.size() ? d.validity.as<uint32_t>() : nullptr;
-      v.type = d.type;
-      v.present = true;
-      v.rows = rows;
-      v.dictionary = table.host[i].dictionary;
+      columns.push_back(ColumnView::dense(d.data.data(), d.validity.size() ? d.validity.as<uint32_t>() : nullptr, d.type,
+                                          table.host[i].dictionary));
     }
-    ColumnView& rowid = c.columns[first_column + table.device->columns.size()];
-    rowid.rowid = true;
-    rowid.present = true;
-    rowid.type = DataType::bigint();
-    rowid.rows = rows;
-    c.count = end - begin;
-    return c;
+    PositionsPtr rows = begin == 0 && end == table.rows ? nullptr : sequence(begin, end - begin);
+    return scan_chunk(std::move(columns), first_column, column_count, std::move(rows), end - begin, MemorySpace::Device);
   }
 
   // Packed into one buffer and one copy, which does not wait for the device
@@ -191,13 +178,9 @@ class CudaBackend final : public ComputeBackend {
     out.space = MemorySpace::Device;
     out.count = rows;
     for (std::size_t c = 0; c < host.size(); ++c) {
-      ColumnView v;
-      v.data = data->as<char>() + at[2 * c];
-      v.type = host[c].type;
-      v.present = true;
-      v.dictionary = host[c].dictionary;
-      if (host[c].has_nulls()) v.validity = reinterpret_cast<const uint32_t*>(data->as<char>() + at[2 * c + 1]);
-      out.columns.push_back(v);
+      const auto* validity =
+          host[c].has_nulls() ? reinterpret_cast<const uint32_t*>(data->as<char>() + at[2 * c + 1]) : nullptr;
+      out.columns.push_back(ColumnView::dense(data->as<char>() + at[2 * c], validity, host[c].type, host[c].dictionary));
     }
     out.owned.push_back(std::move(data));
     return out;
@@ -290,13 +273,7 @@ class CudaBackend final : public ComputeBackend {
       Buffer validity = buffer(context_, words * sizeof(uint32_t));
       kernels::project_rows(program, e.type.storage(), columns_of(slots, input), nullptr, input.count, values->data(),
                             validity->as<uint32_t>(), error_, context_);
-      ColumnView v;
-      v.data = values->data();
-      v.validity = validity->as<uint32_t>();
-      v.type = e.type;
-      v.present = true;
-      v.dictionary = e.dictionary;
-      out.columns.push_back(v);
+      out.columns.push_back(ColumnView::dense(values->data(), validity->as<uint32_t>(), e.type, e.dictionary));
       out.owned.push_back(std::move(values));
       out.owned.push_back(std::move(validity));
     }
@@ -328,13 +305,7 @@ class CudaBackend final : public ComputeBackend {
         kernels::copy_bits(bits.as<uint32_t>(), chunk.count, validity->as<uint32_t>(), at, context_);
         at += chunk.count;
       }
-      ColumnView v;
-      v.data = values->data();
-      v.validity = validity->as<uint32_t>();
-      v.type = ref.type;
-      v.present = true;
-      v.dictionary = ref.dictionary;
-      out.columns[c] = v;
+      out.columns[c] = ColumnView::dense(values->data(), validity->as<uint32_t>(), ref.type, ref.dictionary);
       out.owned.push_back(std::move(values));
       out.owned.push_back(std::move(validity));
     }
@@ -463,11 +434,7 @@ class CudaBackend final : public ComputeBackend {
     Chunk out;
     out.space = MemorySpace::Device;
     out.count = positions.size();
-    ColumnView v;
-    v.data = matched->data();
-    v.type = DataType::boolean();
-    v.present = true;
-    out.columns.push_back(v);
+    out.columns.push_back(ColumnView::dense(matched->data(), nullptr, DataType::boolean(), nullptr));
     out.owned.push_back(std::move(matched));
     return out;
   }
@@ -512,15 +479,9 @@ class CudaBackend final : public ComputeBackend {
         Buffer validity = buffer(context_, words * sizeof(uint32_t));
         kernels::group_keys(groups, static_cast<int>(k), key.type.storage(), values->data(), validity->as<uint32_t>(),
                             context_);
-        ColumnView v;
-        v.type = key.type;
-        v.present = true;
-        v.dictionary = key.dictionary;
-        v.data = values->data();
-        v.validity = validity->as<uint32_t>();
+        out.columns.push_back(ColumnView::dense(values->data(), validity->as<uint32_t>(), key.type, key.dictionary));
         out.owned.push_back(std::move(values));
         out.owned.push_back(std::move(validity));
-        out.columns.push_back(std::move(v));
       }
     } else {
       // Key columns: each key's value at its group's first position.

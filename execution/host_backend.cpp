@@ -39,13 +39,8 @@ struct KeyHash {
 };
 
 ColumnView view_of(const std::shared_ptr<HostColumn>& column) {
-  ColumnView v;
-  v.data = column->bytes.data();
-  v.validity = column->has_nulls() ? column->validity.data() : nullptr;
-  v.type = column->type;
-  v.present = true;
-  v.dictionary = column->dictionary;
-  return v;
+  return ColumnView::dense(column->bytes.data(), column->has_nulls() ? column->validity.data() : nullptr, column->type,
+                           column->dictionary);
 }
 
 // A chunk of `columns` (which it owns), read position for position.
@@ -152,27 +147,11 @@ class HostBackend final : public ComputeBackend {
   std::unique_ptr<StageTimer> timer() override { return std::make_unique<WallTimer>(); }
 
   Chunk scan(const Table& table, int first_column, int column_count, std::size_t begin, std::size_t end) override {
-    Chunk c;
-    c.space = MemorySpace::Host;
-    c.columns.resize(column_count);
+    std::vector<ColumnView> columns;
+    for (const HostColumn& h : table.host)
+      columns.push_back(ColumnView::dense(h.bytes.data(), h.has_nulls() ? h.validity.data() : nullptr, h.type, h.dictionary));
     PositionsPtr rows = begin == 0 && end == table.rows ? nullptr : sequence(begin, end - begin);
-    for (std::size_t i = 0; i < table.host.size(); ++i) {
-      const HostColumn& h = table.host[i];
-      ColumnView& v = c.columns[first_column + i];
-      v.data = h.bytes.data();
-      v.validity = h.has_nulls() ? h.validity.data() : nullptr;
-      v.type = h.type;
-      v.present = true;
-      v.rows = rows;
-      v.dictionary = h.dictionary;
-    }
-    ColumnView& rowid = c.columns[first_column + table.host.size()];
-    rowid.rowid = true;
-    rowid.present = true;
-    rowid.type = DataType::bigint();
-    rowid.rows = rows;
-    c.count = end - begin;
-    return c;
+    return scan_chunk(std::move(columns), first_column, column_count, std::move(rows), end - begin, MemorySpace::Host);
   }
 
   Chunk from_host(std::vector<HostColumn> columns, std::size_t rows) override {

@@ -89,13 +89,24 @@ class PhysicalOperator {
 // there is one, else their columns concatenated.
 Chunk combine(ComputeBackend& backend, std::vector<Chunk> chunks);
 
-// A Sink's result, handed out once by produce().
-class SinkResult {
+// A Sink of one child that needs its whole input before it computes
+// anything (an aggregate, a sort, DISTINCT): it takes the chunks, combines
+// them, and hands out what compute() makes of them as its one chunk.
+class WholeInputSink : public PhysicalOperator {
  public:
-  void set(Chunk chunk) { result_ = std::move(chunk); }
-  std::optional<Chunk> take() { return std::exchange(result_, std::nullopt); }
+  WholeInputSink(std::string name, const PlanNode* node) : PhysicalOperator(Role::Sink, std::move(name), node) {}
+
+  void sink(ExecutionContext&, Chunk input, int) final { chunks_.push_back(std::move(input)); }
+  void finalize(ExecutionContext& context) final {
+    result_ = compute(context, combine(context.backend, std::move(chunks_)));
+  }
+  std::optional<Chunk> produce(ExecutionContext&) final { return std::exchange(result_, std::nullopt); }
+
+ protected:
+  virtual Chunk compute(ExecutionContext& context, const Chunk& input) = 0;
 
  private:
+  std::vector<Chunk> chunks_;
   std::optional<Chunk> result_;
 };
 

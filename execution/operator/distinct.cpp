@@ -4,22 +4,14 @@
 namespace gpusql {
 namespace {
 
-class Distinct final : public PhysicalOperator {
+class Distinct final : public WholeInputSink {
  public:
-  explicit Distinct(const PlanNode& distinct) : PhysicalOperator(Role::Sink, "DISTINCT", &distinct) {}
+  explicit Distinct(const PlanNode& distinct) : WholeInputSink("DISTINCT", &distinct) {}
 
-  void sink(ExecutionContext&, Chunk input, int) override { chunks_.push_back(std::move(input)); }
-
-  void finalize(ExecutionContext& context) override {
-    const Chunk input = combine(context.backend, std::move(chunks_));
-    result_.set(compose(context.backend, input, context.backend.distinct(input)));
+ protected:
+  Chunk compute(ExecutionContext& context, const Chunk& input) override {
+    return compose(context.backend, input, context.backend.distinct(input));
   }
-
-  std::optional<Chunk> produce(ExecutionContext&) override { return result_.take(); }
-
- private:
-  std::vector<Chunk> chunks_;
-  SinkResult result_;
 };
 
 }  // namespace

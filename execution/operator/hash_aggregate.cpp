@@ -7,29 +7,18 @@
 namespace gpusql {
 namespace {
 
-class HashAggregate final : public PhysicalOperator {
+class HashAggregate final : public WholeInputSink {
  public:
-  explicit HashAggregate(const PlanNode& aggregate) : PhysicalOperator(Role::Sink, "HASH_GROUP_BY", &aggregate) {}
+  explicit HashAggregate(const PlanNode& aggregate) : WholeInputSink("HASH_GROUP_BY", &aggregate) {}
 
-  void sink(ExecutionContext&, Chunk input, int) override { chunks_.push_back(std::move(input)); }
-
-  void finalize(ExecutionContext& context) override {
+ protected:
+  Chunk compute(ExecutionContext& context, const Chunk& input) override {
     const PlanNode& aggregate = *node();
-    const Chunk input = combine(context.backend, std::move(chunks_));
     GroupedChunk grouped = context.backend.group_aggregate(input, aggregate.group_keys, aggregate.aggregates);
-    if (!aggregate.key_order || grouped.key_ordered) {
-      result_.set(std::move(grouped.chunk));
-      return;
-    }
+    if (!aggregate.key_order || grouped.key_ordered) return std::move(grouped.chunk);
     const std::vector<SortKey> order = group_order(aggregate.group_keys.size());
-    result_.set(compose(context.backend, grouped.chunk, context.backend.order(grouped.chunk, order, std::nullopt)));
+    return compose(context.backend, grouped.chunk, context.backend.order(grouped.chunk, order, std::nullopt));
   }
-
-  std::optional<Chunk> produce(ExecutionContext&) override { return result_.take(); }
-
- private:
-  std::vector<Chunk> chunks_;
-  SinkResult result_;
 };
 
 }  // namespace

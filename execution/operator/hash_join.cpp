@@ -29,7 +29,7 @@ class HashJoin final : public PhysicalOperator {
     const Chunk left = combine(context.backend, std::move(sides_[0]));
     HashJoinSpec spec{&join.keys, join.build_right, join.left_outer, join.full_outer};
     JoinPositions pairs = context.backend.hash_join(left, right_, spec);
-    result_.set(output(context, left, pairs));
+    result_ = output(context, left, pairs);
   }
 
   // The table is built at the first probe, after the operators under the
@@ -43,7 +43,7 @@ class HashJoin final : public PhysicalOperator {
     return output(context, probe, pairs);
   }
 
-  std::optional<Chunk> produce(ExecutionContext&) override { return result_.take(); }
+  std::optional<Chunk> produce(ExecutionContext&) override { return std::exchange(result_, std::nullopt); }
 
  private:
   Chunk output(ExecutionContext& context, const Chunk& left, JoinPositions& pairs) {
@@ -54,7 +54,7 @@ class HashJoin final : public PhysicalOperator {
   std::vector<Chunk> sides_[2];
   Chunk right_;                        // the right side, whole
   std::unique_ptr<JoinBuild> table_;   // streaming: its hash table
-  SinkResult result_;
+  std::optional<Chunk> result_;  // a Sink's: the whole join
 };
 
 }  // namespace

@@ -6,25 +6,19 @@
 namespace gpusql {
 namespace {
 
-class Order final : public PhysicalOperator {
+class Order final : public WholeInputSink {
  public:
   Order(const PlanNode& sort, std::optional<std::size_t> top)
-      : PhysicalOperator(Role::Sink, top ? "TOP_N" : "ORDER_BY", &sort), top_(top) {}
+      : WholeInputSink(top ? "TOP_N" : "ORDER_BY", &sort), top_(top) {}
 
-  void sink(ExecutionContext&, Chunk input, int) override { chunks_.push_back(std::move(input)); }
-
-  void finalize(ExecutionContext& context) override {
-    const Chunk input = combine(context.backend, std::move(chunks_));
+ protected:
+  Chunk compute(ExecutionContext& context, const Chunk& input) override {
     const std::optional<std::size_t> limit = top_ && *top_ < input.count ? top_ : std::nullopt;
-    result_.set(compose(context.backend, input, context.backend.order(input, node()->sort_keys, limit)));
+    return compose(context.backend, input, context.backend.order(input, node()->sort_keys, limit));
   }
-
-  std::optional<Chunk> produce(ExecutionContext&) override { return result_.take(); }
 
  private:
   std::optional<std::size_t> top_;
-  std::vector<Chunk> chunks_;
-  SinkResult result_;
 };
 
 }  // namespace

@@ -7,25 +7,18 @@
 namespace gpusql {
 namespace {
 
-class UngroupedAggregate final : public PhysicalOperator {
+class UngroupedAggregate final : public WholeInputSink {
  public:
   UngroupedAggregate(const PlanNode& aggregate, const BoundExpr* filter)
-      : PhysicalOperator(Role::Sink, filter ? "FILTER_UNGROUPED_AGGREGATE" : "UNGROUPED_AGGREGATE", &aggregate),
-        filter_(filter) {}
+      : WholeInputSink(filter ? "FILTER_UNGROUPED_AGGREGATE" : "UNGROUPED_AGGREGATE", &aggregate), filter_(filter) {}
 
-  void sink(ExecutionContext&, Chunk input, int) override { chunks_.push_back(std::move(input)); }
-
-  void finalize(ExecutionContext& context) override {
-    const Chunk input = combine(context.backend, std::move(chunks_));
-    result_.set(context.backend.aggregate(input, filter_, node()->aggregates));
+ protected:
+  Chunk compute(ExecutionContext& context, const Chunk& input) override {
+    return context.backend.aggregate(input, filter_, node()->aggregates);
   }
-
-  std::optional<Chunk> produce(ExecutionContext&) override { return result_.take(); }
 
  private:
   const BoundExpr* filter_;
-  std::vector<Chunk> chunks_;
-  SinkResult result_;
 };
 
 }  // namespace
