@@ -468,6 +468,10 @@ struct column_definition
           star<sor<not_null_constraint, null_constraint, primary_key_constraint, unique_constraint>>> {};
 // PRIMARY KEY (a, b) | UNIQUE (a, b) after the columns
 struct key_columns : seq<lparen, must<list_must<column_name, comma>, rparen>> {};
+// An index's columns, each with an order (accepted, as DuckDB does: the
+// index only enforces uniqueness).
+struct index_column : seq<column_name, opt<sor<kw_asc, kw_desc>>> {};
+struct index_columns : seq<lparen, must<list_must<index_column, comma>, rparen>> {};
 struct table_key_constraint : seq<sor<primary_key_constraint, unique_constraint>, at<one<'('>>, must<key_columns>> {};
 struct table_element : sor<table_key_constraint, column_definition> {};
 struct column_definition_list : list_must<table_element, comma> {};
@@ -480,7 +484,7 @@ struct create_view_statement : if_must<kw_view, table_name, opt<column_aliases>,
 // CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON t (a, b)
 struct unique_index : kw_unique {};
 struct create_index_statement
-    : seq<opt<unique_index>, kw_index, must<opt<if_not_exists>, table_name, kw_on, table_name, key_columns>> {};
+    : seq<opt<unique_index>, kw_index, must<opt<if_not_exists>, table_name, kw_on, table_name, index_columns>> {};
 struct create_target : sor<create_table_statement, create_view_statement, create_index_statement> {};
 struct create_statement : if_must<kw_create, create_target> {};
 

@@ -420,7 +420,7 @@ using selector = pt::selector<
         g::select_statement, g::explain_statement, g::create_table_statement, g::copy_statement,
         g::values_list, g::values_list_row, g::joined_tables,
         g::insert_statement, g::drop_table_statement, g::drop_view_statement, g::create_view_statement,
-        g::create_index_statement, g::unique_index, g::key_columns, g::table_key_constraint,
+        g::create_index_statement, g::unique_index, g::key_columns, g::index_columns, g::table_key_constraint,
         g::primary_key_constraint, g::unique_constraint, g::drop_index_statement, g::update_statement,
         g::assignment, g::delete_statement,
         g::with_clause, g::common_table_expression, g::select_core, g::query_terms, g::intersect_terms,
@@ -906,7 +906,7 @@ class Lowering {
         index.unique = true;
       } else if (child.is_type<g::if_not_exists>()) {
         index.if_not_exists = true;
-      } else if (child.is_type<g::key_columns>()) {
+      } else if (child.is_type<g::index_columns>()) {
         for (const auto& c : child.children) index.columns.push_back(identifier(*c));
       } else if (names++ == 0) {
         index.name = identifier(child);

@@ -1762,6 +1762,22 @@ class Subqueries {
                    e.offset);
     };
     bool has_null = false;
+    for (std::size_t row = 0; row < r.rows; ++row) has_null = has_null || !c.is_valid(row);
+    const std::size_t at = e.offset;
+    auto negated = [&](BoundExpr in) {
+      return e.negated ? node(Op::Not, DataType::boolean(), {std::move(in)}, at) : std::move(in);
+    };
+    // A NULL x: NULL, or FALSE when the set is empty, whatever its type.
+    if (x.is_null_constant()) return negated(r.rows == 0 ? bool_constant(false, at) : null_constant(DataType::boolean(), at));
+    // A string constant (no dictionary to code it in): looked up here.
+    if (x.op == Op::Constant && x.type.id == Type::Varchar && c.type.id == Type::Varchar) {
+      bool found = false;
+      for (std::size_t row = 0; row < r.rows && !found; ++row)
+        found = c.is_valid(row) && c.dictionary->values[c.values<uint32_t>()[row]] == x.text;
+      return negated(found ? bool_constant(true, at)
+                           : has_null ? null_constant(DataType::boolean(), at) : bool_constant(false, at));
+    }
+    if (std::optional<BoundExpr> in = floating_membership(x, c, r.rows, has_null, at)) return negated(*std::move(in));
     std::vector<int64_t> keys;
     const bool integers = [](Type t) { return t == Type::Integer || t == Type::BigInt; }(x.type.id) &&
                           (c.type.id == Type::Integer || c.type.id == Type::BigInt);
@@ -1791,9 +1807,36 @@ class Subqueries {
     } else {
       throw not_yet();
     }
-    const std::size_t at = e.offset;
-    BoundExpr in = r.rows == 0 ? bool_constant(false, at) : sorted_set_membership(std::move(x), std::move(keys), has_null, at);
-    return e.negated ? node(Op::Not, DataType::boolean(), {std::move(in)}, at) : std::move(in);
+    return negated(r.rows == 0 ? bool_constant(false, at)
+                               : sorted_set_membership(std::move(x), std::move(keys), has_null, at));
+  }
+
+  // x IN (values) where either side is REAL or DOUBLE: both compared in
+  // the type `x = value` compares in (DOUBLE beside a DOUBLE, else REAL, as
+  // DuckDB does), the values converted as the evaluator converts them, then
+  // searched as doubles. Nullopt for other types.
+  static std::optional<BoundExpr> floating_membership(const BoundExpr& x, const HostColumn& c, std::size_t rows,
+                                                      bool has_null, std::size_t at) {
+    auto numeric = [](const DataType& t) {
+      return t.id == Type::Integer || t.id == Type::BigInt || t.id == Type::Real || t.id == Type::Double ||
+             (t.id == Type::Decimal && !t.is_wide_decimal());
+    };
+    if (!numeric(x.type) || !numeric(c.type) || !(x.type.is_floating() || c.type.is_floating())) return std::nullopt;
+    const bool real = x.type.id != Type::Double && c.type.id != Type::Double;
+    auto compared = [&](BoundExpr v) { return real ? to_double(to_real(std::move(v))) : to_double(std::move(v)); };
+    std::vector<double> keys;
+    for (std::size_t row = 0; row < rows; ++row) {
+      if (!c.is_valid(row)) continue;
+      BoundExpr value = make_constant(c.type, at);
+      if (c.type.id == Type::Real) value.constant.value.d = c.values<float>()[row];
+      else if (c.type.id == Type::Double) value.constant.value.d = c.values<double>()[row];
+      else value.constant.value.i = c.type.storage() == Type::Integer ? c.values<int32_t>()[row] : c.values<int64_t>()[row];
+      const BoundExpr folded = fold_constants(compared(std::move(value)));
+      if (folded.op != Op::Constant) return std::nullopt;  // a value that does not convert: not here
+      keys.push_back(folded.constant.value.d);
+    }
+    if (rows == 0) return bool_constant(false, at);
+    return sorted_double_set_membership(compared(x), std::move(keys), has_null, at);
   }
 
   // The subquery's rows (uncorrelated: it runs on its own).

@@ -78,7 +78,16 @@ class Rewriter {
                    : ast::clone(*distinct_argument_);
     };
     inner->items.push_back({key(), "distinct value"});
-    inner->group_by.push_back(key());
+    // A constant argument (COUNT(DISTINCT 5)) groups by its item's position:
+    // GROUP BY 5 would name the fifth item.
+    if (distinct_argument_->kind == ExprKind::Literal) {
+      ast::Literal position;
+      position.kind = ast::Literal::Kind::Integer;
+      position.integer = static_cast<int64_t>(inner->items.size());
+      inner->group_by.push_back(ast::make_literal(position, distinct_argument_->offset));
+    } else {
+      inner->group_by.push_back(key());
+    }
     for (auto& [text, partial] : partials_) inner->items.push_back({std::move(partial.expr), partial.name});
 
     ast::TableRef from;
