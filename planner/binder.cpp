@@ -3644,8 +3644,6 @@ class QueryBinder {
     for (const auto& item : s.items) {
       const ast::Expr& e = *item.expr;
       if (e.kind == ExprKind::Star) {
-        if (q_.aggregated)
-          throw Error(ErrorKind::Binder, "* cannot be used in a query with GROUP BY or aggregates", e.offset);
         bool matched = false;
         for (std::size_t i = 0; i < q_.sources.size(); ++i) {
           const auto& source = q_.sources[i];
@@ -3657,6 +3655,21 @@ class QueryBinder {
             // A bare * shows a USING column once, where its left side has it.
             if (e.table.empty() && hidden_by_using(static_cast<int>(i), column)) continue;
             const BoundQuery::UsingColumn* merged = e.table.empty() ? shown_using_column(static_cast<int>(i), column) : nullptr;
+            const std::string name = source.derived ? names[c] : q_.tables[source.index].column_name(column);
+            if (q_.aggregated) {
+              // Each column as if named in the select list: a group key, or
+              // the binder's error (DuckDB's too).
+              // (Bare where no other FROM item has the name: errors name it as DuckDB does.)
+              std::size_t having = 0;
+              for (const auto& other : q_.sources)
+                for (const std::string& n : column_names_of(q_, other)) having += iequals(n, name);
+              ast::ExprPtr named =
+                  merged ? ast::clone(*using_values_.at(static_cast<std::size_t>(merged - q_.using_columns.data())))
+                         : ast::make_column(having == 1 ? std::string() : alias_of(q_, source), name, e.offset);
+              q_.outputs.push_back(bind_output(*named));
+              q_.names.push_back(name);
+              continue;
+            }
             if (merged) {
               BoundExpr value = merged->value;
               value.offset = e.offset;
@@ -3666,7 +3679,7 @@ class QueryBinder {
             } else {
               q_.outputs.push_back(TableScope::column_ref(q_.tables[source.index], column, e.offset));
             }
-            q_.names.push_back(source.derived ? names[c] : q_.tables[source.index].column_name(column));
+            q_.names.push_back(name);
           }
         }
         if (!matched) throw Error(ErrorKind::Binder, "Referenced table \"" + e.table + "\" not found!", e.offset);

@@ -39,6 +39,14 @@ bool has_distinct_sum(const ast::Expr& e, bool any) {
   return std::any_of(e.args.begin(), e.args.end(), [any](const ExprPtr& a) { return has_distinct_sum(*a, any); });
 }
 
+bool has_distinct_sum_anywhere(const ast::SelectStatement& s, bool any) {
+  bool found = false;
+  for (const auto& item : s.items) found = found || has_distinct_sum(*item.expr, any);
+  if (s.having) found = found || has_distinct_sum(*s.having, any);
+  for (const auto& o : s.order_by) found = found || has_distinct_sum(*o.expr, any);
+  return found;
+}
+
 // MIN and MAX of the 128-bit value whose text is `argument`.
 struct WideExtremes {
   std::string argument;
@@ -252,22 +260,89 @@ class Rewriter {
   }
 };
 
+// Without GROUP BY, each DISTINCT aggregate of an argument other than the
+// first one's is the one value of a query of its own over the same rows:
+//   SELECT SUM(DISTINCT x), COUNT(DISTINCT y) FROM t WHERE c
+// reads
+//   SELECT SUM(DISTINCT x), (SELECT COUNT(DISTINCT y) FROM t WHERE c) FROM t WHERE c
+// which leaves one DISTINCT argument for the two-level form (a subquery,
+// run once, is a constant of the query around it).
+class OtherDistinctArguments {
+ public:
+  explicit OtherDistinctArguments(const ast::SelectStatement& s) : s_(s) {}
+
+  // `s` so, or nullopt when its DISTINCT aggregates share one argument.
+  std::optional<ast::SelectStatement> rewrite() {
+    std::optional<std::string> first;
+    std::size_t others = 0;
+    auto count = [&](const auto& self, const ast::Expr& e) -> void {
+      if (is_aggregate(e) && e.distinct && e.args.size() == 1) {
+        const std::string text = ast::to_string(*e.args[0]);
+        if (!first) first = text;
+        else others += text != *first;
+      }
+      for (const auto& a : e.args) self(self, *a);
+    };
+    for (const auto& item : s_.items) count(count, *item.expr);
+    if (s_.having) count(count, *s_.having);
+    for (const auto& o : s_.order_by) count(count, *o.expr);
+    if (others == 0) return std::nullopt;
+    first_ = *first;
+    ast::SelectStatement out;
+    out.with = s_.with;
+    out.distinct = s_.distinct;
+    for (const auto& item : s_.items) out.items.push_back({replace(*item.expr), item.alias});
+    for (const auto& ref : s_.from) out.from.push_back(ast::clone(ref));
+    if (s_.where) out.where = ast::clone(*s_.where);
+    if (s_.having) out.having = replace(*s_.having);
+    for (const auto& o : s_.order_by) out.order_by.push_back({replace(*o.expr), o.descending, o.nulls_first});
+    if (s_.limit) out.limit = ast::clone(*s_.limit);
+    if (s_.offset) out.offset = ast::clone(*s_.offset);
+    return out;
+  }
+
+ private:
+  const ast::SelectStatement& s_;
+  std::string first_;
+
+  ExprPtr replace(const ast::Expr& e) {
+    if (is_aggregate(e) && e.distinct && e.args.size() == 1 && ast::to_string(*e.args[0]) != first_) {
+      auto own = std::make_shared<ast::SelectStatement>();
+      own->with = s_.with;
+      own->items.push_back({ast::clone(e), ""});
+      for (const auto& ref : s_.from) own->from.push_back(ast::clone(ref));
+      if (s_.where) own->where = ast::clone(*s_.where);
+      ExprPtr value = ast::clone(e);  // keeps the text's range: the output's name
+      value->kind = ExprKind::Subquery;
+      value->name.clear();
+      value->args.clear();
+      value->distinct = false;
+      value->subquery = std::move(own);
+      return value;
+    }
+    ExprPtr copy = ast::clone(e);
+    for (std::size_t i = 0; i < copy->args.size(); ++i) copy->args[i] = replace(*e.args[i]);
+    return copy;
+  }
+};
+
 }  // namespace
 
 std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::SelectStatement& s, std::string_view sql,
                                                                   bool every_distinct) {
   if (s.set_operation) return std::nullopt;
-  bool found = false;
-  for (const auto& item : s.items) found = found || has_distinct_sum(*item.expr, every_distinct);
-  if (s.having) found = found || has_distinct_sum(*s.having, every_distinct);
-  for (const auto& o : s.order_by) found = found || has_distinct_sum(*o.expr, every_distinct);
-  if (!found) return std::nullopt;
+  if (!has_distinct_sum_anywhere(s, every_distinct)) return std::nullopt;
   // Nested aggregates and * beside aggregates are errors the binder words.
   bool plain = true;
   for (const auto& item : s.items) plain = plain && item.expr->kind != ExprKind::Star && !nested_aggregate(*item.expr);
   if (s.having) plain = plain && !nested_aggregate(*s.having);
   for (const auto& o : s.order_by) plain = plain && !nested_aggregate(*o.expr);
   if (!plain) return std::nullopt;
+  if (s.group_by.empty())
+    if (std::optional<ast::SelectStatement> one_argument = OtherDistinctArguments(s).rewrite()) {
+      if (!has_distinct_sum_anywhere(*one_argument, every_distinct)) return one_argument;
+      return Rewriter(*one_argument, sql).rewrite();
+    }
   return Rewriter(s, sql).rewrite();
 }
 
