@@ -335,25 +335,6 @@ template <> struct action<g::op_add> : record_nesting_start {};
 template <> struct action<g::kw_not> : record_nesting_start {};
 template <> struct action<g::kw_case> : record_nesting_start {};
 
-// Valid SQL this version cannot run: said so by name, at its first token.
-std::string upper_word(std::string_view text) {
-  std::string word;
-  for (char c : text) {
-    if (!is_identifier_char(c)) break;
-    word += (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
-  }
-  return word;
-}
-
-template <typename What>
-struct raise_not_supported {
-  template <typename Input>
-  static void apply(const Input& in, ParseState& state) {
-    throw Error(ErrorKind::NotSupported, std::string("not supported yet: ") + What::name(in.string_view()),
-                state.offset_of(in.begin()));
-  }
-};
-
 struct DepthGuard {
   explicit DepthGuard(int& depth) : depth(depth) { ++depth; }
   ~DepthGuard() { --depth; }

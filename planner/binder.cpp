@@ -3249,7 +3249,9 @@ class QueryBinder {
       if (ref.using_columns.natural) names = natural_columns(first, i, end, at);
       ast::ExprPtr condition;
       std::vector<std::string> done;
-      for (const auto& [name, offset] : names) {
+      for (const auto& listed : names) {
+        const std::string& name = listed.first;
+        const std::size_t offset = listed.second;
         if (std::any_of(done.begin(), done.end(), [&](const std::string& n) { return iequals(n, name); })) continue;
         done.push_back(name);
         UsingSide left = using_side(first, i, name, "left", offset);

@@ -315,12 +315,12 @@ TEST_CASE("differential: the CUDA executor against DuckDB and the host executor"
 
 // Table scans in chunks of 500 rows (the generated tables have up to 6,000):
 // the pipelines push many chunks and every sink combines them.
-TEST_CASE("differential: table scans in chunks, against DuckDB", "[differential][chunks]") {
+TEST_CASE("differential: table scans in chunks, against DuckDB", "[differential][duckdb][chunks]") {
   if (!duckdb_ready()) return;
   run_differential(ExecutorKind::Host, 30, OracleKind::Duckdb, 500);
 }
 
-TEST_CASE("differential: the CUDA executor with scans in chunks, against DuckDB and the host", "[differential][gpu][chunks]") {
+TEST_CASE("differential: the CUDA executor with scans in chunks, against DuckDB and the host", "[differential][duckdb][gpu][chunks]") {
   if (!duckdb_ready()) return;
   run_differential(ExecutorKind::Gpu, 30, OracleKind::Duckdb, 500);
 }
