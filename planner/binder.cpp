@@ -12,6 +12,7 @@
 #include "planner/type_names.hpp"
 #include "planner/common_conjuncts.hpp"
 #include "planner/constant_folding.hpp"
+#include "planner/decorrelation.hpp"
 #include "planner/set_membership.hpp"
 #include "planner/dictionary_recoding.hpp"
 #include "planner/distinct_aggregates.hpp"
@@ -114,6 +115,10 @@ BoundExpr node(Op op, DataType type, std::vector<BoundExpr> children, std::size_
 constexpr int kMaxDecimalDigits = DataType::kMaxNarrowDecimalDigits;
 
 bool is_wide(const BoundExpr& e) { return e.type.is_wide_decimal(); }
+
+bool reads_columns(const BoundExpr& e) {
+  return e.op == Op::Column || std::any_of(e.children.begin(), e.children.end(), reads_columns);
+}
 
 // An exact operand as a 128-bit value of the same precision and scale (at
 // least 19 digits: the precision of a 128-bit DECIMAL).
@@ -1685,6 +1690,14 @@ class Subqueries {
   // A correlated EXISTS as the query around it binds one (nullopt: it is
   // not one it can bind; it then runs as an uncorrelated one).
   std::function<std::optional<BoundExpr>(const ast::Expr&)> correlated_exists, correlated_scalar;
+  // A correlated x [NOT] IN (SELECT ...) likewise, x bound over the query's columns.
+  std::function<std::optional<BoundExpr>(const ast::Expr&, const BoundExpr&)> correlated_in;
+  // The columns of the query around it each correlated subquery bound by a
+  // hook reads (nullopt: not known), by its statement.
+  std::map<const ast::SelectStatement*, std::optional<std::vector<const ast::Expr*>>> outer_references;
+  // Set while an aggregate query's clauses bind x IN (SELECT ...): x is then
+  // over its groups, where no join can read it.
+  bool over_groups = false;
   // The named queries the subqueries' FROM sees.
   const NamedQueries* names = nullptr;
 
@@ -1749,7 +1762,17 @@ class Subqueries {
   // miss NULL, and no values at all make IN FALSE whatever x is.
   BoundExpr membership(const ast::Expr& e, BoundExpr x, const TableScope& outer) {
     std::shared_ptr<ResultData>& cached = results_[e.subquery.get()];
-    if (!cached) cached = run(*e.subquery, e.offset, outer);
+    if (!cached) {
+      try {
+        cached = run(*e.subquery, e.offset, outer);
+      } catch (const Error& error) {
+        if (error.kind() != ErrorKind::NotSupported || error.message().rfind(kCorrelated, 0) != 0) throw;
+        if (correlated_in && !over_groups)
+          if (std::optional<BoundExpr> in = correlated_in(e, x))
+            return e.negated ? node(Op::Not, DataType::boolean(), {*std::move(in)}, e.offset) : *std::move(in);
+        throw;
+      }
+    }
     const ResultData& r = *cached;
     if (r.columns.size() != 1)
       throw Error(ErrorKind::Binder,
@@ -1884,11 +1907,15 @@ class Subqueries {
     } catch (const Error& error) {
       if (error.kind() != ErrorKind::Binder) throw;
       if (!error.offset()) throw;
+      if (error.message().find("not found") == std::string::npos) throw;  // not a name (sum(VARCHAR) at a column)
       const ast::Expr* column = column_at(select, *error.offset());
       if (!column) throw;
       try {
         outer.resolve(*column);
-      } catch (const Error&) {
+      } catch (const Error& outer_error) {
+        // A table only the query around it has, without the column: its error.
+        if (error.message().rfind("Referenced table", 0) == 0 && outer_error.message().rfind("Referenced column", 0) == 0)
+          throw outer_error;
         throw error;
       }
       throw Error(ErrorKind::NotSupported, std::string(kCorrelated) + " (\"" + column->name +
@@ -2026,8 +2053,39 @@ class AggregateScope : public Scope {
                 e.offset);
   }
   const char* clause() const override { return clause_; }
-  BoundExpr subquery(const ast::Expr& e) override { return tables_.subquery(e); }
-  BoundExpr in_subquery(const ast::Expr& e, BoundExpr x) override { return tables_.in_subquery(e, std::move(x)); }
+  // A correlated subquery's value is a column of the rows below the
+  // groups (a join binds it there). Where every column of this query it
+  // reads is a group key, the value is the same on every row of a group,
+  // and MIN reads it (DuckDB's error where one is not a key).
+  BoundExpr subquery(const ast::Expr& e) override {
+    BoundExpr value = tables_.subquery(e);
+    if (!reads_columns(value)) return value;
+    Subqueries& subqueries = *tables_.subqueries();  // a value that reads columns came from a hook
+    const auto found = subqueries.outer_references.find(e.subquery.get());
+    if (found == subqueries.outer_references.end() || !found->second || is_wide(value))
+      throw Error(ErrorKind::NotSupported, "not supported yet: this correlated subquery in an aggregate query",
+                  e.offset);
+    for (const ast::Expr* column : *found->second) ExpressionBinder(*this).bind(*column);
+    BoundAggregate a;
+    a.kind = AggKind::Min;
+    a.type = value.type;
+    a.dictionary = value.dictionary;
+    a.argument = std::move(value);
+    return reference(std::move(a), e.offset);
+  }
+  BoundExpr in_subquery(const ast::Expr& e, BoundExpr x) override {
+    if (!tables_.subqueries()) return tables_.in_subquery(e, std::move(x));
+    Subqueries& subqueries = *tables_.subqueries();
+    subqueries.over_groups = true;
+    try {
+      BoundExpr in = tables_.in_subquery(e, std::move(x));
+      subqueries.over_groups = false;
+      return in;
+    } catch (...) {
+      subqueries.over_groups = false;
+      throw;
+    }
+  }
   const ast::Expr& quantified(const ast::Expr& e) override { return tables_.quantified(e); }
 
   static bool contains_aggregate(const ast::Expr& e) {
@@ -2221,10 +2279,19 @@ class QueryBinder {
     // A subquery written twice (in the select list and ORDER BY) binds once:
     // the same join, the same expression.
     subqueries_.correlated_exists = [this](const ast::Expr& e) {
-      return remembered(e, [&] { return exists_by_search(e); });
+      return remembered(e, [&] {
+        std::optional<BoundExpr> bound = exists_by_search(e);
+        return bound ? bound : exists_by_outer_values(e, /*semi=*/false);
+      });
     };
     subqueries_.correlated_scalar = [this](const ast::Expr& e) {
-      return remembered(e, [&] { return scalar_by_left_join(e); });
+      return remembered(e, [&] {
+        std::optional<BoundExpr> bound = scalar_by_left_join(e);
+        return bound ? bound : scalar_by_outer_values(e);
+      });
+    };
+    subqueries_.correlated_in = [this](const ast::Expr& e, const BoundExpr& x) {
+      return in_by_outer_values(e, x, /*semi=*/false);
     };
     subqueries_.names = names_;
   }
@@ -2274,7 +2341,9 @@ class QueryBinder {
       const ast::Expr* condition = ref.on ? ref.on.get() : using_conditions_.contains(&ref) ? using_conditions_.at(&ref).get() : nullptr;
       if (condition) {
         TableScope on_scope(q_, "JOIN condition", &subqueries_);
+        binding_on_ = true;
         BoundExpr on = ExpressionBinder(on_scope).bind_boolean(*condition, "JOIN condition");
+        binding_on_ = false;
         if (on_tables_.contains(&ref)) bind_outer_condition(ref, std::move(on));
         else add_conjuncts(std::move(on));
       }
@@ -2328,6 +2397,7 @@ class QueryBinder {
   std::vector<std::shared_ptr<const ast::SelectStatement>> made_;  // statements this binder made, kept while it lives
   std::map<std::string, std::optional<BoundExpr>> correlated_;     // bound correlated subqueries, by their text
   const ast::SelectStatement* statement_ = nullptr;               // the statement bind() binds
+  bool binding_on_ = false;                                        // an ON condition binds (its rows are before WHERE)
   std::vector<const ast::Expr*> where_parts_;                     // its WHERE's conjuncts, while bind_where() runs
   std::map<int, NamedQueries*> outer_join_keys_;  // narrow_by_outer_joins()'s rows, by the column (in with_), while bind_where() runs
 
@@ -2335,9 +2405,10 @@ class QueryBinder {
   std::optional<BoundExpr> remembered(const ast::Expr& e, F&& bind) {
     const std::string key = (e.kind == ExprKind::Exists ? "EXISTS " : "") + ast::to_string(*e.subquery);
     auto found = correlated_.find(key);
-    if (found != correlated_.end()) return found->second;
-    std::optional<BoundExpr> bound = bind();
-    correlated_.emplace(key, bound);
+    std::optional<BoundExpr> bound = found != correlated_.end() ? found->second : bind();
+    if (found == correlated_.end()) correlated_.emplace(key, bound);
+    if (bound && !subqueries_.outer_references.contains(e.subquery.get()))
+      subqueries_.outer_references[e.subquery.get()] = outer_references(*e.subquery, e.kind != ExprKind::Exists);
     return bound;
   }
   std::vector<std::unique_ptr<NamedQueries>> with_;            // this query's WITH, chained onto names_
@@ -2416,6 +2487,10 @@ class QueryBinder {
     std::function<void(const BoundExpr&)> check = [&](const BoundExpr& e) {
       if (e.op == Op::Column && e.column >= end) {
         const std::string& name = q_.column_names.at(static_cast<std::size_t>(e.column));
+        for (const BoundTableRef& table : q_.tables)
+          if (table.hidden && e.column >= table.first_column && e.column < table.first_column + table.column_count())
+            throw Error(ErrorKind::NotSupported,
+                        "not supported yet: a correlated subquery in the ON condition of an outer join", e.offset);
         throw Error(ErrorKind::Binder,
                     "Referenced table \"" + name.substr(0, name.find('.')) + "\" not found!", e.offset);
       }
@@ -2443,14 +2518,27 @@ class QueryBinder {
     }
     where_parts_ = parts;
     for (const ast::Expr* part : parts) {
-      if (part->kind == ExprKind::InSubquery && !part->negated) semi_join(*part);
+      if (part->kind == ExprKind::InSubquery && !part->negated) in_join(*part, binder);
       else if (!(subquery_comparison(*part) && join_correlated(*part)) &&
-               !(part->kind == ExprKind::Exists && (join_exists(*part) || exists_join(*part, false))) &&
+               !(part->kind == ExprKind::Exists &&
+                 (join_exists(*part) || exists_join(*part, false) || exists_by_outer_values(*part, /*semi=*/true))) &&
                !(not_exists(*part) && exists_join(*part->args[0], true)))
         add_conjuncts(binder.bind_boolean(*part, "WHERE clause"));
     }
     where_parts_.clear();
     outer_join_keys_.clear();  // made from these conjuncts
+  }
+
+  // x IN (SELECT ...) as a condition of WHERE joined by AND: a join with
+  // its distinct values (semi_join()), or, correlated, with its distinct
+  // values over D (in_by_outer_values()).
+  void in_join(const ast::Expr& in, ExpressionBinder& binder) {
+    try {
+      semi_join(in);
+    } catch (const Error& error) {
+      if (error.kind() != ErrorKind::NotSupported || error.message().rfind(Subqueries::kCorrelated, 0) != 0) throw;
+      if (!in_by_outer_values(in, binder.bind(*in.args[0]), /*semi=*/true)) throw;
+    }
   }
 
   static bool not_exists(const ast::Expr& e) {
@@ -2884,45 +2972,81 @@ class QueryBinder {
   // runs once as the subquery WHERE FALSE. Nullopt for any other shape.
   std::optional<BoundExpr> scalar_by_left_join(const ast::Expr& sub) {
     const ast::SelectStatement& inner = *sub.subquery;
-    if (inner.items.size() != 1 || inner.distinct || !inner.group_by.empty() || inner.having ||
-        !inner.order_by.empty() || inner.limit || inner.offset)
-      return std::nullopt;
+    if (!one_aggregate_value(inner)) return std::nullopt;
     const ast::Expr& item = *inner.items[0].expr;
-    if (!AggregateScope::contains_aggregate(item)) return std::nullopt;
     std::optional<Correlation> c = correlate(inner, {&item});
     if (!c) return std::nullopt;
     const std::size_t at = sub.offset;
     TableScope outer_scope(q_, "the select list", &subqueries_);
-    // The value over no rows.
+    BoundExpr empty_value = value_over_no_rows(inner, at);
+    // The groups, joined by their keys.
+    ast::SelectStatement grouped = by_keys(inner, *c, true);
+    grouped.items.push_back({ast::clone(item), "v"});
+    std::shared_ptr<const Table> table = subqueries_.table(grouped, at, outer_scope);
+    ExpressionBinder binder(outer_scope);
+    std::vector<BoundExpr> outer_keys;
+    for (const auto& key : c->keys) outer_keys.push_back(binder.bind(*key.second));
+    return value_of_groups(std::move(table), outer_keys, std::move(empty_value), at);
+  }
+
+  // A subquery of one value that aggregates: one row whatever its FROM
+  // and WHERE keep.
+  static bool one_aggregate_value(const ast::SelectStatement& inner) {
+    return inner.items.size() == 1 && !inner.distinct && inner.group_by.empty() && !inner.having &&
+           inner.order_by.empty() && !inner.limit && !inner.offset && !inner.set_operation &&
+           AggregateScope::contains_aggregate(*inner.items[0].expr);
+  }
+
+  // Such a subquery's value over no rows: it runs once, WHERE FALSE.
+  BoundExpr value_over_no_rows(const ast::SelectStatement& inner, std::size_t at) {
+    TableScope outer_scope(q_, "the select list", &subqueries_);
     ast::SelectStatement none;
     none.with = inner.with;
-    none.items.push_back({ast::clone(item), "v"});
+    none.items.push_back({ast::clone(*inner.items[0].expr), "v"});
     none.from = copy_from(inner);
-    ast::Literal no;
-    no.kind = ast::Literal::Kind::Boolean;
-    no.boolean = false;
-    none.where = ast::make_literal(no, at);
+    none.where = bool_literal(false, at);
     ast::Expr empty;
     empty.kind = ExprKind::Subquery;
     empty.offset = at;
     empty.subquery = std::make_shared<const ast::SelectStatement>(std::move(none));
     made_.push_back(empty.subquery);  // Subqueries caches results by statement address
-    BoundExpr empty_value = subqueries_.scalar(empty, outer_scope);
-    // The groups, joined by their keys.
-    ast::SelectStatement grouped = by_keys(inner, *c, true);
-    grouped.items.push_back({ast::clone(item), "v"});
-    std::shared_ptr<const Table> table = subqueries_.table(grouped, at, outer_scope);
-    const std::size_t index = q_.tables.size();
-    add_hidden_table(std::move(table), "correlated", at);
-    ExpressionBinder binder(outer_scope);
-    std::vector<BoundExpr> on;
-    for (std::size_t i = 0; i < c->keys.size(); ++i)
-      on.push_back(binder.compare(Op::Eq, binder.bind(*c->keys[i].second),
-                                  TableScope::column_ref(q_.tables[index], static_cast<int>(i), at), at, at));
-    q_.tables[index].left_outer = true;
-    q_.tables[index].on = std::move(on);
-    BoundExpr value = TableScope::column_ref(q_.tables[index], static_cast<int>(c->keys.size()), at);
+    return subqueries_.scalar(empty, outer_scope);
+  }
+
+  // The value over no rows of a subquery's one aggregating item that
+  // reads columns of this query: the item with COUNT as 0 and the other
+  // aggregates NULL, over this query's columns.
+  BoundExpr value_over_no_rows_reading(const ast::Expr& item, std::size_t at) {
+    std::function<ast::ExprPtr(const ast::Expr&)> over_none = [&](const ast::Expr& e) -> ast::ExprPtr {
+      if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) {
+        ast::Literal literal;
+        if (e.name == "count") {
+          literal.kind = ast::Literal::Kind::Integer;
+          literal.integer = 0;
+        }
+        return ast::make_literal(literal, e.offset);
+      }
+      ast::ExprPtr copy = ast::clone(e);
+      copy->args.clear();
+      for (const auto& a : e.args) copy->args.push_back(over_none(*a));
+      return copy;
+    };
+    const ast::ExprPtr none = over_none(item);
+    TableScope outer_scope(q_, "the select list", &subqueries_);
+    return ExpressionBinder(outer_scope).bind(*none);
+  }
+
+  // A correlated scalar subquery's value from its groups: `table` holds
+  // one row per group, its keys first (equal to `outer_keys` on the rows
+  // the group belongs to), then the value. LEFT JOINed: a row with no group
+  // reads `empty_value`.
+  BoundExpr value_of_groups(std::shared_ptr<const Table> table, const std::vector<BoundExpr>& outer_keys,
+                            BoundExpr empty_value, std::size_t at) {
+    const std::size_t index = join_by_keys(std::move(table), "correlated", outer_keys, /*left=*/true, at);
+    BoundExpr value = TableScope::column_ref(q_.tables[index], static_cast<int>(outer_keys.size()), at);
     if (empty_value.is_null_constant()) return value;
+    if (empty_value.type.id == Type::Integer && empty_value.op != Op::Column && value.type.id == Type::BigInt)
+      empty_value.type = value.type;  // an integer is a BIGINT as it is (COUNT(*) + an INTEGER column over no rows)
     if (empty_value.type != value.type)
       throw Error(ErrorKind::NotSupported,
                   "not supported yet: a correlated subquery whose value over no rows is a " +
@@ -2931,6 +3055,290 @@ class QueryBinder {
     BoundExpr matched =
         node(Op::IsNotNull, DataType::boolean(), {TableScope::column_ref(q_.tables[index], 0, at)}, at);
     return node(Op::Select, value.type, {std::move(matched), value, std::move(empty_value)}, at);
+  }
+
+  // `table` joined to this query by outer_keys[i] = its column i: a LEFT
+  // JOIN (every row stays, the table's columns NULL where none matches) or
+  // an inner one. Its index in q_.tables.
+  std::size_t join_by_keys(std::shared_ptr<const Table> table, const std::string& alias,
+                           const std::vector<BoundExpr>& outer_keys, bool left, std::size_t at) {
+    const std::size_t index = q_.tables.size();
+    add_hidden_table(std::move(table), alias, at);
+    TableScope outer_scope(q_, "WHERE", &subqueries_);
+    ExpressionBinder binder(outer_scope);
+    std::vector<BoundExpr> on;
+    for (std::size_t i = 0; i < outer_keys.size(); ++i)
+      on.push_back(binder.compare(Op::Eq, outer_keys[i],
+                                  TableScope::column_ref(q_.tables[index], static_cast<int>(i), at), at, at));
+    if (!left) {
+      for (BoundExpr& e : on) add_conjuncts(std::move(e));
+      return index;
+    }
+    q_.tables[index].left_outer = true;
+    q_.tables[index].on = std::move(on);
+    return index;
+  }
+
+  // ---- correlated subqueries of any correlation (planner/decorrelation.hpp) ----
+
+  // The columns of this query a subquery reads, one per text, or nullopt
+  // where it reads one neither query has, one its own FROM has twice, or
+  // its FROM does not bind alone.
+  // `items`: the select list's columns count (not for EXISTS).
+  std::optional<std::vector<const ast::Expr*>> outer_references(const ast::SelectStatement& inner, bool items) {
+    if (inner.set_operation || inner.from.empty()) return std::nullopt;
+    QueryBinder own(catalog_, sql_, reader_, runner_, names_, depth_);
+    try {
+      own.enter_with(inner);
+      own.bind_from(inner);
+      own.bind_using(inner);
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+    TableScope inner_scope(own.q_, "WHERE"), outer_scope(q_, "WHERE", &subqueries_);
+    std::vector<const ast::Expr*> out;
+    std::set<std::string> seen;
+    for (const ast::Expr* column : subquery_columns(inner, items)) {
+      try {
+        inner_scope.resolve(*column);
+        continue;
+      } catch (const Error& inner_error) {
+        if (inner_error.message().find("not found") == std::string::npos) return std::nullopt;  // ambiguous
+        try {
+          outer_scope.resolve(*column);
+        } catch (const Error& outer_error) {
+          // A name neither query has: the subquery's error, or, for a
+          // table only this query has, this one's ("emp.nope").
+          if (inner_error.message().rfind("Referenced table", 0) == 0) throw outer_error;
+          throw;
+        }
+      }
+      if (seen.insert(ast::to_string(*column)).second) out.push_back(column);
+    }
+    return out;
+  }
+
+  // A correlated subquery's outer references and the table of the distinct
+  // values they take in this query (D), named for the rewritten subquery's
+  // FROM.
+  struct OuterValues {
+    std::vector<const ast::Expr*> columns;  // the outer references, one per text
+    std::vector<std::string> texts;         // as written (ast::to_string)
+    std::vector<BoundExpr> bound;           // over this query's columns
+    std::string name;                       // D, as FROM names it
+    const NamedQueries* names = nullptr;    // the named queries with D
+  };
+
+  // D for `inner`: SELECT DISTINCT o1, ..., ok FROM (this query's FROM)
+  // WHERE (the conditions of its WHERE without subqueries) -- the values of
+  // every row the subquery is asked about, and maybe more; a subquery in an
+  // ON condition sees rows before WHERE, so there WHERE is left out.
+  // Nullopt where a reference does not reject NULLs, or D does not run on
+  // its own (this query is itself correlated).
+  std::optional<OuterValues> outer_values(const ast::SelectStatement& inner, std::size_t at, bool items = true) {
+    if (inner.limit || inner.offset || !statement_) return std::nullopt;
+    // D runs a query of its own, which may bind subqueries of its own: a
+    // bound on how deep that goes, should some path lead back here.
+    static thread_local int depth = 0;
+    if (depth >= kMaxOuterValuesDepth) return std::nullopt;
+    ++depth;
+    struct Leave {
+      ~Leave() { --depth; }
+    } leave;
+    std::optional<std::vector<const ast::Expr*>> references = outer_references(inner, items);
+    if (!references || references->empty()) return std::nullopt;
+    OuterValues v;
+    v.columns = *std::move(references);
+    TableScope scope(q_, "WHERE", &subqueries_);
+    auto select = std::make_shared<ast::SelectStatement>();
+    select->distinct = true;
+    for (std::size_t i = 0; i < v.columns.size(); ++i) {
+      v.texts.push_back(ast::to_string(*v.columns[i]));
+      if (!rejects_nulls_of(inner.where.get(), v.texts.back())) return std::nullopt;
+      v.bound.push_back(ExpressionBinder(scope).bind(*v.columns[i]));
+      select->items.push_back({ast::clone(*v.columns[i]), outer_value_name(i)});
+    }
+    for (const ast::TableRef& ref : statement_->from) {
+      // An ON condition's conjuncts with subqueries left out (this one's
+      // among them): more pairs, a superset of the values.
+      ast::TableRef copy = ast::clone(ref);
+      if (ref.on && has_subquery(*ref.on)) {
+        std::vector<const ast::Expr*> parts;
+        split_and(*ref.on, parts);
+        copy.on.reset();
+        for (const ast::Expr* part : parts)
+          if (!has_subquery(*part))
+            copy.on = copy.on ? ast::make_binary(ast::BinaryOp::And, std::move(copy.on), ast::clone(*part), at)
+                              : ast::clone(*part);
+        if (!copy.on) copy.on = bool_literal(true, at);
+      }
+      select->from.push_back(std::move(copy));
+    }
+    if (statement_->where && !binding_on_) {
+      std::vector<const ast::Expr*> parts;
+      split_and(*statement_->where, parts);
+      for (const ast::Expr* part : parts)
+        if (!has_subquery(*part))
+          select->where = select->where
+                              ? ast::make_binary(ast::BinaryOp::And, std::move(select->where), ast::clone(*part), at)
+                              : ast::clone(*part);
+    }
+    made_.push_back(select);
+    std::shared_ptr<const Table> rows;
+    try {
+      rows = subqueries_.table(*select, at, scope);
+    } catch (const Error& error) {
+      if (error.kind() != ErrorKind::Binder && error.kind() != ErrorKind::NotSupported) throw;
+      return std::nullopt;
+    }
+    auto named = std::make_unique<NamedQueries>();
+    named->name = "outer values " + std::to_string(with_.size());  // a name no unquoted FROM can say
+    named->table = std::move(rows);
+    named->defined_in = names_;
+    named->parent = names_;
+    v.name = named->name;
+    v.names = named.get();
+    with_.push_back(std::move(named));
+    return v;
+  }
+
+  static constexpr int kMaxOuterValuesDepth = 8;
+
+  static ast::ExprPtr bool_literal(bool value, std::size_t at) {
+    ast::Literal literal;
+    literal.kind = ast::Literal::Kind::Boolean;
+    literal.boolean = value;
+    return ast::make_literal(literal, at);
+  }
+
+  bool reads_outer(const ast::Expr& e, const OuterValues& v) const {
+    std::vector<const ast::Expr*> columns;
+    collect_columns(e, columns);
+    return std::any_of(columns.begin(), columns.end(), [&](const ast::Expr* c) {
+      return std::find(v.texts.begin(), v.texts.end(), ast::to_string(*c)) != v.texts.end();
+    });
+  }
+
+  static void throw_if_not_one_column(const ast::SelectStatement& inner, std::size_t at) {
+    const bool star = std::any_of(inner.items.begin(), inner.items.end(),
+                                  [](const ast::SelectItem& item) { return item.expr->kind == ExprKind::Star; });
+    if (inner.items.size() > 1 && !star)
+      throw Error(ErrorKind::Binder,
+                  "Subquery returns " + std::to_string(inner.items.size()) + " columns - expected 1", at);
+  }
+
+  // The subquery rewritten over D (over_outer_values()), run, as a table.
+  std::shared_ptr<const Table> run_over_outer_values(ast::SelectStatement rewritten, const OuterValues& v,
+                                                     std::size_t at) {
+    made_.push_back(std::make_shared<const ast::SelectStatement>(std::move(rewritten)));
+    TableScope scope(q_, "WHERE", &subqueries_);
+    return subqueries_.table(*made_.back(), at, scope, v.names);
+  }
+
+  // (SELECT agg-expr FROM ... WHERE conditions of any kind on outer
+  // references) anywhere a value goes: the subquery over D, grouped by D's
+  // columns, LEFT JOINed by them (value_of_groups()). agg-expr reads no
+  // outer reference: its value over no rows runs on its own.
+  std::optional<BoundExpr> scalar_by_outer_values(const ast::Expr& sub) {
+    const ast::SelectStatement& inner = *sub.subquery;
+    throw_if_not_one_column(inner, sub.offset);
+    if (!one_aggregate_value(inner)) return std::nullopt;
+    const std::size_t at = sub.offset;
+    std::optional<OuterValues> v = outer_values(inner, at);
+    if (!v) return std::nullopt;
+    const ast::Expr& item = *inner.items[0].expr;
+    BoundExpr empty_value = reads_outer(item, *v) ? value_over_no_rows_reading(item, at) : value_over_no_rows(inner, at);
+    std::vector<ast::SelectItem> items;
+    items.push_back({ast::clone(*inner.items[0].expr), "v"});
+    std::shared_ptr<const Table> groups =
+        run_over_outer_values(over_outer_values(inner, v->texts, v->name, items, /*group=*/true, false), *v, at);
+    return value_of_groups(std::move(groups), v->bound, std::move(empty_value), at);
+  }
+
+  // EXISTS (SELECT ... WHERE conditions of any kind on outer references):
+  // the distinct outer values some row of the subquery has (the subquery
+  // over D), joined by them. `semi` (a condition of WHERE joined by AND):
+  // an inner join, a row staying where its values are there; else a LEFT
+  // JOIN, EXISTS where one matched (never NULL). A subquery that aggregates
+  // without GROUP BY or HAVING has its one row whatever it reads: TRUE.
+  std::optional<BoundExpr> exists_by_outer_values(const ast::Expr& exists, bool semi) {
+    const ast::SelectStatement& inner = *exists.subquery;
+    if (inner.having || inner.set_operation || inner.limit || inner.offset) return std::nullopt;
+    const std::size_t at = exists.offset;
+    const bool one_row = inner.group_by.empty() &&
+                         std::any_of(inner.items.begin(), inner.items.end(), [](const ast::SelectItem& item) {
+                           return AggregateScope::contains_aggregate(*item.expr);
+                         });
+    if (one_row)
+      return outer_references(inner, false) ? std::optional<BoundExpr>(bool_constant(true, at)) : std::nullopt;
+    std::optional<OuterValues> v = outer_values(inner, at, /*items=*/false);
+    if (!v) return std::nullopt;
+    std::shared_ptr<const Table> found =
+        run_over_outer_values(over_outer_values(inner, v->texts, v->name, {}, false, /*distinct=*/true), *v, at);
+    const std::size_t index = join_by_keys(std::move(found), "exists", v->bound, /*left=*/!semi, at);
+    if (semi) return bool_constant(true, at);
+    return node(Op::IsNotNull, DataType::boolean(), {TableScope::column_ref(q_.tables[index], 0, at)}, at);
+  }
+
+  // x IN (SELECT e FROM ... WHERE conditions of any kind on outer
+  // references), with SQL's NULLs, from the subquery over D twice: its
+  // distinct (D's values, e), LEFT JOINed by D's columns and x = e (a
+  // match: TRUE), and COUNT(*), COUNT(e) per D's values, LEFT JOINed by D's
+  // columns (no row: FALSE; else a NULL x or a NULL e: NULL; else FALSE).
+  // `semi` (a condition of WHERE joined by AND): the first, joined inner,
+  // NULL dropping a row as FALSE does. Not for REAL or DOUBLE values, which
+  // can be distinct and equal (-0.0 and 0.0).
+  std::optional<BoundExpr> in_by_outer_values(const ast::Expr& in, const BoundExpr& x, bool semi) {
+    const ast::SelectStatement& inner = *in.subquery;
+    throw_if_not_one_column(inner, in.offset);
+    if (inner.items.size() != 1 || inner.items[0].expr->kind == ExprKind::Star || !inner.group_by.empty() ||
+        inner.having || AggregateScope::contains_aggregate(*inner.items[0].expr) || x.type.is_floating())
+      return std::nullopt;
+    const std::size_t at = in.offset;
+    std::optional<OuterValues> v = outer_values(inner, at);
+    if (!v) return std::nullopt;
+    const ast::Expr& e = *inner.items[0].expr;
+    std::vector<ast::SelectItem> value;
+    value.push_back({ast::clone(e), "v"});
+    std::shared_ptr<const Table> values =
+        run_over_outer_values(over_outer_values(inner, v->texts, v->name, value, false, /*distinct=*/true), *v, at);
+    if (values->columns.back().type.is_floating()) return std::nullopt;
+    const int k = static_cast<int>(v->bound.size());
+    const std::size_t index = join_by_keys(std::move(values), "in_set", v->bound, /*left=*/!semi, at);
+    TableScope scope(q_, "WHERE", &subqueries_);
+    BoundExpr equal =
+        ExpressionBinder(scope).compare(Op::Eq, x, TableScope::column_ref(q_.tables[index], k, at), at, at);
+    if (semi) {
+      add_conjuncts(std::move(equal));
+      return bool_constant(true, at);
+    }
+    q_.tables[index].on.push_back(std::move(equal));
+    std::vector<ast::SelectItem> counts;
+    {
+      std::vector<ast::ExprPtr> star, arg;
+      star.push_back(ast::make_star("", at));
+      arg.push_back(ast::clone(e));
+      counts.push_back({ast::make_function("count", std::move(star), false, at), "n"});
+      counts.push_back({ast::make_function("count", std::move(arg), false, at), "nn"});
+    }
+    std::shared_ptr<const Table> counted =
+        run_over_outer_values(over_outer_values(inner, v->texts, v->name, counts, /*group=*/true, false), *v, at);
+    const std::size_t c = join_by_keys(std::move(counted), "in_counts", v->bound, /*left=*/true, at);
+    auto column = [&](std::size_t table, int i) { return TableScope::column_ref(q_.tables[table], i, at); };
+    const DataType boolean = DataType::boolean();
+    BoundExpr found = node(Op::IsNotNull, boolean, {column(index, 0)}, at);
+    BoundExpr any = node(Op::IsNotNull, boolean, {column(c, 0)}, at);
+    BoundExpr unknown = node(Op::Or, boolean,
+                             {node(Op::IsNull, boolean, {x}, at),
+                              node(Op::Lt, boolean, {column(c, k + 1), column(c, k)}, at)},
+                             at);
+    BoundExpr missed = node(Op::Select, boolean,
+                            {std::move(any),
+                             node(Op::Select, boolean,
+                                  {std::move(unknown), null_constant(boolean, at), bool_constant(false, at)}, at),
+                             bool_constant(false, at)},
+                            at);
+    return node(Op::Select, boolean, {std::move(found), bool_constant(true, at), std::move(missed)}, at);
   }
 
   // EXISTS (SELECT ... WHERE inner_k = outer_k AND local) as a condition of

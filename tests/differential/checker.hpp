@@ -770,6 +770,41 @@ class Checker {
     return order;
   }
 
+  // Two decimal numbers written as [-]digits[.digits], compared exactly
+  // (-1, 0, 1); nullopt when either is written otherwise.
+  static std::optional<int> compare_decimal_text(const std::string& a, const std::string& b) {
+    struct Parts {
+      bool negative = false;
+      std::string whole, fraction;
+    };
+    auto parse = [](const std::string& s) -> std::optional<Parts> {
+      Parts p;
+      std::size_t i = 0;
+      if (i < s.size() && s[i] == '-') p.negative = true, ++i;
+      const std::size_t dot = s.find('.', i);
+      p.whole = s.substr(i, dot == std::string::npos ? std::string::npos : dot - i);
+      if (dot != std::string::npos) p.fraction = s.substr(dot + 1);
+      if (p.whole.empty()) return std::nullopt;
+      for (char ch : p.whole + p.fraction)
+        if (ch < '0' || ch > '9') return std::nullopt;
+      p.whole.erase(0, std::min(p.whole.find_first_not_of('0'), p.whole.size() - 1));
+      while (!p.fraction.empty() && p.fraction.back() == '0') p.fraction.pop_back();
+      if (p.whole == "0" && p.fraction.empty()) p.negative = false;
+      return p;
+    };
+    std::optional<Parts> x = parse(a), y = parse(b);
+    if (!x || !y) return std::nullopt;
+    if (x->negative != y->negative) return x->negative ? -1 : 1;
+    int magnitude = x->whole.size() != y->whole.size() ? (x->whole.size() < y->whole.size() ? -1 : 1) : 0;
+    if (magnitude == 0) {
+      const std::size_t width = std::max(x->fraction.size(), y->fraction.size());
+      const std::string xd = x->whole + x->fraction + std::string(width - x->fraction.size(), '0');
+      const std::string yd = y->whole + y->fraction + std::string(width - y->fraction.size(), '0');
+      magnitude = xd < yd ? -1 : xd > yd;
+    }
+    return x->negative ? -magnitude : magnitude;
+  }
+
   // Whether row a comes after row b on the ORDER BY keys.
   bool out_of_order(const std::vector<Cell>& a, const std::vector<Cell>& b) const {
     for (const OrderKey& k : q_.order_by) {
@@ -778,12 +813,17 @@ class Checker {
       bool xn = std::holds_alternative<std::monostate>(x), yn = std::holds_alternative<std::monostate>(y);
       if (xn != yn) return k.nulls_first ? yn : xn;
       int c = cell_compare(x, y);
-      // DECIMAL values (DuckDB's checks hold them as text) compare by value.
+      // DECIMAL values (DuckDB's checks hold them as text, 128-bit ones
+      // gpusql's too) compare by value, digit for digit.
       auto* xs = std::get_if<std::string>(&x);
       auto* ys = std::get_if<std::string>(&y);
-      if (xs && ys && q_.outputs[k.output].type == VType::Double) {
-        long double xv = std::strtold(xs->c_str(), nullptr), yv = std::strtold(ys->c_str(), nullptr);
-        c = xv < yv ? -1 : xv > yv;
+      if (xs && ys && q_.outputs[k.output].type != VType::Text && q_.outputs[k.output].type != VType::Date) {
+        if (std::optional<int> exact = compare_decimal_text(*xs, *ys)) {
+          c = *exact;
+        } else if (q_.outputs[k.output].type == VType::Double) {
+          long double xv = std::strtold(xs->c_str(), nullptr), yv = std::strtold(ys->c_str(), nullptr);
+          c = xv < yv ? -1 : xv > yv;
+        }
       }
       // DATEs as text ("10000-09-23" after "5993-06-26"): by year, then the
       // rest; "0012-01-01 (BC)" is year -11 (there is no year 0).

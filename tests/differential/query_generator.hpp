@@ -1298,9 +1298,10 @@ class QueryGenerator {
   }
 
   // A condition with a correlated subquery (s.k = outer.k, k integers,
-  // strings or DATEs, and maybe s.c <> outer.c): [NOT] EXISTS, or (as a
-  // condition of WHERE, not `anywhere`) x op (SELECT aggregate ...).
-  // Nullopt when no column pair can correlate.
+  // strings or DATEs, and maybe s.c <> outer.c; or s.c op outer.c, op a
+  // range comparison of integers or DATEs, alone or beside the equality):
+  // [NOT] EXISTS, x [NOT] IN (SELECT s.c ...), or x op (SELECT aggregate
+  // ...). Nullopt when no column pair can correlate.
   std::optional<Node> correlated_condition(bool anywhere) {
     const TableRef& from = outer_from_;
     const std::size_t t = rng_.below(tables_.size());
@@ -1320,6 +1321,31 @@ class QueryGenerator {
     std::optional<Node> value;
     if (rng_.chance(anywhere ? 0.4 : 0.6)) value = inside(t, [&] { return scalar_aggregate(); });
     Node where = compare("=", column(i), outer_column(o));
+    std::vector<std::pair<ColumnRef, ColumnRef>> ordered;
+    for (const auto& [a, b] : pairs)
+      if (a.type != VType::Text) ordered.push_back({a, b});
+    if (!ordered.empty() && rng_.chance(0.35)) {  // planner/decorrelation.hpp
+      static const std::vector<std::string> ranges = {"<", "<=", ">", ">="};
+      auto [a, b] = rng_.pick(ordered);
+      Node range = compare(rng_.pick(ranges), column(a), outer_column(b));
+      where = rng_.chance(0.5) ? std::move(range) : binary(Node::Kind::And, std::move(where), std::move(range));
+    }
+    if (!value && rng_.chance(0.25)) {  // x [NOT] IN (SELECT s.c ... correlated)
+      std::vector<ColumnRef> items;
+      for (const ColumnRef& c : inner)
+        if (c.type == VType::Int || c.type == VType::Date || (c.type == VType::Text && !columns_of(VType::Text).empty()))
+          items.push_back(c);
+      if (!items.empty()) {
+        const ColumnRef c = rng_.pick(items);
+        Node x = c.type == VType::Int ? integer(2) : c.type == VType::Date ? typed_date(2)
+                                                                         : column(*rng_.pick(columns_of(VType::Text)));
+        if (rng_.chance(0.4)) where = binary(Node::Kind::And, std::move(where), inside(t, [&] { return local_condition(); }));
+        Node n = subquery_node(Node::Kind::InSelect, t, {column(c), std::move(where)});
+        n.negated = rng_.chance(0.4);
+        n.args.push_back(std::move(x));
+        return n;
+      }
+    }
     if (!value && rng_.chance(0.3)) {  // EXISTS only
       std::vector<std::pair<ColumnRef, ColumnRef>> others;
       for (const auto& [a, b] : pairs)

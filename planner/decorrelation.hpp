@@ -1,0 +1,52 @@
+// Correlated subqueries of any correlation, unnested with the outer values
+// as a table (magic sets; DuckDB's delim join; Neumann & Kemper,
+// "Unnesting Arbitrary Queries"): the statements the binder runs for them.
+//
+// A subquery that reads columns of the query around it (its outer
+// references, o1..ok) runs once over the distinct values those columns
+// take there, a table D of k columns: the subquery's FROM gains D, each
+// oi becomes D's column i, and the result carries D's columns, so the
+// query around it joins the result on oi = D.i. A condition between the
+// two queries (x.b < t1.b) is then a join condition inside the rewritten
+// subquery, and the query around it joins on equalities only.
+//
+// The binder takes a subquery this way only where every outer reference
+// rejects NULLs (rejects_nulls_of): a row whose oi is NULL then finds no
+// row in the subquery, as the equality join finds no row in the result.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "parser/ast.hpp"
+
+namespace gpusql {
+
+// The name of D's column i, one no unquoted SQL can say.
+std::string outer_value_name(std::size_t i);
+
+// The columns the subquery reads in its own clauses -- the select list,
+// the ON conditions of its FROM, WHERE, GROUP BY and HAVING -- outside
+// subqueries nested in it. ORDER BY is left out: it orders nothing in a
+// subquery without LIMIT, which is all the binder unnests this way.
+// Without `items`, the select list too is left out (EXISTS reads none).
+std::vector<const ast::Expr*> subquery_columns(const ast::SelectStatement& s, bool items = true);
+
+// Whether a NULL value of the column written `column` (ast::to_string)
+// makes `where` keep no row: some condition of its top-level AND reads the
+// column through arithmetic, CAST, comparisons, BETWEEN and LIKE only.
+bool rejects_nulls_of(const ast::Expr* where, const std::string& column);
+
+// `e` with each column written as outer[i] read as `values`."outer i"
+// (nested subqueries as they are).
+ast::ExprPtr over_outer_values(const ast::Expr& e, const std::vector<std::string>& outer, const std::string& values);
+
+// SELECT [DISTINCT] values."outer 0", ..., items... FROM values, <s's FROM>
+// WHERE <s's WHERE> [GROUP BY values."outer 0", ...], with s's outer
+// references (written as `outer`) read from the table named `values`. The
+// items are given as s's expressions; they are rewritten the same way.
+ast::SelectStatement over_outer_values(const ast::SelectStatement& s, const std::vector<std::string>& outer,
+                                       const std::string& values, const std::vector<ast::SelectItem>& items,
+                                       bool group, bool distinct);
+
+}  // namespace gpusql
