@@ -1679,6 +1679,39 @@ class TableScope : public Scope {
   Subqueries* subqueries_;
 };
 
+// The column written at `offset` in a statement (its subqueries too), or null.
+const ast::Expr* column_at(const ast::SelectStatement& s, std::size_t offset);
+
+const ast::Expr* column_at(const ast::Expr& e, std::size_t offset) {
+  if (e.kind == ExprKind::Column && e.offset == offset) return &e;
+  for (const auto& a : e.args)
+    if (const ast::Expr* found = column_at(*a, offset)) return found;
+  if (e.subquery) return column_at(*e.subquery, offset);
+  return nullptr;
+}
+
+const ast::Expr* column_at(const ast::SelectStatement& s, std::size_t offset) {
+  if (const ast::SetOperation* op = s.set_operation.get()) {
+    if (const ast::Expr* found = column_at(*op->left, offset)) return found;
+    if (const ast::Expr* found = column_at(*op->right, offset)) return found;
+  }
+  std::vector<const ast::Expr*> roots;
+  for (const auto& item : s.items) roots.push_back(item.expr.get());
+  for (const auto& ref : s.from) {
+    if (ref.on) roots.push_back(ref.on.get());
+    if (ref.subquery)
+      if (const ast::Expr* found = column_at(*ref.subquery, offset)) return found;
+  }
+  roots.push_back(s.where.get());
+  for (const auto& g : s.group_by) roots.push_back(g.get());
+  roots.push_back(s.having.get());
+  for (const auto& o : s.order_by) roots.push_back(o.expr.get());
+  for (const ast::Expr* root : roots)
+    if (root)
+      if (const ast::Expr* found = column_at(*root, offset)) return found;
+  return nullptr;
+}
+
 // The scalar subqueries of one query, each run once (a scope may bind an
 // expression twice: AggregateScope tries it as a group key first).
 class Subqueries {
@@ -1692,9 +1725,10 @@ class Subqueries {
   std::function<std::optional<BoundExpr>(const ast::Expr&)> correlated_exists, correlated_scalar;
   // A correlated x [NOT] IN (SELECT ...) likewise, x bound over the query's columns.
   std::function<std::optional<BoundExpr>(const ast::Expr&, const BoundExpr&)> correlated_in;
-  // The columns of the query around it each correlated subquery bound by a
-  // hook reads (nullopt: not known), by its statement.
-  std::map<const ast::SelectStatement*, std::optional<std::vector<const ast::Expr*>>> outer_references;
+  // The columns of the query around it a correlated subquery reads
+  // (nullopt: not known); `items`: its select list's too.
+  std::function<std::optional<std::vector<const ast::Expr*>>(const ast::SelectStatement&, bool items)>
+      outer_references;
   // Set while an aggregate query's clauses bind x IN (SELECT ...): x is then
   // over its groups, where no join can read it.
   bool over_groups = false;
@@ -1924,36 +1958,6 @@ class Subqueries {
     }
   }
 
-  static const ast::Expr* column_at(const ast::Expr& e, std::size_t offset) {
-    if (e.kind == ExprKind::Column && e.offset == offset) return &e;
-    for (const auto& a : e.args)
-      if (const ast::Expr* found = column_at(*a, offset)) return found;
-    if (e.subquery) return column_at(*e.subquery, offset);
-    return nullptr;
-  }
-
-  static const ast::Expr* column_at(const ast::SelectStatement& s, std::size_t offset) {
-    if (const ast::SetOperation* op = s.set_operation.get()) {
-      if (const ast::Expr* found = column_at(*op->left, offset)) return found;
-      if (const ast::Expr* found = column_at(*op->right, offset)) return found;
-    }
-    std::vector<const ast::Expr*> roots;
-    for (const auto& item : s.items) roots.push_back(item.expr.get());
-    for (const auto& ref : s.from) {
-      if (ref.on) roots.push_back(ref.on.get());
-      if (ref.subquery)
-        if (const ast::Expr* found = column_at(*ref.subquery, offset)) return found;
-    }
-    roots.push_back(s.where.get());
-    for (const auto& g : s.group_by) roots.push_back(g.get());
-    roots.push_back(s.having.get());
-    for (const auto& o : s.order_by) roots.push_back(o.expr.get());
-    for (const ast::Expr* root : roots)
-      if (root)
-        if (const ast::Expr* found = column_at(*root, offset)) return found;
-    return nullptr;
-  }
-
   const SubqueryRunner& runner_;
   std::map<const ast::Expr*, ast::ExprPtr> quantified_;  // declared first: outlives results_' keys
   std::map<const ast::SelectStatement*, std::shared_ptr<ResultData>> results_;
@@ -2061,11 +2065,12 @@ class AggregateScope : public Scope {
     BoundExpr value = tables_.subquery(e);
     if (!reads_columns(value)) return value;
     Subqueries& subqueries = *tables_.subqueries();  // a value that reads columns came from a hook
-    const auto found = subqueries.outer_references.find(e.subquery.get());
-    if (found == subqueries.outer_references.end() || !found->second || is_wide(value))
+    std::optional<std::vector<const ast::Expr*>> outer;
+    if (subqueries.outer_references) outer = subqueries.outer_references(*e.subquery, e.kind != ExprKind::Exists);
+    if (!outer || is_wide(value))
       throw Error(ErrorKind::NotSupported, "not supported yet: this correlated subquery in an aggregate query",
                   e.offset);
-    for (const ast::Expr* column : *found->second) ExpressionBinder(*this).bind(*column);
+    for (const ast::Expr* column : *outer) ExpressionBinder(*this).bind(*column);
     BoundAggregate a;
     a.kind = AggKind::Min;
     a.type = value.type;
@@ -2293,6 +2298,9 @@ class QueryBinder {
     subqueries_.correlated_in = [this](const ast::Expr& e, const BoundExpr& x) {
       return in_by_outer_values(e, x, /*semi=*/false);
     };
+    subqueries_.outer_references = [this](const ast::SelectStatement& inner, bool items) {
+      return outer_references(inner, items);
+    };
     subqueries_.names = names_;
   }
   QueryBinder(const QueryBinder&) = delete;
@@ -2301,7 +2309,26 @@ class QueryBinder {
   BoundQuery bind(const ast::SelectStatement& s) {
     if (std::optional<ast::SelectStatement> two_level = distinct_aggregates_rewritten(s, sql_)) {
       made_.push_back(std::make_shared<const ast::SelectStatement>(*std::move(two_level)));
-      return bind(*made_.back());
+      try {
+        return bind(*made_.back());
+      } catch (const Error& error) {
+        // A column the outer level does not see is one that is neither a
+        // group key nor in an aggregate: DuckDB's error, not the rewrite's names.
+        const ast::Expr* column = error.kind() == ErrorKind::Binder && error.offset() &&
+                                          error.message().rfind("Referenced ", 0) == 0
+                                      ? column_at(s, *error.offset())
+                                      : nullptr;
+        if (!column) throw;
+        QueryBinder own(catalog_, sql_, reader_, runner_, outer_names_, depth_);
+        own.enter_with(s);
+        own.bind_from(s);
+        own.bind_using(s);
+        TableScope(own.q_, "SELECT").resolve(*column);  // a name FROM does not have: its own error
+        throw Error(ErrorKind::Binder,
+                    "column \"" + (column->table.empty() ? column->name : column->table + "." + column->name) +
+                        "\" must appear in the GROUP BY clause or must be part of an aggregate function",
+                    column->offset);
+      }
     }
     try {
       return bind_block(s);
@@ -2405,10 +2432,9 @@ class QueryBinder {
   std::optional<BoundExpr> remembered(const ast::Expr& e, F&& bind) {
     const std::string key = (e.kind == ExprKind::Exists ? "EXISTS " : "") + ast::to_string(*e.subquery);
     auto found = correlated_.find(key);
-    std::optional<BoundExpr> bound = found != correlated_.end() ? found->second : bind();
-    if (found == correlated_.end()) correlated_.emplace(key, bound);
-    if (bound && !subqueries_.outer_references.contains(e.subquery.get()))
-      subqueries_.outer_references[e.subquery.get()] = outer_references(*e.subquery, e.kind != ExprKind::Exists);
+    if (found != correlated_.end()) return found->second;
+    std::optional<BoundExpr> bound = bind();
+    correlated_.emplace(key, bound);
     return bound;
   }
   std::vector<std::unique_ptr<NamedQueries>> with_;            // this query's WITH, chained onto names_
@@ -2936,21 +2962,8 @@ class QueryBinder {
       select->items.push_back({ast::clone(*outer), "k"});
       for (const ast::TableRef& ref : statement_->from) select->from.push_back(ast::clone(ref));
       select->where = std::move(filters);
-      made_.push_back(select);
-      std::shared_ptr<const Table> rows;
-      try {
-        rows = subqueries_.table(*select, at, scope);
-      } catch (const Error& error) {
-        if (error.kind() != ErrorKind::Binder && error.kind() != ErrorKind::NotSupported) throw;
-        return false;
-      }
-      auto node = std::make_unique<NamedQueries>();
-      node->name = "outer keys " + std::to_string(outer_key.column);  // a name no unquoted FROM can say
-      node->table = std::move(rows);
-      node->defined_in = names_;
-      node->parent = names_;
-      named = node.get();
-      with_.push_back(std::move(node));
+      named = named_rows(select, "outer keys " + std::to_string(outer_key.column), at, scope);
+      if (!named) return false;
     }
     auto set = std::make_shared<ast::SelectStatement>();
     set->items.push_back({ast::make_column("", "k", at), "k"});
@@ -3016,7 +3029,7 @@ class QueryBinder {
   // The value over no rows of a subquery's one aggregating item that
   // reads columns of this query: the item with COUNT as 0 and the other
   // aggregates NULL, over this query's columns.
-  BoundExpr value_over_no_rows_reading(const ast::Expr& item, std::size_t at) {
+  BoundExpr value_over_no_rows_reading(const ast::Expr& item) {
     std::function<ast::ExprPtr(const ast::Expr&)> over_none = [&](const ast::Expr& e) -> ast::ExprPtr {
       if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) {
         ast::Literal literal;
@@ -3183,23 +3196,33 @@ class QueryBinder {
                               ? ast::make_binary(ast::BinaryOp::And, std::move(select->where), ast::clone(*part), at)
                               : ast::clone(*part);
     }
+    const NamedQueries* named = named_rows(select, "outer values " + std::to_string(with_.size()), at, scope);
+    if (!named) return std::nullopt;
+    v.name = named->name;
+    v.names = named;
+    return v;
+  }
+
+  // The rows of `select`, run once, named `name` (one no unquoted FROM can
+  // say) for the statements this binder makes; null where it does not bind
+  // on its own (the query around it is correlated itself).
+  NamedQueries* named_rows(std::shared_ptr<ast::SelectStatement> select, std::string name, std::size_t at,
+                           const TableScope& scope) {
     made_.push_back(select);
     std::shared_ptr<const Table> rows;
     try {
       rows = subqueries_.table(*select, at, scope);
     } catch (const Error& error) {
       if (error.kind() != ErrorKind::Binder && error.kind() != ErrorKind::NotSupported) throw;
-      return std::nullopt;
+      return nullptr;
     }
-    auto named = std::make_unique<NamedQueries>();
-    named->name = "outer values " + std::to_string(with_.size());  // a name no unquoted FROM can say
-    named->table = std::move(rows);
-    named->defined_in = names_;
-    named->parent = names_;
-    v.name = named->name;
-    v.names = named.get();
-    with_.push_back(std::move(named));
-    return v;
+    auto node = std::make_unique<NamedQueries>();
+    node->name = std::move(name);
+    node->table = std::move(rows);
+    node->defined_in = names_;
+    node->parent = names_;
+    with_.push_back(std::move(node));
+    return with_.back().get();
   }
 
   static constexpr int kMaxOuterValuesDepth = 8;
@@ -3247,7 +3270,7 @@ class QueryBinder {
     std::optional<OuterValues> v = outer_values(inner, at);
     if (!v) return std::nullopt;
     const ast::Expr& item = *inner.items[0].expr;
-    BoundExpr empty_value = reads_outer(item, *v) ? value_over_no_rows_reading(item, at) : value_over_no_rows(inner, at);
+    BoundExpr empty_value = reads_outer(item, *v) ? value_over_no_rows_reading(item) : value_over_no_rows(inner, at);
     std::vector<ast::SelectItem> items;
     items.push_back({ast::clone(*inner.items[0].expr), "v"});
     std::shared_ptr<const Table> groups =

@@ -467,6 +467,8 @@ class Checker {
       return known("integer overflow of constant factors DuckDB brings together, (c1 * x) * c2 (D16)");
     if (duckdb_conversion && cast_may_fail(true))
       return known("a failing CAST of a constant DuckDB folds (gpusql evaluates it per row)");
+    if (duckdb_conversion && s.error.find("to type DECIMAL(38,") != std::string::npos && decimal_may_overflow())
+      return known("a 128-bit DECIMAL DuckDB casts to a comparison's common type, out of its range (D20)");
     if (duckdb_overflows && q_.from.size() > 1 && duckdb_may_overflow())
       return known("integer overflow on rows DuckDB filters before the join (gpusql after)");
     if (duckdb_conversion && q_.from.size() > 1 && cast_may_fail())

@@ -117,6 +117,13 @@
 //      are Conversion Errors in gpusql (literals, CASTs and CSV alike; no
 //      NaN or infinity is read from text); DuckDB reads NaN and infinity.
 //      The generator writes neither.
+// D20. DuckDB compares two DECIMALs in one common type, DECIMAL(38,s) with
+//      the larger scale when the digits pass 38, and fails to cast a value
+//      with more whole digits than that keeps (SUM(b * 12345678901234567890.5)
+//      < 99.99: a 37-digit sum in DECIMAL(38,2)); gpusql compares the 128-bit
+//      values exactly and answers. Accepted where DuckDB's error is such a
+//      cast to DECIMAL(38,s) and D10's probe finds a DECIMAL value of 18
+//      digits or more (checker.hpp).
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with
