@@ -8,9 +8,10 @@
 #include <chrono>
 #include <cstring>
 #include <optional>
-#include <unordered_map>
+#include <span>
 
 #include "execution/compute_backend.hpp"
+#include "execution/host_key_index.hpp"
 #include "kernels/join_pairs.hpp"
 #include "storage/parallel_tasks.hpp"
 #include "storage/result_table.hpp"
@@ -30,14 +31,6 @@ int64_t key_bits(const Slot& s, Cls cls) {
   return bits;
 }
 
-struct KeyHash {
-  std::size_t operator()(const std::vector<int64_t>& k) const {
-    std::size_t h = 1469598103934665603ull;
-    for (int64_t v : k) h = (h ^ static_cast<std::size_t>(v)) * 1099511628211ull + (h >> 29);
-    return h;
-  }
-};
-
 ColumnView view_of(const std::shared_ptr<HostColumn>& column) {
   return ColumnView::dense(column->bytes.data(), column->has_nulls() ? column->validity.data() : nullptr, column->type,
                            column->dictionary);
@@ -54,8 +47,6 @@ Chunk from_columns(std::vector<std::shared_ptr<HostColumn>> columns, std::size_t
   }
   return c;
 }
-
-using Keys = std::vector<std::optional<std::vector<int64_t>>>;
 
 // Work is cut into consecutive slices of at least kGrain positions, each on
 // a core of its own (a smaller input runs on the caller's thread): enough
@@ -107,11 +98,17 @@ struct GroupNumbers {
   std::vector<RowIds> groups;
 };
 
-// A join's build side: each key's positions, ascending.
+// A join's build side: each distinct key's positions, ascending, in one
+// array (key g's: rows[offsets[g], offsets[g + 1])).
 struct HostJoinTable final : JoinBuild {
-  std::unordered_map<std::vector<int64_t>, RowIds, KeyHash> positions;
+  FlatKeys keys;
+  KeyIndex index;
+  std::vector<uint32_t> offsets, rows;
   std::size_t count = 0;
 };
+
+// A probe position's matches in a HostJoinTable; empty: none.
+using Match = std::span<const uint32_t>;
 
 // Each JoinKey's left (or right) expression.
 std::vector<const BoundExpr*> key_side(const std::vector<JoinKey>& keys, bool left) {
@@ -323,7 +320,7 @@ class HostBackend final : public ComputeBackend {
   JoinPositions hash_join(const Chunk& left, const Chunk& right, const HashJoinSpec& spec) override {
     const Chunk& build_side = spec.build_right ? right : left;
     const HostJoinTable build = build_table(build_side, *spec.keys, spec.build_right);
-    const auto probe = keys_of(spec.build_right ? left : right, key_side(*spec.keys, spec.build_right));
+    const FlatKeys probe = keys_of(spec.build_right ? left : right, key_side(*spec.keys, spec.build_right), false);
     // Counted first, so the pairs are reserved against the memory limit
     // before a runaway join allocates them.
     // The unmatched rows an outer join keeps (kernels/hash_join.hpp): the
@@ -331,9 +328,9 @@ class HostBackend final : public ComputeBackend {
     // (its right side) or a LEFT JOIN that built its left side.
     const bool probe_outer = spec.left_outer && spec.build_right;
     const bool build_outer = spec.full_outer || (spec.left_outer && !spec.build_right);
-    std::vector<const RowIds*> matches = match(build, probe);
+    const std::vector<Match> matches = match(build, probe);
     std::size_t pair_count = 0;
-    for (const RowIds* m : matches) pair_count += m ? m->size() : probe_outer ? 1 : 0;
+    for (const Match& m : matches) pair_count += !m.empty() ? m.size() : probe_outer ? 1 : 0;
     if (build_outer) pair_count += build.count;  // at most
     control_.reserve_host_memory(pair_count * 4 * sizeof(uint32_t), "a join's output");
     std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (left, right)
@@ -341,11 +338,11 @@ class HostBackend final : public ComputeBackend {
     std::vector<uint8_t> build_matched(build_outer ? build.count : 0);
     for (std::size_t p = 0; p < probe.size(); ++p) {
       control_.check_at(p);
-      if (!matches[p]) {
+      if (matches[p].empty()) {
         if (probe_outer) pairs.push_back({static_cast<uint32_t>(p), kernels::kNoMatch});
         continue;
       }
-      for (uint32_t b : *matches[p]) {
+      for (uint32_t b : matches[p]) {
         pairs.push_back(spec.build_right ? std::make_pair(static_cast<uint32_t>(p), b)
                                          : std::make_pair(b, static_cast<uint32_t>(p)));
         if (build_outer) build_matched[b] = 1;
@@ -355,10 +352,11 @@ class HostBackend final : public ComputeBackend {
       if (!build_matched[b])
         pairs.push_back(spec.build_right ? std::make_pair(kernels::kNoMatch, static_cast<uint32_t>(b))
                                          : std::make_pair(static_cast<uint32_t>(b), kernels::kNoMatch));
-    std::sort(pairs.begin(), pairs.end(), [this](const auto& a, const auto& b) {
-      control_.check_interrupt();
-      return a < b;
-    });
+    if (!spec.build_right || build_outer)  // else they come in (left, right) order
+      std::sort(pairs.begin(), pairs.end(), [this](const auto& a, const auto& b) {
+        control_.check_interrupt();
+        return a < b;
+      });
     return split_pairs(pairs);
   }
 
@@ -371,19 +369,19 @@ class HostBackend final : public ComputeBackend {
   JoinPositions probe_join(const JoinBuild& build, const Chunk& probe, const std::vector<JoinKey>& keys,
                            bool left_outer) override {
     const auto& table = static_cast<const HostJoinTable&>(build);
-    const std::vector<const RowIds*> matches = match(table, keys_of(probe, key_side(keys, true)));
+    const std::vector<Match> matches = match(table, keys_of(probe, key_side(keys, true), false));
     std::size_t pair_count = 0;
-    for (const RowIds* m : matches) pair_count += m ? m->size() : left_outer ? 1 : 0;
+    for (const Match& m : matches) pair_count += !m.empty() ? m.size() : left_outer ? 1 : 0;
     control_.reserve_host_memory(pair_count * 4 * sizeof(uint32_t), "a join's output");
     std::vector<std::pair<uint32_t, uint32_t>> pairs;
     pairs.reserve(pair_count);
     for (std::size_t p = 0; p < matches.size(); ++p) {
       control_.check_at(p);
-      if (!matches[p]) {
+      if (matches[p].empty()) {
         if (left_outer) pairs.push_back({static_cast<uint32_t>(p), kernels::kNoMatch});
         continue;
       }
-      for (uint32_t b : *matches[p]) pairs.push_back({static_cast<uint32_t>(p), b});
+      for (uint32_t b : matches[p]) pairs.push_back({static_cast<uint32_t>(p), b});
     }
     return split_pairs(pairs);
   }
@@ -507,32 +505,48 @@ class HostBackend final : public ComputeBackend {
 
   // The hash table of `build`'s keys (each JoinKey's right, or its left).
   HostJoinTable build_table(const Chunk& build, const std::vector<JoinKey>& keys, bool right) {
-    const Keys build_keys = keys_of(build, key_side(keys, !right));
     HostJoinTable table;
-    table.count = build_keys.size();
-    for (std::size_t p = 0; p < build_keys.size(); ++p) {
+    table.keys = keys_of(build, key_side(keys, !right), false);
+    table.count = table.keys.size();
+    control_.reserve_host_memory(table.count * 3 * sizeof(uint32_t), "a join's hash table");
+    std::vector<uint32_t> number(table.count, 0);
+    std::vector<uint32_t> sizes;
+    for (std::size_t p = 0; p < table.count; ++p) {
       control_.check_at(p);
-      if (build_keys[p]) table.positions[*build_keys[p]].push_back(static_cast<uint32_t>(p));
+      if (!table.keys.valid[p]) continue;
+      number[p] = table.index.insert(table.keys, p);
+      if (number[p] == sizes.size()) sizes.push_back(0);
+      ++sizes[number[p]];
     }
+    table.offsets.assign(sizes.size() + 1, 0);
+    for (std::size_t g = 0; g < sizes.size(); ++g) table.offsets[g + 1] = table.offsets[g] + sizes[g];
+    table.rows.resize(table.offsets.back());
+    std::vector<uint32_t> next(table.offsets.begin(), table.offsets.end() - 1);
+    for (std::size_t p = 0; p < table.count; ++p)
+      if (table.keys.valid[p]) table.rows[next[number[p]]++] = static_cast<uint32_t>(p);
     return table;
   }
 
-  // Each probe position's matches in `table`; null where none.
-  std::vector<const RowIds*> match(const HostJoinTable& table, const Keys& probe) {
-    std::vector<const RowIds*> matches(probe.size(), nullptr);
+  // Each probe position's matches in `table`.
+  std::vector<Match> match(const HostJoinTable& table, const FlatKeys& probe) {
+    std::vector<Match> matches(probe.size());
     uint32_t error = 0;
     run_slices(cut(probe.size()), probe.size(), error, [&](std::size_t, std::size_t begin, std::size_t end, uint32_t&) {
       for (std::size_t p = begin; p < end; ++p) {
         control_.check_at(p);
-        auto it = probe[p] ? table.positions.find(*probe[p]) : table.positions.end();
-        if (it != table.positions.end()) matches[p] = &it->second;
+        const int64_t g = probe.valid[p] ? table.index.find(table.keys, probe, p) : -1;
+        if (g >= 0)
+          matches[p] = Match(table.rows.data() + table.offsets[g], table.offsets[g + 1] - table.offsets[g]);
       }
     });
     return matches;
   }
 
-  // Keys of each position; nullopt where a key is NULL (it matches nothing).
-  Keys keys_of(const Chunk& input, const std::vector<const BoundExpr*>& keys) {
+  // The keys of each position, flat: a word per part (a join's: a NULL
+  // part leaves the position without a key, `valid` 0), or, where
+  // `nulls_match` (GROUP BY, NULL equal to NULL), two words per part, whether
+  // it is NULL and its bits.
+  FlatKeys keys_of(const Chunk& input, const std::vector<const BoundExpr*>& keys, bool nulls_match) {
     std::vector<ExprProgram> programs;
     std::vector<Cls> classes;
     SlotMap slots;
@@ -541,21 +555,28 @@ class HostBackend final : public ComputeBackend {
       classes.push_back(compute_class(k->type));
     }
     ColumnSet set = columns_of(slots, input);
-    control_.reserve_host_memory(input.count * (sizeof(std::optional<std::vector<int64_t>>) + 16 + 8 * keys.size()),
-                                 "a join's keys");
-    Keys out(input.count);
+    FlatKeys out;
+    out.width = keys.size() * (nulls_match ? 2 : 1);
+    control_.reserve_host_memory(input.count * (out.width * sizeof(int64_t) + sizeof(uint64_t) + 1), "keys");
+    out.words.resize(input.count * out.width);
+    out.hashes.resize(input.count);
+    out.valid.assign(input.count, 1);
     uint32_t error = 0;
     run_slices(cut(input.count), input.count, error, [&](std::size_t, std::size_t begin, std::size_t end, uint32_t& e) {
       for (std::size_t p = begin; p < end; ++p) {
         control_.check_at(p);
-        std::vector<int64_t> key;
-        bool valid = true;
-        for (std::size_t k = 0; k < programs.size() && valid; ++k) {
-          Slot s = gpusql::evaluate(programs[k], set, static_cast<int64_t>(p), e);
-          valid = s.valid;
-          key.push_back(key_bits(s, classes[k]));
+        int64_t* words = out.words.data() + p * out.width;
+        for (std::size_t k = 0; k < programs.size(); ++k) {
+          const Slot v = gpusql::evaluate(programs[k], set, static_cast<int64_t>(p), e);
+          if (nulls_match) {
+            words[2 * k] = v.valid;
+            words[2 * k + 1] = v.valid ? key_bits(v, classes[k]) : 0;
+          } else {
+            words[k] = v.valid ? key_bits(v, classes[k]) : 0;
+            if (!v.valid) out.valid[p] = 0;
+          }
         }
-        if (valid) out[p] = std::move(key);
+        out.hashes[p] = hash_words(words, out.width);
       }
     });
     throw_if_eval_error(error);
@@ -577,54 +598,36 @@ class HostBackend final : public ComputeBackend {
   // own positions, then the slices' groups merge in slice order (which
   // keeps both orders).
   GroupNumbers number_groups(const Chunk& input, const std::vector<const BoundExpr*>& keys) {
-    SlotMap slots;
-    std::vector<ExprProgram> programs;
-    std::vector<Cls> classes;
-    for (const BoundExpr* k : keys) {
-      programs.push_back(compile_expression(*k, slots));
-      classes.push_back(compute_class(k->type));
-    }
-    ColumnSet set = columns_of(slots, input);
+    const FlatKeys flat = keys_of(input, keys, /*nulls_match=*/true);
     struct Local {
-      std::unordered_map<std::vector<int64_t>, std::size_t, KeyHash> index;
-      std::vector<const std::vector<int64_t>*> keys;  // of each group, in the index
+      KeyIndex index;
       std::vector<RowIds> groups;
     };
     const Slices slices = cut(input.count);
     std::vector<Local> locals(slices.count);
     uint32_t error = 0;
-    run_slices(slices, input.count, error, [&](std::size_t i, std::size_t begin, std::size_t end, uint32_t& e) {
+    run_slices(slices, input.count, error, [&](std::size_t i, std::size_t begin, std::size_t end, uint32_t&) {
       Local& local = locals[i];
       for (std::size_t p = begin; p < end; ++p) {
         control_.check_at(p);
-        std::vector<int64_t> key;
-        for (std::size_t k = 0; k < programs.size(); ++k) {
-          Slot s = gpusql::evaluate(programs[k], set, static_cast<int64_t>(p), e);
-          key.push_back(s.valid);
-          key.push_back(s.valid ? key_bits(s, classes[k]) : 0);
-        }
-        auto [it, inserted] = local.index.emplace(std::move(key), local.groups.size());
-        if (inserted) {
-          local.groups.emplace_back();
-          local.keys.push_back(&it->first);
-        }
-        local.groups[it->second].push_back(static_cast<uint32_t>(p));
+        const uint32_t g = local.index.insert(flat, p);
+        if (g == local.groups.size()) local.groups.emplace_back();
+        local.groups[g].push_back(static_cast<uint32_t>(p));
       }
     });
-    throw_if_eval_error(error);
     GroupNumbers out;
     if (locals.size() == 1) {
       out.groups = std::move(locals[0].groups);
       return out;
     }
-    std::unordered_map<std::vector<int64_t>, std::size_t, KeyHash> index;
+    KeyIndex index;
     for (Local& local : locals)
       for (std::size_t g = 0; g < local.groups.size(); ++g) {
-        auto [it, inserted] = index.emplace(*local.keys[g], out.groups.size());
-        if (inserted) {
+        const uint32_t global = index.insert(flat, local.index.first(g));
+        if (global == out.groups.size()) {
           out.groups.push_back(std::move(local.groups[g]));
         } else {
-          RowIds& group = out.groups[it->second];
+          RowIds& group = out.groups[global];
           group.insert(group.end(), local.groups[g].begin(), local.groups[g].end());
         }
       }
