@@ -2282,7 +2282,7 @@ class QueryBinder {
         outer_names_(names),
         depth_(depth) {
     // A subquery written twice (in the select list and ORDER BY) binds once:
-    // the same join, the same expression.
+    // the same join, the same expression (SELECT DISTINCT's ORDER BY needs it).
     subqueries_.correlated_exists = [this](const ast::Expr& e) {
       return remembered(e, [&] {
         std::optional<BoundExpr> bound = exists_by_search(e);
@@ -2296,7 +2296,7 @@ class QueryBinder {
       });
     };
     subqueries_.correlated_in = [this](const ast::Expr& e, const BoundExpr& x) {
-      return in_by_outer_values(e, x, /*semi=*/false);
+      return remembered(e, [&] { return in_by_outer_values(e, x, /*semi=*/false); });
     };
     subqueries_.outer_references = [this](const ast::SelectStatement& inner, bool items) {
       return outer_references(inner, items);
@@ -2430,7 +2430,11 @@ class QueryBinder {
 
   template <class F>
   std::optional<BoundExpr> remembered(const ast::Expr& e, F&& bind) {
-    const std::string key = (e.kind == ExprKind::Exists ? "EXISTS " : "") + ast::to_string(*e.subquery);
+    // x IN (SELECT ...) by x's text too (NOT IN negates the same value).
+    const std::string key = (e.kind == ExprKind::Exists       ? "EXISTS "
+                             : e.kind == ExprKind::InSubquery ? ast::to_string(*e.args[0]) + " IN "
+                                                              : "") +
+                            ast::to_string(*e.subquery);
     auto found = correlated_.find(key);
     if (found != correlated_.end()) return found->second;
     std::optional<BoundExpr> bound = bind();
