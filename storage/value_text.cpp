@@ -232,21 +232,28 @@ namespace {
 // As DuckDB (and sqlite3) write a DOUBLE or REAL: the shortest digits that
 // read back as the value, in plain notation with at least one decimal
 // (3.0, 0.0005, 1000000000000000.0) for exponents -4 to 15, else
-// scientific (1e-05, 1e+16).
+// scientific (1e-05, 1e+16). Plain notation places those digits, padding
+// a whole number with zeros (the REAL 123456792 is 123456790.0), where
+// to_chars' fixed form would write the value's exact digits.
 template <class T>
 std::string cast_text(T value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
   if (value == 0) return std::signbit(value) ? "-0.0" : "0.0";
-  char buffer[400];
+  char buffer[64];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
   const std::string scientific(buffer, end);
-  const int exponent = std::stoi(scientific.substr(scientific.find('e') + 1));
+  const std::size_t e = scientific.find('e');
+  const int exponent = std::stoi(scientific.substr(e + 1));
   if (exponent < -4 || exponent >= 16) return scientific;
-  auto [fixed_end, fixed_ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
-  std::string fixed(buffer, fixed_end);
-  if (fixed.find('.') == std::string::npos) fixed += ".0";
-  return fixed;
+  std::string digits;
+  for (std::size_t i = 0; i < e; ++i)
+    if (scientific[i] >= '0' && scientific[i] <= '9') digits += scientific[i];
+  std::string out = value < 0 ? "-" : "";
+  if (exponent < 0) return out + "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+  const std::size_t whole = static_cast<std::size_t>(exponent) + 1;
+  if (digits.size() <= whole) return out + digits + std::string(whole - digits.size(), '0') + ".0";
+  return out + digits.substr(0, whole) + "." + digits.substr(whole);
 }
 
 }  // namespace
