@@ -3564,14 +3564,6 @@ class QueryBinder {
     return q_.tables.back();
   }
 
-  static void split_and(const ast::Expr& e, std::vector<const ast::Expr*>& parts) {
-    if (e.kind == ExprKind::Binary && e.binary_op == ast::BinaryOp::And) {
-      split_and(*e.args[0], parts);
-      split_and(*e.args[1], parts);
-    } else {
-      parts.push_back(&e);
-    }
-  }
 
   // x IN (SELECT y ...) as a condition of WHERE: the subquery runs once,
   // its distinct values become a table of their own (hidden from names),

@@ -54,6 +54,8 @@ bool not_true_with(const ast::Expr& e, const std::string& column) {
   return null_with(e, column);
 }
 
+}  // namespace
+
 void split_and(const ast::Expr& e, std::vector<const ast::Expr*>& parts) {
   if (e.kind == ast::ExprKind::Binary && e.binary_op == ast::BinaryOp::And) {
     split_and(*e.args[0], parts);
@@ -62,8 +64,6 @@ void split_and(const ast::Expr& e, std::vector<const ast::Expr*>& parts) {
     parts.push_back(&e);
   }
 }
-
-}  // namespace
 
 std::string outer_value_name(std::size_t i) { return "outer " + std::to_string(i); }
 

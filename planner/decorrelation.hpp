@@ -22,6 +22,9 @@
 
 namespace gpusql {
 
+// The conditions `e` joins by AND at its top level, in order.
+void split_and(const ast::Expr& e, std::vector<const ast::Expr*>& parts);
+
 // The name of D's column i, one no unquoted SQL can say.
 std::string outer_value_name(std::size_t i);
 
