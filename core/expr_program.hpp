@@ -66,6 +66,7 @@ enum class Op : uint8_t {
   CheckPrecision,  // pops bound, value: |value| >= bound (10^precision) is a CAST error
   CheckDecimal,    // the same bound on a DECIMAL(18) result of arithmetic: an overflow error
   CheckCast,       // pops failed, value: a failed conversion (failed != 0) of a non-NULL value is an error
+  CheckOneRow,     // pops rows, value: a correlated scalar subquery's rows for this row; more than one is an error
   // value * a positive constant, saturating at the int64 range instead of
   // failing: a DECIMAL rescaled for a comparison, where every value it could
   // be compared with (at most 18 digits) lies strictly inside that range.
@@ -125,6 +126,7 @@ enum EvalError : uint32_t {
   kEvalDecimalOverflow = 1u << 4,  // DECIMAL arithmetic needed more digits than its type holds
   kEvalWideProgram = 1u << 5,      // internal: a 128-bit program in a kernel without that interpreter
   kEvalConversion = 1u << 6,       // a CAST of a string that does not convert to the type
+  kEvalSubqueryRows = 1u << 7,     // a scalar subquery gave a row more than one row
 };
 
 enum class Cls : uint8_t { Int, Double, Wide };
@@ -903,6 +905,11 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
           error |= kEvalConversion;
           a.i = 0;
         }
+        break;
+      }
+      case Op::CheckOneRow: {
+        Slot rows = stack[top--];
+        if (rows.valid && rows.i > 1) error |= kEvalSubqueryRows;
         break;
       }
       case Op::CheckPrecision: case Op::CheckDecimal: {

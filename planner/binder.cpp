@@ -16,6 +16,7 @@
 #include "planner/set_membership.hpp"
 #include "planner/dictionary_recoding.hpp"
 #include "planner/distinct_aggregates.hpp"
+#include "planner/expression_compiler.hpp"
 #include "planner/numeric_types.hpp"
 #include "planner/quantified_comparison.hpp"
 #include "planner/scalar_functions.hpp"
@@ -1759,11 +1760,7 @@ class Subqueries {
     if (r.columns.size() != 1)
       throw Error(ErrorKind::Binder,
                   "Subquery returns " + std::to_string(r.columns.size()) + " columns - expected 1", e.offset);
-    if (r.rows > 1)
-      throw Error(ErrorKind::Execution,
-                  "More than one row returned by a subquery used as an expression - scalar subqueries can only "
-                  "return a single row.",
-                  e.offset);
+    if (r.rows > 1) throw more_than_one_row(e.offset);
     const HostColumn& c = r.columns[0];
     if (r.rows == 0 || !c.is_valid(0)) return null_constant(c.type, e.offset);
     switch (c.type.storage()) {
@@ -3269,6 +3266,7 @@ class QueryBinder {
   std::optional<BoundExpr> scalar_by_outer_values(const ast::Expr& sub) {
     const ast::SelectStatement& inner = *sub.subquery;
     throw_if_not_one_column(inner, sub.offset);
+    if (one_row_value(inner)) return scalar_row_by_outer_values(sub);
     if (!one_aggregate_value(inner)) return std::nullopt;
     const std::size_t at = sub.offset;
     std::optional<OuterValues> v = outer_values(inner, at);
@@ -3280,6 +3278,47 @@ class QueryBinder {
     std::shared_ptr<const Table> groups =
         run_over_outer_values(over_outer_values(inner, v->texts, v->name, items, /*group=*/true, false), *v, at);
     return value_of_groups(std::move(groups), v->bound, std::move(empty_value), at);
+  }
+
+  // A subquery of one value that does not aggregate: a value per row its
+  // FROM and WHERE keep (ORDER BY orders one row at most).
+  static bool one_row_value(const ast::SelectStatement& inner) {
+    return inner.items.size() == 1 && inner.items[0].expr->kind != ExprKind::Star && !inner.distinct &&
+           inner.group_by.empty() && !inner.having && !inner.limit && !inner.offset && !inner.set_operation &&
+           !AggregateScope::contains_aggregate(*inner.items[0].expr);
+  }
+
+  // (SELECT e FROM ... WHERE conditions of any kind on outer references),
+  // no aggregate: the row's one value of e, NULL where the subquery has no
+  // row, and DuckDB's error where it has more (when that row is evaluated,
+  // as DuckDB checks the rows that reach the subquery). The subquery over D
+  // grouped by D's columns gives each group MIN(e) -- its value, when it is
+  // the only one -- and COUNT(*), LEFT JOINed by D's columns; Op::CheckOneRow
+  // fails a row whose group counts more than one.
+  std::optional<BoundExpr> scalar_row_by_outer_values(const ast::Expr& sub) {
+    const ast::SelectStatement& inner = *sub.subquery;
+    const std::size_t at = sub.offset;
+    std::optional<OuterValues> v = outer_values(inner, at);
+    if (!v) return std::nullopt;
+    std::vector<ast::SelectItem> items;
+    {
+      std::vector<ast::ExprPtr> value, star;
+      value.push_back(ast::clone(*inner.items[0].expr));
+      star.push_back(ast::make_star("", at));
+      items.push_back({ast::make_function("min", std::move(value), false, at), "v"});
+      items.push_back({ast::make_function("count", std::move(star), false, at), "n"});
+    }
+    std::shared_ptr<const Table> groups =
+        run_over_outer_values(over_outer_values(inner, v->texts, v->name, items, /*group=*/true, false), *v, at);
+    const int k = static_cast<int>(v->bound.size());
+    const std::size_t index = join_by_keys(std::move(groups), "correlated", v->bound, /*left=*/true, at);
+    BoundExpr value = TableScope::column_ref(q_.tables[index], k, at);
+    const DataType type = value.type;
+    std::shared_ptr<const Dictionary> dictionary = value.dictionary;  // a VARCHAR's codes pass through
+    BoundExpr checked =
+        node(Op::CheckOneRow, type, {std::move(value), TableScope::column_ref(q_.tables[index], k + 1, at)}, at);
+    checked.dictionary = std::move(dictionary);
+    return checked;
   }
 
   // EXISTS (SELECT ... WHERE conditions of any kind on outer references):

@@ -351,6 +351,13 @@ ExprProgram compile_expression(const BoundExpr& expr, SlotMap& slots) {
 }
 
 
+Error more_than_one_row(std::optional<std::size_t> offset) {
+  return Error(ErrorKind::Invalid,
+               "More than one row returned by a subquery used as an expression - scalar subqueries can only return "
+               "a single row.",
+               offset);
+}
+
 // The evaluator zeroes a value that overflowed or failed a check, so two
 // bits in one word come from two places that failed on their own. An
 // overflow in arithmetic is reported first, as DuckDB, which evaluates an
@@ -368,6 +375,7 @@ void throw_if_eval_error(uint32_t error) {
                 "38 beside a SUM; add an explicit CAST to DOUBLE)");
   if (error & kEvalSumOverflow)
     throw Error(ErrorKind::Execution, "Out of Range: integer overflow in SUM (the total leaves the BIGINT range)");
+  if (error & kEvalSubqueryRows) throw more_than_one_row();
   if (error & kEvalConversion)
     throw Error(ErrorKind::Conversion, "CAST: a VARCHAR value does not convert to the type it is cast to");
   if (error & kEvalCastRange)

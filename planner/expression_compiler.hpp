@@ -51,4 +51,9 @@ Cls compute_class(DataType type);
 // overflow.
 void throw_if_eval_error(uint32_t error);
 
+// DuckDB's error for a scalar subquery that gives more than one row (at
+// bind for an uncorrelated one, which runs first; at run time, through
+// Op::CheckOneRow, for a correlated one).
+Error more_than_one_row(std::optional<std::size_t> offset = std::nullopt);
+
 }  // namespace gpusql

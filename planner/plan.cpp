@@ -885,6 +885,7 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
     case Op::CheckInt32: return "CAST(" + child(0) + " AS INTEGER)";
     case Op::CheckPrecision: return "check_precision(" + child(0) + ", " + child(1) + ")";
     case Op::CheckCast: return child(0);
+    case Op::CheckOneRow: return child(0);
     case Op::CheckDecimal: return child(0);
     case Op::AvgQuotient: return "avg_of(" + child(0) + ", " + child(1) + ")";
     case Op::WideFromParts: return "from_parts(" + child(0) + ", " + child(1) + ")";

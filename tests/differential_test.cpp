@@ -391,13 +391,15 @@ void selfcheck(OracleKind oracle) {
     QueryGenerator generator(rng, all);
     for (int i = 0; i < 50; ++i) {
       Query q = generator.query({"t0", "t1"}, columns, {tables[0].rows.size(), tables[1].rows.size()}, complete);
+      if (oracle == OracleKind::Sqlite && q.duckdb_only) continue;  // the SQLite run leaves these out
       std::string sql = q.sql(dialect_of(oracle));
       OracleResult r = fixture.oracle_query(sql);
       ++checked;
       bool overflow = oracle == OracleKind::Duckdb ? duckdb_overflow(r.error)
                                                     : r.error.find("integer overflow") != std::string::npos;
       // A value a CAST cannot convert is the data's doing, not the query's.
-      bool data_error = r.error.rfind("Conversion Error", 0) == 0 && r.error.find("Unimplemented") == std::string::npos;
+      bool data_error = (r.error.rfind("Conversion Error", 0) == 0 && r.error.find("Unimplemented") == std::string::npos) ||
+                        r.error.find("More than one row returned by a subquery") != std::string::npos;
       if (!r.ok && !overflow && !data_error) FAIL_CHECK("seed " << seed << ": " << r.error << "\n" << sql);
     }
   }

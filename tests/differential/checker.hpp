@@ -423,6 +423,15 @@ class Checker {
       return r;
     }
     if (gpusql_overflow && duckdb_overflows) return r;  // both leave a type's range: the same answer
+    // A correlated scalar subquery without an aggregate gives a row that
+    // reaches it more than one row: DuckDB's error in both (D21).
+    const bool gpusql_rows = !g.ok && g.error.find(kMoreThanOneRow) != std::string::npos;
+    const bool duckdb_rows = !s.ok && s.error.find(kMoreThanOneRow) != std::string::npos;
+    if (gpusql_rows && duckdb_rows) return r;
+    if (gpusql_rows && s.ok && subquery_rows_repeat())
+      return known("more than one row for a scalar subquery whose comparison DuckDB's optimizer drops (D21)");
+    if ((gpusql_rows || duckdb_rows) && !g.ok && !s.ok && subquery_rows_repeat())
+      return known("both fail, one first on a scalar subquery's second row, the other on another error (D21)");
     // DuckDB too keeps a result of 64-bit DECIMALs a DECIMAL(18) and fails
     // to cast an operand that needs more digits into it: gpusql's overflow
     // past 18 digits is the same answer (D10).
@@ -968,6 +977,21 @@ class Checker {
       if (found || n.kind != Node::Kind::Cast || (constants_only && !is_constant(n))) return;
       OracleResult r = f_.duckdb().query(over_rows(n, "MIN($e)", "TRUE", Dialect::Duckdb));
       found = !r.ok && r.error.rfind("Conversion Error", 0) == 0;
+    });
+    return found;
+  }
+
+  static constexpr const char* kMoreThanOneRow = "More than one row returned by a subquery";
+
+  // D21 of duckdb_oracle.hpp: does a scalar subquery without an aggregate
+  // give some row of the query's FROM (before WHERE) more than one row, on
+  // DuckDB?
+  bool subquery_rows_repeat() {
+    bool found = false;
+    each_node([&](const Node& n) {
+      if (found || n.kind != Node::Kind::Scalar || n.inner.empty() || contains_aggregate(n.inner[0])) return;
+      OracleResult r = f_.duckdb().query("SELECT COUNT(" + render(n, Dialect::Duckdb) + ")" + q_.from_sql(Dialect::Duckdb));
+      found = !r.ok && r.error.find(kMoreThanOneRow) != std::string::npos;
     });
     return found;
   }

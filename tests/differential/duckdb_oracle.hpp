@@ -124,6 +124,12 @@
 //      values exactly and answers. Accepted where DuckDB's error is such a
 //      cast to DECIMAL(38,s) and D10's probe finds a DECIMAL value of 18
 //      digits or more (checker.hpp).
+// D21. A correlated scalar subquery without an aggregate that gives a row
+//      more than one row is an error in both; but DuckDB first prunes a
+//      comparison with it that its column statistics say cannot hold
+//      ((SELECT s.b1 ...) = 5 where every b1 is 10^10 or more) and answers
+//      no rows without running the subquery. Accepted where gpusql's error
+//      is that one and DuckDB's answer has no row (checker.hpp).
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with

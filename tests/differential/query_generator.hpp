@@ -1207,6 +1207,18 @@ class QueryGenerator {
     }
   }
 
+  // A correlated scalar subquery's value without an aggregate: an INTEGER
+  // or DECIMAL column (DuckDB's error where a row finds more than one row,
+  // NULL where it finds none; SQLite would take the first row instead).
+  std::optional<Node> scalar_row_value() {
+    std::vector<const ColumnRef*> numbers;
+    for (const ColumnRef& c : scope_)
+      if (c.type == VType::Int || c.scale >= 0) numbers.push_back(&c);
+    if (numbers.empty()) return std::nullopt;
+    duckdb_only_ = true;
+    return column(*rng_.pick(numbers));
+  }
+
   // 2^64 as a 128-bit DECIMAL, ((SELECT SUM(s.d) FROM t AS s) * 0 +
   // 4294967296) * 4294967296 (NULL where the sum is); none when table t has
   // no DECIMAL column.
@@ -1320,6 +1332,7 @@ class QueryGenerator {
     };
     std::optional<Node> value;
     if (rng_.chance(anywhere ? 0.4 : 0.6)) value = inside(t, [&] { return scalar_aggregate(); });
+    else if (new_shape(0.25)) value = inside(t, [&] { return scalar_row_value(); });  // SQLite takes the first row
     Node where = compare("=", column(i), outer_column(o));
     std::vector<std::pair<ColumnRef, ColumnRef>> ordered;
     for (const auto& [a, b] : pairs)
