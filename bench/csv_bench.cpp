@@ -4,6 +4,8 @@
 // MB/s:
 //   copy:     CREATE TABLE with declared types + COPY (the dbgen path)
 //   read_csv: CREATE TABLE AS SELECT * FROM read_csv(...) (sniffing + inference)
+// and then writes the table back out with COPY ... TO, on every thread and
+// on one, reporting the median MB/s of the file written.
 // "End to end" is from the statement to the table in the catalog: reading the
 // file (from the page cache: it was just written), parsing on all cores, and,
 // on the GPU executor, the copy into GPU memory.
@@ -12,6 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -217,6 +220,25 @@ int main(int argc, char** argv) {
       std::printf("read_csv run %d: %.3f s  %8.1f MB/s %s  (cpu %.2f s: %.0f MB per cpu-second)\n", run + 1, s,
                   bytes / 1e6 / s, target, cpu, bytes / 1e6 / cpu);
     }
+    // COPY ... TO of the loaded table, on every thread and then on one (the
+    // single writer it replaced), in the same run: MB/s of the file written.
+    const std::string out = path + ".out";
+    for (unsigned threads : {0u, 1u}) {
+      db.query("SET threads = " + std::to_string(threads));
+      std::vector<double> times;
+      for (int run = 0; run < args.repeat; ++run) {
+        start = std::chrono::steady_clock::now();
+        db.query("COPY lineitem TO '" + out + "' (DELIMITER '|', HEADER false)");
+        times.push_back(seconds_since(start));
+      }
+      const double written = static_cast<double>(std::filesystem::file_size(out));
+      std::sort(times.begin(), times.end());
+      const double median = times[times.size() / 2];
+      std::printf("copy_to  %s: median of %d %.3f s  %8.1f MB/s  (%.0f MB written)\n",
+                  threads ? "1 thread  " : "all threads", args.repeat, median, written / 1e6 / median, written / 1e6);
+    }
+    db.query("RESET threads");
+    std::filesystem::remove(out);
     for (const auto& t : db.tables())
       std::printf("table %s: %zu rows, %zu columns, %.1f MB on host, %.1f MB on device\n", t.name.c_str(), t.rows,
                   t.columns, t.host_bytes / 1e6, t.device_bytes / 1e6);

@@ -325,17 +325,63 @@ ParseResult parse_integer_cast(std::string_view text, int64_t& out) {
   return ParseResult::Ok;
 }
 
-std::string to_string(Date date) {
+namespace {
+
+// A date's text into out: YYYY-MM-DD, or with a year past 9999 or before 1
+// (BC) as to_string() writes it.
+void append_date(std::string& out, int32_t days) {
   int64_t year;
   unsigned month, day;
-  civil_from_days(date.days, year, month, day);
+  civil_from_days(days, year, month, day);
+  if (year >= 1 && year <= 9999) {
+    const unsigned y = static_cast<unsigned>(year);
+    const char text[10] = {static_cast<char>('0' + y / 1000), static_cast<char>('0' + y / 100 % 10),
+                           static_cast<char>('0' + y / 10 % 10), static_cast<char>('0' + y % 10), '-',
+                           static_cast<char>('0' + month / 10), static_cast<char>('0' + month % 10), '-',
+                           static_cast<char>('0' + day / 10), static_cast<char>('0' + day % 10)};
+    out.append(text, sizeof text);
+    return;
+  }
   char buffer[48];
   // Year 0 is 1 BC, as DuckDB and PostgreSQL print it.
   if (year <= 0)
     std::snprintf(buffer, sizeof buffer, "%04lld-%02u-%02u (BC)", static_cast<long long>(1 - year), month, day);
   else
     std::snprintf(buffer, sizeof buffer, "%04lld-%02u-%02u", static_cast<long long>(year), month, day);
-  return buffer;
+  out += buffer;
+}
+
+// An unscaled DECIMAL value's text into out: its digits, the point `scale`
+// digits from the right (a 0 before it at least), a '-' before a negative.
+void append_decimal(std::string& out, __int128 value, unsigned scale) {
+  unsigned __int128 magnitude =
+      value < 0 ? 0 - static_cast<unsigned __int128>(value) : static_cast<unsigned __int128>(value);
+  char buffer[96];
+  char* p = buffer + sizeof buffer;
+  unsigned written = 0;
+  auto put = [&](unsigned digit) {
+    if (scale > 0 && written == scale) *--p = '.';
+    *--p = static_cast<char>('0' + digit);
+    ++written;
+  };
+  if (magnitude >> 64) {
+    do {
+      put(static_cast<unsigned>(magnitude % 10));
+      magnitude /= 10;
+    } while (magnitude >> 64);
+  }
+  for (uint64_t m = static_cast<uint64_t>(magnitude); m != 0 || written == 0; m /= 10) put(static_cast<unsigned>(m % 10));
+  while (written <= scale) put(0);
+  if (value < 0) *--p = '-';
+  out.append(p, static_cast<std::size_t>(buffer + sizeof buffer - p));
+}
+
+}  // namespace
+
+std::string to_string(Date date) {
+  std::string out;
+  append_date(out, date.days);
+  return out;
 }
 
 namespace {
@@ -363,18 +409,9 @@ Decimal wide_decimal(const void* data, std::size_t row, uint8_t scale) {
 }
 
 std::string to_string(const Decimal& decimal) {
-  const __int128 value = unscaled_value(decimal);
-  unsigned __int128 magnitude = value < 0 ? 0 - static_cast<unsigned __int128>(value) : static_cast<unsigned __int128>(value);
-  std::string digits;
-  do {
-    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
-    magnitude /= 10;
-  } while (magnitude != 0);
-  if (decimal.scale > 0) {
-    if (digits.size() <= decimal.scale) digits.insert(0, decimal.scale + 1 - digits.size(), '0');
-    digits.insert(digits.size() - decimal.scale, 1, '.');
-  }
-  return value < 0 ? "-" + digits : digits;
+  std::string out;
+  append_decimal(out, unscaled_value(decimal), decimal.scale);
+  return out;
 }
 
 // DuckDB's conversion (as the evaluator's DecimalToDouble): one division
@@ -392,21 +429,30 @@ double Decimal::to_double() const {
   return static_cast<double>(unscaled / p) + static_cast<double>(unscaled % p) / static_cast<double>(p);
 }
 
-std::string format_fixed(DataType type, const void* data, std::size_t row) {
+void append_fixed(std::string& out, DataType type, const void* data, std::size_t row) {
+  char buffer[24];
+  auto integer = [&](int64_t v) { out.append(buffer, static_cast<std::size_t>(std::to_chars(buffer, buffer + sizeof buffer, v).ptr - buffer)); };
   switch (type.id) {
-    case Type::Boolean: return static_cast<const uint8_t*>(data)[row] ? "true" : "false";
-    case Type::Integer: return std::to_string(static_cast<const int32_t*>(data)[row]);
-    case Type::BigInt: return std::to_string(static_cast<const int64_t*>(data)[row]);
-    case Type::Real: return cast_text(static_cast<const float*>(data)[row]);
-    case Type::Double: return cast_text(static_cast<const double*>(data)[row]);
+    case Type::Boolean: out += static_cast<const uint8_t*>(data)[row] ? "true" : "false"; return;
+    case Type::Integer: integer(static_cast<const int32_t*>(data)[row]); return;
+    case Type::BigInt: integer(static_cast<const int64_t*>(data)[row]); return;
+    case Type::Real: out += cast_text(static_cast<const float*>(data)[row]); return;
+    case Type::Double: out += cast_text(static_cast<const double*>(data)[row]); return;
     case Type::Decimal:
-      if (type.is_wide_decimal()) return to_string(wide_decimal(data, row, type.scale));
-      return to_string(Decimal{static_cast<const int64_t*>(data)[row], type.scale});
-    case Type::Date: return to_string(Date{static_cast<const int32_t*>(data)[row]});
+      if (type.is_wide_decimal()) append_decimal(out, load_wide(data, row), type.scale);
+      else append_decimal(out, static_cast<const int64_t*>(data)[row], type.scale);
+      return;
+    case Type::Date: append_date(out, static_cast<const int32_t*>(data)[row]); return;
     case Type::Varchar:
     case Type::HugeInt: break;
   }
-  return "?";
+  out += "?";
+}
+
+std::string format_fixed(DataType type, const void* data, std::size_t row) {
+  std::string out;
+  append_fixed(out, type, data, row);
+  return out;
 }
 
 std::string excerpt(std::string_view text) {

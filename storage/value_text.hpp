@@ -249,6 +249,8 @@ inline std::size_t invalid_utf8_offset(std::string_view text) {
 // A value of `type` at data[row] as text: what Result::text and casts to
 // VARCHAR print (shortest round-trip form for REAL and DOUBLE).
 std::string format_fixed(DataType type, const void* data, std::size_t row);
+// The same text appended to `out` (no string made per value).
+void append_fixed(std::string& out, DataType type, const void* data, std::size_t row);
 
 // The value at `row` of a 128-bit DECIMAL column (two's complement words,
 // lower first) of `scale`.

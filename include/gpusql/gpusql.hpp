@@ -111,7 +111,8 @@ struct Settings {
   // copies) and of each CSV load's phases, in microseconds, on stderr.
   bool trace = false;
   // Threads that parse a CSV file (read_csv, COPY, the shell's .import and
-  // .load) and that run the host backend's operators; 0: one per core.
+  // .load), that format one (COPY ... TO) and that run the host backend's
+  // operators; 0: one per core.
   unsigned threads = 0;
   FilterKernel filter_kernel = FilterKernel::Auto;
   // Sorts of at most a few thousand rows in one launch (off: the radix sort).
