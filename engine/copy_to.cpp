@@ -1,10 +1,13 @@
 #include "engine/copy_to.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cerrno>
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <string_view>
 #include <system_error>
@@ -115,41 +118,53 @@ struct ColumnFields {
   }
 };
 
-// `rows` as CSV text into `out`: blocks of rows formatted on `threads` threads,
-// each written, in order, by whichever thread finishes the block the file
-// needs next, while the others format ahead (at most kWindow blocks, so
-// memory stays a few blocks per core). Returns whether every write succeeded.
-bool write_rows(const ResultData& rows, const CsvWriteOptions& o, std::size_t threads, std::ofstream& out) {
+// Writes all of `bytes` at `offset` of file `fd`; false on an error.
+bool write_at(int fd, std::string_view bytes, off_t offset) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::pwrite(fd, bytes.data(), bytes.size(), offset);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+    offset += n;
+  }
+  return true;
+}
+
+// `rows` as CSV text into file `fd`: blocks of rows formatted on `threads`
+// threads, each written by the thread that formatted it, at its offset,
+// once the blocks before it are formatted (their sizes known): formatting
+// and writing both run on every thread, and each thread holds one block's
+// text at a time. Returns whether every write succeeded.
+bool write_rows(const std::vector<std::string>& names, const std::vector<const HostColumn*>& columns, std::size_t rows,
+                const CsvWriteOptions& o, std::size_t threads, int fd) {
   std::string header;
   if (o.header) {
-    for (std::size_t c = 0; c < rows.columns.size(); ++c) {
+    for (std::size_t c = 0; c < names.size(); ++c) {
       if (c) header += o.delimiter;
-      append_field(header, rows.names[c], o);
+      append_field(header, names[c], o);
     }
     header += '\n';
   }
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  if (!write_at(fd, header, 0)) return false;
   std::vector<ColumnFields> fields;
-  for (const HostColumn& c : rows.columns) fields.emplace_back(c, rows.rows, o);
+  for (const HostColumn* c : columns) fields.emplace_back(*c, rows, o);
 
   constexpr std::size_t kBlockRows = 1 << 14;
-  const std::size_t window = 4 * threads;
-  const std::size_t blocks = (rows.rows + kBlockRows - 1) / kBlockRows;
+  const std::size_t blocks = (rows + kBlockRows - 1) / kBlockRows;
   std::mutex mutex;
-  std::condition_variable advanced;
-  std::vector<std::string> texts(blocks);
-  std::vector<char> ready(blocks, 0);
-  std::size_t next_write = 0;
-  bool writing = false, failed = false;
+  std::condition_variable sized;
+  std::size_t next_offset = header.size();  // where block `sized_blocks` starts
+  std::size_t sized_blocks = 0;             // blocks whose sizes are known, in order
+  bool failed = false;
+  auto fail = [&] {
+    std::lock_guard lock(mutex);
+    failed = true;
+    sized.notify_all();
+  };
   parallel_for_workers(blocks, threads, [&](std::size_t block, std::size_t) {
-    {
-      std::unique_lock lock(mutex);
-      advanced.wait(lock, [&] { return failed || block < next_write + window; });
-      if (failed) return;
-    }
     std::string text;
     try {
-      const std::size_t end = std::min(rows.rows, (block + 1) * kBlockRows);
+      const std::size_t end = std::min(rows, (block + 1) * kBlockRows);
       for (std::size_t r = block * kBlockRows; r < end; ++r) {
         for (std::size_t c = 0; c < fields.size(); ++c) {
           if (c) text += o.delimiter;
@@ -158,67 +173,77 @@ bool write_rows(const ResultData& rows, const CsvWriteOptions& o, std::size_t th
         text += '\n';
       }
     } catch (...) {
-      std::lock_guard lock(mutex);
-      failed = true;
-      advanced.notify_all();
+      fail();
       throw;
     }
-    std::unique_lock lock(mutex);
-    texts[block] = std::move(text);
-    ready[block] = 1;
-    if (writing) return;  // the thread writing now takes this block in turn
-    writing = true;
-    while (next_write < blocks && ready[next_write]) {
-      std::string next = std::move(texts[next_write]);
-      lock.unlock();
-      out.write(next.data(), static_cast<std::streamsize>(next.size()));
-      lock.lock();
-      ++next_write;
-      advanced.notify_all();
+    std::size_t offset = 0;
+    {
+      std::unique_lock lock(mutex);
+      sized.wait(lock, [&] { return failed || sized_blocks == block; });
+      if (failed) return;
+      offset = next_offset;
+      next_offset += text.size();
+      ++sized_blocks;
+      sized.notify_all();
     }
-    writing = false;
+    if (!write_at(fd, text, static_cast<off_t>(offset))) fail();
   });
-  return static_cast<bool>(out);
+  return !failed;
 }
 
 }  // namespace
 
 std::shared_ptr<ResultData> copy_to(const ast::CopyStatement& s, Database::Impl& database, std::string_view sql) {
   const CsvWriteOptions options = write_options(s);
+  // What is written: a table's own host columns (no query, no copy of the
+  // table), or a query's result (a view's too).
+  std::shared_ptr<const Table> table = s.query ? nullptr : database.catalog.find(s.table);
   std::shared_ptr<ResultData> data;
-  if (s.query) {
-    data = database.run_select(*s.query, sql);
+  std::vector<std::string> names;
+  std::vector<const HostColumn*> columns;
+  std::size_t rows = 0;
+  if (table) {
+    for (std::size_t c = 0; c < table->columns.size(); ++c) {
+      names.push_back(table->columns[c].name);
+      columns.push_back(&table->host_column(c));
+    }
+    rows = table->rows;
   } else {
-    ast::SelectStatement all;
-    all.items.push_back({ast::make_star("", s.table_offset), ""});
-    ast::TableRef table;
-    table.name = s.table;
-    table.offset = s.table_offset;
-    all.from.push_back(std::move(table));
-    data = database.run_select(all, sql);
+    if (s.query) {
+      data = database.run_select(*s.query, sql);
+    } else {
+      ast::SelectStatement all;
+      all.items.push_back({ast::make_star("", s.table_offset), ""});
+      ast::TableRef from;
+      from.name = s.table;
+      from.offset = s.table_offset;
+      all.from.push_back(std::move(from));
+      data = database.run_select(all, sql);
+    }
+    names = data->names;
+    for (const HostColumn& c : data->columns) columns.push_back(&c);
+    rows = data->rows;
   }
   const std::filesystem::path target(s.path);
   std::filesystem::path temporary = target;
   temporary += ".gpusql-partial";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(ErrorKind::IO, "could not open \"" + s.path + "\" for writing");
-    bool written = false;
-    try {
-      const unsigned threads = database.settings.threads;
-      written = write_rows(*data, options, threads > 0 ? threads : hardware_threads(), out);
-    } catch (...) {
-      out.close();
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-      throw;
-    }
-    out.close();
-    if (!written || !out) {
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-      throw Error(ErrorKind::IO, "could not write \"" + s.path + "\" (disk full?); the file is unchanged");
-    }
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) throw Error(ErrorKind::IO, "could not open \"" + s.path + "\" for writing");
+  bool written = false;
+  try {
+    const unsigned threads = database.settings.threads;
+    written = write_rows(names, columns, rows, options, threads > 0 ? threads : hardware_threads(), fd);
+  } catch (...) {
+    ::close(fd);
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw;
+  }
+  if (::close(fd) != 0) written = false;
+  if (!written) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw Error(ErrorKind::IO, "could not write \"" + s.path + "\" (disk full?); the file is unchanged");
   }
   std::error_code error;
   std::filesystem::rename(temporary, target, error);
@@ -227,7 +252,7 @@ std::shared_ptr<ResultData> copy_to(const ast::CopyStatement& s, Database::Impl&
     std::filesystem::remove(temporary, ignored);
     throw Error(ErrorKind::IO, "could not write \"" + s.path + "\": " + error.message());
   }
-  return status_result("wrote " + rows_text(data->rows) + " to " + s.path);
+  return status_result("wrote " + rows_text(rows) + " to " + s.path);
 }
 
 }  // namespace gpusql
