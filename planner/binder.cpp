@@ -3055,8 +3055,11 @@ class QueryBinder {
   // the group belongs to), then the value. LEFT JOINed: a row with no group
   // reads `empty_value`.
   BoundExpr value_of_groups(std::shared_ptr<const Table> table, const std::vector<BoundExpr>& outer_keys,
-                            BoundExpr empty_value, std::size_t at) {
-    const std::size_t index = join_by_keys(std::move(table), "correlated", outer_keys, /*left=*/true, at);
+                            BoundExpr empty_value, std::size_t at, const std::vector<bool>& null_safe = {}) {
+    // A group's first key is not NULL, unless keys match by IS NOT DISTINCT
+    // FROM: then the column after the value is the group's TRUE.
+    const int matched_column = any_of(null_safe) ? static_cast<int>(outer_keys.size()) + 1 : 0;
+    const std::size_t index = join_by_keys(std::move(table), "correlated", outer_keys, /*left=*/true, at, null_safe);
     BoundExpr value = TableScope::column_ref(q_.tables[index], static_cast<int>(outer_keys.size()), at);
     if (empty_value.is_null_constant()) return value;
     if (empty_value.type.id == Type::Integer && empty_value.op != Op::Column && value.type.id == Type::BigInt)
@@ -3066,24 +3069,32 @@ class QueryBinder {
                   "not supported yet: a correlated subquery whose value over no rows is a " +
                       empty_value.type.to_string() + ", not the " + value.type.to_string() + " it has over some",
                   at);
-    BoundExpr matched =
-        node(Op::IsNotNull, DataType::boolean(), {TableScope::column_ref(q_.tables[index], 0, at)}, at);
+    BoundExpr matched = node(Op::IsNotNull, DataType::boolean(),
+                             {TableScope::column_ref(q_.tables[index], matched_column, at)}, at);
     return node(Op::Select, value.type, {std::move(matched), value, std::move(empty_value)}, at);
   }
 
-  // `table` joined to this query by outer_keys[i] = its column i: a LEFT
-  // JOIN (every row stays, the table's columns NULL where none matches) or
-  // an inner one. Its index in q_.tables.
+  // `table` joined to this query by outer_keys[i] = its column i (IS NOT
+  // DISTINCT FROM where null_safe[i]): a LEFT JOIN (every row stays, the
+  // table's columns NULL where none matches) or an inner one. Its index in
+  // q_.tables.
   std::size_t join_by_keys(std::shared_ptr<const Table> table, const std::string& alias,
-                           const std::vector<BoundExpr>& outer_keys, bool left, std::size_t at) {
+                           const std::vector<BoundExpr>& outer_keys, bool left, std::size_t at,
+                           const std::vector<bool>& null_safe = {}) {
     const std::size_t index = q_.tables.size();
     add_hidden_table(std::move(table), alias, at);
     TableScope outer_scope(q_, "WHERE", &subqueries_);
     ExpressionBinder binder(outer_scope);
     std::vector<BoundExpr> on;
-    for (std::size_t i = 0; i < outer_keys.size(); ++i)
-      on.push_back(binder.compare(Op::Eq, outer_keys[i],
-                                  TableScope::column_ref(q_.tables[index], static_cast<int>(i), at), at, at));
+    for (std::size_t i = 0; i < outer_keys.size(); ++i) {
+      BoundExpr equal = binder.compare(Op::Eq, outer_keys[i],
+                                       TableScope::column_ref(q_.tables[index], static_cast<int>(i), at), at, at);
+      if (i < null_safe.size() && null_safe[i]) {
+        for (BoundExpr& part : not_distinct(std::move(equal), at)) on.push_back(std::move(part));
+      } else {
+        on.push_back(std::move(equal));
+      }
+    }
     if (!left) {
       for (BoundExpr& e : on) add_conjuncts(std::move(e));
       return index;
@@ -3092,6 +3103,28 @@ class QueryBinder {
     q_.tables[index].on = std::move(on);
     return index;
   }
+
+  // a IS NOT DISTINCT FROM b from compare()'s a = b (its operands made
+  // comparable), as two equalities a hash join keys on: the same NULLness,
+  // and the same value with NULL read as 0.
+  static std::vector<BoundExpr> not_distinct(BoundExpr equal, std::size_t at) {
+    const DataType boolean = DataType::boolean();
+    auto null_as_zero = [&](const BoundExpr& x) {
+      BoundExpr zero = make_constant(x.type, at);  // 0 in every compute class
+      BoundExpr value = node(Op::Select, x.type, {node(Op::IsNull, boolean, {x}, at), std::move(zero), x}, at);
+      value.dictionary = x.dictionary;
+      return value;
+    };
+    const BoundExpr& a = equal.children[0];
+    const BoundExpr& b = equal.children[1];
+    std::vector<BoundExpr> parts;
+    parts.push_back(
+        node(Op::Eq, boolean, {node(Op::IsNull, boolean, {a}, at), node(Op::IsNull, boolean, {b}, at)}, at));
+    parts.push_back(node(Op::Eq, boolean, {null_as_zero(a), null_as_zero(b)}, at));
+    return parts;
+  }
+
+  static bool any_of(const std::vector<bool>& flags) { return std::find(flags.begin(), flags.end(), true) != flags.end(); }
 
   // ---- correlated subqueries of any correlation (planner/decorrelation.hpp) ----
 
@@ -3139,6 +3172,9 @@ class QueryBinder {
     std::vector<const ast::Expr*> columns;  // the outer references, one per text
     std::vector<std::string> texts;         // as written (ast::to_string)
     std::vector<BoundExpr> bound;           // over this query's columns
+    // Per column: a NULL does not make the subquery's WHERE reject its rows,
+    // so D's NULL joins back by IS NOT DISTINCT FROM.
+    std::vector<bool> null_safe;
     std::string name;                       // D, as FROM names it
     const NamedQueries* names = nullptr;    // the named queries with D
   };
@@ -3168,8 +3204,9 @@ class QueryBinder {
     select->distinct = true;
     for (std::size_t i = 0; i < v.columns.size(); ++i) {
       v.texts.push_back(ast::to_string(*v.columns[i]));
-      if (!rejects_nulls_of(inner.where.get(), v.texts.back())) return std::nullopt;
       v.bound.push_back(ExpressionBinder(scope).bind(*v.columns[i]));
+      v.null_safe.push_back(!rejects_nulls_of(inner.where.get(), v.texts.back()));
+      if (v.null_safe.back() && v.bound.back().type.is_wide_decimal()) return std::nullopt;  // keys hold 64 bits
       select->items.push_back({ast::clone(*v.columns[i]), outer_value_name(i)});
     }
     for (const ast::TableRef& ref : statement_->from) {
@@ -3275,9 +3312,10 @@ class QueryBinder {
     BoundExpr empty_value = reads_outer(item, *v) ? value_over_no_rows_reading(item) : value_over_no_rows(inner, at);
     std::vector<ast::SelectItem> items;
     items.push_back({ast::clone(*inner.items[0].expr), "v"});
+    if (any_of(v->null_safe)) items.push_back({bool_literal(true, at), "m"});  // value_of_groups()'s mark
     std::shared_ptr<const Table> groups =
         run_over_outer_values(over_outer_values(inner, v->texts, v->name, items, /*group=*/true, false), *v, at);
-    return value_of_groups(std::move(groups), v->bound, std::move(empty_value), at);
+    return value_of_groups(std::move(groups), v->bound, std::move(empty_value), at, v->null_safe);
   }
 
   // A subquery of one value that does not aggregate: a value per row its
@@ -3311,7 +3349,7 @@ class QueryBinder {
     std::shared_ptr<const Table> groups =
         run_over_outer_values(over_outer_values(inner, v->texts, v->name, items, /*group=*/true, false), *v, at);
     const int k = static_cast<int>(v->bound.size());
-    const std::size_t index = join_by_keys(std::move(groups), "correlated", v->bound, /*left=*/true, at);
+    const std::size_t index = join_by_keys(std::move(groups), "correlated", v->bound, /*left=*/true, at, v->null_safe);
     BoundExpr value = TableScope::column_ref(q_.tables[index], k, at);
     const DataType type = value.type;
     std::shared_ptr<const Dictionary> dictionary = value.dictionary;  // a VARCHAR's codes pass through
@@ -3339,11 +3377,17 @@ class QueryBinder {
       return outer_references(inner, false) ? std::optional<BoundExpr>(bool_constant(true, at)) : std::nullopt;
     std::optional<OuterValues> v = outer_values(inner, at, /*items=*/false);
     if (!v) return std::nullopt;
+    // A found row's first key is not NULL, unless keys match by IS NOT
+    // DISTINCT FROM: then it carries a TRUE after its keys.
+    const bool mark = any_of(v->null_safe);
+    std::vector<ast::SelectItem> items;
+    if (mark) items.push_back({bool_literal(true, at), "m"});
     std::shared_ptr<const Table> found =
-        run_over_outer_values(over_outer_values(inner, v->texts, v->name, {}, false, /*distinct=*/true), *v, at);
-    const std::size_t index = join_by_keys(std::move(found), "exists", v->bound, /*left=*/!semi, at);
+        run_over_outer_values(over_outer_values(inner, v->texts, v->name, items, false, /*distinct=*/true), *v, at);
+    const std::size_t index = join_by_keys(std::move(found), "exists", v->bound, /*left=*/!semi, at, v->null_safe);
     if (semi) return bool_constant(true, at);
-    return node(Op::IsNotNull, DataType::boolean(), {TableScope::column_ref(q_.tables[index], 0, at)}, at);
+    const int found_column = mark ? static_cast<int>(v->bound.size()) : 0;
+    return node(Op::IsNotNull, DataType::boolean(), {TableScope::column_ref(q_.tables[index], found_column, at)}, at);
   }
 
   // x IN (SELECT e FROM ... WHERE conditions of any kind on outer
@@ -3370,7 +3414,7 @@ class QueryBinder {
         run_over_outer_values(over_outer_values(inner, v->texts, v->name, value, false, /*distinct=*/true), *v, at);
     if (values->columns.back().type.is_floating()) return std::nullopt;
     const int k = static_cast<int>(v->bound.size());
-    const std::size_t index = join_by_keys(std::move(values), "in_set", v->bound, /*left=*/!semi, at);
+    const std::size_t index = join_by_keys(std::move(values), "in_set", v->bound, /*left=*/!semi, at, v->null_safe);
     TableScope scope(q_, "WHERE", &subqueries_);
     BoundExpr equal =
         ExpressionBinder(scope).compare(Op::Eq, x, TableScope::column_ref(q_.tables[index], k, at), at, at);
@@ -3389,11 +3433,13 @@ class QueryBinder {
     }
     std::shared_ptr<const Table> counted =
         run_over_outer_values(over_outer_values(inner, v->texts, v->name, counts, /*group=*/true, false), *v, at);
-    const std::size_t c = join_by_keys(std::move(counted), "in_counts", v->bound, /*left=*/true, at);
+    const std::size_t c = join_by_keys(std::move(counted), "in_counts", v->bound, /*left=*/true, at, v->null_safe);
     auto column = [&](std::size_t table, int i) { return TableScope::column_ref(q_.tables[table], i, at); };
     const DataType boolean = DataType::boolean();
-    BoundExpr found = node(Op::IsNotNull, boolean, {column(index, 0)}, at);
-    BoundExpr any = node(Op::IsNotNull, boolean, {column(c, 0)}, at);
+    // e (not NULL where x = e matched) and COUNT(*): D's keys may be NULL
+    // in a match (IS NOT DISTINCT FROM).
+    BoundExpr found = node(Op::IsNotNull, boolean, {column(index, k)}, at);
+    BoundExpr any = node(Op::IsNotNull, boolean, {column(c, k)}, at);
     BoundExpr unknown = node(Op::Or, boolean,
                              {node(Op::IsNull, boolean, {x}, at),
                               node(Op::Lt, boolean, {column(c, k + 1), column(c, k)}, at)},

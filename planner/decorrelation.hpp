@@ -10,9 +10,12 @@
 // two queries (x.b < t1.b) is then a join condition inside the rewritten
 // subquery, and the query around it joins on equalities only.
 //
-// The binder takes a subquery this way only where every outer reference
-// rejects NULLs (rejects_nulls_of): a row whose oi is NULL then finds no
-// row in the subquery, as the equality join finds no row in the result.
+// Where an outer reference rejects NULLs (rejects_nulls_of), a row whose oi
+// is NULL finds no row in the subquery, as the equality join finds no row
+// in the result. Where it does not (OR t1.b IS NULL, coalesce(t1.b, 0), a
+// column of the select list only), D's NULL is a value the subquery runs
+// over like any other, and the query around it joins on oi IS NOT DISTINCT
+// FROM D.i instead.
 #pragma once
 
 #include <string>

@@ -404,6 +404,13 @@ class Checker {
           const bool close = !compare(g.rows, s.rows);
           ulps_ = 0;
           if (close) return known("DECIMAL to DOUBLE past 2^53, rounded differently in the last bits (D14)");
+          if (decimal_modulo()) return known("DECIMAL to DOUBLE past 2^53, rounded differently, then % (D14)");
+        }
+        if (decimal_to_real()) {
+          ulps_ = 1 << 30;  // a REAL's unit in the last place, in a DOUBLE's
+          const bool close = !compare(g.rows, s.rows);
+          ulps_ = 0;
+          if (close) return known("a DECIMAL cast to REAL, which DuckDB divides in single precision (D22)");
         }
         if (real_to_decimal()) {
           real_decimals_ = true;
@@ -430,6 +437,8 @@ class Checker {
     if (gpusql_rows && duckdb_rows) return r;
     if (gpusql_rows && s.ok && subquery_rows_repeat())
       return known("more than one row for a scalar subquery whose comparison DuckDB's optimizer drops (D21)");
+    if (duckdb_rows && g.ok && subquery_rows_repeat(/*gpusql_too=*/true))
+      return known("more than one row for a scalar subquery DuckDB joins before a condition gpusql applies first (D21)");
     if ((gpusql_rows || duckdb_rows) && !g.ok && !s.ok && subquery_rows_repeat())
       return known("both fail, one first on a scalar subquery's second row, the other on another error (D21)");
     // DuckDB too keeps a result of 64-bit DECIMALs a DECIMAL(18) and fails
@@ -754,6 +763,27 @@ class Checker {
 
   // D14 of duckdb_oracle.hpp: does the query make a DOUBLE of a DECIMAL
   // (arithmetic with a DOUBLE, a CAST, a comparison's common type)?
+  // D22: a CAST(DECIMAL expression AS REAL).
+  bool decimal_to_real() const {
+    bool found = false;
+    each_node([&](const Node& n) {
+      found = found || (n.kind == Node::Kind::Cast && n.text == "REAL" && !n.args.empty() &&
+                        decimal_scale(n.args[0]).has_value());
+    });
+    return found;
+  }
+
+  // D14 through %: a DOUBLE remainder of a DECIMAL expression, where a
+  // last-bit difference of the conversion changes the remainder by whole units.
+  bool decimal_modulo() const {
+    bool found = false;
+    each_node([&](const Node& n) {
+      if (n.kind != Node::Kind::Arith || n.text != "%" || n.type != VType::Double) return;
+      for (const Node& a : n.args) found = found || decimal_scale(a).has_value();
+    });
+    return found;
+  }
+
   bool decimal_to_double() const {
     bool found = false;
     each_node([&](const Node& n) {
@@ -985,13 +1015,18 @@ class Checker {
 
   // D21 of duckdb_oracle.hpp: does a scalar subquery without an aggregate
   // give some row of the query's FROM (before WHERE) more than one row, on
-  // DuckDB?
-  bool subquery_rows_repeat() {
+  // DuckDB (and, `gpusql_too`, does gpusql find it so as well)?
+  bool subquery_rows_repeat(bool gpusql_too = false) {
     bool found = false;
     each_node([&](const Node& n) {
       if (found || n.kind != Node::Kind::Scalar || n.inner.empty() || contains_aggregate(n.inner[0])) return;
-      OracleResult r = f_.duckdb().query("SELECT COUNT(" + render(n, Dialect::Duckdb) + ")" + q_.from_sql(Dialect::Duckdb));
+      auto probe = [&](Dialect d) { return "SELECT COUNT(" + render(n, d) + ")" + q_.from_sql(d); };
+      OracleResult r = f_.duckdb().query(probe(Dialect::Duckdb));
       found = !r.ok && r.error.find(kMoreThanOneRow) != std::string::npos;
+      if (found && gpusql_too) {
+        Outcome g = run_gpusql(f_.db(), probe(Dialect::Gpusql), duckdb_);
+        found = !g.ok && g.error.find(kMoreThanOneRow) != std::string::npos;
+      }
     });
     return found;
   }

@@ -91,7 +91,9 @@
 //      in the last bits (gpusql's was the nearer in the case found:
 //      -32329960677665718.0 / 1e10). Accepted where the query converts some
 //      DECIMAL subexpression to DOUBLE and every DOUBLE cell is within 4
-//      units in the last place of DuckDB's (checker.hpp).
+//      units in the last place of DuckDB's (checker.hpp). A DOUBLE remainder
+//      (%) of such a value may then differ by whole units: accepted where
+//      the query takes one (decimal_modulo()).
 // D15. DuckDB folds an operator with a NULL literal operand to an untyped
 //      NULL before it types what holds it (0.0 * (NULL + 3) is NULL of no
 //      type, so a CASE with it as a branch takes its other branches' type:
@@ -128,8 +130,16 @@
 //      more than one row is an error in both; but DuckDB first prunes a
 //      comparison with it that its column statistics say cannot hold
 //      ((SELECT s.b1 ...) = 5 where every b1 is 10^10 or more) and answers
-//      no rows without running the subquery. Accepted where gpusql's error
-//      is that one and DuckDB's answer has no row (checker.hpp).
+//      no rows without running the subquery; or it joins the subquery's
+//      rows before a condition of WHERE that gpusql applies first, which
+//      leaves no row to check. Either is accepted where a probe finds a row
+//      of the query's FROM with more than one row for the subquery, on
+//      DuckDB and (the second) on gpusql too (checker.hpp).
+// D22. CAST(DECIMAL AS REAL): gpusql rounds the exact value once to the
+//      nearest REAL (-6106846464.34 is -6106846720); DuckDB converts the
+//      unscaled integer to a float and divides in single precision
+//      (-6106846208). Accepted where every cell is within a REAL's unit in
+//      the last place of DuckDB's (checker.hpp).
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with

@@ -1371,6 +1371,13 @@ class QueryGenerator {
       }
     }
     if (rng_.chance(0.4)) where = binary(Node::Kind::And, std::move(where), inside(t, [&] { return local_condition(); }));
+    if (rng_.chance(0.15)) {  // an outer column a NULL does not reject: D's NULL joins by IS NOT DISTINCT FROM
+      Node is_null;
+      is_null.kind = Node::Kind::IsNull;
+      is_null.type = VType::Bool;
+      is_null.args.push_back(outer_column(o));
+      where = binary(Node::Kind::Or, std::move(where), std::move(is_null));
+    }
     if (!value) {
       Node n = subquery_node(Node::Kind::Exists, t, {std::move(where)});
       n.negated = rng_.chance(0.4);
