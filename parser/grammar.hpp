@@ -320,7 +320,10 @@ struct quantifier_all : kw_all {};
 struct quantified_subquery : seq<sor<kw_any, kw_some, quantifier_all>, lparen, at<kw_select>, subquery_body> {};
 struct comparison_tail : seq<comparison_op, sor<quantified_subquery, must<concatenation>>> {};
 struct is_not : kw_not {};
-struct is_null_predicate : if_must<kw_is, opt<is_not>, kw_null> {};
+// x IS [NOT] DISTINCT FROM y: equality where NULL equals NULL, never NULL.
+struct distinct_from : if_must<kw_distinct, kw_from, concatenation> {};
+struct null_or_distinct_from : sor<kw_null, distinct_from> {};
+struct is_null_predicate : if_must<kw_is, opt<is_not>, null_or_distinct_from> {};
 struct between_predicate : if_must<kw_between, concatenation, kw_and, concatenation> {};
 struct in_list : list_must<expression, comma> {};
 struct in_subquery : seq<at<sor<kw_select, kw_with>>, select_statement> {};

@@ -118,6 +118,7 @@ template <> inline constexpr const char* expected<g::kw_by> = "BY";
 template <> inline constexpr const char* expected<g::nulls_position> = "FIRST or LAST";
 template <> inline constexpr const char* expected<g::kw_and> = "AND";
 template <> inline constexpr const char* expected<g::kw_null> = "NULL";
+template <> inline constexpr const char* expected<g::null_or_distinct_from> = "NULL or DISTINCT FROM";
 template <> inline constexpr const char* expected<g::negatable_predicate> = "BETWEEN, IN or LIKE";
 template <> inline constexpr const char* expected<g::when_clause> = "WHEN";
 template <> inline constexpr const char* expected<g::kw_then> = "THEN";
@@ -423,7 +424,7 @@ using selector = pt::selector<
         g::in_subquery,
         g::negation, g::unary_plus,
         g::logical_not, g::case_expr, g::when_clause, g::else_clause, g::cast_expr, g::postfix_cast, g::type_name,
-        g::double_precision, g::type_parameter, g::extract_expr, g::substring_call, g::is_null_predicate, g::is_not,
+        g::double_precision, g::type_parameter, g::extract_expr, g::substring_call, g::is_null_predicate, g::is_not, g::distinct_from,
         g::between_predicate, g::in_predicate, g::like_predicate, g::not_predicate, g::op_add, g::op_sub,
         g::op_mul, g::op_div, g::op_integer_div, g::op_mod, g::op_concat, g::op_eq, g::op_ne, g::op_lt, g::op_le, g::op_gt, g::op_ge>,
     fold_single::on<g::expression, g::and_expr, g::comparison, g::concatenation, g::additive, g::multiplicative,
@@ -1336,7 +1337,12 @@ class Lowering {
     ast::ExprKind kind = ast::ExprKind::Like;
     if (tail->is_type<g::is_null_predicate>()) {
       kind = ast::ExprKind::IsNull;
-      negated = !tail->children.empty();  // IS NOT NULL
+      negated = !tail->children.empty() && tail->children.front()->is_type<g::is_not>();  // IS NOT ...
+      if (!tail->children.empty() && tail->children.back()->is_type<g::distinct_from>()) {
+        Lowered other = expression(*tail->children.back()->children.at(0));
+        const int depth = std::max(operand.depth, other.depth) + 2;
+        return combine(distinct_from(std::move(operand.expr), std::move(other.expr), !negated, b), b, end(n), depth, at);
+      }
     } else if (tail->is_type<g::between_predicate>()) {
       kind = ast::ExprKind::Between;
     } else if (tail->is_type<g::in_predicate>()) {
@@ -1351,6 +1357,29 @@ class Lowering {
     else if (kind != ast::ExprKind::IsNull)
       for (const auto& child : tail->children) add_argument(*expr, depth, *child);
     return combine(std::move(expr), b, end(n), depth, at);
+  }
+
+  // a IS [NOT] DISTINCT FROM b (`distinct`: without NOT) as the CASE that
+  // computes it, never NULL: WHEN a IS NULL THEN b IS [NOT] NULL WHEN b IS
+  // NULL THEN `distinct` ELSE a <> b (a = b).
+  static ast::ExprPtr distinct_from(ast::ExprPtr a, ast::ExprPtr b, bool distinct, std::size_t at) {
+    auto is_null = [&](const ast::Expr& x, bool negated) {
+      ast::ExprPtr e = make_node(ast::ExprKind::IsNull, at);
+      e->negated = negated;
+      e->args.push_back(ast::clone(x));
+      return e;
+    };
+    ast::Literal constant;
+    constant.kind = ast::Literal::Kind::Boolean;
+    constant.boolean = distinct;
+    ast::ExprPtr c = make_node(ast::ExprKind::Case, at);
+    c->args.push_back(is_null(*a, false));
+    c->args.push_back(is_null(*b, distinct));
+    c->args.push_back(is_null(*b, false));
+    c->args.push_back(ast::make_literal(constant, at));
+    c->args.push_back(ast::make_binary(distinct ? ast::BinaryOp::Ne : ast::BinaryOp::Eq, std::move(a), std::move(b), at));
+    c->has_else = true;
+    return c;
   }
 
   // CASE [operand] WHEN w THEN t ... [ELSE e] END, laid out as ast.hpp says.

@@ -1538,7 +1538,7 @@ TEST_CASE("parser: rejected statements of the full dialect", "[parser]") {
        "LINE 1: SELECT a FROM t WHERE a IN (1, 2\n"
        "                                        ^"},
       {"SELECT a FROM t WHERE a IS TRUE",
-       "Parser Error: syntax error at or near \"TRUE\": expected NULL (line 1, column 28)\n"
+       "Parser Error: syntax error at or near \"TRUE\": expected NULL or DISTINCT FROM (line 1, column 28)\n"
        "LINE 1: SELECT a FROM t WHERE a IS TRUE\n"
        "                                   ^"},
       {"SELECT a = b IS NULL FROM t",
