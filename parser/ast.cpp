@@ -319,6 +319,7 @@ ExprPtr clone(const Expr& expr) {
   copy->negated = expr.negated;
   copy->has_operand = expr.has_operand;
   copy->has_else = expr.has_else;
+  copy->distinct_from = expr.distinct_from;
   copy->all = expr.all;
   copy->cast_type = expr.cast_type;
   for (const auto& a : expr.args) copy->args.push_back(clone(*a));

@@ -79,6 +79,9 @@ struct Expr {
   bool all = false;         // Quantified: ALL (else ANY, SOME)
   bool has_operand = false; // Case: CASE x WHEN ...
   bool has_else = false;    // Case
+  // Case: the parser's a IS [NOT] DISTINCT FROM b, whose ELSE is a <> b
+  // (DISTINCT) or a = b; the binder binds it as equalities a join keys on.
+  bool distinct_from = false;
   TypeName cast_type;       // Cast
   std::vector<ExprPtr> args;  // see ExprKind; Function: its arguments (COUNT(*): one Star)
   std::shared_ptr<const SelectStatement> subquery;  // Subquery, InSubquery, Exists, Quantified

@@ -1379,6 +1379,7 @@ class Lowering {
     c->args.push_back(ast::make_literal(constant, at));
     c->args.push_back(ast::make_binary(distinct ? ast::BinaryOp::Ne : ast::BinaryOp::Eq, std::move(a), std::move(b), at));
     c->has_else = true;
+    c->distinct_from = true;
     return c;
   }
 

@@ -330,6 +330,26 @@ class Scope {
   }
 };
 
+// a IS NOT DISTINCT FROM b from compare()'s a = b (its operands made
+// comparable), as two equalities a hash join keys on: the same NULLness,
+// and the same value with NULL read as 0.
+std::vector<BoundExpr> not_distinct(BoundExpr equal, std::size_t at) {
+  const DataType boolean = DataType::boolean();
+  auto null_as_zero = [&](const BoundExpr& x) {
+    BoundExpr zero = make_constant(x.type, at);  // 0 in every compute class
+    BoundExpr value = node(Op::Select, x.type, {node(Op::IsNull, boolean, {x}, at), std::move(zero), x}, at);
+    value.dictionary = x.dictionary;
+    return value;
+  };
+  const BoundExpr& a = equal.children[0];
+  const BoundExpr& b = equal.children[1];
+  std::vector<BoundExpr> parts;
+  parts.push_back(
+      node(Op::Eq, boolean, {node(Op::IsNull, boolean, {a}, at), node(Op::IsNull, boolean, {b}, at)}, at));
+  parts.push_back(node(Op::Eq, boolean, {null_as_zero(a), null_as_zero(b)}, at));
+  return parts;
+}
+
 class ExpressionBinder {
  public:
   explicit ExpressionBinder(Scope& scope) : scope_(scope) {}
@@ -1003,6 +1023,19 @@ class ExpressionBinder {
   // CASE [x] WHEN w THEN t ... [ELSE e] END, as nested selects from the last
   // branch outwards.
   BoundExpr bind_case(const ast::Expr& e) {
+    if (e.distinct_from) {
+      // a IS [NOT] DISTINCT FROM b: not_distinct()'s two equalities, which
+      // a join keys on (negated for IS DISTINCT FROM); the CASE itself
+      // where a = b binds to something else (a NULL literal's comparison).
+      const ast::Expr& test = *e.args.back();
+      BoundExpr equal = compare(Op::Eq, bind(*test.args[0]), bind(*test.args[1]), test.offset, test.args[1]->offset);
+      if (equal.op == Op::Eq && !equal.children[0].type.is_wide_decimal()) {
+        std::vector<BoundExpr> parts = not_distinct(std::move(equal), e.offset);
+        BoundExpr same = node(Op::And, DataType::boolean(), {std::move(parts[0]), std::move(parts[1])}, e.offset);
+        if (test.binary_op == ast::BinaryOp::Eq) return same;
+        return node(Op::Not, DataType::boolean(), {std::move(same)}, e.offset);
+      }
+    }
     std::size_t i = 0;
     std::optional<BoundExpr> operand;
     if (e.has_operand) operand = bind(*e.args[i++]);
@@ -3102,26 +3135,6 @@ class QueryBinder {
     q_.tables[index].left_outer = true;
     q_.tables[index].on = std::move(on);
     return index;
-  }
-
-  // a IS NOT DISTINCT FROM b from compare()'s a = b (its operands made
-  // comparable), as two equalities a hash join keys on: the same NULLness,
-  // and the same value with NULL read as 0.
-  static std::vector<BoundExpr> not_distinct(BoundExpr equal, std::size_t at) {
-    const DataType boolean = DataType::boolean();
-    auto null_as_zero = [&](const BoundExpr& x) {
-      BoundExpr zero = make_constant(x.type, at);  // 0 in every compute class
-      BoundExpr value = node(Op::Select, x.type, {node(Op::IsNull, boolean, {x}, at), std::move(zero), x}, at);
-      value.dictionary = x.dictionary;
-      return value;
-    };
-    const BoundExpr& a = equal.children[0];
-    const BoundExpr& b = equal.children[1];
-    std::vector<BoundExpr> parts;
-    parts.push_back(
-        node(Op::Eq, boolean, {node(Op::IsNull, boolean, {a}, at), node(Op::IsNull, boolean, {b}, at)}, at));
-    parts.push_back(node(Op::Eq, boolean, {null_as_zero(a), null_as_zero(b)}, at));
-    return parts;
   }
 
   static bool any_of(const std::vector<bool>& flags) { return std::find(flags.begin(), flags.end(), true) != flags.end(); }
