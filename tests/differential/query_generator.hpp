@@ -581,7 +581,8 @@ class QueryGenerator {
       std::optional<Node> equality;
       if (!pairs.empty()) {
         auto [i, j] = rng_.pick(pairs);
-        equality = compare("=", column(scope_[i]), column(scope_[j]));
+        // IS NOT DISTINCT FROM joins NULL with NULL, on hash-join keys as =.
+        equality = compare(rng_.chance(0.08) ? "IS NOT DISTINCT FROM" : "=", column(scope_[i]), column(scope_[j]));
         // a.x + k 2^64 = b.y + l 2^64 (k, l of 0 and 1): an equality of
         // 128-bit values, which a join key cut to 64 bits once matched
         // when k != l. Small tables only: it joins as a condition.
@@ -1057,20 +1058,26 @@ class QueryGenerator {
     return !cols.empty() && rng_.chance(0.8) ? column(*rng_.pick(cols)) : text_literal();
   }
 
-  Node comparison(int depth) {
+  // A comparison operator; now and then IS [NOT] DISTINCT FROM (never NULL).
+  std::string comparison_op() {
     static const std::vector<std::string> ops = {"=", "<>", "<", "<=", ">", ">=", "!="};
+    if (rng_.chance(0.05)) return rng_.chance(0.5) ? "IS DISTINCT FROM" : "IS NOT DISTINCT FROM";
+    return rng_.pick(ops);
+  }
+
+  Node comparison(int depth) {
     auto texts = columns_of(VType::Text);
     switch (rng_.weighted({8, texts.empty() ? 0.0 : 2.5, 0.5, !features_.types ? 0 : columns_of(VType::Date).empty() ? 0.3 : 2})) {
       case 0: {
         Node a = number(depth + 1);
         Node b = new_shape(0.05) ? null_literal(a.type) : number(depth + 1);
-        return compare(rng_.pick(ops), std::move(a), std::move(b));
+        return compare(comparison_op(), std::move(a), std::move(b));
       }
       case 3: {
         Node a = date(depth + 1);
         Node b = rng_.chance(0.5) ? date_literal() : date(depth + 1);
         if (rng_.chance(0.5)) std::swap(a, b);
-        return compare(rng_.pick(ops), std::move(a), std::move(b));
+        return compare(comparison_op(), std::move(a), std::move(b));
       }
       case 1: {
         Node col = column(*rng_.pick(texts));
@@ -1082,7 +1089,7 @@ class QueryGenerator {
           default: other = literal(VType::Text, "NULL"); break;
         }
         if (rng_.chance(0.3)) std::swap(col, other);
-        return compare(rng_.pick(ops), std::move(col), std::move(other));
+        return compare(comparison_op(), std::move(col), std::move(other));
       }
       default: return compare(rng_.chance(0.5) ? "=" : "<>", boolean(depth + 1), boolean(depth + 1));
     }
