@@ -3091,7 +3091,7 @@ class QueryBinder {
                             BoundExpr empty_value, std::size_t at, const std::vector<bool>& null_safe = {}) {
     // A group's first key is not NULL, unless keys match by IS NOT DISTINCT
     // FROM: then the column after the value is the group's TRUE.
-    const int matched_column = any_of(null_safe) ? static_cast<int>(outer_keys.size()) + 1 : 0;
+    const int matched_column = nullable_keys(null_safe) ? static_cast<int>(outer_keys.size()) + 1 : 0;
     const std::size_t index = join_by_keys(std::move(table), "correlated", outer_keys, /*left=*/true, at, null_safe);
     BoundExpr value = TableScope::column_ref(q_.tables[index], static_cast<int>(outer_keys.size()), at);
     if (empty_value.is_null_constant()) return value;
@@ -3137,7 +3137,10 @@ class QueryBinder {
     return index;
   }
 
-  static bool any_of(const std::vector<bool>& flags) { return std::find(flags.begin(), flags.end(), true) != flags.end(); }
+  // Whether some key matches by IS NOT DISTINCT FROM, so that a match's key may be NULL.
+  static bool nullable_keys(const std::vector<bool>& null_safe) {
+    return std::find(null_safe.begin(), null_safe.end(), true) != null_safe.end();
+  }
 
   // ---- correlated subqueries of any correlation (planner/decorrelation.hpp) ----
 
@@ -3325,7 +3328,7 @@ class QueryBinder {
     BoundExpr empty_value = reads_outer(item, *v) ? value_over_no_rows_reading(item) : value_over_no_rows(inner, at);
     std::vector<ast::SelectItem> items;
     items.push_back({ast::clone(*inner.items[0].expr), "v"});
-    if (any_of(v->null_safe)) items.push_back({bool_literal(true, at), "m"});  // value_of_groups()'s mark
+    if (nullable_keys(v->null_safe)) items.push_back({bool_literal(true, at), "m"});  // value_of_groups()'s mark
     std::shared_ptr<const Table> groups =
         run_over_outer_values(over_outer_values(inner, v->texts, v->name, items, /*group=*/true, false), *v, at);
     return value_of_groups(std::move(groups), v->bound, std::move(empty_value), at, v->null_safe);
@@ -3392,7 +3395,7 @@ class QueryBinder {
     if (!v) return std::nullopt;
     // A found row's first key is not NULL, unless keys match by IS NOT
     // DISTINCT FROM: then it carries a TRUE after its keys.
-    const bool mark = any_of(v->null_safe);
+    const bool mark = nullable_keys(v->null_safe);
     std::vector<ast::SelectItem> items;
     if (mark) items.push_back({bool_literal(true, at), "m"});
     std::shared_ptr<const Table> found =
