@@ -1341,7 +1341,8 @@ class Lowering {
       if (!tail->children.empty() && tail->children.back()->is_type<g::distinct_from>()) {
         Lowered other = expression(*tail->children.back()->children.at(0));
         const int depth = std::max(operand.depth, other.depth) + 2;
-        return combine(distinct_from(std::move(operand.expr), std::move(other.expr), !negated, b), b, end(n), depth, at);
+        return combine(ast::make_distinct_from(std::move(operand.expr), std::move(other.expr), !negated, b), b, end(n),
+                       depth, at);
       }
     } else if (tail->is_type<g::between_predicate>()) {
       kind = ast::ExprKind::Between;
@@ -1357,30 +1358,6 @@ class Lowering {
     else if (kind != ast::ExprKind::IsNull)
       for (const auto& child : tail->children) add_argument(*expr, depth, *child);
     return combine(std::move(expr), b, end(n), depth, at);
-  }
-
-  // a IS [NOT] DISTINCT FROM b (`distinct`: without NOT) as the CASE that
-  // computes it, never NULL: WHEN a IS NULL THEN b IS [NOT] NULL WHEN b IS
-  // NULL THEN `distinct` ELSE a <> b (a = b).
-  static ast::ExprPtr distinct_from(ast::ExprPtr a, ast::ExprPtr b, bool distinct, std::size_t at) {
-    auto is_null = [&](const ast::Expr& x, bool negated) {
-      ast::ExprPtr e = make_node(ast::ExprKind::IsNull, at);
-      e->negated = negated;
-      e->args.push_back(ast::clone(x));
-      return e;
-    };
-    ast::Literal constant;
-    constant.kind = ast::Literal::Kind::Boolean;
-    constant.boolean = distinct;
-    ast::ExprPtr c = make_node(ast::ExprKind::Case, at);
-    c->args.push_back(is_null(*a, false));
-    c->args.push_back(is_null(*b, distinct));
-    c->args.push_back(is_null(*b, false));
-    c->args.push_back(ast::make_literal(constant, at));
-    c->args.push_back(ast::make_binary(distinct ? ast::BinaryOp::Ne : ast::BinaryOp::Eq, std::move(a), std::move(b), at));
-    c->has_else = true;
-    c->distinct_from = true;
-    return c;
   }
 
   // CASE [operand] WHEN w THEN t ... [ELSE e] END, laid out as ast.hpp says.

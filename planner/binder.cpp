@@ -2337,7 +2337,9 @@ class QueryBinder {
   QueryBinder& operator=(const QueryBinder&) = delete;
 
   BoundQuery bind(const ast::SelectStatement& s) {
-    if (std::optional<ast::SelectStatement> two_level = distinct_aggregates_rewritten(s, sql_)) {
+    std::optional<ast::SelectStatement> two_level;
+    if (has_distinct_aggregate_to_rewrite(s)) two_level = distinct_aggregates_rewritten(s, sql_, group_keys_of(s));
+    if (two_level) {
       made_.push_back(std::make_shared<const ast::SelectStatement>(*std::move(two_level)));
       try {
         return bind(*made_.back());
@@ -2370,20 +2372,69 @@ class QueryBinder {
                     "not supported yet: MIN or MAX of a DECIMAL wider than 18 digits beside MIN or MAX of another one, "
                     "or beside a DISTINCT aggregate",
                     s.items.empty() ? 0 : s.items.front().expr->offset);
-      made_.push_back(std::make_shared<const ast::SelectStatement>(
-          wide_extremes_rewritten(s, sql_, found.argument, found.type.precision, found.type.scale)));
+      made_.push_back(std::make_shared<const ast::SelectStatement>(wide_extremes_rewritten(
+          s, sql_, group_keys_of(s), found.argument, found.type.precision, found.type.scale)));
       QueryBinder again(catalog_, sql_, reader_, runner_, outer_names_, depth_);
       again.wide_rewrite_ = true;
       return again.bind(*made_.back());
     } catch (const WideDistinctFound& found) {
       std::optional<ast::SelectStatement> two_level =
-          wide_rewrite_ ? std::nullopt : distinct_aggregates_rewritten(s, sql_, /*every_distinct=*/true);
+          wide_rewrite_ ? std::nullopt
+                        : distinct_aggregates_rewritten(s, sql_, group_keys_of(s), /*every_distinct=*/true);
       if (!two_level) throw wide_aggregate_error("count(DISTINCT ...)", found.offset);
       made_.push_back(std::make_shared<const ast::SelectStatement>(*std::move(two_level)));
       QueryBinder again(catalog_, sql_, reader_, runner_, outer_names_, depth_);
       again.wide_rewrite_ = true;
       return again.bind(*made_.back());
     }
+  }
+
+  // The GROUP BY keys of `s` for the rewrites of distinct_aggregates.hpp,
+  // resolved as bind_group_by() resolves them. A binder of s's FROM alone
+  // is made when a key names a select alias or an expression is no key's
+  // text (`t.g` beside GROUP BY g): most queries need none.
+  GroupKeys group_keys_of(const ast::SelectStatement& s) {
+    auto from = std::make_shared<std::unique_ptr<QueryBinder>>();
+    auto binder = [this, &s, from]() -> QueryBinder& {
+      if (!*from) {
+        auto own = std::make_unique<QueryBinder>(catalog_, sql_, reader_, runner_, outer_names_, depth_);
+        own->enter_with(s);
+        own->bind_from(s);
+        own->bind_using(s);
+        *from = std::move(own);
+      }
+      return **from;
+    };
+    GroupKeys keys;
+    auto exprs = std::make_shared<std::vector<ast::ExprPtr>>();
+    for (const auto& g : s.group_by) {
+      const bool alias = g->kind == ExprKind::Column && g->table.empty() &&
+                         std::any_of(s.items.begin(), s.items.end(),
+                                     [&](const ast::SelectItem& item) { return iequals(item.alias, g->name); });
+      const bool position = g->kind == ExprKind::Literal && g->literal.kind == ast::Literal::Kind::Integer;
+      const ast::Expr& key = alias ? binder().group_item(s, *g) : position ? group_item(s, *g) : *g;
+      keys.exprs.push_back(ast::clone(key));
+      exprs->push_back(ast::clone(key));
+    }
+    auto bound = std::make_shared<std::vector<BoundExpr>>();
+    keys.index_of = [binder, exprs, bound](const ast::Expr& e) -> std::optional<std::size_t> {
+      const std::string text = ast::to_string(e);
+      for (std::size_t k = 0; k < exprs->size(); ++k)
+        if (text == ast::to_string(*(*exprs)[k])) return k;
+      try {
+        QueryBinder& b = binder();
+        TableScope scope(b.q_, "GROUP BY", &b.subqueries_);
+        if (bound->empty())
+          for (const auto& key : *exprs) bound->push_back(as_group_key(ExpressionBinder(scope).bind(*key)));
+        const BoundExpr x = as_group_key(ExpressionBinder(scope).bind(e));
+        for (std::size_t k = 0; k < bound->size(); ++k)
+          if (same_expression((*bound)[k], x)) return k;
+      } catch (const Error&) {
+        // Not a key: the rewritten query's binding words any error.
+      }
+      return std::nullopt;
+    };
+    return keys;
   }
 
   BoundQuery bind_block(const ast::SelectStatement& s) {

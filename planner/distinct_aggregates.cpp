@@ -47,6 +47,30 @@ bool has_distinct_sum_anywhere(const ast::SelectStatement& s, bool any) {
   return found;
 }
 
+// Whether `e` holds an aggregate or a subquery (it is then no group key,
+// and binding it to find out would run the subquery).
+bool has_aggregate_or_subquery(const ast::Expr& e) {
+  if (is_aggregate(e) || e.subquery) return true;
+  return std::any_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return has_aggregate_or_subquery(*a); });
+}
+
+// The group key `e` is, if any.
+std::optional<std::size_t> key_index(const GroupKeys& keys, const ast::Expr& e) {
+  if (e.kind == ExprKind::Literal || has_aggregate_or_subquery(e)) return std::nullopt;
+  if (keys.index_of) return keys.index_of(e);
+  const std::string text = ast::to_string(e);
+  for (std::size_t k = 0; k < keys.exprs.size(); ++k)
+    if (text == ast::to_string(*keys.exprs[k])) return k;
+  return std::nullopt;
+}
+
+// What an output was named before the rewrite: a column by its name, else its text.
+std::string name_of(const ast::Expr& e, std::string_view sql) {
+  if (e.kind == ExprKind::Column) return e.name;
+  if (e.end > e.offset && e.end <= sql.size()) return std::string(sql.substr(e.offset, e.end - e.offset));
+  return ast::to_string(e);
+}
+
 // MIN and MAX of the 128-bit value whose text is `argument`.
 struct WideExtremes {
   std::string argument;
@@ -55,30 +79,29 @@ struct WideExtremes {
 
 class Rewriter {
  public:
-  Rewriter(const ast::SelectStatement& s, std::string_view sql, std::optional<WideExtremes> wide = std::nullopt)
-      : s_(s), sql_(sql), wide_(std::move(wide)) {
-    for (std::size_t k = 0; k < s.group_by.size(); ++k) keys_.push_back(ast::to_string(*s.group_by[k]));
-  }
+  Rewriter(const ast::SelectStatement& s, std::string_view sql, const GroupKeys& keys,
+           std::optional<WideExtremes> wide = std::nullopt)
+      : s_(s), sql_(sql), keys_(keys), wide_(std::move(wide)) {}
 
   ast::SelectStatement rewrite() {
     ast::SelectStatement outer;
     outer.distinct = s_.distinct;
     for (const auto& item : s_.items) {
-      outer.items.push_back({replace(*item.expr), item.alias.empty() ? name_of(*item.expr) : item.alias});
+      outer.items.push_back({replace(*item.expr), item.alias.empty() ? name_of(*item.expr, sql_) : item.alias});
     }
     if (s_.having) outer.having = replace(*s_.having);
     for (const auto& o : s_.order_by) outer.order_by.push_back({replace(*o.expr), o.descending, o.nulls_first});
     if (s_.limit) outer.limit = ast::clone(*s_.limit);
     if (s_.offset) outer.offset = ast::clone(*s_.offset);
-    for (std::size_t k = 0; k < keys_.size(); ++k) outer.group_by.push_back(column(key_name(k)));
+    for (std::size_t k = 0; k < keys_.exprs.size(); ++k) outer.group_by.push_back(column(key_name(k)));
 
     auto inner = std::make_shared<ast::SelectStatement>();
     inner->with = s_.with;
     for (const auto& ref : s_.from) inner->from.push_back(ast::clone(ref));
     if (s_.where) inner->where = ast::clone(*s_.where);
-    for (std::size_t k = 0; k < keys_.size(); ++k) {
-      inner->items.push_back({ast::clone(*s_.group_by[k]), key_name(k)});
-      inner->group_by.push_back(ast::clone(*s_.group_by[k]));
+    for (std::size_t k = 0; k < keys_.exprs.size(); ++k) {
+      inner->items.push_back({ast::clone(*keys_.exprs[k]), key_name(k)});
+      inner->group_by.push_back(ast::clone(*keys_.exprs[k]));
     }
     if (!distinct_argument_) throw Error(ErrorKind::Invalid, "internal: no DISTINCT aggregate to rewrite");
     auto key = [&] {
@@ -113,21 +136,14 @@ class Rewriter {
   };
   const ast::SelectStatement& s_;
   std::string_view sql_;
+  const GroupKeys& keys_;
   std::optional<WideExtremes> wide_;
   std::vector<ExprPtr> made_;  // arguments the partials read, kept while the rewrite runs
-  std::vector<std::string> keys_;          // the GROUP BY expressions' text
   const ast::Expr* distinct_argument_ = nullptr;
   std::map<std::string, Partial> partials_;  // by the inner aggregate's text
 
   static std::string key_name(std::size_t k) { return "group key " + std::to_string(k); }
   static ExprPtr column(const std::string& name) { return ast::make_column("", name, 0); }
-
-  // What the output was named before: a column by its name, else its text.
-  std::string name_of(const ast::Expr& e) const {
-    if (e.kind == ExprKind::Column) return e.name;
-    if (e.end > e.offset && e.end <= sql_.size()) return std::string(sql_.substr(e.offset, e.end - e.offset));
-    return ast::to_string(e);
-  }
 
   // A partial aggregate of the inner query, named once per text.
   std::string partial(const std::string& function, const ast::Expr* argument, std::size_t offset) {
@@ -249,11 +265,7 @@ class Rewriter {
   // `e` over the inner query's columns: its aggregates and group keys read them.
   ExprPtr replace(const ast::Expr& e) {
     if (is_aggregate(e)) return aggregate(e);
-    if (e.kind != ExprKind::Literal) {
-      const std::string text = ast::to_string(e);
-      for (std::size_t k = 0; k < keys_.size(); ++k)
-        if (text == keys_[k]) return column(key_name(k));
-    }
+    if (std::optional<std::size_t> k = key_index(keys_, e)) return column(key_name(*k));
     ExprPtr copy = ast::clone(e);
     for (std::size_t i = 0; i < copy->args.size(); ++i) copy->args[i] = replace(*e.args[i]);
     return copy;
@@ -326,29 +338,137 @@ class OtherDistinctArguments {
   }
 };
 
+// With GROUP BY, DISTINCT aggregates of several arguments as one part per
+// argument joined on the keys (the header's example). nullopt when the
+// DISTINCT aggregates share one argument.
+class DistinctArgumentParts {
+ public:
+  DistinctArgumentParts(const ast::SelectStatement& s, std::string_view sql, const GroupKeys& keys)
+      : s_(s), sql_(sql), keys_(keys) {}
+
+  std::optional<ast::SelectStatement> rewrite() {
+    auto list = [&](const auto& self, const ast::Expr& e) -> void {
+      if (is_aggregate(e) && e.distinct && e.args.size() == 1) {
+        const std::string text = ast::to_string(*e.args[0]);
+        if (std::find(arguments_.begin(), arguments_.end(), text) == arguments_.end()) arguments_.push_back(text);
+      }
+      if (!is_aggregate(e))
+        for (const auto& a : e.args) self(self, *a);
+    };
+    for (const auto& item : s_.items) list(list, *item.expr);
+    if (s_.having) list(list, *s_.having);
+    for (const auto& o : s_.order_by) list(list, *o.expr);
+    if (arguments_.size() < 2) return std::nullopt;
+    parts_.resize(arguments_.size());
+
+    ast::SelectStatement out;
+    out.distinct = s_.distinct;
+    for (const auto& item : s_.items)
+      out.items.push_back({replace(*item.expr), item.alias.empty() ? name_of(*item.expr, sql_) : item.alias});
+    if (s_.having) out.where = replace(*s_.having);
+    for (const auto& o : s_.order_by) out.order_by.push_back({replace(*o.expr), o.descending, o.nulls_first});
+    if (s_.limit) out.limit = ast::clone(*s_.limit);
+    if (s_.offset) out.offset = ast::clone(*s_.offset);
+    const std::size_t at = s_.from.empty() ? 0 : s_.from.front().offset;
+    for (std::size_t p = 0; p < parts_.size(); ++p) {
+      auto part = std::make_shared<ast::SelectStatement>();
+      part->with = s_.with;
+      for (const auto& ref : s_.from) part->from.push_back(ast::clone(ref));
+      if (s_.where) part->where = ast::clone(*s_.where);
+      for (std::size_t k = 0; k < keys_.exprs.size(); ++k) {
+        part->items.push_back({ast::clone(*keys_.exprs[k]), key_name(k)});
+        part->group_by.push_back(ast::clone(*keys_.exprs[k]));
+      }
+      for (std::size_t j = 0; j < parts_[p].size(); ++j)
+        part->items.push_back({std::move(parts_[p][j].expr), aggregate_name(j)});
+      ast::TableRef ref;
+      ref.subquery = std::move(part);
+      ref.alias = part_name(p);
+      ref.offset = at;
+      if (p > 0) {
+        ref.join = ast::JoinKind::Inner;
+        for (std::size_t k = 0; k < keys_.exprs.size(); ++k) {
+          ExprPtr same = ast::make_distinct_from(column(0, key_name(k)), column(p, key_name(k)), false, at);
+          ref.on = ref.on ? ast::make_binary(ast::BinaryOp::And, std::move(ref.on), std::move(same), at)
+                          : std::move(same);
+        }
+      }
+      out.from.push_back(std::move(ref));
+    }
+    return out;
+  }
+
+ private:
+  struct Aggregate {
+    std::string text;
+    ExprPtr expr;
+  };
+  const ast::SelectStatement& s_;
+  std::string_view sql_;
+  const GroupKeys& keys_;
+  std::vector<std::string> arguments_;        // the DISTINCT arguments' text, in order of appearance
+  std::vector<std::vector<Aggregate>> parts_;  // each part's aggregates
+
+  static std::string key_name(std::size_t k) { return "group key " + std::to_string(k); }
+  static std::string aggregate_name(std::size_t j) { return "aggregate " + std::to_string(j); }
+  static std::string part_name(std::size_t p) { return "distinct part " + std::to_string(p); }
+  static ExprPtr column(std::size_t part, const std::string& name) { return ast::make_column(part_name(part), name, 0); }
+
+  // `e` over the parts' columns: an aggregate is its part's column (the
+  // first part holds those without DISTINCT), a key the first part's.
+  ExprPtr replace(const ast::Expr& e) {
+    if (is_aggregate(e)) {
+      std::size_t p = 0;
+      if (e.distinct && e.args.size() == 1)
+        p = std::find(arguments_.begin(), arguments_.end(), ast::to_string(*e.args[0])) - arguments_.begin();
+      const std::string text = ast::to_string(e);
+      std::vector<Aggregate>& aggregates = parts_[p];
+      auto found = std::find_if(aggregates.begin(), aggregates.end(), [&](const Aggregate& a) { return a.text == text; });
+      if (found == aggregates.end()) {
+        aggregates.push_back({text, ast::clone(e)});
+        found = aggregates.end() - 1;
+      }
+      ExprPtr out = column(p, aggregate_name(found - aggregates.begin()));
+      out->offset = e.offset;
+      out->end = e.end;
+      return out;
+    }
+    if (std::optional<std::size_t> k = key_index(keys_, e)) return column(0, key_name(*k));
+    ExprPtr copy = ast::clone(e);
+    for (std::size_t i = 0; i < copy->args.size(); ++i) copy->args[i] = replace(*e.args[i]);
+    return copy;
+  }
+};
+
 }  // namespace
 
+bool has_distinct_aggregate_to_rewrite(const ast::SelectStatement& s, bool every_distinct) {
+  return !s.set_operation && has_distinct_sum_anywhere(s, every_distinct);
+}
+
 std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::SelectStatement& s, std::string_view sql,
-                                                                  bool every_distinct) {
-  if (s.set_operation) return std::nullopt;
-  if (!has_distinct_sum_anywhere(s, every_distinct)) return std::nullopt;
+                                                                  const GroupKeys& keys, bool every_distinct) {
+  if (!has_distinct_aggregate_to_rewrite(s, every_distinct)) return std::nullopt;
   // Nested aggregates and * beside aggregates are errors the binder words.
   bool plain = true;
   for (const auto& item : s.items) plain = plain && item.expr->kind != ExprKind::Star && !nested_aggregate(*item.expr);
   if (s.having) plain = plain && !nested_aggregate(*s.having);
   for (const auto& o : s.order_by) plain = plain && !nested_aggregate(*o.expr);
   if (!plain) return std::nullopt;
-  if (s.group_by.empty())
+  if (s.group_by.empty()) {
     if (std::optional<ast::SelectStatement> one_argument = OtherDistinctArguments(s).rewrite()) {
       if (!has_distinct_sum_anywhere(*one_argument, every_distinct)) return one_argument;
-      return Rewriter(*one_argument, sql).rewrite();
+      return Rewriter(*one_argument, sql, keys).rewrite();
     }
-  return Rewriter(s, sql).rewrite();
+  } else if (std::optional<ast::SelectStatement> parts = DistinctArgumentParts(s, sql, keys).rewrite()) {
+    return parts;
+  }
+  return Rewriter(s, sql, keys).rewrite();
 }
 
-ast::SelectStatement wide_extremes_rewritten(const ast::SelectStatement& s, std::string_view sql,
+ast::SelectStatement wide_extremes_rewritten(const ast::SelectStatement& s, std::string_view sql, const GroupKeys& keys,
                                              const std::string& argument, int precision, int scale) {
-  return Rewriter(s, sql, WideExtremes{argument, precision, scale}).rewrite();
+  return Rewriter(s, sql, keys, WideExtremes{argument, precision, scale}).rewrite();
 }
 
 }  // namespace gpusql

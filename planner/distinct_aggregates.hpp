@@ -20,9 +20,12 @@
 // Anything else is "not supported yet".
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "parser/ast.hpp"
 
@@ -52,18 +55,46 @@ inline constexpr const char* kWideHighPart = "wide high part";
 inline constexpr const char* kWideLowPart = "wide low part";
 inline constexpr const char* kWideFromParts = "wide from parts";
 
+// The query's group keys as the binder resolves them: GROUP BY 1 and GROUP
+// BY alias name the select items they stand for, and an expression is a
+// key when it binds to the same value (`t.g` is the key `g`).
+struct GroupKeys {
+  std::vector<ast::ExprPtr> exprs;  // GROUP BY's, positions and aliases resolved
+  // The key `e` (neither an aggregate nor a subquery in it) is, if any.
+  std::function<std::optional<std::size_t>(const ast::Expr& e)> index_of;
+};
+
+// Whether `s` needs distinct_aggregates_rewritten(): it has a SUM or AVG
+// (DISTINCT ...), or with `every_distinct` any DISTINCT aggregate.
+bool has_distinct_aggregate_to_rewrite(const ast::SelectStatement& s, bool every_distinct = false);
+
 // The two-level form of `s` when it has a SUM or AVG (DISTINCT ...), or
 // with `every_distinct` any DISTINCT aggregate (COUNT(DISTINCT x) of a
 // 128-bit x: the inner GROUP BY keys on x's halves, where the distinct
 // count's 64-bit keys cannot hold it); nullopt when it has none. `sql`: the
 // text `s` was parsed from (the outputs keep the names their text gives
 // them).
+//
+// DISTINCT aggregates of several arguments: without GROUP BY, each other
+// argument's aggregate is a query of its own, a constant of the query
+// (OtherDistinctArguments in the .cpp). With GROUP BY, the query is one
+// part per argument, each grouped by the same keys over the same rows (so
+// each has the same groups, one row each), joined on the keys by IS NOT
+// DISTINCT FROM (a NULL key is a group too):
+//   SELECT k, SUM(DISTINCT x), COUNT(DISTINCT y), MAX(z) FROM t GROUP BY k
+// reads
+//   SELECT p0."group key 0", p0."aggregate 0", p1."aggregate 0", p0."aggregate 1"
+//   FROM (SELECT k AS "group key 0", SUM(DISTINCT x) AS "aggregate 0", MAX(z) AS "aggregate 1"
+//         FROM t GROUP BY k) AS p0
+//   JOIN (SELECT k AS "group key 0", COUNT(DISTINCT y) AS "aggregate 0" FROM t GROUP BY k) AS p1
+//     ON p0."group key 0" IS NOT DISTINCT FROM p1."group key 0"
+// with HAVING as the join's WHERE; each part binds in the two levels above.
 std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::SelectStatement& s, std::string_view sql,
-                                                                  bool every_distinct = false);
+                                                                  const GroupKeys& keys, bool every_distinct = false);
 
 // The two-level form of `s` for its MIN and MAX of `argument` (the text of
 // a 128-bit DECIMAL(precision, scale) expression).
-ast::SelectStatement wide_extremes_rewritten(const ast::SelectStatement& s, std::string_view sql,
+ast::SelectStatement wide_extremes_rewritten(const ast::SelectStatement& s, std::string_view sql, const GroupKeys& keys,
                                              const std::string& argument, int precision, int scale);
 
 }  // namespace gpusql

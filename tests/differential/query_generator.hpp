@@ -1552,11 +1552,11 @@ class QueryGenerator {
       }
       case 6: return rng_.chance(0.5) ? int_literal() : text_literal();
       case 7: {
-        // One argument for every DISTINCT aggregate of a query (gpusql's
-        // two-level SUM/AVG(DISTINCT) needs that; others skip as not supported).
+        // Mostly one argument for every DISTINCT aggregate of a query (the
+        // two-level form), now and then another (one part per argument).
         const auto integers = columns_of(VType::Int);
         if (features_.sum_distinct && !integers.empty() && rng_.chance(0.6)) {
-          const ColumnRef& c = *integers[distinct_pick_ % integers.size()];
+          const ColumnRef& c = rng_.chance(0.5) ? *rng_.pick(integers) : *integers[distinct_pick_ % integers.size()];
           const std::size_t which = rng_.below(3);
           Node n = which == 0 ? agg("COUNT", column(c), VType::Int)
                    : which == 1 ? agg("SUM", column(c), VType::Int)
