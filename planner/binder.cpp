@@ -2255,6 +2255,17 @@ class AggregateScope : public Scope {
         throw Error(ErrorKind::NotSupported, "not supported yet: " + n + " ordered by a string literal", e.offset);
       if (e.distinct) throw Error(ErrorKind::Binder, n + "(DISTINCT ...) is not valid", e.offset);
       if (is_wide(arg) || is_wide(order)) throw wide_aggregate_error(n, e.offset);
+      // DuckDB skips a row whose value is NULL as it skips one whose order
+      // is: the order reads NULL there.
+      if (!(arg.op == Op::Constant && !arg.constant.null_constant)) {
+        std::shared_ptr<const Dictionary> dictionary = order.dictionary;
+        const DataType type = order.type;
+        order = node(Op::Select, type,
+                     {node(Op::IsNull, DataType::boolean(), {arg}, e.offset), null_constant(type, e.offset),
+                      std::move(order)},
+                     e.offset);
+        order.dictionary = std::move(dictionary);
+      }
       a.kind = (n == "arg_min" || n == "min_by") ? AggKind::ArgMin : AggKind::ArgMax;
       a.type = arg.type;
       a.dictionary = arg.dictionary;

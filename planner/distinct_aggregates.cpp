@@ -338,9 +338,10 @@ class OtherDistinctArguments {
   }
 };
 
-// With GROUP BY, DISTINCT aggregates of several arguments as one part per
-// argument joined on the keys (the header's example). nullopt when the
-// DISTINCT aggregates share one argument.
+// One part per DISTINCT argument joined on the keys (the header's
+// example), with GROUP BY and several arguments, or beside an ARG_MIN or
+// ARG_MAX, whose part is the aggregates without DISTINCT (without GROUP BY
+// the parts are a row each, cross joined); nullopt otherwise.
 class DistinctArgumentParts {
  public:
   DistinctArgumentParts(const ast::SelectStatement& s, std::string_view sql, const GroupKeys& keys)
@@ -352,14 +353,19 @@ class DistinctArgumentParts {
         const std::string text = ast::to_string(*e.args[0]);
         if (std::find(arguments_.begin(), arguments_.end(), text) == arguments_.end()) arguments_.push_back(text);
       }
+      extreme_ = extreme_ || (is_aggregate(e) && !e.distinct && is_arg_extreme(e));
       if (!is_aggregate(e))
         for (const auto& a : e.args) self(self, *a);
     };
     for (const auto& item : s_.items) list(list, *item.expr);
     if (s_.having) list(list, *s_.having);
     for (const auto& o : s_.order_by) list(list, *o.expr);
-    if (arguments_.size() < 2) return std::nullopt;
-    parts_.resize(arguments_.size());
+    const bool several = arguments_.size() >= 2 && !s_.group_by.empty();
+    if (!several && !(extreme_ && !arguments_.empty())) return std::nullopt;
+    // ARG_MIN/ARG_MAX have no partials the two-level form could fold: the
+    // aggregates without DISTINCT are a part of their own then.
+    plain_ = extreme_ ? arguments_.size() : 0;
+    parts_.resize(arguments_.size() + (extreme_ ? 1 : 0));
 
     ast::SelectStatement out;
     out.distinct = s_.distinct;
@@ -385,7 +391,9 @@ class DistinctArgumentParts {
       ref.subquery = std::move(part);
       ref.alias = part_name(p);
       ref.offset = at;
-      if (p > 0) {
+      if (p > 0 && keys_.exprs.empty()) {
+        ref.join = ast::JoinKind::Cross;  // one row each
+      } else if (p > 0) {
         ref.join = ast::JoinKind::Inner;
         for (std::size_t k = 0; k < keys_.exprs.size(); ++k) {
           ExprPtr same = ast::make_distinct_from(column(0, key_name(k)), column(p, key_name(k)), false, at);
@@ -408,6 +416,12 @@ class DistinctArgumentParts {
   const GroupKeys& keys_;
   std::vector<std::string> arguments_;        // the DISTINCT arguments' text, in order of appearance
   std::vector<std::vector<Aggregate>> parts_;  // each part's aggregates
+  bool extreme_ = false;                       // an ARG_MIN/ARG_MAX without DISTINCT
+  std::size_t plain_ = 0;                      // the part of the aggregates without DISTINCT
+
+  static bool is_arg_extreme(const ast::Expr& e) {
+    return e.name == "arg_min" || e.name == "arg_max" || e.name == "min_by" || e.name == "max_by";
+  }
 
   static std::string key_name(std::size_t k) { return "group key " + std::to_string(k); }
   static std::string aggregate_name(std::size_t j) { return "aggregate " + std::to_string(j); }
@@ -418,7 +432,7 @@ class DistinctArgumentParts {
   // first part holds those without DISTINCT), a key the first part's.
   ExprPtr replace(const ast::Expr& e) {
     if (is_aggregate(e)) {
-      std::size_t p = 0;
+      std::size_t p = plain_;
       if (e.distinct && e.args.size() == 1)
         p = std::find(arguments_.begin(), arguments_.end(), ast::to_string(*e.args[0])) - arguments_.begin();
       const std::string text = ast::to_string(e);
@@ -455,14 +469,12 @@ std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::Sel
   if (s.having) plain = plain && !nested_aggregate(*s.having);
   for (const auto& o : s.order_by) plain = plain && !nested_aggregate(*o.expr);
   if (!plain) return std::nullopt;
-  if (s.group_by.empty()) {
+  if (std::optional<ast::SelectStatement> parts = DistinctArgumentParts(s, sql, keys).rewrite()) return parts;
+  if (s.group_by.empty())
     if (std::optional<ast::SelectStatement> one_argument = OtherDistinctArguments(s).rewrite()) {
       if (!has_distinct_sum_anywhere(*one_argument, every_distinct)) return one_argument;
       return Rewriter(*one_argument, sql, keys).rewrite();
     }
-  } else if (std::optional<ast::SelectStatement> parts = DistinctArgumentParts(s, sql, keys).rewrite()) {
-    return parts;
-  }
   return Rewriter(s, sql, keys).rewrite();
 }
 

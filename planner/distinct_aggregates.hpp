@@ -89,6 +89,9 @@ bool has_distinct_aggregate_to_rewrite(const ast::SelectStatement& s, bool every
 //   JOIN (SELECT k AS "group key 0", COUNT(DISTINCT y) AS "aggregate 0" FROM t GROUP BY k) AS p1
 //     ON p0."group key 0" IS NOT DISTINCT FROM p1."group key 0"
 // with HAVING as the join's WHERE; each part binds in the two levels above.
+// ARG_MIN and ARG_MAX have no partials for the two levels: beside a
+// DISTINCT aggregate, the aggregates without DISTINCT are a part of their
+// own (without GROUP BY too: each part is then one row, cross joined).
 std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::SelectStatement& s, std::string_view sql,
                                                                   const GroupKeys& keys, bool every_distinct = false);
 

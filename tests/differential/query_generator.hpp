@@ -251,6 +251,7 @@ inline std::string render(const Node& n, Dialect d) {
       // D5: gpusql's SUM of integers is BIGINT, an error past its range.
       if (d == Dialect::Duckdb && n.text == "SUM" && n.type == VType::Int)
         return "CAST(SUM(" + std::string(n.negated ? "DISTINCT " : "") + r(n.args[0]) + ") AS BIGINT)";
+      if (n.args.size() == 2) return n.text + "(" + r(n.args[0]) + ", " + r(n.args[1]) + ")";
       return n.text + "(" + std::string(n.negated ? "DISTINCT " : "") + r(n.args[0]) + ")";
     case K::Between:
       return "(" + r(n.args[0]) + (n.negated ? " NOT" : "") + " BETWEEN " + r(n.args[1]) + " AND " + r(n.args[2]) + ")";
@@ -1519,7 +1520,8 @@ class QueryGenerator {
   }
 
   Node aggregate_item() {
-    switch (rng_.weighted({1.5, 1.5, 2, 1, 2.5, 1.5, 0.5, features_.count_distinct ? 0.7 : 0, features_.types ? 1.5 : 0})) {
+    switch (rng_.weighted({1.5, 1.5, 2, 1, 2.5, 1.5, 0.5, features_.count_distinct ? 0.7 : 0, features_.types ? 1.5 : 0,
+                           rowid_ok_ ? 0.6 : 0})) {
       case 0: return count_star();
       case 1: return agg("COUNT", any(1), VType::Int);
       case 2: {
@@ -1568,7 +1570,23 @@ class QueryGenerator {
         n.negated = true;
         return n;
       }
-      default: return wide_item();
+      case 8: return wide_item();
+      default: {
+        // ARG_MIN/ARG_MAX of any value (NULLs too: DuckDB skips their rows)
+        // ordered by the row: no ties, whose winner DuckDB leaves open.
+        // SQLite has neither.
+        duckdb_only_ = true;
+        Node order;
+        order.kind = Node::Kind::RowId;
+        order.type = VType::Int;
+        order.qualifier = rowid_qualifier_;
+        if (rng_.chance(0.5)) order = unary(Node::Kind::Neg, std::move(order));
+        Node value = any(1);
+        const VType type = value.type;
+        Node n = agg(rng_.chance(0.5) ? "ARG_MIN" : "ARG_MAX", std::move(value), type);
+        n.args.push_back(std::move(order));
+        return n;
+      }
     }
   }
 
