@@ -461,6 +461,9 @@ class CudaBackend final : public ComputeBackend {
     ColumnSet set = columns_of(slots, input);
     kernels::Groups groups =
         kernels::assign_groups(key_programs, key_classes, set, input.count, error_, context_, known_bounds(keys, input));
+    // The keys' errors come before the aggregates' (a stage of their own),
+    // as the host backend evaluates every key before any aggregate.
+    end_stage();
     DeviceBuffer states = group_states(specs, set, groups, input.count);
     const std::size_t group_count = groups.count;  // by_slot groups: numbered by aggregate_groups
     for (std::size_t a = 0; a < specs.size(); ++a)
