@@ -71,6 +71,23 @@ std::string name_of(const ast::Expr& e, std::string_view sql) {
   return ast::to_string(e);
 }
 
+// The name of group key k's column in a rewritten query's inner level.
+std::string key_name(std::size_t k) { return "group key " + std::to_string(k); }
+
+// The rows of `s` (its WITH, FROM and WHERE) grouped by the keys, key k
+// the item named key_name(k); the caller adds the aggregates.
+std::shared_ptr<ast::SelectStatement> grouped_by_keys(const ast::SelectStatement& s, const GroupKeys& keys) {
+  auto grouped = std::make_shared<ast::SelectStatement>();
+  grouped->with = s.with;
+  for (const auto& ref : s.from) grouped->from.push_back(ast::clone(ref));
+  if (s.where) grouped->where = ast::clone(*s.where);
+  for (std::size_t k = 0; k < keys.exprs.size(); ++k) {
+    grouped->items.push_back({ast::clone(*keys.exprs[k]), key_name(k)});
+    grouped->group_by.push_back(ast::clone(*keys.exprs[k]));
+  }
+  return grouped;
+}
+
 // MIN and MAX of the 128-bit value whose text is `argument`.
 struct WideExtremes {
   std::string argument;
@@ -95,14 +112,7 @@ class Rewriter {
     if (s_.offset) outer.offset = ast::clone(*s_.offset);
     for (std::size_t k = 0; k < keys_.exprs.size(); ++k) outer.group_by.push_back(column(key_name(k)));
 
-    auto inner = std::make_shared<ast::SelectStatement>();
-    inner->with = s_.with;
-    for (const auto& ref : s_.from) inner->from.push_back(ast::clone(ref));
-    if (s_.where) inner->where = ast::clone(*s_.where);
-    for (std::size_t k = 0; k < keys_.exprs.size(); ++k) {
-      inner->items.push_back({ast::clone(*keys_.exprs[k]), key_name(k)});
-      inner->group_by.push_back(ast::clone(*keys_.exprs[k]));
-    }
+    std::shared_ptr<ast::SelectStatement> inner = grouped_by_keys(s_, keys_);
     if (!distinct_argument_) throw Error(ErrorKind::Invalid, "internal: no DISTINCT aggregate to rewrite");
     auto key = [&] {
       return wide_ ? call(kWideHighPart, ast::clone(*distinct_argument_), distinct_argument_->offset)
@@ -142,7 +152,6 @@ class Rewriter {
   const ast::Expr* distinct_argument_ = nullptr;
   std::map<std::string, Partial> partials_;  // by the inner aggregate's text
 
-  static std::string key_name(std::size_t k) { return "group key " + std::to_string(k); }
   static ExprPtr column(const std::string& name) { return ast::make_column("", name, 0); }
 
   // A partial aggregate of the inner query, named once per text.
@@ -377,14 +386,7 @@ class DistinctArgumentParts {
     if (s_.offset) out.offset = ast::clone(*s_.offset);
     const std::size_t at = s_.from.empty() ? 0 : s_.from.front().offset;
     for (std::size_t p = 0; p < parts_.size(); ++p) {
-      auto part = std::make_shared<ast::SelectStatement>();
-      part->with = s_.with;
-      for (const auto& ref : s_.from) part->from.push_back(ast::clone(ref));
-      if (s_.where) part->where = ast::clone(*s_.where);
-      for (std::size_t k = 0; k < keys_.exprs.size(); ++k) {
-        part->items.push_back({ast::clone(*keys_.exprs[k]), key_name(k)});
-        part->group_by.push_back(ast::clone(*keys_.exprs[k]));
-      }
+      std::shared_ptr<ast::SelectStatement> part = grouped_by_keys(s_, keys_);
       for (std::size_t j = 0; j < parts_[p].size(); ++j)
         part->items.push_back({std::move(parts_[p][j].expr), aggregate_name(j)});
       ast::TableRef ref;
@@ -423,7 +425,6 @@ class DistinctArgumentParts {
     return e.name == "arg_min" || e.name == "arg_max" || e.name == "min_by" || e.name == "max_by";
   }
 
-  static std::string key_name(std::size_t k) { return "group key " + std::to_string(k); }
   static std::string aggregate_name(std::size_t j) { return "aggregate " + std::to_string(j); }
   static std::string part_name(std::size_t p) { return "distinct part " + std::to_string(p); }
   static ExprPtr column(std::size_t part, const std::string& name) { return ast::make_column(part_name(part), name, 0); }
