@@ -140,6 +140,17 @@
 //      unscaled integer to a float and divides in single precision
 //      (-6106846208). Accepted where every cell is within a REAL's unit in
 //      the last place of DuckDB's (checker.hpp).
+// D23. A DECIMAL SUM whose partial sums leave 128 bits in a group that
+//      HAVING drops: DuckDB fails as it adds (Overflow in HUGEINT
+//      addition); gpusql sums a 128-bit value as three 64-bit parts and
+//      joins them, checking, after HAVING, in the groups it returns only.
+//      Accepted where a probe finds a group whose SUM of |x| reaches 1.7e38
+//      unscaled (checker.hpp). A gpusql difference to mend: DuckDB's is the
+//      standard's answer (every group's aggregates are computed).
+// D24. A DuckDB bug: its WHERE keeps fewer rows than its own projection of
+//      the condition says are TRUE (over a column whose values are all NULL,
+//      `b >= 'b' OR 'abc' IS DISTINCT FROM b` keeps no row). Accepted where
+//      the two counts differ on DuckDB (checker.hpp).
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with
