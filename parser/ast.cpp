@@ -297,20 +297,30 @@ ExprPtr make_binary(BinaryOp op, ExprPtr left, ExprPtr right, std::size_t offset
   return expr;
 }
 
+ExprPtr make_is_null(ExprPtr operand, bool negated, std::size_t offset) {
+  ExprPtr e = make_expr(ExprKind::IsNull, offset);
+  e->negated = negated;
+  e->args.push_back(std::move(operand));
+  return e;
+}
+
+ExprPtr make_case(ExprPtr when, ExprPtr then, ExprPtr otherwise, std::size_t offset) {
+  ExprPtr c = make_expr(ExprKind::Case, offset);
+  c->args.push_back(std::move(when));
+  c->args.push_back(std::move(then));
+  c->args.push_back(std::move(otherwise));
+  c->has_else = true;
+  return c;
+}
+
 ExprPtr make_distinct_from(ExprPtr a, ExprPtr b, bool distinct, std::size_t offset) {
-  auto is_null = [&](const Expr& x, bool negated) {
-    ExprPtr e = make_expr(ExprKind::IsNull, offset);
-    e->negated = negated;
-    e->args.push_back(clone(x));
-    return e;
-  };
   Literal constant;
   constant.kind = Literal::Kind::Boolean;
   constant.boolean = distinct;
   ExprPtr c = make_expr(ExprKind::Case, offset);
-  c->args.push_back(is_null(*a, false));
-  c->args.push_back(is_null(*b, distinct));
-  c->args.push_back(is_null(*b, false));
+  c->args.push_back(make_is_null(clone(*a), false, offset));
+  c->args.push_back(make_is_null(clone(*b), distinct, offset));
+  c->args.push_back(make_is_null(clone(*b), false, offset));
   c->args.push_back(make_literal(constant, offset));
   c->args.push_back(make_binary(distinct ? BinaryOp::Ne : BinaryOp::Eq, std::move(a), std::move(b), offset));
   c->has_else = true;

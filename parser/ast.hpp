@@ -302,6 +302,10 @@ ExprPtr make_star(std::string table, std::size_t offset);
 ExprPtr make_unary(UnaryOp op, ExprPtr operand, std::size_t offset);
 ExprPtr make_binary(BinaryOp op, ExprPtr left, ExprPtr right, std::size_t offset);
 ExprPtr make_function(std::string name, std::vector<ExprPtr> args, bool distinct, std::size_t offset);
+// x IS [NOT] NULL.
+ExprPtr make_is_null(ExprPtr operand, bool negated, std::size_t offset);
+// CASE WHEN `when` THEN `then` ELSE `otherwise` END.
+ExprPtr make_case(ExprPtr when, ExprPtr then, ExprPtr otherwise, std::size_t offset);
 // a IS [NOT] DISTINCT FROM b (`distinct`: without NOT) as the CASE that
 // computes it, never NULL: WHEN a IS NULL THEN b IS [NOT] NULL WHEN b IS
 // NULL THEN `distinct` ELSE a <> b (a = b), marked Expr::distinct_from.

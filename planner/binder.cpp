@@ -3397,11 +3397,32 @@ class QueryBinder {
   }
 
   // A subquery of one value that does not aggregate: a value per row its
-  // FROM and WHERE keep (ORDER BY orders one row at most).
+  // FROM and WHERE keep, or per distinct value (DISTINCT), or the first
+  // row's (LIMIT 1, ORDER BY one key; LIMIT k > 1 keeps up to k rows: the
+  // error past one stays). No OFFSET but 0.
   static bool one_row_value(const ast::SelectStatement& inner) {
-    return inner.items.size() == 1 && inner.items[0].expr->kind != ExprKind::Star && !inner.distinct &&
-           inner.group_by.empty() && !inner.having && !inner.limit && !inner.offset && !inner.set_operation &&
-           !AggregateScope::contains_aggregate(*inner.items[0].expr);
+    const bool plain = inner.items.size() == 1 && inner.items[0].expr->kind != ExprKind::Star &&
+                       inner.group_by.empty() && !inner.having && !inner.set_operation &&
+                       !AggregateScope::contains_aggregate(*inner.items[0].expr);
+    if (!plain || (inner.offset && integer_literal(inner.offset.get()) != 0)) return false;
+    if (!inner.limit) return true;
+    const std::optional<int64_t> limit = integer_literal(inner.limit.get());
+    return limit && *limit >= 0 && (*limit != 1 || inner.order_by.size() <= 1);
+  }
+
+  static std::optional<int64_t> integer_literal(const ast::Expr* e) {
+    if (e && e->kind == ExprKind::Literal && e->literal.kind == ast::Literal::Kind::Integer) return e->literal.integer;
+    return std::nullopt;
+  }
+
+  // The ORDER BY key of a subquery of one item: its expression, the item's
+  // where it names it (ORDER BY 1, ORDER BY alias).
+  static const ast::Expr& order_key(const ast::SelectStatement& inner) {
+    const ast::Expr& key = *inner.order_by[0].expr;
+    if (integer_literal(&key) == 1) return *inner.items[0].expr;
+    if (key.kind == ExprKind::Column && key.table.empty() && iequals(key.name, inner.items[0].alias))
+      return *inner.items[0].expr;
+    return key;
   }
 
   // (SELECT e FROM ... WHERE conditions of any kind on outer references),
@@ -3411,30 +3432,109 @@ class QueryBinder {
   // grouped by D's columns gives each group MIN(e) -- its value, when it is
   // the only one -- and COUNT(*), LEFT JOINed by D's columns; Op::CheckOneRow
   // fails a row whose group counts more than one.
+  //
+  // SELECT DISTINCT e: COUNT(DISTINCT e), plus one where some e is NULL,
+  // counts the rows in its place. LIMIT 0: NULL. LIMIT 1: the first row's
+  // e, in ORDER BY's order (NULLs last; none: any row) -- firsts_by_order().
   std::optional<BoundExpr> scalar_row_by_outer_values(const ast::Expr& sub) {
     const ast::SelectStatement& inner = *sub.subquery;
     const std::size_t at = sub.offset;
-    std::optional<OuterValues> v = outer_values(inner, at);
+    const std::optional<int64_t> limit = integer_literal(inner.limit.get());
+    const bool nothing = limit == 0, first = limit == 1;
+    const bool nulls_first = first && !inner.order_by.empty() && inner.order_by[0].nulls_first.value_or(false);
+    if (nulls_first) return std::nullopt;
+    // D holds the outer references of the ORDER BY key too.
+    ast::SelectStatement probe;
+    probe.with = inner.with;
+    for (const auto& ref : inner.from) probe.from.push_back(ast::clone(ref));
+    if (inner.where) probe.where = ast::clone(*inner.where);
+    probe.items.push_back({ast::clone(*inner.items[0].expr), ""});
+    if (first && !inner.order_by.empty()) probe.items.push_back({ast::clone(order_key(inner)), ""});
+    std::optional<OuterValues> v = outer_values(probe, at);
     if (!v) return std::nullopt;
+    const ast::Expr& e = *inner.items[0].expr;
+    auto call = [&](const char* name, std::vector<ast::ExprPtr> args, bool distinct = false) {
+      return ast::make_function(name, std::move(args), distinct, at);
+    };
+    auto one = [&](ast::ExprPtr x) {
+      std::vector<ast::ExprPtr> args;
+      args.push_back(std::move(x));
+      return args;
+    };
     std::vector<ast::SelectItem> items;
-    {
-      std::vector<ast::ExprPtr> value, star;
-      value.push_back(ast::clone(*inner.items[0].expr));
-      star.push_back(ast::make_star("", at));
-      items.push_back({ast::make_function("min", std::move(value), false, at), "v"});
-      items.push_back({ast::make_function("count", std::move(star), false, at), "n"});
+    if (nothing) {
+      items.push_back({ast::make_case(bool_literal(false, at), call("min", one(ast::clone(e))), null_literal(at), at), "v"});
+    } else if (first) {
+      items.push_back({firsts_by_order(inner, at), "v"});
+    } else if (inner.distinct) {
+      // COUNT(DISTINCT e) + CASE WHEN COUNT(e) < COUNT(*) THEN 1 ELSE 0 END
+      items.push_back({call("min", one(ast::clone(e))), "v"});
+      ast::ExprPtr null_row = ast::make_case(ast::make_binary(ast::BinaryOp::Lt, call("count", one(ast::clone(e))),
+                                                         call("count", one(ast::make_star("", at))), at),
+                                        integer_literal_expr(1, at), integer_literal_expr(0, at), at);
+      items.push_back(
+          {ast::make_binary(ast::BinaryOp::Add, call("count", one(ast::clone(e)), true), std::move(null_row), at), "n"});
+    } else {
+      items.push_back({call("min", one(ast::clone(e))), "v"});
+      items.push_back({call("count", one(ast::make_star("", at))), "n"});
     }
     std::shared_ptr<const Table> groups =
         run_over_outer_values(over_outer_values(inner, v->texts, v->name, items, /*group=*/true, false), *v, at);
     const int k = static_cast<int>(v->bound.size());
     const std::size_t index = join_by_keys(std::move(groups), "correlated", v->bound, /*left=*/true, at, v->null_safe);
     BoundExpr value = TableScope::column_ref(q_.tables[index], k, at);
+    if (nothing || first) return value;
     const DataType type = value.type;
     std::shared_ptr<const Dictionary> dictionary = value.dictionary;  // a VARCHAR's codes pass through
     BoundExpr checked =
         node(Op::CheckOneRow, type, {std::move(value), TableScope::column_ref(q_.tables[index], k + 1, at)}, at);
     checked.dictionary = std::move(dictionary);
     return checked;
+  }
+
+  // The first row's e of a subquery with LIMIT 1, over its groups:
+  //   CASE WHEN COUNT(o) = 0 THEN (CASE WHEN ARG_MIN(e IS NULL, 0) THEN NULL ELSE ARG_MIN(e, 0) END)
+  //        WHEN ARG_MIN(e IS NULL, o) THEN NULL ELSE ARG_MIN(e, o) END
+  // (ARG_MAX for DESC; no ORDER BY: o is 0). ARG_MIN skips the rows whose
+  // e is NULL: ARG_MIN(e IS NULL, o), never NULL, tells where the first
+  // row's e is; the lowest row wins ties in both, so both name that row.
+  // Rows whose o is NULL come last (NULLS LAST): only where every o is.
+  ast::ExprPtr firsts_by_order(const ast::SelectStatement& inner, std::size_t at) const {
+    const ast::Expr& e = *inner.items[0].expr;
+    const bool ordered = !inner.order_by.empty();
+    const char* extreme = ordered && inner.order_by[0].descending ? "arg_max" : "arg_min";
+    auto is_null = [&] { return ast::make_is_null(ast::clone(e), false, at); };
+    auto first_of = [&](const char* name, ast::ExprPtr value, ast::ExprPtr order) {
+      std::vector<ast::ExprPtr> args;
+      args.push_back(std::move(value));
+      args.push_back(std::move(order));
+      return ast::make_function(name, std::move(args), false, at);
+    };
+    auto by = [&](const char* name, ast::ExprPtr order_a, ast::ExprPtr order_b) {
+      return ast::make_case(first_of(name, is_null(), std::move(order_a)), null_literal(at),
+                            first_of(name, ast::clone(e), std::move(order_b)), at);
+    };
+    ast::ExprPtr any_row = by("arg_min", integer_literal_expr(0, at), integer_literal_expr(0, at));
+    if (!ordered) return any_row;
+    const ast::Expr& o = order_key(inner);
+    std::vector<ast::ExprPtr> counted;
+    counted.push_back(ast::clone(o));
+    ast::ExprPtr none = ast::make_binary(ast::BinaryOp::Eq, ast::make_function("count", std::move(counted), false, at),
+                                         integer_literal_expr(0, at), at);
+    return ast::make_case(std::move(none), std::move(any_row), by(extreme, ast::clone(o), ast::clone(o)), at);
+  }
+
+  static ast::ExprPtr integer_literal_expr(int64_t value, std::size_t at) {
+    ast::Literal literal;
+    literal.kind = ast::Literal::Kind::Integer;
+    literal.integer = value;
+    return ast::make_literal(literal, at);
+  }
+
+  static ast::ExprPtr null_literal(std::size_t at) {
+    ast::Literal literal;
+    literal.kind = ast::Literal::Kind::Null;
+    return ast::make_literal(literal, at);
   }
 
   // EXISTS (SELECT ... WHERE conditions of any kind on outer references):

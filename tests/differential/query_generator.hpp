@@ -116,6 +116,8 @@ struct Node {
   std::vector<Node> args;
   std::vector<Node> inner;  // Scalar, InSelect, Exists, Quantified: the subquery's item and WHERE
   std::string quantifier;   // Quantified: "> ALL", "= ANY", ...
+  bool distinct_rows = false;  // Scalar: SELECT DISTINCT
+  std::string tail;            // Scalar: what follows its WHERE (" ORDER BY s.rowid LIMIT 1")
 };
 
 inline bool contains_aggregate(const Node& n) {
@@ -283,8 +285,8 @@ inline std::string render(const Node& n, Dialect d) {
     case K::Scalar:
     case K::InSelect:
     case K::Quantified: {
-      std::string select = "(SELECT " + r(n.inner[0]) + " FROM " + n.text + " AS s" +
-                           (n.inner.size() > 1 ? " WHERE " + r(n.inner[1]) : "") + ")";
+      std::string select = "(SELECT " + std::string(n.distinct_rows ? "DISTINCT " : "") + r(n.inner[0]) + " FROM " +
+                           n.text + " AS s" + (n.inner.size() > 1 ? " WHERE " + r(n.inner[1]) : "") + n.tail + ")";
       if (n.kind == K::Scalar) return select;
       if (n.kind == K::Quantified) return "(" + r(n.args[0]) + " " + n.quantifier + " " + select + ")";
       return "(" + r(n.args[0]) + (n.negated ? " NOT" : "") + " IN " + select + ")";
@@ -1339,8 +1341,13 @@ class QueryGenerator {
       return column(c);
     };
     std::optional<Node> value;
-    if (rng_.chance(anywhere ? 0.4 : 0.6)) value = inside(t, [&] { return scalar_aggregate(); });
-    else if (new_shape(0.25)) value = inside(t, [&] { return scalar_row_value(); });  // SQLite takes the first row
+    bool row_value = false;
+    if (rng_.chance(anywhere ? 0.4 : 0.6)) {
+      value = inside(t, [&] { return scalar_aggregate(); });
+    } else if (new_shape(0.25)) {
+      value = inside(t, [&] { return scalar_row_value(); });  // SQLite takes the first row
+      row_value = value.has_value();
+    }
     Node where = compare("=", column(i), outer_column(o));
     std::vector<std::pair<ColumnRef, ColumnRef>> ordered;
     for (const auto& [a, b] : pairs)
@@ -1392,6 +1399,9 @@ class QueryGenerator {
       return n;
     }
     Node sub = subquery_node(Node::Kind::Scalar, t, {*value, std::move(where)});
+    if (row_value && rng_.chance(0.25)) sub.distinct_rows = true;
+    else if (row_value && rng_.chance(0.35))  // the row's own order: no ties, whose winner DuckDB leaves open
+      sub.tail = std::string(" ORDER BY s.rowid") + (rng_.chance(0.5) ? " DESC" : "") + " LIMIT 1";
     sub.type = value->type;
     sub.scale = decimal_scale(*value).value_or(-1);
     static const std::vector<std::string> ops = {"=", "<>", "<", "<=", ">", ">="};
