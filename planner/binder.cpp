@@ -3407,7 +3407,11 @@ class QueryBinder {
     if (!plain || (inner.offset && integer_literal(inner.offset.get()) != 0)) return false;
     if (!inner.limit) return true;
     const std::optional<int64_t> limit = integer_literal(inner.limit.get());
-    return limit && *limit >= 0 && (*limit != 1 || inner.order_by.size() <= 1);
+    if (!limit || *limit < 0) return false;
+    if (*limit != 1 || inner.order_by.empty()) return true;
+    // One key, not a position past the one item (DuckDB's error).
+    const std::optional<int64_t> position = integer_literal(inner.order_by[0].expr.get());
+    return inner.order_by.size() == 1 && (!position || *position == 1);
   }
 
   static std::optional<int64_t> integer_literal(const ast::Expr* e) {
@@ -3463,7 +3467,8 @@ class QueryBinder {
     };
     std::vector<ast::SelectItem> items;
     if (nothing) {
-      items.push_back({ast::make_case(bool_literal(false, at), call("min", one(ast::clone(e))), null_literal(at), at), "v"});
+      ast::ExprPtr none = ast::make_case(bool_literal(false, at), call("min", one(ast::clone(e))), null_literal(at), at);
+      items.push_back({std::move(none), "v"});
     } else if (first) {
       items.push_back({firsts_by_order(inner, at), "v"});
     } else if (inner.distinct) {
