@@ -7,7 +7,8 @@
 //   SELECT k, SUM(v), COALESCE(SUM(n), 0), MAX(m)
 //   FROM (SELECT k, x AS v, COUNT(*) AS n, MAX(y) AS m FROM t WHERE c GROUP BY k, x)
 //   GROUP BY k
-// Every DISTINCT aggregate must have the same argument; the others may be
+// Here every DISTINCT aggregate has the same argument (several arguments:
+// distinct_aggregates_rewritten() below); the others may be
 // COUNT, SUM, MIN, MAX and AVG (a floating SUM or AVG then adds partial
 // sums: the same value up to rounding). AVG(y) reads
 //   "avg of partials"(SUM(h), SUM(l), COALESCE(SUM(n), 0), MIN(m))
@@ -17,7 +18,8 @@
 // SUMs of y / 2^32 and y % 2^32, so that neither leaves BIGINT in any group
 // (AVG never overflows) and the total is h * 2^32 + l in 128 bits; for
 // other types h is SUM(y) (l unused). MIN(m) is there for y's type alone.
-// Anything else is "not supported yet".
+// ARG_MIN and ARG_MAX have no partials (below). Anything else is "not
+// supported yet".
 #pragma once
 
 #include <cstddef>
