@@ -267,6 +267,26 @@ ExprPtr make_literal(Literal literal, std::size_t offset) {
   return expr;
 }
 
+ExprPtr make_integer_literal(int64_t value, std::size_t offset) {
+  Literal literal;
+  literal.kind = Literal::Kind::Integer;
+  literal.integer = value;
+  return make_literal(literal, offset);
+}
+
+ExprPtr make_bool_literal(bool value, std::size_t offset) {
+  Literal literal;
+  literal.kind = Literal::Kind::Boolean;
+  literal.boolean = value;
+  return make_literal(literal, offset);
+}
+
+ExprPtr make_null_literal(std::size_t offset) {
+  Literal literal;
+  literal.kind = Literal::Kind::Null;
+  return make_literal(literal, offset);
+}
+
 ExprPtr make_column(std::string table, std::string name, std::size_t offset) {
   ExprPtr expr = make_expr(ExprKind::Column, offset);
   expr->table = std::move(table);
@@ -314,14 +334,11 @@ ExprPtr make_case(ExprPtr when, ExprPtr then, ExprPtr otherwise, std::size_t off
 }
 
 ExprPtr make_distinct_from(ExprPtr a, ExprPtr b, bool distinct, std::size_t offset) {
-  Literal constant;
-  constant.kind = Literal::Kind::Boolean;
-  constant.boolean = distinct;
   ExprPtr c = make_expr(ExprKind::Case, offset);
   c->args.push_back(make_is_null(clone(*a), false, offset));
   c->args.push_back(make_is_null(clone(*b), distinct, offset));
   c->args.push_back(make_is_null(clone(*b), false, offset));
-  c->args.push_back(make_literal(constant, offset));
+  c->args.push_back(make_bool_literal(distinct, offset));
   c->args.push_back(make_binary(distinct ? BinaryOp::Ne : BinaryOp::Eq, std::move(a), std::move(b), offset));
   c->has_else = true;
   c->distinct_from = true;

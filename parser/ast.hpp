@@ -297,6 +297,9 @@ struct Statement {
 
 // Builders, so that tests and the parser's actions read the same.
 ExprPtr make_literal(Literal literal, std::size_t offset);
+ExprPtr make_integer_literal(int64_t value, std::size_t offset);
+ExprPtr make_bool_literal(bool value, std::size_t offset);
+ExprPtr make_null_literal(std::size_t offset);
 ExprPtr make_column(std::string table, std::string name, std::size_t offset);
 ExprPtr make_star(std::string table, std::size_t offset);
 ExprPtr make_unary(UnaryOp op, ExprPtr operand, std::size_t offset);

@@ -3113,7 +3113,7 @@ class QueryBinder {
     none.with = inner.with;
     none.items.push_back({ast::clone(*inner.items[0].expr), "v"});
     none.from = copy_from(inner);
-    none.where = bool_literal(false, at);
+    none.where = ast::make_bool_literal(false, at);
     ast::Expr empty;
     empty.kind = ExprKind::Subquery;
     empty.offset = at;
@@ -3299,7 +3299,7 @@ class QueryBinder {
           if (!has_subquery(*part))
             copy.on = copy.on ? ast::make_binary(ast::BinaryOp::And, std::move(copy.on), ast::clone(*part), at)
                               : ast::clone(*part);
-        if (!copy.on) copy.on = bool_literal(true, at);
+        if (!copy.on) copy.on = ast::make_bool_literal(true, at);
       }
       select->from.push_back(std::move(copy));
     }
@@ -3343,13 +3343,6 @@ class QueryBinder {
 
   static constexpr int kMaxOuterValuesDepth = 8;
 
-  static ast::ExprPtr bool_literal(bool value, std::size_t at) {
-    ast::Literal literal;
-    literal.kind = ast::Literal::Kind::Boolean;
-    literal.boolean = value;
-    return ast::make_literal(literal, at);
-  }
-
   bool reads_outer(const ast::Expr& e, const OuterValues& v) const {
     std::vector<const ast::Expr*> columns;
     collect_columns(e, columns);
@@ -3390,7 +3383,8 @@ class QueryBinder {
     BoundExpr empty_value = reads_outer(item, *v) ? value_over_no_rows_reading(item) : value_over_no_rows(inner, at);
     std::vector<ast::SelectItem> items;
     items.push_back({ast::clone(*inner.items[0].expr), "v"});
-    if (nullable_keys(v->null_safe)) items.push_back({bool_literal(true, at), "m"});  // value_of_groups()'s mark
+    // value_of_groups()'s mark
+    if (nullable_keys(v->null_safe)) items.push_back({ast::make_bool_literal(true, at), "m"});
     std::shared_ptr<const Table> groups =
         run_over_outer_values(over_outer_values(inner, v->texts, v->name, items, /*group=*/true, false), *v, at);
     return value_of_groups(std::move(groups), v->bound, std::move(empty_value), at, v->null_safe);
@@ -3467,7 +3461,8 @@ class QueryBinder {
     };
     std::vector<ast::SelectItem> items;
     if (nothing) {
-      ast::ExprPtr none = ast::make_case(bool_literal(false, at), call("min", one(ast::clone(e))), null_literal(at), at);
+      ast::ExprPtr none = ast::make_case(ast::make_bool_literal(false, at), call("min", one(ast::clone(e))),
+                                         ast::make_null_literal(at), at);
       items.push_back({std::move(none), "v"});
     } else if (first) {
       items.push_back({firsts_by_order(inner, at), "v"});
@@ -3476,7 +3471,7 @@ class QueryBinder {
       items.push_back({call("min", one(ast::clone(e))), "v"});
       ast::ExprPtr null_row = ast::make_case(ast::make_binary(ast::BinaryOp::Lt, call("count", one(ast::clone(e))),
                                                          call("count", one(ast::make_star("", at))), at),
-                                        integer_literal_expr(1, at), integer_literal_expr(0, at), at);
+                                        ast::make_integer_literal(1, at), ast::make_integer_literal(0, at), at);
       items.push_back(
           {ast::make_binary(ast::BinaryOp::Add, call("count", one(ast::clone(e)), true), std::move(null_row), at), "n"});
     } else {
@@ -3516,30 +3511,17 @@ class QueryBinder {
       return ast::make_function(name, std::move(args), false, at);
     };
     auto by = [&](const char* name, ast::ExprPtr order_a, ast::ExprPtr order_b) {
-      return ast::make_case(first_of(name, is_null(), std::move(order_a)), null_literal(at),
+      return ast::make_case(first_of(name, is_null(), std::move(order_a)), ast::make_null_literal(at),
                             first_of(name, ast::clone(e), std::move(order_b)), at);
     };
-    ast::ExprPtr any_row = by("arg_min", integer_literal_expr(0, at), integer_literal_expr(0, at));
+    ast::ExprPtr any_row = by("arg_min", ast::make_integer_literal(0, at), ast::make_integer_literal(0, at));
     if (!ordered) return any_row;
     const ast::Expr& o = order_key(inner);
     std::vector<ast::ExprPtr> counted;
     counted.push_back(ast::clone(o));
     ast::ExprPtr none = ast::make_binary(ast::BinaryOp::Eq, ast::make_function("count", std::move(counted), false, at),
-                                         integer_literal_expr(0, at), at);
+                                         ast::make_integer_literal(0, at), at);
     return ast::make_case(std::move(none), std::move(any_row), by(extreme, ast::clone(o), ast::clone(o)), at);
-  }
-
-  static ast::ExprPtr integer_literal_expr(int64_t value, std::size_t at) {
-    ast::Literal literal;
-    literal.kind = ast::Literal::Kind::Integer;
-    literal.integer = value;
-    return ast::make_literal(literal, at);
-  }
-
-  static ast::ExprPtr null_literal(std::size_t at) {
-    ast::Literal literal;
-    literal.kind = ast::Literal::Kind::Null;
-    return ast::make_literal(literal, at);
   }
 
   // EXISTS (SELECT ... WHERE conditions of any kind on outer references):
@@ -3564,7 +3546,7 @@ class QueryBinder {
     // DISTINCT FROM: then it carries a TRUE after its keys.
     const bool mark = nullable_keys(v->null_safe);
     std::vector<ast::SelectItem> items;
-    if (mark) items.push_back({bool_literal(true, at), "m"});
+    if (mark) items.push_back({ast::make_bool_literal(true, at), "m"});
     std::shared_ptr<const Table> found =
         run_over_outer_values(over_outer_values(inner, v->texts, v->name, items, false, /*distinct=*/true), *v, at);
     const std::size_t index = join_by_keys(std::move(found), "exists", v->bound, /*left=*/!semi, at, v->null_safe);

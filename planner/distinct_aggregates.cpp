@@ -122,10 +122,8 @@ class Rewriter {
     // A constant argument (COUNT(DISTINCT 5)) groups by its item's position:
     // GROUP BY 5 would name the fifth item.
     if (distinct_argument_->kind == ExprKind::Literal) {
-      ast::Literal position;
-      position.kind = ast::Literal::Kind::Integer;
-      position.integer = static_cast<int64_t>(inner->items.size());
-      inner->group_by.push_back(ast::make_literal(position, distinct_argument_->offset));
+      inner->group_by.push_back(
+          ast::make_integer_literal(static_cast<int64_t>(inner->items.size()), distinct_argument_->offset));
     } else {
       inner->group_by.push_back(key());
     }
@@ -178,21 +176,12 @@ class Rewriter {
   ExprPtr count_of(const std::string& partial_name, std::size_t offset) const {
     std::vector<ExprPtr> args;
     args.push_back(call("sum", column(partial_name), offset));
-    ast::Literal zero;
-    zero.kind = ast::Literal::Kind::Integer;
-    args.push_back(ast::make_literal(zero, offset));
+    args.push_back(ast::make_integer_literal(0, offset));
     return ast::make_function("coalesce", std::move(args), false, offset);
   }
 
   std::string beside() const {
     return wide_ ? " beside MIN or MAX of a DECIMAL wider than 18 digits" : " beside SUM or AVG (DISTINCT ...)";
-  }
-
-  static ExprPtr integer(int64_t value, std::size_t offset) {
-    ast::Literal literal;
-    literal.kind = ast::Literal::Kind::Integer;
-    literal.integer = value;
-    return ast::make_literal(literal, offset);
   }
 
   // MIN or MAX of the 128-bit value: its greatest (least) upper half, and the
@@ -207,8 +196,8 @@ class Rewriter {
     std::vector<ExprPtr> args;
     args.push_back(call(e.name, column("distinct value"), at));
     args.push_back(ast::make_function(e.name == "max" ? "arg_max" : "arg_min", std::move(best), false, at));
-    args.push_back(integer(wide_->precision, at));
-    args.push_back(integer(wide_->scale, at));
+    args.push_back(ast::make_integer_literal(wide_->precision, at));
+    args.push_back(ast::make_integer_literal(wide_->scale, at));
     return ast::make_function(kWideFromParts, std::move(args), false, at);
   }
 
@@ -250,13 +239,9 @@ class Rewriter {
       args.push_back(call("sum", column(total), at));
       args.push_back(count_of(partial("count", e.args[0].get(), at), at));
       std::vector<ExprPtr> type;
-      for (int k = 0; k < 2; ++k) {
-        ast::Literal null;
-        null.kind = ast::Literal::Kind::Null;
-        type.push_back(ast::make_literal(null, at));
-      }
-      type.push_back(integer(wide_->precision, at));
-      type.push_back(integer(wide_->scale, at));
+      for (int k = 0; k < 2; ++k) type.push_back(ast::make_null_literal(at));
+      type.push_back(ast::make_integer_literal(wide_->precision, at));
+      type.push_back(ast::make_integer_literal(wide_->scale, at));
       args.push_back(ast::make_function(kWideFromParts, std::move(type), false, at));
       return ast::make_function(kAverageOfPartials, std::move(args), false, at);
     }
