@@ -228,7 +228,7 @@ void add_string_buffers(const HostColumn& column, std::size_t rows, std::size_t 
   for (std::size_t row = 0; row < rows; ++row) {
     offset[row] = static_cast<Offset>(at);
     if (!column.is_valid(row)) continue;
-    const std::string& value = column.dictionary->values[codes[row]];
+    const std::string_view value = column.dictionary->values[codes[row]];
     copy_bytes(out + at, value.data(), value.size());
     at += value.size();
   }

@@ -199,7 +199,7 @@ std::string constant_text(const ast::Expr& e, std::string_view option) {
   Constant c = evaluate_constant(e);
   if (c.is_null || c.column.type.id != Type::Varchar)
     throw Error(ErrorKind::Binder, "option \"" + std::string(option) + "\" takes a string", e.offset);
-  return c.column.dictionary->values[0];
+  return std::string(c.column.dictionary->values[0]);
 }
 
 bool constant_bool(const ast::Literal& l, std::size_t offset, std::string_view option) {

@@ -96,7 +96,7 @@ struct ColumnFields {
     plain_values = o.null_text.empty() && !std::isalnum(static_cast<unsigned char>(d)) &&
                    std::string_view("+-.:() ").find(d) == std::string_view::npos;
     if (c.type.id != Type::Varchar || !c.dictionary || c.dictionary->size() > rows) return;
-    const std::vector<std::string>& values = c.dictionary->values;
+    const StringPool& values = c.dictionary->values;
     entries.resize(values.size());
     parallel_ranges(values.size(), 1 << 14, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) append_field(entries[i], values[i], o);

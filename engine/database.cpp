@@ -120,16 +120,13 @@ std::shared_ptr<ResultData> Database::Impl::run_explain(const ast::ExplainStatem
   } else {
     text = "logical plan:\n" + plan.root->to_string(plan.column_names) + "physical plan:\n" + executor->explain(plan);
   }
-  auto dictionary = std::make_shared<Dictionary>();
   std::vector<std::string> lines;
   for (std::size_t start = 0; start < text.size();) {
     std::size_t end = text.find('\n', start);
     lines.push_back(text.substr(start, end - start));
     start = end == std::string::npos ? text.size() : end + 1;
   }
-  dictionary->values = lines;
-  std::sort(dictionary->values.begin(), dictionary->values.end());
-  dictionary->values.erase(std::unique(dictionary->values.begin(), dictionary->values.end()), dictionary->values.end());
+  std::shared_ptr<Dictionary> dictionary = sorted_dictionary(lines);
   HostColumn column(DataType::varchar(), lines.size());
   for (std::size_t i = 0; i < lines.size(); ++i) column.values<uint32_t>()[i] = dictionary->lower_bound(lines[i]);
   column.dictionary = std::move(dictionary);

@@ -75,7 +75,7 @@ Value Result::value(std::size_t row, std::size_t column) const {
     case Type::BigInt: return c.values<int64_t>()[row];
     case Type::Double: return c.values<double>()[row];
     case Type::Real: return static_cast<double>(c.values<float>()[row]);
-    case Type::Varchar: return c.dictionary->values[c.values<uint32_t>()[row]];
+    case Type::Varchar: return std::string(c.dictionary->values[c.values<uint32_t>()[row]]);
     case Type::Decimal:
       if (c.type.is_wide_decimal()) return wide_decimal(c.bytes.data(), row, c.type.scale);
       return Decimal{c.values<int64_t>()[row], c.type.scale};
@@ -89,7 +89,7 @@ std::string Result::text(std::size_t row, std::size_t column) const {
   check_cell(*data_, row, column);
   const HostColumn& c = data_->columns[column];
   if (!c.is_valid(row)) return "NULL";
-  if (c.type.id == Type::Varchar) return c.dictionary->values[c.values<uint32_t>()[row]];
+  if (c.type.id == Type::Varchar) return std::string(c.dictionary->values[c.values<uint32_t>()[row]]);
   // REAL prints in its shortest float form (0.1, not 0.10000000149011612).
   return format_fixed(c.type, c.bytes.data(), row);
 }

@@ -67,7 +67,7 @@ std::string describe(const Table& t) {
       else if (h.type.id == Type::Varchar) {
         uint32_t code = h.values<uint32_t>()[r];
         if (code >= h.dictionary->size()) __builtin_trap();
-        out += "'" + h.dictionary->values[code] + "'";
+        out += "'" + std::string(h.dictionary->values[code]) + "'";
       } else {
         out += format_fixed(h.type, h.bytes.data(), r);
       }

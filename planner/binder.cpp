@@ -1213,15 +1213,16 @@ class ExpressionBinder {
     if (s.type.id != Type::Varchar)
       throw Error(ErrorKind::Binder, "No function matches " + e.name + "(" + s.type.to_string() + ")",
                   e.args[0]->offset);
-    auto characters = [](const std::string& text) {
+    auto characters = [](std::string_view text) {
       return static_cast<int64_t>(std::count_if(text.begin(), text.end(), [](char c) {
         return (static_cast<unsigned char>(c) & 0xC0) != 0x80;  // not a continuation byte
       }));
     };
-    auto ascii = [](const std::string& text) {
+    auto ascii = [](std::string_view text) {
       return std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
     };
-    auto cased = [&](std::string text) {
+    auto cased = [&](std::string_view in) {
+      std::string text(in);
       for (char& c : text) c = static_cast<char>(e.name == "upper" ? std::toupper(static_cast<unsigned char>(c))
                                                                   : std::tolower(static_cast<unsigned char>(c)));
       return text;
@@ -1236,7 +1237,7 @@ class ExpressionBinder {
     if (!s.dictionary)
       throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of a string that is not a column's",
                   e.offset);
-    const std::vector<std::string>& values = s.dictionary->values;
+    const StringPool& values = s.dictionary->values;
     if (length) {
       auto table = std::make_shared<LookupTable>();
       table->type = Type::BigInt;
@@ -1284,7 +1285,7 @@ class ExpressionBinder {
       BoundExpr s = prefix ? std::move(b) : std::move(a);
       if (s.dictionary)
         return map_strings(std::move(s), (prefix ? "prefix " : "suffix ") + piece,
-                           [&](const std::string& t) { return prefix ? piece + t : t + piece; });
+                           [&](std::string_view t) { return prefix ? piece + std::string(t) : std::string(t) + piece; });
     }
     throw Error(ErrorKind::NotSupported, "not supported yet: || of two computed strings", e.offset);
   }
@@ -1372,7 +1373,7 @@ class ExpressionBinder {
       set.push_back(characters.substr(i, n));
       i += n;
     }
-    auto trimmed = [&](const std::string& text) {
+    auto trimmed = [&](std::string_view text) {
       std::size_t begin = 0, end = text.size();
       auto strip = [&](bool front) {
         for (bool more = true; more && begin < end;) {
@@ -1389,7 +1390,7 @@ class ExpressionBinder {
       };
       if (left) strip(true);
       if (right) strip(false);
-      return text.substr(begin, end - begin);
+      return std::string(text.substr(begin, end - begin));
     };
     if (s.op == Op::Constant) {
       s.text = trimmed(s.text);
@@ -1441,7 +1442,7 @@ class ExpressionBinder {
       throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of a string that is not a column's",
                   e.offset);
     const std::string key = "substring " + std::to_string(start) + " " + (length ? std::to_string(*length) : "-");
-    return map_strings(std::move(s), key, [&](const std::string& text) { return substring(text, start, length); });
+    return map_strings(std::move(s), key, [&](std::string_view text) { return substring(text, start, length); });
   }
 
   // AVG(y) from the two-level rewrite's partials (planner/distinct_aggregates.hpp):
@@ -1810,7 +1811,7 @@ class Subqueries {
       }
       case Type::Varchar: {
         BoundExpr v = make_constant(DataType::varchar(), e.offset);
-        v.text = c.dictionary->values.at(c.values<uint32_t>()[0]);
+        v.text = std::string(c.dictionary->values.at(c.values<uint32_t>()[0]));
         return v;
       }
       case Type::HugeInt: return wide_constant(load_wide(c.bytes.data(), 0), c.type, e.offset);  // kept 128-bit
@@ -1877,7 +1878,7 @@ class Subqueries {
           has_null = true;
           continue;
         }
-        const std::string& value = c.dictionary->values[c.values<uint32_t>()[row]];
+        const std::string_view value = c.dictionary->values[c.values<uint32_t>()[row]];
         const uint32_t code = x.dictionary->lower_bound(value);
         if (code < x.dictionary->size() && x.dictionary->values[code] == value) keys.push_back(code);
       }
@@ -3695,7 +3696,7 @@ class QueryBinder {
         continue;
       }
       const HostColumn& col = groups->columns[0];
-      const std::string& value = col.dictionary->values[col.values<uint32_t>()[row]];
+      const std::string_view value = col.dictionary->values[col.values<uint32_t>()[row]];
       const uint32_t code = outer_key.dictionary->lower_bound(value);
       if (code < outer_key.dictionary->size() && outer_key.dictionary->values[code] == value)
         entries.push_back({code, row});

@@ -41,16 +41,15 @@ std::shared_ptr<const Dictionary> common_dictionary(const std::vector<const Boun
   // Start from the largest dictionary: the others are often subsets of it
   // (a fact table's strings and a dimension's), and then it is the answer.
   std::shared_ptr<const Dictionary> united;
-  auto literals = std::make_shared<Dictionary>();
+  std::vector<std::string_view> texts;
   for (const BoundExpr* e : operands) {
     if (e->op == Op::Constant) {
-      if (!e->constant.null_constant) literals->values.push_back(e->text);
+      if (!e->constant.null_constant) texts.push_back(e->text);
     } else if (e->dictionary && (!united || e->dictionary->size() > united->size())) {
       united = e->dictionary;
     }
   }
-  std::sort(literals->values.begin(), literals->values.end());
-  literals->values.erase(std::unique(literals->values.begin(), literals->values.end()), literals->values.end());
+  std::shared_ptr<const Dictionary> literals = sorted_dictionary(std::move(texts));
   if (!united) return literals;
   for (const BoundExpr* e : operands)
     if (e->op != Op::Constant && e->dictionary && e->dictionary != united)
@@ -69,8 +68,8 @@ BoundExpr recode(BoundExpr e, const std::shared_ptr<const Dictionary>& target) {
   }
   if (e.dictionary == target) return e;
   // Both dictionaries are sorted: one merge walk finds every code.
-  const std::vector<std::string>& from = e.dictionary->values;
-  const std::vector<std::string>& to = target->values;
+  const StringPool& from = e.dictionary->values;
+  const StringPool& to = target->values;
   std::vector<uint32_t> codes(from.size());
   bool identity = from.size() == to.size();
   std::size_t j = 0;
@@ -86,10 +85,10 @@ BoundExpr recode(BoundExpr e, const std::shared_ptr<const Dictionary>& target) {
   return code_lookup(std::move(e), std::make_shared<const LookupTable>(code_table(codes)), target);
 }
 
-BoundExpr map_strings(BoundExpr e, const std::string& key, const std::function<std::string(const std::string&)>& f) {
+BoundExpr map_strings(BoundExpr e, const std::string& key, const std::function<std::string(std::string_view)>& f) {
   const Dictionary& source = *e.dictionary;
   std::shared_ptr<const DerivedDictionary> mapped = source.derived<DerivedDictionary>(key, [&] {
-    const std::vector<std::string>& from = source.values;
+    const StringPool& from = source.values;
     std::vector<std::string> images(from.size());
     parallel_ranges(from.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) images[i] = f(from[i]);
@@ -105,8 +104,9 @@ BoundExpr map_strings(BoundExpr e, const std::string& key, const std::function<s
       distinct.insert(local.begin(), local.end());
     });
     auto target = std::make_shared<Dictionary>();
-    target->values.assign(distinct.begin(), distinct.end());
-    std::sort(target->values.begin(), target->values.end());
+    std::vector<std::string_view> sorted(distinct.begin(), distinct.end());
+    std::sort(sorted.begin(), sorted.end());
+    target->values = StringPool::of(sorted);
     std::unordered_map<std::string_view, uint32_t> code_of;
     for (std::size_t c = 0; c < target->values.size(); ++c) code_of.emplace(target->values[c], static_cast<uint32_t>(c));
     DerivedDictionary out;

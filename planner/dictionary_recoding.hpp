@@ -26,7 +26,7 @@ std::shared_ptr<const Dictionary> common_dictionary(const std::vector<const Boun
 // and a Lookup node maps each code to its image's. `key` names the function
 // with its constant arguments ("substring 1 2"): the mapping is kept with
 // the dictionary (Dictionary::derived) and made once.
-BoundExpr map_strings(BoundExpr e, const std::string& key, const std::function<std::string(const std::string&)>& f);
+BoundExpr map_strings(BoundExpr e, const std::string& key, const std::function<std::string(std::string_view)>& f);
 
 // `e` (a VARCHAR expression with a dictionary, a string literal or a NULL)
 // as codes of `target`, which must hold all of its values.

@@ -115,7 +115,7 @@ bool pieces_match(std::string_view text, const std::vector<std::string_view>& pi
 
 }  // namespace
 
-std::vector<uint8_t> like_matches(const std::vector<std::string>& values, std::string_view pattern) {
+std::vector<uint8_t> like_matches(const StringPool& values, std::string_view pattern) {
   std::vector<uint8_t> out(values.size());
   const bool pieces_only = pattern.find('_') == std::string_view::npos;
   std::vector<std::string_view> pieces;

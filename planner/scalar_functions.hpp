@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "storage/string_pool.hpp"
+
 namespace gpusql {
 
 // "YYYY-MM-DD" -> days since 1970-01-01; false when malformed or not a real date.
@@ -21,7 +23,7 @@ bool like_match(std::string_view text, std::string_view pattern);
 // like_match() of every value, on every core for a large dictionary; a
 // pattern of literal pieces between '%' (no '_') is matched by searching
 // for each piece in turn.
-std::vector<uint8_t> like_matches(const std::vector<std::string>& values, std::string_view pattern);
+std::vector<uint8_t> like_matches(const StringPool& values, std::string_view pattern);
 
 // SUBSTRING(text, start[, length]) as DuckDB's: characters are UTF-8 code
 // points counted from 1; a start of 0 or below begins before the first (a

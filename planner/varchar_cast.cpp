@@ -102,11 +102,7 @@ std::optional<BoundExpr> cast_to_varchar(const BoundExpr& arg) {
   if (std::find(null_result.begin(), null_result.end(), 1) != null_result.end())
     return std::nullopt;  // some values become NULL: a rank's code cannot say so
 
-  auto dictionary = std::make_shared<Dictionary>();
-  dictionary->values = text;
-  std::sort(dictionary->values.begin(), dictionary->values.end());
-  dictionary->values.erase(std::unique(dictionary->values.begin(), dictionary->values.end()),
-                           dictionary->values.end());
+  std::shared_ptr<Dictionary> dictionary = sorted_dictionary(text);
   std::vector<uint32_t> codes(n);
   for (std::size_t i = 0; i < n; ++i) codes[i] = dictionary->lower_bound(text[i]);
 

@@ -31,7 +31,7 @@ DictionaryUnion unite_dictionaries(const std::shared_ptr<const Dictionary>& left
     return u;
   }
   auto merged = std::make_shared<Dictionary>();
-  merged->values.reserve(a.size() + b.size());
+  merged->values.reserve(a.size() + b.size(), a.byte_size() + b.byte_size());
   u.left_codes.resize(a.size());
   std::size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
@@ -229,7 +229,7 @@ HostColumn cast_column(const HostColumn& column, DataType target, std::string_vi
   auto fail = [&](std::size_t row, ParseResult result) -> void {
     std::string suffix = " (column \"" + std::string(column_name) + "\")";
     if (column.type.id == Type::Varchar) {
-      const std::string& text = column.dictionary->values[column.values<uint32_t>()[row]];
+      const std::string_view text = column.dictionary->values[column.values<uint32_t>()[row]];
       throw Error(ErrorKind::Conversion, conversion_message(text, target, result, '\'') + suffix);
     }
     std::string text = format_fixed(column.type, column.bytes.data(), row);
@@ -329,10 +329,7 @@ HostColumn make_varchar_column(const std::vector<std::string>& values, const std
   distinct.reserve(values.size());
   for (std::size_t r = 0; r < values.size(); ++r)
     if (out.is_valid(r)) distinct.push_back(values[r]);
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  auto dictionary = std::make_shared<Dictionary>();
-  dictionary->values.assign(distinct.begin(), distinct.end());
+  std::shared_ptr<Dictionary> dictionary = sorted_dictionary(std::move(distinct));
   auto codes = out.values<uint32_t>();
   for (std::size_t r = 0; r < values.size(); ++r) codes[r] = out.is_valid(r) ? dictionary->lower_bound(values[r]) : 0;
   out.dictionary = std::move(dictionary);
@@ -346,9 +343,7 @@ HostColumn make_bigint_column(const std::vector<int64_t>& values) {
 }
 
 std::size_t flat_dictionary_bytes(const Dictionary& dictionary) {
-  std::size_t total = (dictionary.size() + 1) * sizeof(uint64_t);
-  for (const auto& s : dictionary.values) total += s.size();
-  return total;
+  return (dictionary.size() + 1) * sizeof(uint64_t) + dictionary.values.byte_size();
 }
 
 std::size_t host_bytes(const HostColumn& column) {

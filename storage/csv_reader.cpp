@@ -949,30 +949,62 @@ inline uint64_t prefix_key(std::string_view s) {
   return key;
 }
 
-// The positions of `strings` in byte-wise order. Sorts (first 8 bytes, next
-// 8 bytes, each a big-endian number, position) triples, so most comparisons
-// touch neither the strings nor a library call; only equal 16-byte prefixes
-// compare the strings (text of words from a small vocabulary, as dbgen's
-// comments, shares 8-byte prefixes often and 16-byte ones seldom).
+// The positions of `strings` (distinct) in byte-wise order. Sorts (bytes
+// [d, d + 8), bytes [d + 8, d + 16), position) triples, each part a
+// big-endian number, from d = 0; a run of equal keys is sorted again on the
+// next 16 bytes, so comparisons never call memcmp or touch a string. (dbgen's
+// comments, words from a small vocabulary, share 16-byte prefixes often:
+// 80 % of lineitem's are in a tie there, 7 % at 32 bytes.)
 std::vector<uint32_t> sorted_order(const std::vector<std::string_view>& strings) {
   struct Key {
     uint64_t prefix, next;
     uint32_t id;
   };
-  std::vector<Key> keys(strings.size());
+  auto key_at = [&](uint32_t id, std::size_t depth) {
+    const std::string_view s = strings[id];
+    const std::string_view rest = s.size() > depth ? s.substr(depth) : std::string_view();
+    return Key{prefix_key(rest), rest.size() > 8 ? prefix_key(rest.substr(8)) : 0, id};
+  };
+  auto less = [](const Key& a, const Key& b) { return a.prefix != b.prefix ? a.prefix < b.prefix : a.next < b.next; };
+  const std::size_t n = strings.size();
+  std::vector<Key> keys(n);
   constexpr std::size_t AHEAD = 16;  // strings prefetched ahead: they lie far apart in the file
-  for (std::size_t i = 0; i < strings.size(); ++i) {
-    if (i + AHEAD < strings.size()) prefetch(strings[i + AHEAD].data());
-    const std::string_view s = strings[i];
-    keys[i] = {prefix_key(s), s.size() > 8 ? prefix_key(s.substr(8)) : 0, static_cast<uint32_t>(i)};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + AHEAD < n) prefetch(strings[i + AHEAD].data());
+    keys[i] = key_at(static_cast<uint32_t>(i), 0);
   }
-  std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
-    if (a.prefix != b.prefix) return a.prefix < b.prefix;
-    if (a.next != b.next) return a.next < b.next;
-    return strings[a.id] < strings[b.id];
-  });
-  std::vector<uint32_t> order(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i) order[i] = keys[i].id;
+  struct Range {
+    std::size_t begin, end, depth;
+  };
+  std::vector<Range> work{{0, n, 0}};
+  while (!work.empty()) {
+    const Range r = work.back();
+    work.pop_back();
+    std::sort(keys.begin() + r.begin, keys.begin() + r.end, less);
+    for (std::size_t i = r.begin; i < r.end;) {
+      std::size_t j = i + 1;
+      while (j < r.end && keys[j].prefix == keys[i].prefix && keys[j].next == keys[i].next) ++j;
+      if (j - i > 1) {
+        // Equal padded 16 bytes at the depth: a string that ends within
+        // them is a prefix of every longer one (the rest of its key is
+        // zero padding), so those come first, shortest first.
+        const std::size_t depth = r.depth + 16;
+        auto ends = [&](const Key& k) { return strings[k.id].size() <= depth; };
+        auto longer = std::partition(keys.begin() + i, keys.begin() + j, ends);
+        std::sort(keys.begin() + i, longer,
+                  [&](const Key& a, const Key& b) { return strings[a.id].size() < strings[b.id].size(); });
+        const auto first_longer = static_cast<std::size_t>(longer - keys.begin());
+        for (std::size_t k = first_longer; k < j; ++k) {
+          if (k + AHEAD < j) prefetch(strings[keys[k + AHEAD].id].data() + depth);
+          keys[k] = key_at(keys[k].id, depth);
+        }
+        if (j - first_longer > 1) work.push_back({first_longer, j, depth});
+      }
+      i = j;
+    }
+  }
+  std::vector<uint32_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = keys[i].id;
   return order;
 }
 
@@ -1096,18 +1128,38 @@ std::vector<std::string_view> merge_strings(const std::vector<const StringSet*>&
   return merged;
 }
 
-// The dictionary of `strings` (sorted, distinct), its strings copied on all threads.
+// The dictionary of `strings` (sorted, distinct), its strings copied into
+// one pool on all threads: each part sums its bytes, then writes its offsets
+// and bytes where the parts before it end.
 std::shared_ptr<Dictionary> make_dictionary(const std::vector<std::string_view>& strings, std::size_t threads) {
-  auto dictionary = std::make_shared<Dictionary>();
-  dictionary->values.resize(strings.size());
-  const std::size_t parts = strings.size() < 65536 ? 1 : threads * 4;
+  const std::size_t n = strings.size();
+  const std::size_t parts = n < 65536 ? 1 : threads * 4;
+  std::vector<uint64_t> part_bytes(parts + 1, 0);
   parallel_for(
       parts, threads,
       [&](std::size_t part) {
-        std::size_t begin = part * strings.size() / parts, end = (part + 1) * strings.size() / parts;
-        for (std::size_t i = begin; i < end; ++i) dictionary->values[i].assign(strings[i]);
+        uint64_t total = 0;
+        for (std::size_t i = part * n / parts, end = (part + 1) * n / parts; i < end; ++i) total += strings[i].size();
+        part_bytes[part + 1] = total;
       },
       {});
+  for (std::size_t part = 0; part < parts; ++part) part_bytes[part + 1] += part_bytes[part];
+  std::vector<uint64_t> offsets(n + 1);
+  StringPool::Bytes bytes(part_bytes[parts]);
+  parallel_for(
+      parts, threads,
+      [&](std::size_t part) {
+        uint64_t at = part_bytes[part];
+        for (std::size_t i = part * n / parts, end = (part + 1) * n / parts; i < end; ++i) {
+          offsets[i] = at;
+          if (!strings[i].empty()) std::memcpy(bytes.data() + at, strings[i].data(), strings[i].size());
+          at += strings[i].size();
+        }
+      },
+      {});
+  offsets[n] = part_bytes[parts];
+  auto dictionary = std::make_shared<Dictionary>();
+  dictionary->values = StringPool::adopt(std::move(offsets), std::move(bytes));
   return dictionary;
 }
 

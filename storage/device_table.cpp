@@ -49,30 +49,16 @@ void upload_validity(const HostColumn& column, DeviceColumn& device, DeviceConte
 namespace {
 
 void allocate_dictionary(const Dictionary& dictionary, DeviceColumn& device, DeviceContext& context) {
-  std::size_t text = 0;
-  for (const auto& s : dictionary.values) text += s.size();
   device.dictionary_offsets = DeviceBuffer(context, (dictionary.size() + 1) * sizeof(uint64_t));
-  device.dictionary_bytes = DeviceBuffer(context, text);
+  device.dictionary_bytes = DeviceBuffer(context, dictionary.values.byte_size());
   device.dictionary_entries = dictionary.size();
 }
 
+// The pool's layout is the device's: both buffers go over as they are.
 void copy_dictionary(const Dictionary& dictionary, DeviceColumn& device, StagedUpload& upload) {
-  std::vector<uint64_t> offsets(dictionary.size() + 1);
-  for (std::size_t i = 0; i < dictionary.size(); ++i) offsets[i + 1] = offsets[i] + dictionary.values[i].size();
-  upload.to_device(device.dictionary_offsets.data(), offsets.data(), offsets.size() * sizeof(uint64_t));
-  // Entries go over in batches through one host buffer, not one by one.
-  std::string batch;
-  std::size_t batch_start = 0;
-  auto flush = [&] {
-    upload.to_device(device.dictionary_bytes.as<char>() + batch_start, batch.data(), batch.size());
-    batch_start += batch.size();
-    batch.clear();
-  };
-  for (const auto& s : dictionary.values) {
-    batch += s;
-    if (batch.size() >= (std::size_t(4) << 20)) flush();
-  }
-  if (!batch.empty()) flush();
+  upload.to_device(device.dictionary_offsets.data(), dictionary.values.offsets(),
+                   (dictionary.size() + 1) * sizeof(uint64_t));
+  upload.to_device(device.dictionary_bytes.as<char>(), dictionary.values.bytes(), dictionary.values.byte_size());
 }
 
 }  // namespace

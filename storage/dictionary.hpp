@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "storage/string_pool.hpp"
+
 namespace gpusql {
 
 // A dictionary made from another by a string function applied to each of
@@ -23,7 +25,7 @@ struct DerivedDictionary {
 };
 
 struct Dictionary {
-  std::vector<std::string> values;  // sorted, distinct
+  StringPool values;  // sorted, distinct
 
   Dictionary() = default;
   // A copy starts with no derived dictionaries: its values may change.
@@ -61,5 +63,12 @@ struct Dictionary {
   std::shared_ptr<const void> derived_any(const std::string& key,
                                           const std::function<std::shared_ptr<const void>()>& build) const;
 };
+
+// The dictionary of `strings`: sorted, duplicates dropped.
+std::shared_ptr<Dictionary> sorted_dictionary(std::vector<std::string_view> strings);
+template <class Range>
+std::shared_ptr<Dictionary> sorted_dictionary(const Range& strings) {
+  return sorted_dictionary(std::vector<std::string_view>(std::begin(strings), std::end(strings)));
+}
 
 }  // namespace gpusql

@@ -33,6 +33,14 @@ std::shared_ptr<const void> Dictionary::derived_any(const std::string& key,
   return derived_->by_key.emplace(key, std::move(made)).first->second;
 }
 
+std::shared_ptr<Dictionary> sorted_dictionary(std::vector<std::string_view> strings) {
+  std::sort(strings.begin(), strings.end());
+  strings.erase(std::unique(strings.begin(), strings.end()), strings.end());
+  auto dictionary = std::make_shared<Dictionary>();
+  dictionary->values = StringPool::of(strings);
+  return dictionary;
+}
+
 uint32_t Dictionary::lower_bound(std::string_view s) const {
   return static_cast<uint32_t>(std::lower_bound(values.begin(), values.end(), s) - values.begin());
 }

@@ -31,7 +31,7 @@ bool row_key(const Table& table, const UniqueKey& key, std::size_t row, std::str
     const HostColumn& column = table.host[static_cast<std::size_t>(c)];
     if (!text.empty()) text += ", ";
     text += table.columns[static_cast<std::size_t>(c)].name + ": ";
-    text += column.type.id == Type::Varchar ? column.dictionary->values.at(column.values<uint32_t>()[row])
+    text += column.type.id == Type::Varchar ? std::string(column.dictionary->values.at(column.values<uint32_t>()[row]))
                                             : format_fixed(column.type, column.bytes.data(), row);
   }
   throw Error(ErrorKind::Constraint, "Duplicate key \"" + text + "\" violates " +

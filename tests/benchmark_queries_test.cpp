@@ -46,9 +46,7 @@ void add_table(Database& db, const std::string& name,
       }
     }
     if (type.id == Type::Varchar) {
-      auto dictionary = std::make_shared<Dictionary>();
-      dictionary->values = strings;
-      std::sort(dictionary->values.begin(), dictionary->values.end());
+      std::shared_ptr<Dictionary> dictionary = sorted_dictionary(strings);
       for (std::size_t r = 0; r < rows; ++r)
         c.values<uint32_t>()[r] = dictionary->lower_bound(strings[r % strings.size()]);
       c.dictionary = std::move(dictionary);

@@ -13,7 +13,7 @@ namespace {
 
 std::shared_ptr<const Dictionary> dictionary(std::vector<std::string> values) {
   auto d = std::make_shared<Dictionary>();
-  d->values = std::move(values);
+  d->values = StringPool::of(values);
   return d;
 }
 
@@ -50,7 +50,7 @@ TEST_CASE("recoding: two dictionaries and a literal meet in their sorted union",
   BoundExpr b = column(1, dictionary({"eng", "hr", "ops"}));
   BoundExpr z = literal("zoo");
   auto common = common_dictionary({&a, &b, &z});
-  CHECK(common->values == std::vector<std::string>{"eng", "hr", "ops", "sales", "zoo"});
+  CHECK(common->values.to_strings() == std::vector<std::string>{"eng", "hr", "ops", "sales", "zoo"});
   BoundExpr ra = recode(a, common), rb = recode(b, common), rz = recode(z, common);
   CHECK(codes_of(ra) == std::vector<uint32_t>{0, 2, 3});
   CHECK(codes_of(rb) == std::vector<uint32_t>{0, 1, 2});
@@ -87,7 +87,7 @@ TEST_CASE("recoding: literals alone, NULLs aside, make the dictionary", "[recode
   BoundExpr null = literal("");
   null.constant.null_constant = true;
   auto common = common_dictionary({&high, &low, &again, &null});
-  CHECK(common->values == std::vector<std::string>{"high", "low"});
+  CHECK(common->values.to_strings() == std::vector<std::string>{"high", "low"});
   BoundExpr rn = recode(null, common);
   CHECK(rn.constant.null_constant);
   CHECK(rn.dictionary == common);
@@ -97,25 +97,27 @@ TEST_CASE("recoding: literals alone, NULLs aside, make the dictionary", "[recode
 TEST_CASE("recoding: a string function maps each entry once, and the mapping is kept by its key", "[recode]") {
   auto d = dictionary({"13-a", "13-b", "21-a", "31-c"});
   int calls = 0;
-  auto prefix = [&](const std::string& s) {
+  auto prefix = [&](std::string_view s) {
     ++calls;
-    return s.substr(0, 2);
+    return std::string(s.substr(0, 2));
   };
   BoundExpr first = map_strings(column(0, d), "substring 1 2", prefix);
   CHECK(calls == 4);
-  CHECK(first.dictionary->values == std::vector<std::string>{"13", "21", "31"});
+  CHECK(first.dictionary->values.to_strings() == std::vector<std::string>{"13", "21", "31"});
   CHECK(codes_of(first) == std::vector<uint32_t>{0, 0, 1, 2});
   BoundExpr again = map_strings(column(0, d), "substring 1 2", prefix);
   CHECK(calls == 4);  // kept with the dictionary
   CHECK(again.dictionary == first.dictionary);
   CHECK(codes_of(again) == codes_of(first));
   // Another key is another function.
-  BoundExpr suffix = map_strings(column(0, d), "substring 3 -", [&](const std::string& s) { return s.substr(2); });
-  CHECK(suffix.dictionary->values == std::vector<std::string>{"-a", "-b", "-c"});
+  BoundExpr suffix = map_strings(column(0, d), "substring 3 -", [](std::string_view s) { return std::string(s.substr(2)); });
+  CHECK(suffix.dictionary->values.to_strings() == std::vector<std::string>{"-a", "-b", "-c"});
   // A copy of a dictionary may change: it keeps nothing of its source's.
   auto copy = std::make_shared<Dictionary>(*d);
-  copy->values.back() = "99-z";
+  std::vector<std::string> changed = copy->values.to_strings();
+  changed.back() = "99-z";
+  copy->values = StringPool::of(changed);
   BoundExpr mapped = map_strings(column(0, copy), "substring 1 2", prefix);
   CHECK(calls == 8);
-  CHECK(mapped.dictionary->values == std::vector<std::string>{"13", "21", "99"});
+  CHECK(mapped.dictionary->values.to_strings() == std::vector<std::string>{"13", "21", "99"});
 }

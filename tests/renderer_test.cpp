@@ -52,12 +52,10 @@ HostColumn booleans(const std::vector<std::optional<bool>>& values) {
 
 // VARCHAR: codes into a sorted dictionary of the distinct values.
 HostColumn strings(const std::vector<std::optional<std::string>>& values) {
-  auto dictionary = std::make_shared<gpusql::Dictionary>();
+  std::vector<std::string> present;
   for (const auto& v : values)
-    if (v) dictionary->values.push_back(*v);
-  std::sort(dictionary->values.begin(), dictionary->values.end());
-  dictionary->values.erase(std::unique(dictionary->values.begin(), dictionary->values.end()),
-                           dictionary->values.end());
+    if (v) present.push_back(*v);
+  std::shared_ptr<gpusql::Dictionary> dictionary = gpusql::sorted_dictionary(present);
   HostColumn column(DataType::varchar(), values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (values[i])

@@ -24,7 +24,7 @@ TEST_CASE("like_matches equals like_match on every pattern of a small alphabet",
   for (std::size_t i = 0; i < patterns.size() && patterns[i].size() < 5; ++i)
     for (char c : std::string("ab%_")) patterns.push_back(patterns[i] + c);
   for (const std::string& pattern : patterns) {
-    const std::vector<uint8_t> fast = like_matches(values, pattern);
+    const std::vector<uint8_t> fast = like_matches(StringPool::of(values), pattern);
     std::size_t differ = 0;
     for (std::size_t i = 0; i < values.size(); ++i) differ += fast[i] != like_match(values[i], pattern);
     INFO("pattern '" << pattern << "'");

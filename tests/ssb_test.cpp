@@ -45,7 +45,7 @@ std::span<const T> column(const Table& table, const std::string& name) {
 
 std::string text(const Table& table, const std::string& name, std::size_t row) {
   const HostColumn& c = table.host[static_cast<std::size_t>(table.find_column(name))];
-  return c.dictionary->values[c.values<uint32_t>()[row]];
+  return std::string(c.dictionary->values[c.values<uint32_t>()[row]]);
 }
 
 }  // namespace
@@ -245,8 +245,8 @@ TEST_CASE("SSB: dbgen-format files load through the CSV loader", "[ssb]") {
     // A fixed domain's dictionary may hold values no row has: the largest code present.
     std::string max_text =
         fourth.dictionary
-            ? fourth.dictionary
-                  ->values[*std::max_element(fourth.values<uint32_t>().begin(), fourth.values<uint32_t>().end())]
+            ? std::string(fourth.dictionary->values[*std::max_element(fourth.values<uint32_t>().begin(),
+                                                                      fourth.values<uint32_t>().end())])
             : std::to_string(*std::max_element(fourth.values<int32_t>().begin(), fourth.values<int32_t>().end()));
     CHECK(r.text(0, 2) == max_text);
   }

@@ -39,7 +39,7 @@ std::string dump(const Table& t) {
     for (std::size_t r = 0; r < h.size; ++r) {
       out += " ";
       if (!h.is_valid(r)) out += "NULL";
-      else if (h.type.id == Type::Varchar) out += "'" + h.dictionary->values[h.values<uint32_t>()[r]] + "'";
+      else if (h.type.id == Type::Varchar) out += "'" + std::string(h.dictionary->values[h.values<uint32_t>()[r]]) + "'";
       else out += format_fixed(h.type, h.bytes.data(), r);
     }
     out += "\n";
@@ -218,13 +218,13 @@ TEST_CASE("appending merges dictionaries and keeps codes sorted", "[storage]") {
   b.append_null();
   b.append_string("apple");
   HostColumn left = a.finish(), right = b.finish();
-  CHECK(left.dictionary->values == std::vector<std::string>{"apple", "pear"});
+  CHECK(left.dictionary->values.to_strings() == std::vector<std::string>{"apple", "pear"});
   HostColumn both = concatenate(left, right);
   REQUIRE(both.size == 7);
-  CHECK(both.dictionary->values == std::vector<std::string>{"apple", "banana", "pear"});
+  CHECK(both.dictionary->values.to_strings() == std::vector<std::string>{"apple", "banana", "pear"});
   std::vector<std::string> texts;
   for (std::size_t r = 0; r < both.size; ++r)
-    texts.push_back(both.is_valid(r) ? both.dictionary->values[both.values<uint32_t>()[r]] : "NULL");
+    texts.push_back(both.is_valid(r) ? std::string(both.dictionary->values[both.values<uint32_t>()[r]]) : "NULL");
   CHECK(texts == std::vector<std::string>{"pear", "apple", "pear", "NULL", "banana", "NULL", "apple"});
   CHECK(both.null_count() == 2);
   // Nothing new: the old dictionary is shared, codes unchanged.
@@ -244,7 +244,7 @@ TEST_CASE("casts for INSERT: widen, narrow with range checks, parse and format",
   CHECK(as_decimal.values<int64_t>()[2] == 300000000000);
   CHECK(as_decimal.null_count() == 1);
   HostColumn as_text = cast_column(column, DataType::varchar(), "x");
-  CHECK(as_text.dictionary->values == std::vector<std::string>{"-2", "1", "3000000000"});
+  CHECK(as_text.dictionary->values.to_strings() == std::vector<std::string>{"-2", "1", "3000000000"});
   CHECK(!as_text.is_valid(3));
   HostColumn back = cast_column(as_text, DataType::bigint(), "x");
   CHECK(back.values<int64_t>()[2] == 3000000000);
@@ -365,9 +365,11 @@ TEST_CASE("several files load as one table: their concatenation, any chunking, a
         "2 rows\nid INTEGER: 1 1\nname VARCHAR: 'a' 'a'\namount DOUBLE: 1.5 1.5\nday DATE: 2001-01-01 2001-01-01\n");
 }
 
-TEST_CASE("a VARCHAR dictionary sorts strings that share 8- and 16-byte prefixes, and differ in length only", "[storage][csv]") {
+TEST_CASE("a VARCHAR dictionary sorts strings that share 8-, 16- and 48-byte prefixes, and differ in length only", "[storage][csv]") {
   // Words from a small vocabulary (as dbgen's comments): prefixes of 8 and 16 bytes repeat.
-  const std::vector<std::string> words = {"carefully", "carefull", "final", "furiously", "", "a", "ironic"};
+  // A 42-byte word makes ties past 32 bytes, sorted on further 16-byte keys.
+  const std::vector<std::string> words = {"carefully", "carefull", "final", "furiously", "", "a", "ironic",
+                                          "0123456789abcdefghijklmnopqrstuvwxyzABCDEF"};
   std::mt19937 rng(5);
   std::vector<std::string> values;
   std::string text = "s\n";
@@ -386,7 +388,7 @@ TEST_CASE("a VARCHAR dictionary sorts strings that share 8- and 16-byte prefixes
   std::vector<std::string> distinct = values;
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  CHECK(column.dictionary->values == distinct);
+  CHECK(column.dictionary->values.to_strings() == distinct);
   std::size_t wrong = 0;
   for (std::size_t row = 0; row < values.size(); ++row)
     wrong += column.dictionary->values[column.values<uint32_t>()[row]] != values[row];
@@ -464,7 +466,7 @@ TEST_CASE("distinct values for join ordering: exact on small columns, estimated 
 
 TEST_CASE("what a dictionary derives is built once per key and not copied with it", "[storage]") {
   Dictionary d;
-  d.values = {"a", "bb", "ccc"};
+  d.values = StringPool::of(std::vector<std::string>{"a", "bb", "ccc"});
   int builds = 0;
   auto lengths = [&] {
     ++builds;

@@ -53,7 +53,7 @@ std::span<const T> column(const Table& table, const std::string& name) {
 
 std::string text(const Table& table, const std::string& name, std::size_t row) {
   const HostColumn& c = table.host[static_cast<std::size_t>(table.find_column(name))];
-  return c.dictionary->values[c.values<uint32_t>()[row]];
+  return std::string(c.dictionary->values[c.values<uint32_t>()[row]]);
 }
 
 int32_t date(int y, unsigned m, unsigned d) { return static_cast<int32_t>(days_from_civil(y, m, d)); }

@@ -178,10 +178,7 @@ struct Domain {
   std::vector<uint32_t> codes;
 
   explicit Domain(const std::vector<std::string>& values) {
-    auto dict = std::make_shared<Dictionary>();
-    dict->values = values;
-    std::sort(dict->values.begin(), dict->values.end());
-    dict->values.erase(std::unique(dict->values.begin(), dict->values.end()), dict->values.end());
+    std::shared_ptr<Dictionary> dict = sorted_dictionary(values);
     for (const auto& v : values) codes.push_back(dict->lower_bound(v));
     dictionary = std::move(dict);
   }
@@ -220,10 +217,7 @@ class TableBuilder {
     parallel_for(strings.size(), threads, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) strings[i] = text(i);
     });
-    auto dict = std::make_shared<Dictionary>();
-    dict->values = strings;
-    std::sort(dict->values.begin(), dict->values.end());
-    dict->values.erase(std::unique(dict->values.begin(), dict->values.end()), dict->values.end());
+    std::shared_ptr<const Dictionary> dict = sorted_dictionary(strings);
     uint32_t* codes = add(column, DataType::varchar(), dict).values<uint32_t>().data();
     parallel_for(strings.size(), threads, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) codes[i] = dict->lower_bound(strings[i]);

@@ -37,7 +37,7 @@ std::shared_ptr<const Dictionary> dictionary_encode(std::vector<std::string>& st
   auto dictionary = std::make_shared<Dictionary>();
   for (uint32_t row : order) {
     if (dictionary->values.empty() || dictionary->values.back() != strings[row])
-      dictionary->values.push_back(std::move(strings[row]));
+      dictionary->values.push_back(strings[row]);
     codes[row] = static_cast<uint32_t>(dictionary->values.size() - 1);
   }
   strings.clear();

@@ -92,10 +92,7 @@ struct Domain {
   std::vector<uint32_t> codes;
 
   explicit Domain(const std::vector<std::string>& values) {
-    auto dict = std::make_shared<Dictionary>();
-    dict->values = values;
-    std::sort(dict->values.begin(), dict->values.end());
-    dict->values.erase(std::unique(dict->values.begin(), dict->values.end()), dict->values.end());
+    std::shared_ptr<Dictionary> dict = sorted_dictionary(values);
     for (const auto& v : values) codes.push_back(dict->lower_bound(v));
     dictionary = std::move(dict);
   }

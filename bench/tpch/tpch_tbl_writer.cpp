@@ -52,7 +52,7 @@ void append_date(std::string& text, int32_t days) {
 
 // A string as it is, or in quotes (its quotes doubled) when it holds the
 // delimiter, a quote or a line break.
-void append_string(std::string& text, const std::string& value, char delimiter) {
+void append_string(std::string& text, std::string_view value, char delimiter) {
   if (value.find_first_of(std::string{delimiter, '"', '\n', '\r'}) == std::string::npos) {
     text += value;
     return;
