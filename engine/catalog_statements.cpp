@@ -75,7 +75,7 @@ std::shared_ptr<Table> appended(const Table& old, std::vector<HostColumn> added)
         added[c].dictionary = std::make_shared<Dictionary>();
       table->host.push_back(std::move(added[c]));
     } else {
-      table->host.push_back(concatenate(old.host[c], added[c]));
+      table->host.push_back(concatenate(old.host_column(c), added[c]));
     }
   }
   return table;
@@ -359,6 +359,7 @@ std::shared_ptr<ResultData> copy_from(const ast::CopyStatement& s, Database::Imp
   spec.control = &database.control;
   spec.threads = database.settings.threads;
   spec.timing = database.settings.trace;
+  spec.plain_strings_rows = database.settings.plain_strings_rows;
   for (const auto& [name, value] : s.options)
     if (!apply_csv_option(spec.options, name, value, s.table_offset))
       throw Error(ErrorKind::Binder, "unrecognized COPY option \"" + name + "\"", s.table_offset);
@@ -680,6 +681,7 @@ std::shared_ptr<const Table> read_csv_table_function(const ast::TableRef& ref, D
   spec.device = database.device.get();
   spec.threads = database.settings.threads;
   spec.timing = database.settings.trace;
+  spec.plain_strings_rows = database.settings.plain_strings_rows;
   spec.control = &database.control;
   // 'a.csv', 'dir/*.csv', or ['a.csv', 'b*.csv']: every file, in the order
   // given (each pattern's matches in byte order), read as one table.
@@ -720,6 +722,7 @@ void load_csv_table(Database::Impl& database, std::string_view name, const std::
   spec.control = &database.control;
   spec.threads = database.settings.threads;
   spec.timing = database.settings.trace;
+  spec.plain_strings_rows = database.settings.plain_strings_rows;
   try {
     database.catalog.add(load_csv_file(path, spec));
   } catch (const std::bad_alloc&) {

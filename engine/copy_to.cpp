@@ -81,8 +81,8 @@ void append_field(std::string& line, std::string_view text, const CsvWriteOption
 
 // How one result column's non-NULL values become fields. A VARCHAR column
 // with no more dictionary entries than rows has each entry's field made
-// once (quoting checked once per distinct string); other values are
-// formatted where they are written.
+// once (quoting checked once per distinct string); other values, and plain
+// strings, are formatted where they are written.
 struct ColumnFields {
   const HostColumn* column = nullptr;
   std::vector<std::string> entries;
@@ -110,6 +110,8 @@ struct ColumnFields {
     } else if (c.type.id != Type::Varchar) {
       if (plain_values) append_fixed(line, c.type, c.bytes.data(), row);
       else append_field(line, format_fixed(c.type, c.bytes.data(), row), o);
+    } else if (c.is_plain()) {
+      append_field(line, (*c.strings)[row], o);
     } else {
       const uint32_t code = c.values<uint32_t>()[row];
       if (!entries.empty()) line += entries[code];
@@ -205,7 +207,8 @@ std::shared_ptr<ResultData> copy_to(const ast::CopyStatement& s, Database::Impl&
   if (table) {
     for (std::size_t c = 0; c < table->columns.size(); ++c) {
       names.push_back(table->columns[c].name);
-      columns.push_back(&table->host_column(c));
+      // Plain strings are written as they are: no encoding for an export.
+      columns.push_back(table->host[c].is_plain() ? &table->host[c] : &table->host_column(c));
     }
     rows = table->rows;
   } else {

@@ -143,6 +143,8 @@ const std::vector<Setting>& all_settings() {
               [](uint64_t n) { return std::to_string(n); }),
       setting("memory_limit", &Settings::memory_limit, byte_size_value, byte_size_name),
       setting("chunk_rows", &Settings::chunk_rows, rows_value, [](uint64_t n) { return std::to_string(n); }),
+      setting("plain_strings_rows", &Settings::plain_strings_rows, rows_value,
+              [](uint64_t n) { return std::to_string(n); }),
   };
   return settings;
 }

@@ -149,9 +149,10 @@ class CudaBackend final : public ComputeBackend {
     if (!table.device) throw Error(ErrorKind::Device, "table \"" + table.name + "\" is not in GPU memory");
     std::vector<ColumnView> columns;
     for (std::size_t i = 0; i < table.device->columns.size(); ++i) {
-      const DeviceColumn& d = table.device->columns[i];
-      columns.push_back(ColumnView::dense(d.data.data(), d.validity.size() ? d.validity.as<uint32_t>() : nullptr, d.type,
-                                          table.host[i].dictionary));
+      const DeviceColumn* d = table.device_column(i, context_);
+      columns.push_back(d ? ColumnView::dense(d->data.data(), d->validity.size() ? d->validity.as<uint32_t>() : nullptr,
+                                              d->type, table.scan_column(i)->dictionary)
+                          : ColumnView{});
     }
     PositionsPtr rows = begin == 0 && end == table.rows ? nullptr : sequence(begin, end - begin);
     return scan_chunk(std::move(columns), first_column, column_count, std::move(rows), end - begin, MemorySpace::Device);

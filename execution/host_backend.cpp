@@ -145,8 +145,12 @@ class HostBackend final : public ComputeBackend {
 
   Chunk scan(const Table& table, int first_column, int column_count, std::size_t begin, std::size_t end) override {
     std::vector<ColumnView> columns;
-    for (const HostColumn& h : table.host)
-      columns.push_back(ColumnView::dense(h.bytes.data(), h.has_nulls() ? h.validity.data() : nullptr, h.type, h.dictionary));
+    for (std::size_t c = 0; c < table.host.size(); ++c) {
+      const HostColumn* h = table.scan_column(c);
+      columns.push_back(h ? ColumnView::dense(h->bytes.data(), h->has_nulls() ? h->validity.data() : nullptr, h->type,
+                                              h->dictionary)
+                          : ColumnView{});
+    }
     PositionsPtr rows = begin == 0 && end == table.rows ? nullptr : sequence(begin, end - begin);
     return scan_chunk(std::move(columns), first_column, column_count, std::move(rows), end - begin, MemorySpace::Host);
   }

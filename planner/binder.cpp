@@ -1702,7 +1702,7 @@ class TableScope : public Scope {
     e.column = t.first_column + c;
     e.type = t.table->columns[c].type;
     e.offset = offset;
-    e.dictionary = t.table->host[c].dictionary;
+    e.dictionary = t.table->dictionary(static_cast<std::size_t>(c));
     e.domain = t.table.get();
     e.domain_column = c;
     return e;

@@ -349,6 +349,7 @@ std::size_t flat_dictionary_bytes(const Dictionary& dictionary) {
 std::size_t host_bytes(const HostColumn& column) {
   std::size_t total = column.bytes.size() + column.validity.size() * sizeof(uint32_t);
   if (column.dictionary) total += flat_dictionary_bytes(*column.dictionary);
+  if (column.strings) total += (column.strings->size() + 1) * sizeof(uint64_t) + column.strings->byte_size();
   return total;
 }
 

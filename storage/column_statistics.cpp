@@ -5,6 +5,8 @@
 #include <vector>
 #include <utility>
 
+#include "storage/string_sets.hpp"
+
 namespace gpusql {
 namespace {
 
@@ -102,6 +104,7 @@ ValueRange range_of(const HostColumn& column) {
 }  // namespace
 
 ValueRange value_range(const HostColumn& column) {
+  if (column.is_plain()) return {};  // no codes yet to span
   switch (column.type.storage()) {
     case Type::Boolean: return range_of<uint8_t>(column);
     case Type::Integer:
@@ -127,7 +130,7 @@ double estimate_distinct(const HostColumn& column) {
     const std::size_t row = whole ? k : sample_row(k, rows, sample);
     if (!column.is_valid(row)) continue;
     ++valid;
-    seen.add(bits_at(column, row));
+    seen.add(column.is_plain() ? std::pair<uint64_t, uint64_t>{hash_bytes((*column.strings)[row]), 0} : bits_at(column, row));
   }
   const double distinct = static_cast<double>(seen.distinct());
   if (whole || valid == 0) return distinct;

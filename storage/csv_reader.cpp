@@ -28,9 +28,11 @@
 #include <optional>
 #include <queue>
 #include <thread>
+#include <unordered_map>
 
 #include "storage/column_ops.hpp"
 #include "storage/parallel_tasks.hpp"
+#include "storage/string_sets.hpp"
 #include "storage/value_text.hpp"
 
 namespace gpusql {
@@ -607,181 +609,6 @@ std::vector<Chunk> plan_chunks(const CsvText& t, const Dialect& d, std::size_t s
 // ---------------------------------------------------------------------------
 // Parsing chunks into typed columns.
 
-// No variable-length copy into a word: its store and reload stall (the
-// store cannot forward). Short strings are read as two overlapping halves,
-// long ones end with their last 8 bytes.
-uint64_t hash_bytes(std::string_view s) {
-  const char* p = s.data();
-  const std::size_t n = s.size();
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ n, w = 0;
-  if (n >= 8) {
-    for (std::size_t i = 0; i + 8 < n; i += 8) {
-      std::memcpy(&w, p + i, 8);
-      h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
-      h ^= h >> 31;
-    }
-    std::memcpy(&w, p + n - 8, 8);
-  } else if (n >= 4) {
-    uint32_t lo, hi;
-    std::memcpy(&lo, p, 4);
-    std::memcpy(&hi, p + n - 4, 4);
-    w = lo | uint64_t(hi) << 32;
-  } else if (n > 0) {
-    w = uint64_t(static_cast<unsigned char>(p[0])) | uint64_t(static_cast<unsigned char>(p[n / 2])) << 8 |
-        uint64_t(static_cast<unsigned char>(p[n - 1])) << 16;
-  }
-  h = (h ^ w) * 0x94D049BB133111EBull;
-  return h ^ (h >> 29);
-}
-
-// Byte equality without a library call (the strings here are mostly short).
-inline bool same_bytes(const char* a, const char* b, std::size_t n) {
-  if (n < 8) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (a[i] != b[i]) return false;
-    return true;
-  }
-  uint64_t x, y;
-  for (std::size_t i = 0; i + 8 <= n; i += 8) {
-    std::memcpy(&x, a + i, 8);
-    std::memcpy(&y, b + i, 8);
-    if (x != y) return false;
-  }
-  std::memcpy(&x, a + n - 8, 8);
-  std::memcpy(&y, b + n - 8, 8);
-  return x == y;
-}
-
-// Asks for the cache line at `p`. (GCC 12 dropped __builtin_prefetch here,
-// so on x86 the instruction is written out.)
-inline void prefetch(const void* p) {
-#if defined(__x86_64__) || defined(__i386__)
-  asm volatile("prefetcht0 (%0)" : : "r"(p));  // a hint: no fault, whatever the address
-#else
-  __builtin_prefetch(p);
-#endif
-}
-
-// Distinct strings numbered as first seen: one per column per chunk, and one
-// per column over all chunks.
-class StringSet {
- public:
-  uint32_t intern(std::string_view s, bool stable) { return intern_hashed(s, hash_bytes(s), stable); }
-  uint32_t intern_hashed(std::string_view s, uint64_t h, bool stable) {
-    if (slots_.empty()) slots_.resize(256);
-    // A slot holds all a probe needs, so a lookup touches one slot and, on a
-    // hash match, the string's bytes.
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t i = h & mask;
-    for (;; i = (i + 1) & mask) {
-      const Slot& slot = slots_[i];
-      if (slot.data == nullptr) break;
-      if (slot.hash == h && slot.size == s.size() && same_bytes(slot.data, s.data(), s.size())) return slot.id;
-    }
-    const auto id = static_cast<uint32_t>(entries_.size());
-    if (!stable) s = arena_.emplace_back(s);
-    entries_.push_back(s);
-    hashes_.push_back(h);
-    // An empty string still needs a non-null pointer to mark the slot used.
-    slots_[i] = {h, s.empty() ? "" : s.data(), static_cast<uint32_t>(s.size()), id};
-    if (entries_.size() * 2 > slots_.size()) grow();
-    return id;
-  }
-  const std::vector<std::string_view>& entries() const { return entries_; }
-  const std::vector<uint64_t>& hashes() const { return hashes_; }
-  // Asks for the cache line of the slot where `h` is looked up first.
-  void prefetch_slot(uint64_t h) const {
-    if (!slots_.empty()) prefetch(&slots_[h & (slots_.size() - 1)]);
-  }
-  // When that slot holds a string with hash `h`, asks for the string's bytes
-  // (a hit compares them; they lie wherever in the file the string was first seen).
-  void prefetch_match(uint64_t h) const {
-    if (slots_.empty()) return;
-    const Slot& slot = slots_[h & (slots_.size() - 1)];
-    if (slot.hash == h) prefetch(slot.data);
-  }
-  // No more strings will be interned: frees the hash table (entries stay).
-  void seal() { std::vector<Slot>().swap(slots_); }
-  // Sizes the (empty) table for `n` strings, so it never grows.
-  void reserve(std::size_t n) {
-    if (!entries_.empty()) return;
-    std::size_t size = 256;
-    while (size < 2 * n + 2) size *= 2;
-    slots_.assign(size, Slot{});
-    entries_.reserve(n);
-    hashes_.reserve(n);
-  }
-
- private:
-  struct Slot {
-    uint64_t hash = 0;
-    const char* data = nullptr;  // null: empty
-    uint32_t size = 0;
-    uint32_t id = 0;
-  };
-  void grow() {
-    std::vector<Slot> slots(slots_.size() * 2);
-    const std::size_t mask = slots.size() - 1;
-    for (const Slot& slot : slots_) {
-      if (!slot.data) continue;
-      std::size_t i = slot.hash & mask;
-      while (slots[i].data) i = (i + 1) & mask;
-      slots[i] = slot;
-    }
-    slots_ = std::move(slots);
-  }
-  std::vector<std::string_view> entries_;
-  std::vector<uint64_t> hashes_;
-  std::vector<Slot> slots_;
-  std::deque<std::string> arena_;  // unescaped strings that are not in the file as they are
-};
-
-// VARCHAR values waiting to be interned, a batch at a time. A large string
-// set misses the cache twice per lookup: its slot, then the string a hit is
-// compared with (wherever in the file that string was first seen). So a
-// value's slot is prefetched when it is parsed; when its batch fills, the
-// strings those slots point to are prefetched; and the batch is looked up
-// only after the next one has filled. The misses overlap instead of stalling
-// the parse one at a time.
-class PendingStrings {
- public:
-  void add(StringSet& set, std::string_view text, uint32_t* code) { add_hashed(set, text, hash_bytes(text), code); }
-  void add_hashed(StringSet& set, std::string_view text, uint64_t h, uint32_t* code) {
-    set.prefetch_slot(h);
-    prefetch(text.data());  // the merge's strings are far apart in the file
-    filling_[count_++] = {&set, text, h, code};
-    if (count_ == BATCH) {
-      for (const Item& item : filling_) item.set->prefetch_match(item.hash);
-      intern(waiting_, waiting_count_);
-      std::swap(filling_, waiting_);
-      waiting_count_ = count_;
-      count_ = 0;
-    }
-  }
-  // Interns everything still waiting.
-  void flush() {
-    intern(waiting_, waiting_count_);
-    intern(filling_, count_);
-    waiting_count_ = count_ = 0;
-  }
-
- private:
-  static constexpr std::size_t BATCH = 32;
-  struct Item {
-    StringSet* set;
-    std::string_view text;  // in the file (escaped values are interned at once)
-    uint64_t hash;
-    uint32_t* code;
-  };
-  using Batch = std::array<Item, BATCH>;
-  static void intern(const Batch& batch, std::size_t count) {
-    for (std::size_t i = 0; i < count; ++i)
-      *batch[i].code = batch[i].set->intern_hashed(batch[i].text, batch[i].hash, true);
-  }
-  Batch filling_, waiting_;
-  std::size_t count_ = 0, waiting_count_ = 0;
-};
-
 // Whether `s` is all ASCII (the common VARCHAR value: no UTF-8 to check),
 // eight bytes a test; short values as two overlapping halves.
 inline bool is_ascii(std::string_view s) {
@@ -827,7 +654,8 @@ struct TargetColumn {
   DataType type;
   bool not_null = false;
   std::string name;
-  std::byte* data = nullptr;  // the whole new column's values
+  std::byte* data = nullptr;  // the whole new column's values; null for plain strings
+  bool plain = false;         // VARCHAR kept as plain strings (ChunkResult::plain)
 };
 
 struct ChunkResult {
@@ -836,6 +664,10 @@ struct ChunkResult {
   bool mismatch = false;  // the cut was not at a record boundary: the text is malformed before it
   std::optional<Error> error;
   std::vector<std::vector<uint32_t>> nulls;  // per column: chunk-local rows that are NULL
+  // Per plain-strings column: each row's value (empty for a NULL), in the
+  // file or in `arena` (values with doubled quotes, unescaped).
+  std::vector<std::vector<std::string_view>> plain;
+  std::deque<std::string> arena;
   // The string sets (one per column) its VARCHAR codes index: shared with the
   // chunks its thread parsed before and after it, until they grow large.
   std::shared_ptr<std::vector<StringSet>> strings;
@@ -858,6 +690,7 @@ void parse_chunk(const ParseContext& ctx, const Chunk& chunk, ChunkResult& out, 
   const std::string_view s = t.text;
   const std::size_t n = s.size(), width = ctx.columns.size();
   out.nulls.assign(width, {});
+  out.plain.assign(width, {});
   Field f;
   std::string scratch;
   PendingStrings pending;
@@ -889,14 +722,19 @@ void parse_chunk(const ParseContext& ctx, const Chunk& chunk, ChunkResult& out, 
           if (target.not_null)
             throw t.error(f.offset, "NULL in column \"" + target.name + "\", which is declared NOT NULL");
           out.nulls[column].push_back(static_cast<uint32_t>(row));
+          if (target.plain) out.plain[column].emplace_back();
         } else if (varchar) {
           std::size_t bad = is_ascii(f.text) ? std::string_view::npos : invalid_utf8_offset(f.text);
           if (bad != std::string_view::npos)
             throw t.error(f.offset + bad + (f.quoted ? 1 : 0),
                           "invalid UTF-8 in a VARCHAR value \"" + excerpt(f.text) + "\"");
-          uint32_t* code = reinterpret_cast<uint32_t*>(target.data) + absolute;
-          if (f.escaped) *code = strings[column].intern(f.text, false);
-          else pending.add(strings[column], f.text, code);
+          if (target.plain) {
+            out.plain[column].push_back(f.escaped ? std::string_view(out.arena.emplace_back(f.text)) : f.text);
+          } else {
+            uint32_t* code = reinterpret_cast<uint32_t*>(target.data) + absolute;
+            if (f.escaped) *code = strings[column].intern(f.text, false);
+            else pending.add(strings[column], f.text, code);
+          }
         } else {
           ParseResult r =
               target.type.id == Type::Double &&
@@ -938,231 +776,6 @@ void parse_chunk(const ParseContext& ctx, const Chunk& chunk, ChunkResult& out, 
   if (pos != chunk.end) out.mismatch = true;
 }
 
-// The first 8 bytes of `s` as a big-endian number, zero-padded: when two
-// strings' keys differ, they order the strings as a byte-wise comparison
-// would (a shorter string's padding sorts it first).
-inline uint64_t prefix_key(std::string_view s) {
-  unsigned char bytes[8] = {};
-  if (!s.empty()) std::memcpy(bytes, s.data(), std::min<std::size_t>(8, s.size()));
-  uint64_t key = 0;
-  for (unsigned char b : bytes) key = key << 8 | b;
-  return key;
-}
-
-// The positions of `strings` (distinct) in byte-wise order. Sorts (bytes
-// [d, d + 8), bytes [d + 8, d + 16), position) triples, each part a
-// big-endian number, from d = 0; a run of equal keys is sorted again on the
-// next 16 bytes, so comparisons never call memcmp or touch a string. (dbgen's
-// comments, words from a small vocabulary, share 16-byte prefixes often:
-// 80 % of lineitem's are in a tie there, 7 % at 32 bytes.)
-std::vector<uint32_t> sorted_order(const std::vector<std::string_view>& strings) {
-  struct Key {
-    uint64_t prefix, next;
-    uint32_t id;
-  };
-  auto key_at = [&](uint32_t id, std::size_t depth) {
-    const std::string_view s = strings[id];
-    const std::string_view rest = s.size() > depth ? s.substr(depth) : std::string_view();
-    return Key{prefix_key(rest), rest.size() > 8 ? prefix_key(rest.substr(8)) : 0, id};
-  };
-  auto less = [](const Key& a, const Key& b) { return a.prefix != b.prefix ? a.prefix < b.prefix : a.next < b.next; };
-  const std::size_t n = strings.size();
-  std::vector<Key> keys(n);
-  constexpr std::size_t AHEAD = 16;  // strings prefetched ahead: they lie far apart in the file
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i + AHEAD < n) prefetch(strings[i + AHEAD].data());
-    keys[i] = key_at(static_cast<uint32_t>(i), 0);
-  }
-  struct Range {
-    std::size_t begin, end, depth;
-  };
-  std::vector<Range> work{{0, n, 0}};
-  while (!work.empty()) {
-    const Range r = work.back();
-    work.pop_back();
-    std::sort(keys.begin() + r.begin, keys.begin() + r.end, less);
-    for (std::size_t i = r.begin; i < r.end;) {
-      std::size_t j = i + 1;
-      while (j < r.end && keys[j].prefix == keys[i].prefix && keys[j].next == keys[i].next) ++j;
-      if (j - i > 1) {
-        // Equal padded 16 bytes at the depth: a string that ends within
-        // them is a prefix of every longer one (the rest of its key is
-        // zero padding), so those come first, shortest first.
-        const std::size_t depth = r.depth + 16;
-        auto ends = [&](const Key& k) { return strings[k.id].size() <= depth; };
-        auto longer = std::partition(keys.begin() + i, keys.begin() + j, ends);
-        std::sort(keys.begin() + i, longer,
-                  [&](const Key& a, const Key& b) { return strings[a.id].size() < strings[b.id].size(); });
-        const auto first_longer = static_cast<std::size_t>(longer - keys.begin());
-        for (std::size_t k = first_longer; k < j; ++k) {
-          if (k + AHEAD < j) prefetch(strings[keys[k + AHEAD].id].data() + depth);
-          keys[k] = key_at(keys[k].id, depth);
-        }
-        if (j - first_longer > 1) work.push_back({first_longer, j, depth});
-      }
-      i = j;
-    }
-  }
-  std::vector<uint32_t> order(n);
-  for (std::size_t i = 0; i < n; ++i) order[i] = keys[i].id;
-  return order;
-}
-
-// The distinct strings of one column over all the threads' sets, sorted;
-// codes[k][id] becomes the final code of set k's entry `id`. In parallel: the strings
-// are cut into ranges by splitters sampled from them, and each range is
-// deduplicated and sorted on its own thread; a range's codes start where
-// the ranges before it end.
-std::vector<std::string_view> merge_strings(const std::vector<const StringSet*>& sets,
-                                            std::vector<std::vector<uint32_t>>& codes, std::size_t threads) {
-  const std::size_t chunk_count = sets.size();
-  codes.assign(chunk_count, {});
-  std::size_t total = 0;
-  for (std::size_t k = 0; k < chunk_count; ++k) {
-    total += (*sets[k]).entries().size();
-    codes[k].resize((*sets[k]).entries().size());
-  }
-  // Splitters: evenly spaced strings of a sorted sample.
-  std::vector<std::string_view> splitters;
-  if (threads > 1 && total >= 4096) {
-    std::vector<std::string_view> sample;
-    for (const StringSet* set : sets) {
-      const auto& entries = set->entries();
-      std::size_t step = std::max<std::size_t>(1, entries.size() / 64);
-      for (std::size_t i = 0; i < entries.size(); i += step) sample.push_back(entries[i]);
-    }
-    std::sort(sample.begin(), sample.end());
-    sample.erase(std::unique(sample.begin(), sample.end()), sample.end());
-    const std::size_t ranges = std::min(threads * 4, sample.size());
-    for (std::size_t p = 1; p < ranges; ++p) splitters.push_back(sample[p * sample.size() / ranges]);
-  }
-  const std::size_t ranges = splitters.size() + 1;
-  // Which range each chunk entry falls in: ids[k][p] lists chunk k's entries
-  // in range p. The search compares prefix keys, and strings only on a tie.
-  std::vector<uint64_t> splitter_keys(splitters.size());
-  for (std::size_t j = 0; j < splitters.size(); ++j) splitter_keys[j] = prefix_key(splitters[j]);
-  std::vector<std::vector<std::vector<uint32_t>>> ids(chunk_count, std::vector<std::vector<uint32_t>>(ranges));
-  parallel_for(
-      chunk_count, threads,
-      [&](std::size_t k) {
-        const auto& entries = (*sets[k]).entries();
-        constexpr std::size_t AHEAD = 16;  // strings prefetched ahead: they lie far apart in the file
-        for (uint32_t id = 0; id < entries.size(); ++id) {
-          if (id + AHEAD < entries.size()) prefetch(entries[id + AHEAD].data());
-          const uint64_t key = prefix_key(entries[id]);
-          std::size_t low = 0, high = splitters.size();  // the first splitter greater than the entry
-          while (low < high) {
-            const std::size_t mid = (low + high) / 2;
-            const bool greater =
-                splitter_keys[mid] != key ? splitter_keys[mid] > key : splitters[mid] > entries[id];
-            if (greater) high = mid;
-            else low = mid + 1;
-          }
-          ids[k][low].push_back(id);
-        }
-      },
-      {});
-  // Each range: distinct strings, sorted; codes within the range.
-  std::vector<std::vector<std::string_view>> sorted(ranges);
-  parallel_for(
-      ranges, threads,
-      [&](std::size_t p) {
-        // Distinct strings as they come; a range with strings from one set
-        // only has them distinct already.
-        std::size_t contributors = 0, only = 0;
-        for (std::size_t k = 0; k < chunk_count; ++k)
-          if (!ids[k][p].empty()) {
-            ++contributors;
-            only = k;
-          }
-        StringSet set;
-        std::vector<std::string_view> listed;
-        if (contributors == 1) {
-          const auto& chunk_entries = sets[only]->entries();
-          listed.reserve(ids[only][p].size());
-          for (uint32_t id : ids[only][p]) {
-            codes[only][id] = static_cast<uint32_t>(listed.size());
-            listed.push_back(chunk_entries[id]);
-          }
-        } else {
-          // At least as many distinct strings as the largest set gives (often
-          // about that many: sets overlap); a table sized for all of them
-          // would spill out of the cache.
-          std::size_t largest = 0;
-          for (std::size_t k = 0; k < chunk_count; ++k) largest = std::max(largest, ids[k][p].size());
-          set.reserve(largest);
-          PendingStrings pending;
-          for (std::size_t k = 0; k < chunk_count; ++k) {
-            const StringSet& chunk = (*sets[k]);
-            for (uint32_t id : ids[k][p])
-              pending.add_hashed(set, chunk.entries()[id], chunk.hashes()[id], &codes[k][id]);
-          }
-          pending.flush();
-        }
-        const std::vector<std::string_view>& entries = contributors == 1 ? listed : set.entries();
-        const std::vector<uint32_t> order = sorted_order(entries);
-        std::vector<uint32_t> rank(entries.size());
-        sorted[p].resize(entries.size());
-        for (std::size_t i = 0; i < order.size(); ++i) {
-          rank[order[i]] = static_cast<uint32_t>(i);
-          sorted[p][i] = entries[order[i]];
-        }
-        for (std::size_t k = 0; k < chunk_count; ++k)
-          for (uint32_t id : ids[k][p]) codes[k][id] = rank[codes[k][id]];
-      },
-      {});
-  // Ranges follow one another: offset each range's codes.
-  std::vector<uint32_t> offset(ranges, 0);
-  for (std::size_t p = 1; p < ranges; ++p) offset[p] = offset[p - 1] + static_cast<uint32_t>(sorted[p - 1].size());
-  if (ranges > 1)
-    parallel_for(
-        chunk_count, threads,
-        [&](std::size_t k) {
-          for (std::size_t p = 1; p < ranges; ++p)
-            for (uint32_t id : ids[k][p]) codes[k][id] += offset[p];
-        },
-        {});
-  std::vector<std::string_view> merged;
-  merged.reserve(offset.back() + sorted.back().size());
-  for (const auto& range : sorted) merged.insert(merged.end(), range.begin(), range.end());
-  return merged;
-}
-
-// The dictionary of `strings` (sorted, distinct), its strings copied into
-// one pool on all threads: each part sums its bytes, then writes its offsets
-// and bytes where the parts before it end.
-std::shared_ptr<Dictionary> make_dictionary(const std::vector<std::string_view>& strings, std::size_t threads) {
-  const std::size_t n = strings.size();
-  const std::size_t parts = n < 65536 ? 1 : threads * 4;
-  std::vector<uint64_t> part_bytes(parts + 1, 0);
-  parallel_for(
-      parts, threads,
-      [&](std::size_t part) {
-        uint64_t total = 0;
-        for (std::size_t i = part * n / parts, end = (part + 1) * n / parts; i < end; ++i) total += strings[i].size();
-        part_bytes[part + 1] = total;
-      },
-      {});
-  for (std::size_t part = 0; part < parts; ++part) part_bytes[part + 1] += part_bytes[part];
-  std::vector<uint64_t> offsets(n + 1);
-  StringPool::Bytes bytes(part_bytes[parts]);
-  parallel_for(
-      parts, threads,
-      [&](std::size_t part) {
-        uint64_t at = part_bytes[part];
-        for (std::size_t i = part * n / parts, end = (part + 1) * n / parts; i < end; ++i) {
-          offsets[i] = at;
-          if (!strings[i].empty()) std::memcpy(bytes.data() + at, strings[i].data(), strings[i].size());
-          at += strings[i].size();
-        }
-      },
-      {});
-  offsets[n] = part_bytes[parts];
-  auto dictionary = std::make_shared<Dictionary>();
-  dictionary->values = StringPool::adopt(std::move(offsets), std::move(bytes));
-  return dictionary;
-}
-
 // ---------------------------------------------------------------------------
 // The whole load.
 
@@ -1202,6 +815,97 @@ Dialect base_dialect(const CsvOptions& options) {
 
 // Loads `texts` (one or more files) as one table, or as one append to
 // spec.append_to: the files' chunks are parsed together, in file order.
+// Column `column`'s plain strings: `before`'s (the table appended to), then
+// each chunk's rows in order; offsets summed per chunk, bytes copied on all
+// threads.
+StringPool gather_plain_strings(const StringPool* before, const std::vector<ChunkResult>& results, std::size_t column,
+                                std::size_t threads) {
+  const std::size_t chunks = results.size();
+  std::vector<uint64_t> chunk_bytes(chunks + 1, 0), chunk_rows(chunks + 1, 0);
+  chunk_bytes[0] = before ? before->byte_size() : 0;
+  chunk_rows[0] = before ? before->size() : 0;
+  parallel_for(
+      chunks, threads,
+      [&](std::size_t k) {
+        uint64_t total = 0;
+        for (std::string_view s : results[k].plain[column]) total += s.size();
+        chunk_bytes[k + 1] = total;
+        chunk_rows[k + 1] = results[k].plain[column].size();
+      },
+      {});
+  for (std::size_t k = 0; k < chunks; ++k) {
+    chunk_bytes[k + 1] += chunk_bytes[k];
+    chunk_rows[k + 1] += chunk_rows[k];
+  }
+  std::vector<uint64_t> offsets(chunk_rows[chunks] + 1);
+  StringPool::Bytes bytes(chunk_bytes[chunks]);
+  if (before) {
+    std::copy(before->offsets(), before->offsets() + before->size(), offsets.begin());
+    if (before->byte_size()) std::memcpy(bytes.data(), before->bytes(), before->byte_size());
+  }
+  parallel_for(
+      chunks, threads,
+      [&](std::size_t k) {
+        uint64_t at = chunk_bytes[k];
+        std::size_t row = chunk_rows[k];
+        for (std::string_view s : results[k].plain[column]) {
+          offsets[row++] = at;
+          if (!s.empty()) std::memcpy(bytes.data() + at, s.data(), s.size());
+          at += s.size();
+        }
+      },
+      {});
+  offsets.back() = chunk_bytes[chunks];
+  return StringPool::adopt(std::move(offsets), std::move(bytes));
+}
+
+// Which VARCHAR columns a load keeps as plain strings. An append keeps the
+// table's form. A new load, or one into an empty table, keeps a column plain
+// when the load has at least spec.plain_strings_rows rows (estimated from
+// the first records' bytes) and at least half of those records' values
+// occur once among them: a dictionary of mostly distinct strings costs a
+// sort and a hash table of all of them, and a query may never read the
+// column. With plain_strings_rows = 0, every VARCHAR column is plain.
+std::vector<bool> plain_string_columns(const CsvText& first, const Dialect& d, std::size_t data_start,
+                                       std::size_t bytes_total, const std::vector<ColumnDefinition>& columns,
+                                       const Table* old, const CsvLoadSpec& spec) {
+  std::vector<bool> plain(columns.size(), false);
+  if (old && old->rows > 0) {
+    for (std::size_t c = 0; c < columns.size(); ++c) plain[c] = old->host[c].is_plain();
+    return plain;
+  }
+  if (spec.plain_strings_rows == 0) {
+    for (std::size_t c = 0; c < columns.size(); ++c) plain[c] = columns[c].type.id == Type::Varchar;
+    return plain;
+  }
+  constexpr std::size_t kSampleRecords = 16384;
+  std::size_t pos = data_start;
+  Sample sample;
+  try {
+    sample = read_sample(first, d, pos, kSampleRecords);
+  } catch (const Error&) {
+    return plain;  // the parse reports the fault
+  }
+  const std::size_t sampled = sample.records.size();
+  if (sampled == 0 || pos <= data_start) return plain;
+  const double rows = static_cast<double>(bytes_total) * static_cast<double>(sampled) / static_cast<double>(pos - data_start);
+  if (rows < static_cast<double>(spec.plain_strings_rows)) return plain;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c].type.id != Type::Varchar) continue;
+    std::unordered_map<std::string_view, uint32_t> counts;
+    std::size_t values = 0;
+    for (const SampleRecord& record : sample.records) {
+      if (c >= record.size() || is_missing(d, record[c])) continue;
+      ++counts[record[c].text];
+      ++values;
+    }
+    std::size_t once = 0;
+    for (const auto& [text, n] : counts) once += n == 1;
+    plain[c] = values > 0 && 2 * once >= values;
+  }
+  return plain;
+}
+
 std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec& spec, bool single_chunk) {
   PhaseTimer timer(spec.timing);
   const Table* old = spec.append_to.get();
@@ -1227,6 +931,8 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
   for (const auto& c : chunks) bound += c.bound;
   const std::size_t old_rows = old ? old->rows : 0, width = sniffed.columns.size();
 
+  const std::vector<bool> plain =
+      plain_string_columns(texts[0], d, data_start[0], bytes_total, sniffed.columns, old, spec);
   auto table = std::make_shared<Table>();
   table->name = old ? old->name : spec.table_name;
   table->columns = sniffed.columns;
@@ -1238,6 +944,10 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
       width, threads,
       [&](std::size_t c) {
         const DataType type = sniffed.columns[c].type;
+        if (plain[c]) {  // its strings are gathered after the parse
+          table->host[c].type = type;
+          return;
+        }
         HostColumn column(type, old_rows + bound);
         if (old && !old->host[c].bytes.empty())
           std::memcpy(column.bytes.data(), old->host[c].bytes.data(), old->host[c].bytes.size());
@@ -1246,7 +956,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
       {});
   for (std::size_t c = 0; c < width; ++c)
     targets[c] = {sniffed.columns[c].type, sniffed.columns[c].not_null, sniffed.columns[c].name,
-                  table->host[c].bytes.data()};
+                  plain[c] ? nullptr : table->host[c].bytes.data(), plain[c]};
 
   // The device copy: values of every column but VARCHAR go over while parsing.
   DeviceContext* device = spec.device;
@@ -1256,12 +966,13 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
     on_device = std::make_unique<DeviceTable>();
     upload.emplace(*device);
     std::size_t needed = 0;
-    for (const auto& c : sniffed.columns) needed += (old_rows + bound) * c.type.width();
+    for (std::size_t c = 0; c < width; ++c)
+      if (!plain[c]) needed += (old_rows + bound) * sniffed.columns[c].type.width();
     try {
       for (std::size_t c = 0; c < width; ++c) {
         DeviceColumn column;
         column.type = sniffed.columns[c].type;
-        column.data = DeviceBuffer(*device, (old_rows + bound) * column.type.width());
+        column.data = DeviceBuffer(*device, plain[c] ? 0 : (old_rows + bound) * column.type.width());
         on_device->columns.push_back(std::move(column));
       }
     } catch (const Error& e) {
@@ -1384,6 +1095,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
     rows += results[k].rows;
   }
   for (std::size_t c = 0; c < width; ++c) {
+    if (plain[c]) continue;
     const std::size_t w = targets[c].type.width();
     for (std::size_t k = 0; k < chunks.size(); ++k)
       if (first_row[k] != chunks[k].row_base)
@@ -1398,7 +1110,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
       [&](std::size_t c) {
         HostColumn& column = table->host[c];
         column.size = total_rows;
-        column.bytes.resize(total_rows * column.type.width());
+        if (!plain[c]) column.bytes.resize(total_rows * column.type.width());
         bool any_null = old && old->host[c].has_nulls();
         for (const auto& r : results) any_null = any_null || !r.nulls[c].empty();
         if (!any_null) return;
@@ -1424,7 +1136,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
   std::vector<std::vector<std::vector<uint32_t>>> codes(width);  // column -> set -> id -> code
   for (std::size_t c = 0; c < width; ++c) {
     HostColumn& column = table->host[c];
-    if (column.type.id != Type::Varchar) continue;
+    if (column.type.id != Type::Varchar || plain[c]) continue;
     std::vector<const StringSet*> sets;
     for (const auto* owner : set_owners) sets.push_back(&(*owner)[c]);
     std::shared_ptr<Dictionary> fresh = make_dictionary(merge_strings(sets, codes[c], threads), threads);
@@ -1447,7 +1159,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
   // Every chunk's codes to final ones (in parallel over chunks).
   std::vector<std::size_t> varchar_columns;
   for (std::size_t c = 0; c < width; ++c)
-    if (targets[c].type.id == Type::Varchar) varchar_columns.push_back(c);
+    if (targets[c].type.id == Type::Varchar && !plain[c]) varchar_columns.push_back(c);
   if (!varchar_columns.empty())
     parallel_for(
         chunks.size(), threads,
@@ -1466,6 +1178,12 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
         {});
 
   timer.mark("recode");
+  // Plain strings: the old rows' (an append), then each chunk's, into one pool.
+  for (std::size_t c = 0; c < width; ++c)
+    if (plain[c])
+      table->host[c].strings = std::make_shared<const StringPool>(
+          gather_plain_strings(old ? old->host[c].strings.get() : nullptr, results, c, threads));
+  timer.mark("strings");
   if (device) {
     // What could not go over while parsing: VARCHAR codes, validity, dictionaries.
     try {
@@ -1473,7 +1191,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
         const HostColumn& h = table->host[c];
         DeviceColumn& dc = on_device->columns[c];
         dc.size = total_rows;
-        if (h.type.id == Type::Varchar) {
+        if (h.type.id == Type::Varchar && !h.is_plain()) {
           upload->to_device(dc.data.data(), h.bytes.data(), h.bytes.size());
           upload_dictionary(*h.dictionary, dc, *device, *upload);
         }

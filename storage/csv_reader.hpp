@@ -18,6 +18,9 @@
 //   3. with a device, each finished run of chunks is copied to the GPU through
 //      pinned staging buffers while the next chunks are parsed; VARCHAR codes
 //      (which need the merged dictionary) and validity bits follow at the end.
+//      A large load's mostly distinct VARCHAR columns are kept as plain
+//      strings instead, with no dictionary, and reach the device encoded
+//      when a query first reads them (CsvLoadSpec::plain_strings_rows).
 // Any fault throws gpusql::Error naming the file, the 1-based line and column,
 // and the offending text; nothing half-read is ever returned.
 #pragma once
@@ -54,6 +57,11 @@ struct CsvLoadSpec {
   // chunk below 2 MiB). Tests and the fuzz target set it small to cut tiny
   // inputs into many chunks.
   std::size_t chunk_bytes = 0;
+  // A load of at least this many rows keeps its VARCHAR columns whose first
+  // values are mostly distinct as plain strings (HostColumn::strings),
+  // encoded when a query first reads them; 0: every VARCHAR column
+  // (Settings::plain_strings_rows).
+  std::size_t plain_strings_rows = Settings{}.plain_strings_rows;
   // When set, each chunk first checks for an interrupt and the host memory
   // limit (SET memory_limit).
   const QueryControl* control = nullptr;

@@ -100,6 +100,25 @@ std::unique_ptr<DeviceTable> upload_table(const Table& table, DeviceContext& con
   return device;
 }
 
+DeviceColumn upload_column(const HostColumn& column, DeviceContext& context) {
+  DeviceColumn d;
+  d.type = column.type;
+  d.size = column.size;
+  StagedUpload upload(context);
+  try {
+    d.data = DeviceBuffer(context, column.bytes.size());
+    upload.to_device(d.data.data(), column.bytes.data(), column.bytes.size());
+    upload_validity(column, d, context, upload);
+    if (column.type.id == Type::Varchar && column.dictionary) upload_dictionary(*column.dictionary, d, context, upload);
+    upload.finish();
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::OutOfMemory) throw;
+    throw Error(ErrorKind::OutOfMemory, "out of GPU memory: a column needs " + format_bytes(device_bytes_needed(column)) +
+                                            ", " + format_bytes(context.free_bytes()) + " free; no table was changed");
+  }
+  return d;
+}
+
 std::unique_ptr<DeviceTable> upload_appended_table(const Table& old, const Table& next, DeviceContext& context) {
   if (!old.device || old.columns.size() != next.columns.size()) return upload_table(next, context);
   std::size_t needed = 0;

@@ -48,6 +48,10 @@ std::size_t device_bytes_needed(const HostColumn& column);
 // half-uploaded; the error names the bytes needed and free.
 std::unique_ptr<DeviceTable> upload_table(const Table& table, DeviceContext& context);
 
+// Copies one host column to the device (values, validity, dictionary) and
+// waits for it. Error(OutOfMemory) names the bytes needed and free.
+DeviceColumn upload_column(const HostColumn& column, DeviceContext& context);
+
 // The device copy of `next`, a version of `old` with rows appended (INSERT):
 // what `old` already has on the device is copied there (values, and a
 // dictionary that did not change), only the rest goes over from the host.

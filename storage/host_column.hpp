@@ -24,6 +24,11 @@ struct HostColumn {
   std::vector<uint32_t> validity;
   // VARCHAR only: the sorted strings the codes index.
   std::shared_ptr<const Dictionary> dictionary;
+  // VARCHAR kept as plain strings instead (a CSV load's mostly distinct
+  // column): row i's value is (*strings)[i] (empty for a NULL), and
+  // `bytes` and `dictionary` are empty. Table::host_column() gives its
+  // encoded form, made when a query first reads it.
+  std::shared_ptr<const StringPool> strings;
 
   HostColumn() = default;
   HostColumn(DataType t, std::size_t rows) : type(t), size(rows), bytes(rows * t.width()) {}
@@ -37,6 +42,7 @@ struct HostColumn {
     return {reinterpret_cast<const T*>(bytes.data()), size};
   }
 
+  bool is_plain() const { return strings != nullptr; }
   bool has_nulls() const { return !validity.empty(); }
   bool is_valid(std::size_t row) const {
     return validity.empty() || ((validity[row / 32] >> (row % 32)) & 1u);

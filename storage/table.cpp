@@ -6,6 +6,7 @@
 #include "storage/column_ops.hpp"
 #include "storage/column_statistics.hpp"
 #include "storage/parallel_tasks.hpp"
+#include "storage/string_sets.hpp"
 
 namespace gpusql {
 
@@ -92,7 +93,42 @@ void Table::set_distinct_estimates(std::vector<double> estimates) const {
   statistics_->distinct = std::move(estimates);
 }
 
+const HostColumn* Table::encoded_if_made(std::size_t column) const {
+  std::lock_guard lock(statistics_->mutex);
+  const auto& encoded = statistics_->encoded;
+  return column < encoded.size() ? encoded[column].get() : nullptr;
+}
+
+const HostColumn& Table::encoded(std::size_t column) const {
+  std::lock_guard lock(statistics_->mutex);
+  auto& encoded = statistics_->encoded;
+  if (encoded.size() != host.size()) encoded.resize(host.size());
+  if (!encoded[column])
+    encoded[column] = std::make_unique<HostColumn>(encode_strings(host[column], hardware_threads()));
+  return *encoded[column];
+}
+
+std::shared_ptr<const Dictionary> Table::dictionary(std::size_t column) const {
+  return host[column].is_plain() ? encoded(column).dictionary : host[column].dictionary;
+}
+
+const HostColumn* Table::scan_column(std::size_t column) const {
+  return host[column].is_plain() ? encoded_if_made(column) : &host[column];
+}
+
+const DeviceColumn* Table::device_column(std::size_t column, DeviceContext& context) const {
+  if (!host[column].is_plain()) return &device->columns[column];
+  const HostColumn* made = encoded_if_made(column);
+  if (!made) return nullptr;
+  std::lock_guard lock(statistics_->mutex);
+  auto& uploaded = statistics_->encoded_device;
+  if (uploaded.size() != host.size()) uploaded.resize(host.size());
+  if (!uploaded[column]) uploaded[column] = std::make_unique<DeviceColumn>(upload_column(*made, context));
+  return uploaded[column].get();
+}
+
 const HostColumn& Table::host_column(std::size_t column) const {
+  if (column < host.size() && host[column].is_plain()) return encoded(column);
   if (has_host_copy(column) || !device) return host[column];
   std::lock_guard lock(statistics_->mutex);
   auto& fetched = statistics_->fetched;
@@ -108,9 +144,18 @@ const HostColumn& Table::host_column(std::size_t column) const {
 std::size_t Table::host_bytes() const {
   std::size_t total = 0;
   for (const auto& c : host) total += gpusql::host_bytes(c);
+  std::lock_guard lock(statistics_->mutex);
+  for (const auto& c : statistics_->encoded)
+    if (c) total += gpusql::host_bytes(*c);
   return total;
 }
 
-std::size_t Table::device_bytes() const { return device ? device->bytes() : 0; }
+std::size_t Table::device_bytes() const {
+  std::size_t total = device ? device->bytes() : 0;
+  std::lock_guard lock(statistics_->mutex);
+  for (const auto& c : statistics_->encoded_device)
+    if (c) total += c->bytes();
+  return total;
+}
 
 }  // namespace gpusql

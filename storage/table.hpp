@@ -67,10 +67,26 @@ struct Table {
 
   // Whether column `column`'s values are held on the host.
   bool has_host_copy(std::size_t column) const { return column < host.size() && host[column].size == rows; }
-  // Column `column`'s values on the host: host[column], or for a table on
-  // the device alone a copy fetched on first use and kept. Safe to call
-  // from several threads at once.
+  // Column `column`'s values on the host: host[column], for a table on
+  // the device alone a copy fetched on first use and kept, and for a column
+  // of plain strings its encoded form (as dictionary()). Safe to call from
+  // several threads at once.
   const HostColumn& host_column(std::size_t column) const;
+
+  // VARCHAR column `column`'s dictionary: host[column]'s, or for a column of
+  // plain strings (HostColumn::strings) its encoded form's, made now when no
+  // query has read the column before. Safe to call from several threads at once.
+  std::shared_ptr<const Dictionary> dictionary(std::size_t column) const;
+  // Column `column` as a scan reads it on the host: host[column], or for a
+  // column of plain strings its encoded form once dictionary() or
+  // host_column() has made it; null before that (no bound expression reads
+  // the column, and a scan leaves it out of its chunks).
+  const HostColumn* scan_column(std::size_t column) const;
+  // The same on the device: device->columns[column], or for a column of
+  // plain strings whose encoded form exists, that form uploaded on first
+  // use (Error(OutOfMemory) when it does not fit; the table is unchanged);
+  // null where scan_column() is.
+  const DeviceColumn* device_column(std::size_t column, DeviceContext& context) const;
 
   // Index of the column called `name` (case-insensitive), or -1.
   int find_column(std::string_view column) const;
@@ -84,7 +100,13 @@ struct Table {
     std::vector<double> distinct;  // per column; negative: not computed yet
     std::vector<std::optional<ValueRange>> ranges;  // per column; empty: not computed yet
     std::vector<std::unique_ptr<HostColumn>> fetched;  // host_column()'s copies, per column
+    // Columns of plain strings, encoded (per column; null: not yet), and
+    // those encoded forms on the device.
+    std::vector<std::unique_ptr<HostColumn>> encoded;
+    std::vector<std::unique_ptr<DeviceColumn>> encoded_device;
   };
+  const HostColumn* encoded_if_made(std::size_t column) const;
+  const HostColumn& encoded(std::size_t column) const;
   std::unique_ptr<Statistics> statistics_ = std::make_unique<Statistics>();
 };
 

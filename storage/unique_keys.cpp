@@ -17,7 +17,7 @@ namespace {
 bool row_key(const Table& table, const UniqueKey& key, std::size_t row, std::string& out) {
   out.clear();
   for (int c : key.columns) {
-    const HostColumn& column = table.host[static_cast<std::size_t>(c)];
+    const HostColumn& column = table.host_column(static_cast<std::size_t>(c));
     if (!column.is_valid(row)) return false;
     const std::size_t width = column.type.width();
     out.append(reinterpret_cast<const char*>(column.bytes.data()) + row * width, width);
@@ -28,7 +28,7 @@ bool row_key(const Table& table, const UniqueKey& key, std::size_t row, std::str
 [[noreturn]] void duplicate(const Table& table, const UniqueKey& key, std::size_t row) {
   std::string text;
   for (int c : key.columns) {
-    const HostColumn& column = table.host[static_cast<std::size_t>(c)];
+    const HostColumn& column = table.host_column(static_cast<std::size_t>(c));
     if (!text.empty()) text += ", ";
     text += table.columns[static_cast<std::size_t>(c)].name + ": ";
     text += column.type.id == Type::Varchar ? std::string(column.dictionary->values.at(column.values<uint32_t>()[row]))

@@ -395,6 +395,90 @@ TEST_CASE("a VARCHAR dictionary sorts strings that share 8-, 16- and 48-byte pre
   CHECK(wrong == 0);
 }
 
+// Row `row` of VARCHAR column `c` read through the table's encoded form
+// (host_column()), "NULL" for a NULL.
+std::string text_at(const Table& t, std::size_t c, std::size_t row) {
+  const HostColumn& h = t.host_column(c);
+  if (!h.is_valid(row)) return "NULL";
+  return std::string(h.dictionary->values[h.values<uint32_t>()[row]]);
+}
+
+TEST_CASE("a large load keeps mostly distinct VARCHAR columns as plain strings and encodes them when first read", "[storage][csv]") {
+  // note: distinct, with NULLs, empty strings and doubled quotes; kind: four values.
+  std::vector<std::string> notes, kinds;
+  std::string text = "id,note,kind\n";
+  for (int i = 0; i < 3000; ++i) {
+    std::string note = i % 97 == 5 ? "NULL" : i % 89 == 7 ? "" : "note \"" + std::to_string(i * 7919 % 3001) + "\" x";
+    notes.push_back(note);
+    kinds.push_back(i % 50 == 3 ? "NULL" : std::string(1, static_cast<char>('a' + i % 4)));
+    std::string quoted = "\"";
+    for (char ch : note) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    quoted += "\"";
+    text += std::to_string(i) + "," + (note == "NULL" ? "" : quoted) + "," + (kinds.back() == "NULL" ? "" : kinds.back()) +
+            "\n";
+  }
+  auto load = [&](std::size_t plain_rows, std::shared_ptr<const Table> append_to = nullptr) {
+    CsvLoadSpec spec;
+    spec.table_name = "t";
+    spec.threads = 3;
+    spec.chunk_bytes = 512;
+    spec.plain_strings_rows = plain_rows;
+    spec.append_to = std::move(append_to);
+    return load_csv_text(text, "mem.csv", spec);
+  };
+  auto check_values = [&](const Table& t, std::size_t copies) {
+    REQUIRE(t.rows == 3000 * copies);
+    std::size_t wrong = 0;
+    for (std::size_t row = 0; row < t.rows; ++row) {
+      wrong += text_at(t, 1, row) != notes[row % 3000];
+      wrong += text_at(t, 2, row) != kinds[row % 3000];
+    }
+    CHECK(wrong == 0);
+  };
+
+  // At least 1000 rows: note is plain, kind (repeated values) keeps a dictionary.
+  std::shared_ptr<Table> plain = load(1000);
+  REQUIRE(plain->host[1].is_plain());
+  CHECK(!plain->host[2].is_plain());
+  CHECK(plain->host[1].bytes.empty());
+  CHECK((*plain->host[1].strings)[8] == "note \"" + std::to_string(8 * 7919 % 3001) + "\" x");
+  CHECK((*plain->host[1].strings)[5].empty());  // a NULL
+  CHECK(!plain->host[1].is_valid(5));
+  CHECK(plain->host[1].is_valid(7));  // "" is a value
+  // Scans leave the column out until a statement reads it.
+  CHECK(plain->scan_column(1) == nullptr);
+  CHECK(plain->scan_column(2) == &plain->host[2]);
+  std::shared_ptr<const Dictionary> dictionary = plain->dictionary(1);
+  REQUIRE(plain->scan_column(1) != nullptr);
+  CHECK(plain->scan_column(1)->dictionary == dictionary);
+  check_values(*plain, 1);
+
+  // The same strings as a dictionary made at load: same dictionary, same codes.
+  std::shared_ptr<Table> encoded = load(1 << 20);
+  CHECK(!encoded->host[1].is_plain());
+  CHECK(encoded->host[1].dictionary->values == plain->host_column(1).dictionary->values);
+  CHECK(encoded->host[1].bytes == plain->host_column(1).bytes);
+  CHECK(encoded->host[1].validity == plain->host_column(1).validity);
+
+  // 0: every VARCHAR column plain.
+  std::shared_ptr<Table> all = load(0);
+  CHECK(all->host[1].is_plain());
+  CHECK(all->host[2].is_plain());
+  check_values(*all, 1);
+
+  // An append keeps each column's form; strings follow the old rows'.
+  std::shared_ptr<Table> twice = load(1000, plain);
+  CHECK(twice->host[1].is_plain());
+  CHECK(!twice->host[2].is_plain());
+  check_values(*twice, 2);
+  std::shared_ptr<Table> onto_dictionary = load(0, encoded);
+  CHECK(!onto_dictionary->host[1].is_plain());
+  check_values(*onto_dictionary, 2);
+  // The distinct-count estimate reads the strings.
+  CHECK(all->distinct_estimate(2) == 4);
+  CHECK(plain->host_bytes() > encoded->host_bytes());  // strings, then codes and a dictionary as well
+}
+
 TEST_CASE("COPY-style appends: declared types, header sniffed, NOT NULL", "[storage][csv]") {
   auto base = std::make_shared<Table>();
   base->name = "t";

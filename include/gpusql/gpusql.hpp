@@ -129,6 +129,14 @@ struct Settings {
   // whole table in one chunk (a resident table's fastest path). Any value
   // gives the same answer, bit for bit.
   uint64_t chunk_rows = 0;
+  // A CSV load of at least this many rows keeps a VARCHAR column whose
+  // first values are mostly distinct (comments, names, addresses) as plain
+  // strings, with no dictionary: sorting tens of millions of distinct
+  // strings would cost more than the rest of the load, and a query may
+  // never read them. The first statement that reads such a column encodes
+  // it then. 0: every VARCHAR column of every load. Any value gives the
+  // same answers.
+  uint64_t plain_strings_rows = uint64_t(1) << 20;
   // The most host memory the process may hold, in bytes: a statement whose
   // next allocation would take the process's resident memory past it fails
   // with Error(OutOfMemory), and the database and its tables stay as they
