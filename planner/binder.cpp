@@ -314,6 +314,11 @@ class Scope {
   // to bind it the ordinary way.
   virtual std::optional<BoundExpr> intercept(const ast::Expr&) { return std::nullopt; }
   virtual BoundExpr column(const ast::Expr& e) = 0;
+  // A column reference naming a table's column of plain strings that no
+  // statement has encoded yet, bound without encoding it (its dictionary
+  // null); nullopt for anything else, which column() binds. Only a LIKE
+  // reads such a reference: it matches the strings row by row.
+  virtual std::optional<BoundExpr> plain_strings_column(const ast::Expr&) { return std::nullopt; }
   virtual const char* clause() const = 0;  // for "aggregates are not allowed in ..."
   // A scalar subquery: its value, where the scope can run one.
   virtual BoundExpr subquery(const ast::Expr& e) {
@@ -804,7 +809,9 @@ class ExpressionBinder {
   // LIKE on a VARCHAR column: the pattern is matched once against every
   // dictionary entry; rows then look their code up in the resulting table.
   BoundExpr bind_like(const ast::Expr& e) {
-    BoundExpr x = bind(*e.args[0]);
+    std::optional<BoundExpr> plain;
+    if (e.args[0]->kind == ExprKind::Column) plain = scope_.plain_strings_column(*e.args[0]);
+    BoundExpr x = plain ? *plain : bind(*e.args[0]);
     BoundExpr pattern = bind(*e.args[1]);
     if (x.type.id != Type::Varchar || pattern.type.id != Type::Varchar)
       throw Error(ErrorKind::Binder, "LIKE needs VARCHAR operands, not " + x.type.to_string() + " and " +
@@ -813,7 +820,9 @@ class ExpressionBinder {
       throw Error(ErrorKind::NotSupported, "not supported yet: LIKE with a pattern that is not a constant",
                   e.args[1]->offset);
     BoundExpr result;
-    if (x.op == Op::Constant) {
+    if (plain) {
+      result = like_plain_strings(std::move(x), pattern.text, e.offset);
+    } else if (x.op == Op::Constant) {
       result = bool_constant(like_match(x.text, pattern.text), e.offset);
     } else {
       if (!x.dictionary) throw Error(ErrorKind::NotSupported, "not supported yet: LIKE on a computed value", e.offset);
@@ -831,6 +840,48 @@ class ExpressionBinder {
       result.lookup = std::move(table);
     }
     return e.negated ? node(Op::Not, DataType::boolean(), {std::move(result)}, e.offset) : result;
+  }
+
+  // LIKE on a column of plain strings no statement has encoded: the pattern
+  // is matched against each row's string once (kept with the table), and
+  // rows look their rowid up in the result -- no dictionary is made. A row
+  // whose string is NULL reads NULL.
+  static BoundExpr like_plain_strings(BoundExpr x, const std::string& pattern, std::size_t at) {
+    const Table& table = *x.domain;
+    const auto c = static_cast<std::size_t>(x.domain_column);
+    const HostColumn& column = table.host[c];
+    auto rowid_lookup = [&](std::shared_ptr<const LookupTable> values, bool like) {
+      BoundExpr rowid;
+      rowid.op = Op::Column;
+      rowid.type = DataType::bigint();
+      rowid.column = x.column - x.domain_column + static_cast<int>(table.columns.size());
+      rowid.offset = x.offset;
+      BoundExpr lookup = node(Op::Lookup, DataType::boolean(), {std::move(rowid)}, at);
+      lookup.lookup = std::move(values);
+      if (like) lookup.text = "LIKE:" + table.columns[c].name;  // EXPLAIN's name for it
+      return lookup;
+    };
+    auto matches = table.derived<LookupTable>("LIKE " + std::to_string(c) + " " + pattern, [&] {
+      LookupTable t;
+      t.entries = column.size;
+      t.bytes = like_matches(*column.strings, pattern);
+      for (std::size_t row = 0; row < column.size; ++row) t.bytes[row] &= column.is_valid(row);
+      t.true_entries = static_cast<uint64_t>(std::count(t.bytes.begin(), t.bytes.end(), uint8_t{1}));
+      return t;
+    });
+    BoundExpr result = rowid_lookup(std::move(matches), true);
+    if (!column.has_nulls()) return result;
+    auto nulls = table.derived<LookupTable>("NULL " + std::to_string(c), [&] {
+      LookupTable t;
+      t.entries = column.size;
+      t.bytes.resize(column.size);
+      for (std::size_t row = 0; row < column.size; ++row) t.bytes[row] = !column.is_valid(row);
+      t.true_entries = column.null_count();
+      return t;
+    });
+    return node(Op::Select, DataType::boolean(), {rowid_lookup(std::move(nulls), false), null_constant(DataType::boolean(), at),
+                                                  std::move(result)},
+                at);
   }
 
   BoundExpr bind_cast(const ast::Expr& e, BoundExpr v) {
@@ -1600,9 +1651,15 @@ class TableScope : public Scope {
   }
 
   BoundExpr column(const ast::Expr& e) override { return resolve(e); }
+  std::optional<BoundExpr> plain_strings_column(const ast::Expr& e) override {
+    BoundExpr x = resolve(e, false);
+    if (x.op == Op::Column && x.type.id == Type::Varchar && !x.dictionary && x.domain) return x;
+    return std::nullopt;
+  }
   const char* clause() const override { return clause_; }
 
-  BoundExpr resolve(const ast::Expr& e) const {
+  // `encode`: false leaves a column of plain strings not yet encoded as it is (plain_strings_column()).
+  BoundExpr resolve(const ast::Expr& e, bool encode = true) const {
     // SELECT without FROM: one table, the unnamed row of no columns.
     if (query_.sources.size() == 1 && !query_.sources[0].derived && query_.tables[0].alias.empty())
       throw Error(ErrorKind::Binder,
@@ -1642,7 +1699,7 @@ class TableScope : public Scope {
       const BoundTableRef& t = query_.tables[source.index];
       int c = t.find_column(e.name);
       if (c >= 0) {
-        found.push_back(column_ref(t, c, e.offset));
+        found.push_back(column_ref(t, c, e.offset, encode));
         found_names.push_back(t.alias + "." + t.column_name(c));
         found_at.push_back({static_cast<int>(i), c});
       }
@@ -1696,13 +1753,17 @@ class TableScope : public Scope {
     throw Error(ErrorKind::Binder, message, e.offset);
   }
 
-  static BoundExpr column_ref(const BoundTableRef& t, int c, std::size_t offset) {
+  // `encode`: false leaves a column of plain strings that no statement has
+  // encoded yet without its dictionary (plain_strings_column()).
+  static BoundExpr column_ref(const BoundTableRef& t, int c, std::size_t offset, bool encode = true) {
     BoundExpr e;
     e.op = Op::Column;
     e.column = t.first_column + c;
     e.type = t.table->columns[c].type;
     e.offset = offset;
-    e.dictionary = t.table->dictionary(static_cast<std::size_t>(c));
+    const auto column = static_cast<std::size_t>(c);
+    if (encode || !t.table->host[column].is_plain() || t.table->scan_column(column))
+      e.dictionary = t.table->dictionary(column);
     e.domain = t.table.get();
     e.domain_column = c;
     return e;

@@ -902,11 +902,13 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
     case Op::Abs: return "abs(" + child(0) + ")";
     case Op::Select: return "CASE WHEN " + child(0) + " THEN " + child(1) + " ELSE " + child(2) + " END";
     case Op::Lookup:
-      // A CAST of a VARCHAR column reads its table (marked); another BOOLEAN
+      // A CAST of a VARCHAR column reads its table (marked); a LIKE over
+      // plain strings looks rowids up (marked); another BOOLEAN
       // lookup is a LIKE's table over the dictionary; a VARCHAR one
       // of a Rank a CAST to VARCHAR (varchar_cast.hpp), of a column a
       // recoding into a shared dictionary (dictionary_recoding.hpp).
       if (e.text == "CAST") return "CAST(" + child(0) + " AS " + e.type.to_string() + ")";
+      if (e.text.starts_with("LIKE:")) return "(" + e.text.substr(5) + " LIKE <pattern>)";  // over plain strings
       if (e.type.id == Type::Boolean) return "(" + child(0) + " LIKE <pattern>)";
       if (e.type.id != Type::Varchar) return "lookup(" + child(0) + ")";
       return e.children[0].op == Op::Rank ? "CAST(" + describe(e.children[0].children[0], names) + " AS VARCHAR)"

@@ -2,6 +2,8 @@
 // and -- when a GPU is in use -- the device columns the CUDA executor reads.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -88,6 +90,16 @@ struct Table {
   // null where scan_column() is.
   const DeviceColumn* device_column(std::size_t column, DeviceContext& context) const;
 
+  // What `build` makes of the table -- a LIKE's matches over a column of
+  // plain strings -- made on first use and kept under `key`, which names
+  // the column and the function: the same query run again reads the
+  // strings once. (A table's rows never change.) Safe from several threads.
+  template <class T>
+  std::shared_ptr<const T> derived(const std::string& key, const std::function<T()>& build) const {
+    return std::static_pointer_cast<const T>(
+        derived_any(key, [&] { return std::shared_ptr<const void>(std::make_shared<const T>(build())); }));
+  }
+
   // Index of the column called `name` (case-insensitive), or -1.
   int find_column(std::string_view column) const;
   // Bytes its columns (and dictionaries) take in host memory, and on the device.
@@ -104,7 +116,10 @@ struct Table {
     // those encoded forms on the device.
     std::vector<std::unique_ptr<HostColumn>> encoded;
     std::vector<std::unique_ptr<DeviceColumn>> encoded_device;
+    std::map<std::string, std::shared_ptr<const void>> derived;  // derived()'s
   };
+  std::shared_ptr<const void> derived_any(const std::string& key,
+                                          const std::function<std::shared_ptr<const void>()>& build) const;
   const HostColumn* encoded_if_made(std::size_t column) const;
   const HostColumn& encoded(std::size_t column) const;
   std::unique_ptr<Statistics> statistics_ = std::make_unique<Statistics>();

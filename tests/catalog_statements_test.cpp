@@ -760,3 +760,62 @@ TEST_CASE("DECIMAL(38, s) columns: COPY FROM reads 128-bit values exactly, COPY 
 TEST_CASE("DECIMAL(38, s) columns through COPY on the CUDA executor", "[gpu][catalog]") {
   check_wide_decimal_copy(ExecutorKind::Gpu);
 }
+
+namespace {
+
+// A loaded column of plain strings (SET plain_strings_rows = 0) against the
+// same file loaded with a dictionary, on one executor: LIKE reads the plain
+// strings row by row and leaves the column unencoded; the first other
+// statement that reads it encodes it; every answer is the dictionary's.
+void check_plain_strings(ExecutorKind kind) {
+  TempDir dir;
+  std::string text = "id,s\n";
+  std::size_t starts_with_1 = 0, valid = 0;
+  for (int i = 0; i < 5000; ++i) {
+    const bool null = i % 37 == 11;
+    const std::string s = std::to_string(i * 7919 % 10007) + (i % 3 ? "ab" : "Ab");
+    text += std::to_string(i) + "," + (null ? "" : s) + "\n";
+    if (!null) {
+      ++valid;
+      starts_with_1 += s[0] == '1';
+    }
+  }
+  const std::string path = dir.write("s.csv", text);
+  Settings plain_settings, dictionary_settings;
+  plain_settings.plain_strings_rows = 0;
+  dictionary_settings.plain_strings_rows = uint64_t(1) << 40;
+  Database plain(Options{kind, plain_settings}), dictionary(Options{kind, dictionary_settings});
+  for (Database* db : {&plain, &dictionary}) db->load_csv("t", path);
+  std::shared_ptr<const Table> table = plain.impl().catalog.find("t");
+  REQUIRE(table->host[1].is_plain());
+  CHECK(!dictionary.impl().catalog.find("t")->host[1].is_plain());
+  auto same = [&](const std::string& sql) {
+    INFO(sql);
+    const std::string expected = to_string(to_rows(dictionary.query(sql)));
+    CHECK(to_string(to_rows(plain.query(sql))) == expected);
+    return expected;
+  };
+  // LIKE, NOT LIKE, NULL rows, '_' and case: no encoding.
+  same("SELECT id, s LIKE '%7%', s NOT LIKE '1%', s LIKE '%a_' FROM t ORDER BY id");
+  same("SELECT count(*) FROM t WHERE s LIKE '%Ab' OR s LIKE '2_%'");
+  CHECK(plain.query("SELECT count(*) FROM t WHERE s LIKE '1%'").get<int64_t>(0, 0) == int64_t(starts_with_1));
+  CHECK(plain.query("SELECT count(*) FROM t WHERE s NOT LIKE '1%'").get<int64_t>(0, 0) ==
+        int64_t(valid - starts_with_1));
+  same("SELECT t.id FROM t JOIN t AS u ON t.id = u.id + 1 WHERE u.s LIKE '%99%' ORDER BY 1");
+  CHECK(table->scan_column(1) == nullptr);
+  // Anything else encodes the column; LIKE then reads the dictionary.
+  same("SELECT count(*), min(s), max(s) FROM t WHERE s > '5'");
+  CHECK(table->scan_column(1) != nullptr);
+  same("SELECT s, count(*) FROM t WHERE s LIKE '%00%' GROUP BY s ORDER BY s");
+  same("SELECT * FROM t ORDER BY s, id");
+}
+
+}  // namespace
+
+TEST_CASE("plain strings: LIKE reads them row by row, other statements encode them", "[catalog][plain]") {
+  check_plain_strings(ExecutorKind::Host);
+}
+
+TEST_CASE("plain strings on the CUDA executor: LIKE reads them row by row", "[gpu][catalog][plain]") {
+  check_plain_strings(ExecutorKind::Gpu);
+}
