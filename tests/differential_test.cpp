@@ -153,13 +153,13 @@ std::vector<ColumnRef> column_refs(const TableData& t, const std::vector<Type>& 
   return refs;
 }
 
-void run_seed(uint64_t seed, ExecutorKind kind, OracleKind oracle, uint64_t chunk_rows, const Features& features,
+void run_seed(uint64_t seed, ExecutorKind kind, OracleKind oracle, const Settings& settings, const Features& features,
               std::size_t queries, Stats& stats, std::vector<std::string>& reports, std::size_t max_reports) {
   bool verbose = env_number("GPUSQL_DIFF_VERBOSE", 0) != 0;
   Rng rng(seed);
   DataGenerator data(rng);
   std::vector<TableData> tables = {data.table("t0", 6000), data.table("t1", 6000)};
-  Fixture fixture(tables, kind, oracle, chunk_rows);
+  Fixture fixture(tables, kind, oracle, settings);
   ++stats.seeds;
   if (!fixture.ok()) {
     ++stats.mismatch;
@@ -211,9 +211,9 @@ void run_seed(uint64_t seed, ExecutorKind kind, OracleKind oracle, uint64_t chun
                              q.sql(dialect_of(oracle)) + "\n" + r.detail;
         std::size_t rows = 0;
         for (const auto& t : tables) rows += t.rows.size();
-        Shrinker shrinker(kind, r.category, std::chrono::seconds(60), oracle, chunk_rows);
+        Shrinker shrinker(kind, r.category, std::chrono::seconds(60), oracle, settings);
         Case small = shrinker.shrink(Case{tables, q});
-        Fixture small_fixture(small.tables, kind, oracle, chunk_rows);
+        Fixture small_fixture(small.tables, kind, oracle, settings);
         CheckResult again = Checker(small_fixture, small.query).run();
         std::size_t small_rows = 0;
         for (const auto& t : small.tables) small_rows += t.rows.size();
@@ -229,12 +229,14 @@ void run_seed(uint64_t seed, ExecutorKind kind, OracleKind oracle, uint64_t chun
   }
 }
 
-// GPUSQL_DIFF_CHUNK_ROWS (else `default_chunk_rows`): table scans in chunks
-// of that many rows (Settings::chunk_rows).
+// gpusql runs with `defaults` (Settings::chunk_rows, plain_strings_rows);
+// GPUSQL_DIFF_CHUNK_ROWS sets table scans in chunks of that many rows.
 void run_differential(ExecutorKind kind, uint64_t default_seeds, OracleKind oracle = OracleKind::Sqlite,
-                      uint64_t default_chunk_rows = 0) {
+                      Settings defaults = {}) {
   uint64_t seeds = env_number("GPUSQL_DIFF_SEEDS", default_seeds);
-  const uint64_t chunk_rows = env_number("GPUSQL_DIFF_CHUNK_ROWS", default_chunk_rows);
+  Settings settings = defaults;
+  settings.chunk_rows = env_number("GPUSQL_DIFF_CHUNK_ROWS", defaults.chunk_rows);
+  const uint64_t chunk_rows = settings.chunk_rows;
   uint64_t first = env_number("GPUSQL_DIFF_FIRST_SEED", 1);
   std::size_t queries = env_number("GPUSQL_DIFF_QUERIES", 40);
   std::size_t max_reports = env_number("GPUSQL_DIFF_MAX_MISMATCHES", 3);
@@ -246,10 +248,11 @@ void run_differential(ExecutorKind kind, uint64_t default_seeds, OracleKind orac
   std::vector<std::string> reports;
   auto start = std::chrono::steady_clock::now();
   for (uint64_t seed = first; seed < first + seeds && reports.size() < max_reports; ++seed)
-    run_seed(seed, kind, oracle, chunk_rows, features, queries, stats, reports, max_reports);
+    run_seed(seed, kind, oracle, settings, features, queries, stats, reports, max_reports);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::string executor = kind == ExecutorKind::Gpu ? "gpu" : "host";
   if (chunk_rows) executor += ", chunks of " + std::to_string(chunk_rows) + " rows";
+  if (settings.plain_strings_rows == 0) executor += ", plain strings";
   std::string summary = "differential (" + (oracle == OracleKind::Duckdb ? "duckdb, " + executor : executor) + "): seeds " +
                         std::to_string(first) + ".." + std::to_string(first + stats.seeds - 1) + ", " +
                         std::to_string(stats.queries) + " queries in " + std::to_string(static_cast<int>(seconds)) +
@@ -315,14 +318,42 @@ TEST_CASE("differential: the CUDA executor against DuckDB and the host executor"
 
 // Table scans in chunks of 500 rows (the generated tables have up to 6,000):
 // the pipelines push many chunks and every sink combines them.
+namespace {
+
+Settings in_chunks_of(uint64_t rows) {
+  Settings settings;
+  settings.chunk_rows = rows;
+  return settings;
+}
+
+// Every loaded VARCHAR column kept as plain strings (encoded when a
+// statement reads it, matched row by row by LIKE).
+Settings plain_strings() {
+  Settings settings;
+  settings.plain_strings_rows = 0;
+  return settings;
+}
+
+}  // namespace
+
 TEST_CASE("differential: table scans in chunks, against DuckDB", "[differential][duckdb][chunks]") {
   if (!duckdb_ready()) return;
-  run_differential(ExecutorKind::Host, 30, OracleKind::Duckdb, 500);
+  run_differential(ExecutorKind::Host, 30, OracleKind::Duckdb, in_chunks_of(500));
 }
 
 TEST_CASE("differential: the CUDA executor with scans in chunks, against DuckDB and the host", "[differential][duckdb][gpu][chunks]") {
   if (!duckdb_ready()) return;
-  run_differential(ExecutorKind::Gpu, 30, OracleKind::Duckdb, 500);
+  run_differential(ExecutorKind::Gpu, 30, OracleKind::Duckdb, in_chunks_of(500));
+}
+
+TEST_CASE("differential: loaded strings kept plain, against DuckDB", "[differential][duckdb][plain]") {
+  if (!duckdb_ready()) return;
+  run_differential(ExecutorKind::Host, 60, OracleKind::Duckdb, plain_strings());
+}
+
+TEST_CASE("differential: the CUDA executor with loaded strings kept plain, against DuckDB and the host", "[differential][duckdb][gpu][plain]") {
+  if (!duckdb_ready()) return;
+  run_differential(ExecutorKind::Gpu, 30, OracleKind::Duckdb, plain_strings());
 }
 
 // The machinery itself: a planted difference is caught and shrunk.

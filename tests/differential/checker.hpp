@@ -106,18 +106,18 @@ inline std::string first_line(const std::string& s) { return s.substr(0, s.find(
 
 // The tables of one case loaded into gpusql (and, on the GPU, into a host
 // database too, for a bit-for-bit comparison of the executors) and the
-// oracle: SQLite, or DuckDB. `chunk_rows`: gpusql's Settings::chunk_rows.
+// oracle: SQLite, or DuckDB. `settings`: gpusql's (scans in chunks, loaded
+// strings kept plain).
 class Fixture {
  public:
   Fixture(const std::vector<TableData>& tables, ExecutorKind kind, OracleKind oracle = OracleKind::Sqlite,
-          uint64_t chunk_rows = 0)
+          Settings settings = {})
       : oracle_kind_(oracle) {
     // Correlated subqueries are narrowed to the outer keys whatever their
     // size (by default only over 10 M rows), so the generator's small
     // tables check the narrowed plans against the oracle too.
-    Settings narrowing;
+    Settings narrowing = settings;
     narrowing.narrow_subquery_rows = 0;
-    narrowing.chunk_rows = chunk_rows;
     db_.emplace(Options{kind, narrowing});
     if (kind == ExecutorKind::Gpu) host_.emplace(Options{ExecutorKind::Host, narrowing});
     if (oracle == OracleKind::Sqlite) {
@@ -1337,10 +1337,10 @@ inline bool references(const Query& q, const std::string& column) {
 class Shrinker {
  public:
   Shrinker(ExecutorKind kind, std::string category, std::chrono::seconds budget,
-           OracleKind oracle = OracleKind::Sqlite, uint64_t chunk_rows = 0)
+           OracleKind oracle = OracleKind::Sqlite, Settings settings = {})
       : kind_(kind),
         oracle_(oracle),
-        chunk_rows_(chunk_rows),
+        settings_(settings),
         category_(std::move(category)),
         deadline_(std::chrono::steady_clock::now() + budget) {}
 
@@ -1365,7 +1365,7 @@ class Shrinker {
  private:
   ExecutorKind kind_;
   OracleKind oracle_;
-  uint64_t chunk_rows_;
+  Settings settings_;
   std::string category_;
   std::chrono::steady_clock::time_point deadline_;
   std::map<std::string, Type> original_types_;
@@ -1375,7 +1375,7 @@ class Shrinker {
 
   std::map<std::string, Type> types_of(const Case& c) {
     std::map<std::string, Type> out;
-    Fixture f(c.tables, kind_, oracle_, chunk_rows_);
+    Fixture f(c.tables, kind_, oracle_, settings_);
     for (std::size_t t = 0; t < c.tables.size() && t < f.types().size(); ++t)
       for (std::size_t col = 0; col < c.tables[t].columns.size(); ++col)
         out[c.tables[t].name + "." + c.tables[t].columns[col]] = f.types()[t][col];
@@ -1384,7 +1384,7 @@ class Shrinker {
 
   bool fails(const Case& c) {
     ++attempts_;
-    Fixture f(c.tables, kind_, oracle_, chunk_rows_);
+    Fixture f(c.tables, kind_, oracle_, settings_);
     if (!f.ok()) return false;
     // The same column types, or the query would mean something else.
     for (std::size_t t = 0; t < c.tables.size(); ++t)
