@@ -2044,8 +2044,11 @@ class Subqueries {
           throw outer_error;
         throw error;
       }
-      throw Error(ErrorKind::NotSupported, std::string(kCorrelated) + " (\"" + column->name +
-                                               "\" is a column of the query around it)",
+      // A key the DISTINCT aggregates' rewrite put in place of `t.k` has an internal name.
+      const bool key = column->name.rfind(kGroupKeyPrefix, 0) == 0;
+      throw Error(ErrorKind::NotSupported,
+                  std::string(kCorrelated) + " (" + (key ? std::string("a GROUP BY key") : "\"" + column->name + "\"") +
+                      " is a column of the query around it)",
                   column->offset);
     }
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpusql/gpusql.hpp"
+#include "storage/table.hpp"
 
 namespace gpusql {
 
@@ -72,7 +73,7 @@ std::string name_of(const ast::Expr& e, std::string_view sql) {
 }
 
 // The name of group key k's column in a rewritten query's inner level.
-std::string key_name(std::size_t k) { return "group key " + std::to_string(k); }
+std::string key_name(std::size_t k) { return std::string(kGroupKeyPrefix) + std::to_string(k); }
 
 // The rows of `s` (its WITH, FROM and WHERE) grouped by the keys, key k
 // the item named key_name(k); the caller adds the aggregates.
@@ -87,6 +88,60 @@ std::shared_ptr<ast::SelectStatement> grouped_by_keys(const ast::SelectStatement
   }
   return grouped;
 }
+
+// A subquery of the query being rewritten, its references to the outer
+// query's group keys reading the rewritten query's key columns instead
+// (`key_column(k)`): `t.k`, where t names no FROM item of the subquery (nor
+// of one it is in), is the key's column. A bare name is left as it is
+// (whose column it is takes the catalog), and so are set operations and
+// WITH bodies.
+class OuterKeyReferences {
+ public:
+  OuterKeyReferences(const GroupKeys& keys, std::function<ExprPtr(std::size_t)> key_column)
+      : keys_(keys), key_column_(std::move(key_column)) {}
+
+  std::shared_ptr<const ast::SelectStatement> statement(const std::shared_ptr<const ast::SelectStatement>& s,
+                                                        const std::vector<std::string>& outer) const {
+    if (!s || s->set_operation) return s;
+    std::vector<std::string> local = outer;
+    for (const auto& ref : s->from) local.push_back(ref.alias.empty() ? ref.name : ref.alias);
+    auto out = std::make_shared<ast::SelectStatement>();
+    out->with = s->with;
+    out->distinct = s->distinct;
+    for (const auto& item : s->items) out->items.push_back({expr(*item.expr, local), item.alias});
+    for (const auto& ref : s->from) {
+      ast::TableRef copy = ast::clone(ref);
+      if (ref.on) copy.on = expr(*ref.on, local);
+      if (ref.subquery) copy.subquery = statement(ref.subquery, outer);  // it sees the scopes around s only
+      out->from.push_back(std::move(copy));
+    }
+    if (s->where) out->where = expr(*s->where, local);
+    for (const auto& g : s->group_by) out->group_by.push_back(expr(*g, local));
+    if (s->having) out->having = expr(*s->having, local);
+    for (const auto& o : s->order_by) out->order_by.push_back({expr(*o.expr, local), o.descending, o.nulls_first});
+    if (s->limit) out->limit = ast::clone(*s->limit);
+    if (s->offset) out->offset = ast::clone(*s->offset);
+    return out;
+  }
+
+ private:
+  const GroupKeys& keys_;
+  std::function<ExprPtr(std::size_t)> key_column_;
+
+  ExprPtr expr(const ast::Expr& e, const std::vector<std::string>& local) const {
+    if (e.kind == ExprKind::Column && !e.table.empty() &&
+        std::none_of(local.begin(), local.end(), [&](const std::string& n) { return iequals(n, e.table); }))
+      if (std::optional<std::size_t> k = key_index(keys_, e)) {
+        ExprPtr key = key_column_(*k);
+        key->offset = e.offset;
+        return key;
+      }
+    ExprPtr copy = ast::clone(e);
+    for (std::size_t i = 0; i < copy->args.size(); ++i) copy->args[i] = expr(*e.args[i], local);
+    if (e.subquery) copy->subquery = statement(e.subquery, local);
+    return copy;
+  }
+};
 
 // MIN and MAX of the 128-bit value whose text is `argument`.
 struct WideExtremes {
@@ -262,6 +317,8 @@ class Rewriter {
     if (std::optional<std::size_t> k = key_index(keys_, e)) return column(key_name(*k));
     ExprPtr copy = ast::clone(e);
     for (std::size_t i = 0; i < copy->args.size(); ++i) copy->args[i] = replace(*e.args[i]);
+    if (e.subquery)
+      copy->subquery = OuterKeyReferences(keys_, [](std::size_t k) { return column(key_name(k)); }).statement(e.subquery, {});
     return copy;
   }
 };
@@ -436,6 +493,8 @@ class DistinctArgumentParts {
     if (std::optional<std::size_t> k = key_index(keys_, e)) return column(0, key_name(*k));
     ExprPtr copy = ast::clone(e);
     for (std::size_t i = 0; i < copy->args.size(); ++i) copy->args[i] = replace(*e.args[i]);
+    if (e.subquery)
+      copy->subquery = OuterKeyReferences(keys_, [](std::size_t k) { return column(0, key_name(k)); }).statement(e.subquery, {});
     return copy;
   }
 };

@@ -54,6 +54,8 @@ inline constexpr const char* kAverageLowPart = "avg low part";
 // as above; MIN and MAX of any other 128-bit value, and DISTINCT
 // aggregates, are "not supported yet" beside it.
 inline constexpr const char* kWideHighPart = "wide high part";
+// The rewritten query's inner level names group key k "group key k".
+inline constexpr std::string_view kGroupKeyPrefix = "group key ";
 inline constexpr const char* kWideLowPart = "wide low part";
 inline constexpr const char* kWideFromParts = "wide from parts";
 
