@@ -316,26 +316,7 @@ TEST_CASE("differential: the CUDA executor against DuckDB and the host executor"
   run_differential(ExecutorKind::Gpu, 50, OracleKind::Duckdb);
 }
 
-// Table scans in chunks of 500 rows (the generated tables have up to 6,000):
-// the pipelines push many chunks and every sink combines them.
-namespace {
-
-Settings in_chunks_of(uint64_t rows) {
-  Settings settings;
-  settings.chunk_rows = rows;
-  return settings;
-}
-
-// Every loaded VARCHAR column kept as plain strings (encoded when a
-// statement reads it, matched row by row by LIKE).
-Settings plain_strings() {
-  Settings settings;
-  settings.plain_strings_rows = 0;
-  return settings;
-}
-
-}  // namespace
-
+// Table scans in chunks of 500 rows (the generated tables have up to 6,000).
 TEST_CASE("differential: table scans in chunks, against DuckDB", "[differential][duckdb][chunks]") {
   if (!duckdb_ready()) return;
   run_differential(ExecutorKind::Host, 30, OracleKind::Duckdb, in_chunks_of(500));

@@ -37,23 +37,8 @@ void run_all(ExecutorKind kind, const std::string& executor, Settings settings =
     for (const auto& failure : runner.run_file(file.string(), name)) FAIL_CHECK(failure);
   }
   WARN("sqllogic (" << executor << (settings.chunk_rows ? ", chunks of " + std::to_string(settings.chunk_rows) + " rows" : "")
-                    << (settings.plain_strings_rows == 0 ? ", plain strings" : "") << "): " << ran << " files, " << runner.records_run() << " records run of " << runner.records_seen());
-}
-
-// Table scans in chunks of a few rows: every pipeline pushes many chunks,
-// every sink combines them, and the answers are the same, bit for bit.
-Settings in_chunks_of(uint64_t rows) {
-  Settings settings;
-  settings.chunk_rows = rows;
-  return settings;
-}
-
-// Every loaded VARCHAR column kept as plain strings, encoded when a
-// statement first reads it: the same answers as dictionaries made at load.
-Settings plain_strings() {
-  Settings settings;
-  settings.plain_strings_rows = 0;
-  return settings;
+                    << (settings.plain_strings_rows == 0 ? ", plain strings" : "") << "): " << ran << " files, "
+                    << runner.records_run() << " records run of " << runner.records_seen());
 }
 
 }  // namespace

@@ -18,6 +18,21 @@ using Cell = std::variant<std::monostate, int64_t, double, std::string>;
 using Rows = std::vector<std::vector<Cell>>;
 
 std::string source_dir();
+
+// Settings the suites run every case under again: table scans in chunks of
+// `rows` (every pipeline pushes many chunks, every sink combines them), and
+// every loaded VARCHAR column kept as plain strings (encoded when a
+// statement reads it, matched row by row by LIKE). The answers must not change.
+inline Settings in_chunks_of(uint64_t rows) {
+  Settings settings;
+  settings.chunk_rows = rows;
+  return settings;
+}
+inline Settings plain_strings() {
+  Settings settings;
+  settings.plain_strings_rows = 0;
+  return settings;
+}
 std::string sample(const std::string& table);  // path of sample_data/<table>.csv
 
 // A fresh temporary directory for one test; removed on destruction.
