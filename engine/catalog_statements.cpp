@@ -46,11 +46,6 @@ auto at_offset(std::size_t offset, F&& f) -> decltype(f()) {
   }
 }
 
-// The new version of a table goes on the device before it enters the catalog.
-void place_on_device(Table& table, Database::Impl& database) {
-  if (database.device && !table.device) table.device = upload_table(table, *database.device);
-}
-
 // Empty columns of the given types (VARCHAR ones with an empty dictionary).
 std::vector<HostColumn> empty_columns(const std::vector<ColumnDefinition>& columns) {
   std::vector<HostColumn> out;
@@ -75,7 +70,9 @@ std::shared_ptr<Table> appended(const Table& old, std::vector<HostColumn> added)
         added[c].dictionary = std::make_shared<Dictionary>();
       table->host.push_back(std::move(added[c]));
     } else {
-      table->host.push_back(concatenate(old.host_column(c), added[c]));
+      HostColumn fetched;
+      const HostColumn& before = old.host[c].is_plain() ? old.host_column(c) : old.read_column(c, fetched);
+      table->host.push_back(concatenate(before, added[c]));
     }
   }
   return table;
@@ -304,7 +301,7 @@ std::shared_ptr<ResultData> create_table(const ast::CreateTableStatement& s, Dat
       std::shared_ptr<ResultData> result = database.run_select(select, sql);
       table = table_from_result(s.name, *result);
     }
-    place_on_device(*table, database);
+    database.place(*table);
     database.catalog.add(table);
     return status_result("created table " + s.name + " with " + rows_text(table->rows));
   }
@@ -323,7 +320,7 @@ std::shared_ptr<ResultData> create_table(const ast::CreateTableStatement& s, Dat
     if (key.primary_key)
       for (int c : key.columns) table->columns[static_cast<std::size_t>(c)].not_null = true;
   table->host = empty_columns(table->columns);
-  place_on_device(*table, database);
+  database.place(*table);
   database.catalog.add(table);
   return status_result("");
 }
@@ -372,6 +369,7 @@ std::shared_ptr<ResultData> copy_from(const ast::CopyStatement& s, Database::Imp
   }
   check_unique_keys(database.catalog, *table, old->rows);
   const std::size_t added = table->rows - old->rows;
+  database.place(*table);
   database.catalog.replace(table);
   return status_result("loaded " + rows_text(added) + " into " + old->name);
 }
@@ -467,6 +465,7 @@ std::shared_ptr<ResultData> insert_into(const ast::InsertStatement& s, Database:
   std::shared_ptr<Table> next = appended(table, std::move(added));
   check_unique_keys(database.catalog, *next, table.rows);
   if (database.device) next->device = upload_appended_table(table, *next, *database.device);
+  database.place(*next);
   database.catalog.replace(next);
   return status_result("inserted " + rows_text(rows) + " into " + table.name);
 }
@@ -654,7 +653,7 @@ std::shared_ptr<ResultData> describe(const ast::DescribeStatement& s, Database::
     names.push_back(table->columns[c].name);
     types.push_back(table->columns[c].type.to_string());
     nullable.push_back(table->columns[c].not_null ? "NO" : "YES");
-    null_counts.push_back(static_cast<int64_t>(table->host[c].null_count()));
+    null_counts.push_back(static_cast<int64_t>(table->null_count(c)));
     device_bytes.push_back(table->device ? static_cast<int64_t>(table->device->columns[c].bytes()) : 0);
   }
   auto result = std::make_shared<ResultData>();
@@ -724,7 +723,9 @@ void load_csv_table(Database::Impl& database, std::string_view name, const std::
   spec.timing = database.settings.trace;
   spec.plain_strings_rows = database.settings.plain_strings_rows;
   try {
-    database.catalog.add(load_csv_file(path, spec));
+    std::shared_ptr<Table> table = load_csv_file(path, spec);
+    database.place(*table);
+    database.catalog.add(std::move(table));
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::OutOfMemory, "out of host memory while loading \"" + path + "\"; no table was created");
   }

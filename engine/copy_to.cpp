@@ -203,12 +203,14 @@ std::shared_ptr<ResultData> copy_to(const ast::CopyStatement& s, Database::Impl&
   std::shared_ptr<ResultData> data;
   std::vector<std::string> names;
   std::vector<const HostColumn*> columns;
+  std::vector<HostColumn> fetched;  // columns of a table on the device alone, for this write
   std::size_t rows = 0;
   if (table) {
+    fetched.resize(table->columns.size());
     for (std::size_t c = 0; c < table->columns.size(); ++c) {
       names.push_back(table->columns[c].name);
       // Plain strings are written as they are: no encoding for an export.
-      columns.push_back(table->host[c].is_plain() ? &table->host[c] : &table->host_column(c));
+      columns.push_back(&table->read_column(c, fetched[c]));
     }
     rows = table->rows;
   } else {

@@ -62,6 +62,12 @@ void Database::Impl::add_table(std::shared_ptr<Table> table) {
   catalog.add(std::move(table));
 }
 
+void Database::Impl::place(Table& table) {
+  if (!device) return;
+  if (!table.device) table.device = upload_table(table, *device);
+  if (!settings.host_mirror) table.release_host_copy();
+}
+
 void Database::Impl::apply(const Settings& changed) {
   settings = changed;
   control.set_memory_limit(settings.memory_limit);

@@ -35,7 +35,13 @@ struct Database::Impl {
 
   // Adds a complete table: uploaded to the device first when one is in use,
   // so a failure (out of GPU memory) leaves the catalog unchanged.
+  // (The caller's table keeps its host copy: it may share it with another
+  // database, as the benchmarks share theirs with a host one.)
   void add_table(std::shared_ptr<Table> table);
+  // A table or new version this database made, before it enters the
+  // catalog: uploaded when a device is in use, then living there alone
+  // unless settings.host_mirror (Table::release_host_copy).
+  void place(Table& table);
 
   // Takes `changed` as the database's settings (SET, RESET).
   void apply(const Settings& changed);

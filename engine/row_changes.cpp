@@ -89,7 +89,7 @@ std::shared_ptr<Table> new_version(const Table& old, ResultData& result, std::si
 // The new version in the catalog, on the device first when one is in use.
 void install(Database::Impl& database, std::shared_ptr<Table> next) {
   check_unique_keys(database.catalog, *next, 0);
-  if (database.device) next->device = upload_table(*next, *database.device);
+  database.place(*next);
   database.catalog.replace(std::move(next));
 }
 

@@ -145,6 +145,7 @@ const std::vector<Setting>& all_settings() {
       setting("chunk_rows", &Settings::chunk_rows, rows_value, [](uint64_t n) { return std::to_string(n); }),
       setting("plain_strings_rows", &Settings::plain_strings_rows, rows_value,
               [](uint64_t n) { return std::to_string(n); }),
+      boolean_setting("host_mirror", &Settings::host_mirror),
   };
   return settings;
 }

@@ -278,7 +278,7 @@ const std::vector<DotCommand>& commands() {
            s.out() << std::string(name.size() < 9 ? 9 - name.size() : 0, ' ') << name << ": " << value << "\n";
          return Outcome::Ok;
        }},
-      {"tables", "", "list the tables (on the GPU with their rows and bytes in GPU memory)", 0, 0,
+      {"tables", "", "list the tables (on the GPU with their rows and their bytes in GPU and host memory)", 0, 0,
        [](Session& s, const Arguments&) {
          const bool gpu = s.database().executor() == ExecutorKind::Gpu;
          std::vector<TableInfo> tables = s.database().tables();
@@ -292,7 +292,7 @@ const std::vector<DotCommand>& commands() {
            std::string name = t.name;
            name.resize(width, ' ');
            s.out() << name << "  " << t.rows << (t.rows == 1 ? " row, " : " rows, ")
-                   << format_bytes(t.device_bytes) << " on the GPU\n";
+                   << format_bytes(t.device_bytes) << " on the GPU, " << format_bytes(t.host_bytes) << " on the host\n";
          }
          return Outcome::Ok;
        }},

@@ -933,6 +933,12 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
 
   const std::vector<bool> plain =
       plain_string_columns(texts[0], d, data_start[0], bytes_total, sniffed.columns, old, spec);
+  // The old rows on the host (an append): fetched from the device for a
+  // table that lives there alone, for this load only.
+  std::vector<HostColumn> old_fetched(old ? width : 0);
+  std::vector<const HostColumn*> old_host(width, nullptr);
+  if (old)
+    for (std::size_t c = 0; c < width; ++c) old_host[c] = &old->read_column(c, old_fetched[c]);
   auto table = std::make_shared<Table>();
   table->name = old ? old->name : spec.table_name;
   table->columns = sniffed.columns;
@@ -949,8 +955,8 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
           return;
         }
         HostColumn column(type, old_rows + bound);
-        if (old && !old->host[c].bytes.empty())
-          std::memcpy(column.bytes.data(), old->host[c].bytes.data(), old->host[c].bytes.size());
+        if (old && !old_host[c]->bytes.empty())
+          std::memcpy(column.bytes.data(), old_host[c]->bytes.data(), old_host[c]->bytes.size());
         table->host[c] = std::move(column);
       },
       {});
@@ -984,7 +990,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
       for (std::size_t c = 0; c < width; ++c)
         if (sniffed.columns[c].type.id != Type::Varchar)
           upload->device_to_device(on_device->columns[c].data.data(), old->device->columns[c].data.data(),
-                                   old->host[c].bytes.size());
+                                   old_rows * sniffed.columns[c].type.width());
   }
 
   timer.mark("allocate");
@@ -1079,6 +1085,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
       on_device.reset();
       table.reset();
       results.clear();
+      old_fetched.clear();
       return load(texts, spec, true);
     }
     if (results[k].error) throw *results[k].error;
@@ -1111,13 +1118,13 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
         HostColumn& column = table->host[c];
         column.size = total_rows;
         if (!plain[c]) column.bytes.resize(total_rows * column.type.width());
-        bool any_null = old && old->host[c].has_nulls();
+        bool any_null = old && old_host[c]->has_nulls();
         for (const auto& r : results) any_null = any_null || !r.nulls[c].empty();
         if (!any_null) return;
         column.validity.assign(validity_words(total_rows), ~0u);
-        if (old && old->host[c].has_nulls())
+        if (old && old_host[c]->has_nulls())
           for (std::size_t row = 0; row < old_rows; ++row)
-            if (!old->host[c].is_valid(row)) column.set_null(row);
+            if (!old_host[c]->is_valid(row)) column.set_null(row);
         for (std::size_t k = 0; k < chunks.size(); ++k)
           for (uint32_t row : results[k].nulls[c]) column.set_null(old_rows + first_row[k] + row);
         normalize_validity(column);
@@ -1143,12 +1150,12 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
     std::shared_ptr<const Dictionary> dictionary = fresh;
     // The first load into a table (an empty dictionary) takes the new one as
     // it is: a union would copy every string of it.
-    if (old && old->host[c].dictionary && !old->host[c].dictionary->values.empty()) {
-      DictionaryUnion u = unite_dictionaries(old->host[c].dictionary, *fresh);
+    if (old && old_host[c]->dictionary && !old_host[c]->dictionary->values.empty()) {
+      DictionaryUnion u = unite_dictionaries(old_host[c]->dictionary, *fresh);
       auto values = column.values<uint32_t>();
       if (!u.left_unchanged)
         for (std::size_t row = 0; row < old_rows; ++row)
-          if (old->host[c].is_valid(row)) values[row] = u.left_codes[values[row]];
+          if (old_host[c]->is_valid(row)) values[row] = u.left_codes[values[row]];
       for (auto& map : codes[c])
         for (auto& code : map) code = u.right_codes[code];
       dictionary = u.dictionary;
@@ -1182,7 +1189,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
   for (std::size_t c = 0; c < width; ++c)
     if (plain[c])
       table->host[c].strings = std::make_shared<const StringPool>(
-          gather_plain_strings(old ? old->host[c].strings.get() : nullptr, results, c, threads));
+          gather_plain_strings(old ? old_host[c]->strings.get() : nullptr, results, c, threads));
   timer.mark("strings");
   if (device) {
     // What could not go over while parsing: VARCHAR codes, validity, dictionaries.

@@ -1,5 +1,7 @@
 #include "storage/device_table.hpp"
 
+#include <algorithm>
+
 #include "storage/column_ops.hpp"
 #include "storage/table.hpp"
 
@@ -134,8 +136,11 @@ std::unique_ptr<DeviceTable> upload_appended_table(const Table& old, const Table
       d.size = h.size;
       d.data = DeviceBuffer(context, h.bytes.size());
       // Codes of the old rows stay valid only when the dictionary did not change.
+      // (old.host[i] may hold no values: a table on the device alone.)
       const bool same_dictionary = h.dictionary == old.host[i].dictionary;
-      const std::size_t kept = h.type.id != Type::Varchar || same_dictionary ? old.host[i].bytes.size() : 0;
+      const std::size_t kept = h.type.id != Type::Varchar || same_dictionary
+                                   ? std::min(before.data.size(), old.rows * h.type.width())
+                                   : 0;
       upload.device_to_device(d.data.data(), before.data.data(), kept);
       upload.to_device(d.data.as<std::byte>() + kept, h.bytes.data() + kept, h.bytes.size() - kept);
       upload_validity(h, d, context, upload);

@@ -59,12 +59,12 @@ void Table::estimate_distinct_now() const {
 }
 
 ValueRange Table::value_range(std::size_t column) const {
-  if (!has_host_copy(column)) return {};
   {
     std::lock_guard lock(statistics_->mutex);
     auto& ranges = statistics_->ranges;
     if (ranges.size() == host.size() && ranges[column]) return *ranges[column];
   }
+  if (!has_host_copy(column)) return {};
   const ValueRange range = gpusql::value_range(host[column]);  // outside the lock: a scan of the column
   std::lock_guard lock(statistics_->mutex);
   statistics_->ranges.resize(host.size());
@@ -151,6 +151,52 @@ const HostColumn& Table::host_column(std::size_t column) const {
     fetched[column] = std::move(copy);
   }
   return *fetched[column];
+}
+
+const HostColumn& Table::read_column(std::size_t column, HostColumn& fetched) const {
+  if (has_host_copy(column) || host[column].is_plain() || !device) return host[column];
+  fetched = download_column(device->columns[column], rows);
+  fetched.dictionary = host[column].dictionary;
+  return fetched;
+}
+
+std::size_t Table::null_count(std::size_t column) const {
+  if (has_host_copy(column)) return host[column].null_count();
+  {
+    std::lock_guard lock(statistics_->mutex);
+    if (column < statistics_->null_counts.size()) return statistics_->null_counts[column];
+  }
+  return host_column(column).null_count();
+}
+
+void Table::release_host_copy() {
+  if (!device || rows == 0) return;
+  const std::size_t width = host.size();
+  std::vector<double> estimates(width, -1.0);
+  std::vector<ValueRange> ranges(width);
+  std::vector<std::size_t> nulls(width, 0);
+  {
+    std::lock_guard lock(statistics_->mutex);
+    if (statistics_->distinct.size() == width) estimates = statistics_->distinct;
+  }
+  parallel_for_workers(width, hardware_threads(), [&](std::size_t c, std::size_t) {
+    if (!has_host_copy(c)) return;
+    if (estimates[c] < 0) estimates[c] = estimate_distinct(host[c]);
+    ranges[c] = gpusql::value_range(host[c]);
+    nulls[c] = host[c].null_count();
+  });
+  std::lock_guard lock(statistics_->mutex);
+  statistics_->distinct = std::move(estimates);
+  statistics_->ranges.resize(width);
+  statistics_->null_counts.assign(width, 0);
+  for (std::size_t c = 0; c < width; ++c) {
+    if (!has_host_copy(c) || host[c].is_plain()) continue;
+    if (!statistics_->ranges[c]) statistics_->ranges[c] = ranges[c];
+    statistics_->null_counts[c] = nulls[c];
+    HostColumn kept(host[c].type, 0);
+    kept.dictionary = std::move(host[c].dictionary);
+    host[c] = std::move(kept);
+  }
 }
 
 std::size_t Table::host_bytes() const {

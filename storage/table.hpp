@@ -100,6 +100,26 @@ struct Table {
         derived_any(key, [&] { return std::shared_ptr<const void>(std::make_shared<const T>(build())); }));
   }
 
+  // Column `column` for a caller that reads it once (an append copies the
+  // old rows; COPY TO writes them): host[column] when the host holds it
+  // (plain strings as they are), else a copy fetched from the device into
+  // `fetched`, which the caller owns -- not kept with the table, as
+  // host_column() keeps its fetch.
+  const HostColumn& read_column(std::size_t column, HostColumn& fetched) const;
+
+  // NULLs in column `column`: counted from host[column], or for a column
+  // whose values the host no longer holds, as release_host_copy() counted.
+  std::size_t null_count(std::size_t column) const;
+
+  // Makes the table live on the device alone (Table::device must hold all
+  // of it): each column's statistics are computed first (distinct estimate,
+  // value range, NULL count, which need the values), then the host keeps
+  // only types, dictionaries and plain strings (HostColumn::strings: no
+  // device form yet). The database does it to each table it makes on the
+  // GPU executor unless SET host_mirror is on. Not safe while another
+  // thread reads the table: call it before the table is shared.
+  void release_host_copy();
+
   // Index of the column called `name` (case-insensitive), or -1.
   int find_column(std::string_view column) const;
   // Bytes its columns (and dictionaries) take in host memory, and on the device.
@@ -111,6 +131,7 @@ struct Table {
     std::mutex mutex;
     std::vector<double> distinct;  // per column; negative: not computed yet
     std::vector<std::optional<ValueRange>> ranges;  // per column; empty: not computed yet
+    std::vector<std::size_t> null_counts;           // per column, by release_host_copy()
     std::vector<std::unique_ptr<HostColumn>> fetched;  // host_column()'s copies, per column
     // Columns of plain strings, encoded (per column; null: not yet), and
     // those encoded forms on the device.

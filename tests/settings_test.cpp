@@ -66,7 +66,7 @@ TEST_CASE("settings: SET, SET ... TO, PRAGMA and RESET change the database's set
   // Every setting is listed, in a fixed order.
   std::string names;
   for (const auto& [name, value] : setting_values(settings_of(db))) names += name + " ";
-  CHECK(names == "trace threads filter_kernel small_sort pair_program narrow_subquery_rows memory_limit chunk_rows plain_strings_rows ");
+  CHECK(names == "trace threads filter_kernel small_sort pair_program narrow_subquery_rows memory_limit chunk_rows plain_strings_rows host_mirror ");
 }
 
 TEST_CASE("settings: Options gives the first values; a statement's result is empty", "[settings]") {

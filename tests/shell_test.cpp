@@ -582,7 +582,8 @@ TEST_CASE("e2e: list and line modes with .headers, .nullvalue, .separator and .s
         "pair_program: true\n"
         "narrow_subquery_rows: 10000000\n"
         "memory_limit: '2.0 GiB'\n" "chunk_rows: 0\n"
-        "plain_strings_rows: 1048576\n");
+        "plain_strings_rows: 1048576\n"
+        "host_mirror: false\n");
   ShellRun flags = s.run({"-device", "host", "-list", "-noheader", "-separator", ",", "-nullvalue", "-", "-c",
                           "SELECT 1 AS a, NULL AS b"});
   CHECK(flags.status == 0);

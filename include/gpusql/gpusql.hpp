@@ -104,8 +104,8 @@ enum class FilterKernel {
 
 // A database's settings: given in Options, changed from SQL with
 // `SET name = value` (also `SET name TO value` and `PRAGMA name = value`)
-// and back to the default with `RESET name`; `SELECT * FROM
-// gpusql_settings()` lists them. Each name is its field's.
+// and back to the default with `RESET name`; the shell's `.show` lists
+// them. Each name is its field's.
 struct Settings {
   // Time marks of each statement's stages (parse, bind, plan, operators,
   // copies) and of each CSV load's phases, in microseconds, on stderr.
@@ -137,6 +137,12 @@ struct Settings {
   // it then. 0: every VARCHAR column of every load. Any value gives the
   // same answers.
   uint64_t plain_strings_rows = uint64_t(1) << 20;
+  // On the GPU executor, a table the database makes (CREATE TABLE [AS],
+  // COPY, INSERT, UPDATE, DELETE, Database::load_csv) lives on the device
+  // alone: the host keeps its types, dictionaries, statistics and plain
+  // strings. On: the host also keeps a copy of every column (twice the
+  // memory; the host executor's layout). No effect on the host executor.
+  bool host_mirror = false;
   // The most host memory the process may hold, in bytes: a statement whose
   // next allocation would take the process's resident memory past it fails
   // with Error(OutOfMemory), and the database and its tables stay as they

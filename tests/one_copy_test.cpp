@@ -1,0 +1,170 @@
+// One copy of a table: on the GPU executor a table the database makes lives
+// on the device alone (the host keeps types, dictionaries, statistics and
+// plain strings), unless SET host_mirror asks for a host copy too. Every
+// statement on such a table -- loads, appends, INSERT, UPDATE, DELETE, key
+// checks, DESCRIBE, SUMMARIZE, COPY TO, CAST to VARCHAR -- answers as the
+// host executor does.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <iterator>
+
+#include "engine/database_impl.hpp"
+#include "tests/test_support.hpp"
+
+using namespace gpusql;
+using namespace gpusql::test;
+
+namespace {
+
+// Every value of every row as text, in order.
+std::string result_text(const Result& r) {
+  std::string out;
+  for (std::size_t row = 0; row < r.row_count(); ++row) {
+    for (std::size_t c = 0; c < r.column_count(); ++c) out += (c ? "|" : "") + r.text(row, c);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Rows `first`..`first + count - 1`: id, a BIGINT and a DECIMAL with NULLs,
+// `s` of `kinds` distinct values (a dictionary), `p` all distinct (plain).
+std::string rows_csv(int first, int count, int kinds) {
+  std::string text;
+  for (int i = first; i < first + count; ++i) {
+    text += std::to_string(i) + ",";
+    if (i % 17 != 3) text += std::to_string(i * 31 % 1009 - 500);
+    text += "," + std::to_string(i * 7 % 100000) + "." + std::to_string(i % 10) + "5,";
+    if (i % 23 != 5) text += "kind" + std::to_string(i % kinds);
+    text += ",p" + std::to_string(i * 7919 % 100003) + "\n";
+  }
+  return text;
+}
+
+// Each line of `text` without its last |-separated field.
+std::string without_last_fields(const std::string& text) {
+  std::string out;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end - start);
+    out += line.substr(0, line.rfind('|')) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+std::size_t columns_on_host(const Database& db, const std::string& name) {
+  std::shared_ptr<const Table> table = const_cast<Database&>(db).impl().catalog.find(name);
+  std::size_t held = 0;
+  for (std::size_t c = 0; c < table->columns.size(); ++c) held += table->has_host_copy(c);
+  return held;
+}
+
+}  // namespace
+
+TEST_CASE("one copy: a table on the CUDA executor lives on the device alone", "[gpu][catalog][one_copy]") {
+  TempDir dir;
+  const std::string first = dir.write("first.csv", rows_csv(0, 6000, 20));
+  const std::string second = dir.write("second.csv", rows_csv(6000, 3000, 30));  // new strings: codes change
+  Settings defaults, mirrored_settings;
+  // s (20 values) stays a dictionary, p (all distinct) goes plain.
+  defaults.plain_strings_rows = mirrored_settings.plain_strings_rows = 1;
+  mirrored_settings.host_mirror = true;
+  Database alone(Options{ExecutorKind::Gpu, defaults}), mirrored(Options{ExecutorKind::Gpu, mirrored_settings}),
+      host(Options{ExecutorKind::Host, defaults});
+  std::vector<Database*> all = {&alone, &mirrored, &host};
+  auto run_all = [&](const std::string& sql) {
+    for (Database* db : all) db->query(sql);
+  };
+  auto same = [&](const std::string& sql) {
+    INFO(sql);
+    const std::string expected = result_text(host.query(sql));
+    CHECK(result_text(alone.query(sql)) == expected);
+    CHECK(result_text(mirrored.query(sql)) == expected);
+  };
+  auto same_everywhere = [&] {
+    same("SELECT * FROM t ORDER BY id");
+    same("SELECT s, count(*), count(v), sum(v), sum(d), min(d), max(p) FROM t GROUP BY s ORDER BY s");
+    same("SELECT count(*) FROM t WHERE p LIKE '%77%' AND v > 0");
+    same("SELECT id, CAST(v AS VARCHAR) FROM t WHERE id % 97 = 1 ORDER BY id");
+    same("SUMMARIZE t");
+    // DESCRIBE's last column is the device's bytes: none on the host.
+    const std::string described = result_text(alone.query("DESCRIBE t"));
+    CHECK(result_text(mirrored.query("DESCRIBE t")) == described);
+    CHECK(without_last_fields(described) == without_last_fields(result_text(host.query("DESCRIBE t"))));
+  };
+
+  run_all("CREATE TABLE t (id INTEGER PRIMARY KEY, v BIGINT, d DECIMAL(9,2), s VARCHAR, p VARCHAR)");
+  run_all("COPY t FROM '" + first + "'");
+  std::shared_ptr<const Table> t = alone.impl().catalog.find("t");
+  REQUIRE(t->rows == 6000);
+  CHECK(t->host[4].is_plain());
+  CHECK(!t->host[3].is_plain());
+  // Only the plain strings stay on the host; the mirror keeps every column.
+  CHECK(columns_on_host(alone, "t") == 1);
+  CHECK(columns_on_host(mirrored, "t") == 5);
+  CHECK(alone.tables()[0].host_bytes < mirrored.tables()[0].host_bytes);
+  CHECK(alone.tables()[0].device_bytes == mirrored.tables()[0].device_bytes);
+  // Statistics were taken before the values left.
+  CHECK(t->null_count(1) == mirrored.impl().catalog.find("t")->null_count(1));
+  CHECK(t->value_range(0).known);
+  same_everywhere();
+
+  // An append: the old rows come from the device, the new dictionary
+  // recodes them.
+  run_all("COPY t FROM '" + second + "'");
+  CHECK(alone.impl().catalog.find("t")->rows == 9000);
+  CHECK(columns_on_host(alone, "t") == 1);
+  same_everywhere();
+
+  run_all("INSERT INTO t VALUES (9000, NULL, 1.25, 'new kind', 'new p'), (9001, 7, NULL, NULL, NULL)");
+  same_everywhere();
+  // A key violation leaves every version as it was.
+  for (Database* db : all)
+    CHECK_THROWS_WITH(db->query("INSERT INTO t VALUES (17, 1, 1, 'x', 'y')"), Catch::Contains("Duplicate key"));
+  for (Database* db : all)
+    CHECK_THROWS_WITH(db->query("CREATE UNIQUE INDEX si ON t (s)"), Catch::Contains("contains duplicates"));
+  run_all("UPDATE t SET v = v + 1, s = 'updated' WHERE id % 3 = 0");
+  same_everywhere();
+  run_all("DELETE FROM t WHERE id % 5 = 0");
+  // UPDATE and DELETE make the new version from a query's result: no
+  // column is plain any more, and none stays on the host.
+  CHECK(columns_on_host(alone, "t") == 0);
+  CHECK(columns_on_host(mirrored, "t") == 5);
+  same_everywhere();
+
+  for (Database* db : all) {
+    const std::string name = db == &alone ? "alone" : db == &mirrored ? "mirrored" : "host";
+    db->query("COPY t TO '" + dir.path() + "/" + name + ".csv' (HEADER)");
+  }
+  const std::string written = read_file(dir.path() + "/host.csv");
+  CHECK(written.size() > 100000);
+  CHECK(read_file(dir.path() + "/alone.csv") == written);
+  CHECK(read_file(dir.path() + "/mirrored.csv") == written);
+
+  // CREATE TABLE AS, and the setting turned on for later tables only.
+  run_all("CREATE TABLE u AS SELECT s, sum(v) AS v FROM t GROUP BY s");
+  CHECK(columns_on_host(alone, "u") == 0);
+  alone.query("SET host_mirror = true");
+  alone.query("CREATE TABLE w AS SELECT * FROM u");
+  CHECK(columns_on_host(alone, "w") == 2);
+  CHECK(columns_on_host(alone, "u") == 0);
+  same("SELECT * FROM u ORDER BY s");
+}
+
+TEST_CASE("one copy: SET host_mirror changes nothing on the host executor", "[catalog][one_copy]") {
+  Database db(Options{ExecutorKind::Host});
+  CHECK_FALSE(db.impl().settings.host_mirror);
+  db.query("CREATE TABLE t AS SELECT 1 AS a, 'x' AS b");
+  CHECK(columns_on_host(db, "t") == 2);
+  db.query("SET host_mirror = true");
+  CHECK(db.impl().settings.host_mirror);
+  db.query("INSERT INTO t VALUES (2, 'y')");
+  CHECK(columns_on_host(db, "t") == 2);
+  CHECK(db.impl().catalog.find("t")->rows == 2);
+}
