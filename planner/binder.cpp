@@ -2093,6 +2093,15 @@ struct WideDistinctFound {
   std::size_t offset = 0;
 };
 
+// x [NOT] IN (a correlated subquery) where x holds an aggregate (sum(x) IN
+// (SELECT ... WHERE u.k = t.k) over GROUP BY k): the query binds again in
+// two levels, the aggregates first (aggregates_first_rewritten()), where
+// the IN is one over rows. Thrown where the IN binds, caught by
+// QueryBinder::bind, which throws `error` when the rewrite cannot help.
+struct AggregatesFirstFound {
+  Error error;
+};
+
 Error wide_aggregate_error(const std::string& function, std::size_t offset) {
   return Error(ErrorKind::NotSupported,
                "not supported yet: " + function + " of a DECIMAL wider than 18 digits (CAST it to DECIMAL(18, s))",
@@ -2173,6 +2182,11 @@ class AggregateScope : public Scope {
     a.argument = std::move(value);
     return reference(std::move(a), e.offset);
   }
+  // x [NOT] IN (a correlated subquery): where x and every column of this
+  // query the subquery reads are group keys, the value is the same on every
+  // row of a group, so it binds below the groups (the row-level hooks) and
+  // MIN reads it, as subquery() does for a scalar one. An aggregate in x
+  // stays "not supported yet".
   BoundExpr in_subquery(const ast::Expr& e, BoundExpr x) override {
     if (!tables_.subqueries()) return tables_.in_subquery(e, std::move(x));
     Subqueries& subqueries = *tables_.subqueries();
@@ -2181,6 +2195,21 @@ class AggregateScope : public Scope {
       BoundExpr in = tables_.in_subquery(e, std::move(x));
       subqueries.over_groups = false;
       return in;
+    } catch (const Error& error) {
+      subqueries.over_groups = false;
+      if (error.kind() != ErrorKind::NotSupported || error.message().rfind(Subqueries::kCorrelated, 0) != 0) throw;
+      if (contains_aggregate(*e.args[0])) throw AggregatesFirstFound{error};
+      if (!subqueries.outer_references) throw;
+      std::optional<std::vector<const ast::Expr*>> outer = subqueries.outer_references(*e.subquery, true);
+      if (!outer) throw;
+      for (const ast::Expr* column : *outer) ExpressionBinder(*this).bind(*column);
+      TableScope rows(query_, clause_, &subqueries);
+      BoundExpr in = tables_.in_subquery(e, ExpressionBinder(rows).bind(*e.args[0]));
+      BoundAggregate a;
+      a.kind = AggKind::Min;
+      a.type = in.type;
+      a.argument = std::move(in);
+      return reference(std::move(a), e.offset);
     } catch (...) {
       subqueries.over_groups = false;
       throw;
@@ -2420,22 +2449,7 @@ class QueryBinder {
       try {
         return bind(*made_.back());
       } catch (const Error& error) {
-        // A column the outer level does not see is one that is neither a
-        // group key nor in an aggregate: DuckDB's error, not the rewrite's names.
-        const ast::Expr* column = error.kind() == ErrorKind::Binder && error.offset() &&
-                                          error.message().rfind("Referenced ", 0) == 0
-                                      ? column_at(s, *error.offset())
-                                      : nullptr;
-        if (!column) throw;
-        QueryBinder own(catalog_, sql_, reader_, runner_, outer_names_, depth_);
-        own.enter_with(s);
-        own.bind_from(s);
-        own.bind_using(s);
-        TableScope(own.q_, "SELECT").resolve(*column);  // a name FROM does not have: its own error
-        throw Error(ErrorKind::Binder,
-                    "column \"" + (column->table.empty() ? column->name : column->table + "." + column->name) +
-                        "\" must appear in the GROUP BY clause or must be part of an aggregate function",
-                    column->offset);
+        throw as_group_by_error(s, error);
       }
     }
     try {
@@ -2453,6 +2467,16 @@ class QueryBinder {
       QueryBinder again(catalog_, sql_, reader_, runner_, outer_names_, depth_);
       again.wide_rewrite_ = true;
       return again.bind(*made_.back());
+    } catch (const AggregatesFirstFound& found) {
+      if (wide_rewrite_ || aggregates_first_) throw found.error;
+      made_.push_back(std::make_shared<const ast::SelectStatement>(aggregates_first_rewritten(s, sql_, group_keys_of(s))));
+      QueryBinder again(catalog_, sql_, reader_, runner_, outer_names_, depth_);
+      again.aggregates_first_ = true;
+      try {
+        return again.bind(*made_.back());
+      } catch (const Error& error) {
+        throw as_group_by_error(s, error);
+      }
     } catch (const WideDistinctFound& found) {
       std::optional<ast::SelectStatement> two_level =
           wide_rewrite_ ? std::nullopt
@@ -2463,6 +2487,26 @@ class QueryBinder {
       again.wide_rewrite_ = true;
       return again.bind(*made_.back());
     }
+  }
+
+  // `error` from binding a two-level rewrite of `s`, as `s` would have it: a
+  // column the outer level does not see is one that is neither a group key
+  // nor in an aggregate -- DuckDB's error, not the rewrite's names.
+  Error as_group_by_error(const ast::SelectStatement& s, const Error& error) {
+    const ast::Expr* column = error.kind() == ErrorKind::Binder && error.offset() &&
+                                      error.message().rfind("Referenced ", 0) == 0
+                                  ? column_at(s, *error.offset())
+                                  : nullptr;
+    if (!column) return error;
+    QueryBinder own(catalog_, sql_, reader_, runner_, outer_names_, depth_);
+    own.enter_with(s);
+    own.bind_from(s);
+    own.bind_using(s);
+    TableScope(own.q_, "SELECT").resolve(*column);  // a name FROM does not have: its own error
+    return Error(ErrorKind::Binder,
+                 "column \"" + (column->table.empty() ? column->name : column->table + "." + column->name) +
+                     "\" must appear in the GROUP BY clause or must be part of an aggregate function",
+                 column->offset);
   }
 
   // The GROUP BY keys of `s` for the rewrites of distinct_aggregates.hpp,
@@ -2577,6 +2621,7 @@ class QueryBinder {
   std::vector<ast::ExprPtr> using_values_;  // what each of q_.using_columns reads, as written
   const NamedQueries* names_;                                  // what FROM may name besides tables
   const NamedQueries* outer_names_;                            // names_ before this query's WITH
+  bool aggregates_first_ = false;  // the statement is aggregates_first_rewritten()'s (it binds no second time)
   bool wide_rewrite_ = false;  // the statement is a two-level rewrite made for a 128-bit value (it binds no second time)
   std::vector<std::shared_ptr<const ast::SelectStatement>> made_;  // statements this binder made, kept while it lives
   std::map<std::string, std::optional<BoundExpr>> correlated_;     // bound correlated subqueries, by their text

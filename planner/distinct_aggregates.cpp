@@ -395,10 +395,17 @@ class OtherDistinctArguments {
 // the parts are a row each, cross joined); nullopt otherwise.
 class DistinctArgumentParts {
  public:
-  DistinctArgumentParts(const ast::SelectStatement& s, std::string_view sql, const GroupKeys& keys)
-      : s_(s), sql_(sql), keys_(keys) {}
+  // `one_part`: every aggregate in one part, DISTINCT or not
+  // (aggregates_first_rewritten()).
+  DistinctArgumentParts(const ast::SelectStatement& s, std::string_view sql, const GroupKeys& keys,
+                        bool one_part = false)
+      : s_(s), sql_(sql), keys_(keys), one_part_(one_part) {}
 
   std::optional<ast::SelectStatement> rewrite() {
+    if (one_part_) {
+      parts_.resize(1);
+      return joined_parts();
+    }
     auto list = [&](const auto& self, const ast::Expr& e) -> void {
       if (is_aggregate(e) && e.distinct && e.args.size() == 1) {
         const std::string text = ast::to_string(*e.args[0]);
@@ -417,7 +424,24 @@ class DistinctArgumentParts {
     // aggregates without DISTINCT are a part of their own then.
     plain_ = extreme_ ? arguments_.size() : 0;
     parts_.resize(arguments_.size() + (extreme_ ? 1 : 0));
+    return joined_parts();
+  }
 
+ private:
+  struct Aggregate {
+    std::string text;
+    ExprPtr expr;
+  };
+  const ast::SelectStatement& s_;
+  std::string_view sql_;
+  const GroupKeys& keys_;
+  const bool one_part_;
+  std::vector<std::string> arguments_;        // the DISTINCT arguments' text, in order of appearance
+  std::vector<std::vector<Aggregate>> parts_;  // each part's aggregates
+  bool extreme_ = false;                       // an ARG_MIN/ARG_MAX without DISTINCT
+  std::size_t plain_ = 0;                      // the part of the aggregates without DISTINCT
+
+  ast::SelectStatement joined_parts() {
     ast::SelectStatement out;
     out.distinct = s_.distinct;
     for (const auto& item : s_.items)
@@ -450,19 +474,6 @@ class DistinctArgumentParts {
     return out;
   }
 
- private:
-  struct Aggregate {
-    std::string text;
-    ExprPtr expr;
-  };
-  const ast::SelectStatement& s_;
-  std::string_view sql_;
-  const GroupKeys& keys_;
-  std::vector<std::string> arguments_;        // the DISTINCT arguments' text, in order of appearance
-  std::vector<std::vector<Aggregate>> parts_;  // each part's aggregates
-  bool extreme_ = false;                       // an ARG_MIN/ARG_MAX without DISTINCT
-  std::size_t plain_ = 0;                      // the part of the aggregates without DISTINCT
-
   static bool is_arg_extreme(const ast::Expr& e) {
     return e.name == "arg_min" || e.name == "arg_max" || e.name == "min_by" || e.name == "max_by";
   }
@@ -476,7 +487,7 @@ class DistinctArgumentParts {
   ExprPtr replace(const ast::Expr& e) {
     if (is_aggregate(e)) {
       std::size_t p = plain_;
-      if (e.distinct && e.args.size() == 1)
+      if (e.distinct && e.args.size() == 1 && !one_part_)
         p = std::find(arguments_.begin(), arguments_.end(), ast::to_string(*e.args[0])) - arguments_.begin();
       const std::string text = ast::to_string(e);
       std::vector<Aggregate>& aggregates = parts_[p];
@@ -521,6 +532,11 @@ std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::Sel
       return Rewriter(*one_argument, sql, keys).rewrite();
     }
   return Rewriter(s, sql, keys).rewrite();
+}
+
+ast::SelectStatement aggregates_first_rewritten(const ast::SelectStatement& s, std::string_view sql,
+                                                const GroupKeys& keys) {
+  return *DistinctArgumentParts(s, sql, keys, /*one_part=*/true).rewrite();
 }
 
 ast::SelectStatement wide_extremes_rewritten(const ast::SelectStatement& s, std::string_view sql, const GroupKeys& keys,

@@ -99,6 +99,17 @@ bool has_distinct_aggregate_to_rewrite(const ast::SelectStatement& s, bool every
 std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::SelectStatement& s, std::string_view sql,
                                                                   const GroupKeys& keys, bool every_distinct = false);
 
+// `s` with its groups and aggregates first, as a derived table of one row a
+// group, and the rest over it (the one-part form above: no GROUP BY around
+// it, HAVING its WHERE):
+//   SELECT k, SUM(x) IN (SELECT y FROM u WHERE u.k = t.k) FROM t GROUP BY k
+// reads
+//   SELECT p0."group key 0", p0."aggregate 0" IN (SELECT y FROM u WHERE u.k = p0."group key 0")
+//   FROM (SELECT k AS "group key 0", SUM(x) AS "aggregate 0" FROM t GROUP BY k) AS p0
+// so that a correlated IN whose left side is an aggregate is one over rows.
+ast::SelectStatement aggregates_first_rewritten(const ast::SelectStatement& s, std::string_view sql,
+                                                const GroupKeys& keys);
+
 // The two-level form of `s` for its MIN and MAX of `argument` (the text of
 // a 128-bit DECIMAL(precision, scale) expression).
 ast::SelectStatement wide_extremes_rewritten(const ast::SelectStatement& s, std::string_view sql, const GroupKeys& keys,
