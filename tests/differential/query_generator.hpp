@@ -687,6 +687,11 @@ class QueryGenerator {
       std::size_t aggregates = 1 + rng_.below(3);
       for (std::size_t i = 0; i < aggregates; ++i) q.items.push_back(aggregate_item());
       if (features_.having && !q.group_by.empty() && rng_.chance(0.4)) q.having = having();
+      if (features_.subquery && new_shape(0.15))
+        if (std::optional<Node> in = correlated_in_over_groups(q.group_by)) {
+          if (q.having && rng_.chance(0.4)) q.having = binary(Node::Kind::And, std::move(*q.having), std::move(*in));
+          else q.items.push_back(std::move(*in));
+        }
     } else if (q.aggregate) {
       std::size_t n = 1 + rng_.below(4);
       for (std::size_t i = 0; i < n; ++i) q.items.push_back(aggregate_item());
@@ -1406,6 +1411,39 @@ class QueryGenerator {
     sub.scale = decimal_scale(*value).value_or(-1);
     static const std::vector<std::string> ops = {"=", "<>", "<", "<=", ">", ">="};
     return compare(rng_.pick(ops), number(2), std::move(sub));
+  }
+
+  // x [NOT] IN (SELECT s.c FROM t AS s WHERE s.k = key) in an aggregate
+  // query, key one of its GROUP BY columns and x that key, or an aggregate
+  // (MIN, MAX, COUNT(*)) of the key's type. Nullopt when no key is a
+  // column of a type a subquery's column shares.
+  std::optional<Node> correlated_in_over_groups(const std::vector<Node>& keys) {
+    std::vector<const Node*> candidates;
+    for (const Node& k : keys)
+      if (k.kind == Node::Kind::Column && k.scale < 0 &&
+          (k.type == VType::Int || k.type == VType::Text || k.type == VType::Date))
+        candidates.push_back(&k);
+    if (candidates.empty()) return std::nullopt;
+    const Node& key = *rng_.pick(candidates);
+    const std::size_t t = rng_.below(tables_.size());
+    std::vector<ColumnRef> same;
+    for (const ColumnRef& c : inner_scope(t))
+      if (c.type == key.type && c.scale < 0) same.push_back(c);
+    if (same.empty()) return std::nullopt;
+    Node outer_key = key;  // an unqualified one would name the subquery's own column
+    if (outer_key.qualifier.empty()) outer_key.qualifier = outer_from_.alias.empty() ? outer_from_.table : outer_from_.alias;
+    Node where = compare("=", column(rng_.pick(same)), std::move(outer_key));
+    Node x = key;
+    std::vector<ColumnRef> outer_same;
+    for (const ColumnRef& c : scope_)
+      if (c.type == key.type && c.scale < 0) outer_same.push_back(c);
+    if (key.type == VType::Int && rng_.chance(0.25)) x = count_star();
+    else if (!outer_same.empty() && rng_.chance(0.4))
+      x = agg(rng_.chance(0.5) ? "MIN" : "MAX", column(rng_.pick(outer_same)), key.type);
+    Node n = subquery_node(Node::Kind::InSelect, t, {column(rng_.pick(same)), std::move(where)});
+    n.negated = rng_.chance(0.4);
+    n.args.push_back(std::move(x));
+    return n;
   }
 
   Node case_when(VType type, int depth) {
