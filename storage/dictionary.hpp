@@ -5,13 +5,12 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "storage/derived_cache.hpp"
 #include "storage/string_pool.hpp"
 
 namespace gpusql {
@@ -32,7 +31,7 @@ struct Dictionary {
   Dictionary(const Dictionary& other) : values(other.values) {}
   Dictionary& operator=(const Dictionary& other) {
     values = other.values;
-    derived_ = std::make_unique<Derived>();
+    derived_ = std::make_unique<DerivedCache>();
     return *this;
   }
 
@@ -48,20 +47,14 @@ struct Dictionary {
   // the kind and the function: the same query run again, or the same
   // function written twice, maps the entries once. (A shared dictionary's
   // values never change.) Safe from several threads.
+  // (The most recently used DerivedCache::kCapacity stay.)
   template <class T>
   std::shared_ptr<const T> derived(const std::string& key, const std::function<T()>& build) const {
-    return std::static_pointer_cast<const T>(
-        derived_any(key, [&] { return std::shared_ptr<const void>(std::make_shared<const T>(build())); }));
+    return derived_->get<T>(key, build);
   }
 
  private:
-  struct Derived {
-    std::mutex mutex;
-    std::map<std::string, std::shared_ptr<const void>> by_key;
-  };
-  std::unique_ptr<Derived> derived_ = std::make_unique<Derived>();
-  std::shared_ptr<const void> derived_any(const std::string& key,
-                                          const std::function<std::shared_ptr<const void>()>& build) const;
+  std::unique_ptr<DerivedCache> derived_ = std::make_unique<DerivedCache>();
 };
 
 // The dictionary of `strings`: sorted, duplicates dropped.

@@ -21,18 +21,6 @@ std::size_t HostColumn::null_count() const {
   return size - valid;
 }
 
-std::shared_ptr<const void> Dictionary::derived_any(const std::string& key,
-                                                    const std::function<std::shared_ptr<const void>()>& build) const {
-  {
-    std::lock_guard<std::mutex> lock(derived_->mutex);
-    auto found = derived_->by_key.find(key);
-    if (found != derived_->by_key.end()) return found->second;
-  }
-  std::shared_ptr<const void> made = build();
-  std::lock_guard<std::mutex> lock(derived_->mutex);
-  return derived_->by_key.emplace(key, std::move(made)).first->second;
-}
-
 std::shared_ptr<Dictionary> sorted_dictionary(std::vector<std::string_view> strings) {
   std::sort(strings.begin(), strings.end());
   strings.erase(std::unique(strings.begin(), strings.end()), strings.end());

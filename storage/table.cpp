@@ -108,18 +108,6 @@ const HostColumn& Table::encoded(std::size_t column) const {
   return *encoded[column];
 }
 
-std::shared_ptr<const void> Table::derived_any(const std::string& key,
-                                               const std::function<std::shared_ptr<const void>()>& build) const {
-  {
-    std::lock_guard lock(statistics_->mutex);
-    auto found = statistics_->derived.find(key);
-    if (found != statistics_->derived.end()) return found->second;
-  }
-  std::shared_ptr<const void> made = build();  // outside the lock: a pass over a column
-  std::lock_guard lock(statistics_->mutex);
-  return statistics_->derived.emplace(key, std::move(made)).first->second;
-}
-
 std::shared_ptr<const Dictionary> Table::dictionary(std::size_t column) const {
   return host[column].is_plain() ? encoded(column).dictionary : host[column].dictionary;
 }

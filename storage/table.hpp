@@ -13,6 +13,7 @@
 
 #include "storage/column_statistics.hpp"
 #include "storage/data_type.hpp"
+#include "storage/derived_cache.hpp"
 #include "storage/device_table.hpp"
 #include "storage/host_column.hpp"
 
@@ -93,11 +94,11 @@ struct Table {
   // What `build` makes of the table -- a LIKE's matches over a column of
   // plain strings -- made on first use and kept under `key`, which names
   // the column and the function: the same query run again reads the
-  // strings once. (A table's rows never change.) Safe from several threads.
+  // strings once. (A table's rows never change; the most recently used
+  // DerivedCache::kCapacity stay.) Safe from several threads.
   template <class T>
   std::shared_ptr<const T> derived(const std::string& key, const std::function<T()>& build) const {
-    return std::static_pointer_cast<const T>(
-        derived_any(key, [&] { return std::shared_ptr<const void>(std::make_shared<const T>(build())); }));
+    return statistics_->derived.get<T>(key, build);
   }
 
   // Column `column` for a caller that reads it once (an append copies the
@@ -137,10 +138,8 @@ struct Table {
     // those encoded forms on the device.
     std::vector<std::unique_ptr<HostColumn>> encoded;
     std::vector<std::unique_ptr<DeviceColumn>> encoded_device;
-    std::map<std::string, std::shared_ptr<const void>> derived;  // derived()'s
+    DerivedCache derived;  // derived()'s (a lock of its own)
   };
-  std::shared_ptr<const void> derived_any(const std::string& key,
-                                          const std::function<std::shared_ptr<const void>()>& build) const;
   const HostColumn* encoded_if_made(std::size_t column) const;
   const HostColumn& encoded(std::size_t column) const;
   std::unique_ptr<Statistics> statistics_ = std::make_unique<Statistics>();

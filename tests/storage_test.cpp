@@ -633,3 +633,29 @@ TEST_CASE("a new version of a large table within a tenth of its rows keeps its e
   CHECK(catalog.get("t", 0)->distinct_estimate(0) == 2000);
   CHECK(catalog.get("t", 0)->distinct_estimate(1) == static_cast<double>(rows * 2));
 }
+
+TEST_CASE("DerivedCache keeps the most recently used values, each made once", "[storage]") {
+  DerivedCache cache;
+  int builds = 0;
+  auto get = [&](int key) {
+    return *cache.get<int>("k" + std::to_string(key), [&] {
+      ++builds;
+      return key * 10;
+    });
+  };
+  for (int k = 0; k < int(DerivedCache::kCapacity); ++k) CHECK(get(k) == k * 10);
+  CHECK(builds == int(DerivedCache::kCapacity));
+  CHECK(get(0) == 0);  // kept, and now the most recently used
+  CHECK(builds == int(DerivedCache::kCapacity));
+  CHECK(get(100) == 1000);  // one more: k1, the least recently used, goes
+  CHECK(builds == int(DerivedCache::kCapacity) + 1);
+  CHECK(get(0) == 0);
+  CHECK(get(2) == 20);
+  CHECK(builds == int(DerivedCache::kCapacity) + 1);
+  CHECK(get(1) == 10);  // made again
+  CHECK(builds == int(DerivedCache::kCapacity) + 2);
+  // A value a caller holds outlives its eviction.
+  std::shared_ptr<const int> held = cache.get<int>("held", [] { return 7; });
+  for (int k = 200; k < 200 + int(DerivedCache::kCapacity); ++k) get(k);
+  CHECK(*held == 7);
+}
