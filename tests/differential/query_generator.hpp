@@ -687,11 +687,13 @@ class QueryGenerator {
       std::size_t aggregates = 1 + rng_.below(3);
       for (std::size_t i = 0; i < aggregates; ++i) q.items.push_back(aggregate_item());
       if (features_.having && !q.group_by.empty() && rng_.chance(0.4)) q.having = having();
-      if (features_.subquery && new_shape(0.15))
-        if (std::optional<Node> in = correlated_in_over_groups(q.group_by)) {
-          if (q.having && rng_.chance(0.4)) q.having = binary(Node::Kind::And, std::move(*q.having), std::move(*in));
-          else q.items.push_back(std::move(*in));
+      if (features_.subquery && new_shape(0.15)) {
+        const bool in_having = q.having && rng_.chance(0.4);
+        if (std::optional<Node> sub = correlated_over_groups(q.group_by, in_having)) {
+          if (in_having) q.having = binary(Node::Kind::And, std::move(*q.having), std::move(*sub));
+          else q.items.push_back(std::move(*sub));
         }
+      }
     } else if (q.aggregate) {
       std::size_t n = 1 + rng_.below(4);
       for (std::size_t i = 0; i < n; ++i) q.items.push_back(aggregate_item());
@@ -1413,11 +1415,13 @@ class QueryGenerator {
     return compare(rng_.pick(ops), number(2), std::move(sub));
   }
 
-  // x [NOT] IN (SELECT s.c FROM t AS s WHERE s.k = key) in an aggregate
-  // query, key one of its GROUP BY columns and x that key, or an aggregate
-  // (MIN, MAX, COUNT(*)) of the key's type. Nullopt when no key is a
-  // column of a type a subquery's column shares.
-  std::optional<Node> correlated_in_over_groups(const std::vector<Node>& keys) {
+  // A subquery correlated with an aggregate query's GROUP BY column key
+  // (s.k = key): x [NOT] IN (SELECT s.c ...) with x that key or an aggregate
+  // (MIN, MAX, COUNT(*)) of its type, [NOT] EXISTS (SELECT * ...), or
+  // (SELECT aggregate ...) -- compared with COUNT(*) where a condition
+  // (`condition`: HAVING) goes. Nullopt when no key is a column of a type a
+  // subquery's column shares.
+  std::optional<Node> correlated_over_groups(const std::vector<Node>& keys, bool condition) {
     std::vector<const Node*> candidates;
     for (const Node& k : keys)
       if (k.kind == Node::Kind::Column && k.scale < 0 &&
@@ -1433,6 +1437,24 @@ class QueryGenerator {
     Node outer_key = key;  // an unqualified one would name the subquery's own column
     if (outer_key.qualifier.empty()) outer_key.qualifier = outer_from_.alias.empty() ? outer_from_.table : outer_from_.alias;
     Node where = compare("=", column(rng_.pick(same)), std::move(outer_key));
+    switch (rng_.below(3)) {
+      case 1: {
+        Node n = subquery_node(Node::Kind::Exists, t, {std::move(where)});
+        n.negated = rng_.chance(0.4);
+        return n;
+      }
+      case 2: {
+        std::optional<Node> value = inside(t, [&] { return scalar_aggregate(); });
+        if (!value) break;
+        Node sub = subquery_node(Node::Kind::Scalar, t, {*value, std::move(where)});
+        sub.type = value->type;
+        sub.scale = decimal_scale(*value).value_or(-1);
+        if (!condition) return sub;
+        static const std::vector<std::string> ops = {"=", "<>", "<", "<=", ">", ">="};
+        return compare(rng_.pick(ops), count_star(), std::move(sub));
+      }
+      default: break;
+    }
     Node x = key;
     std::vector<ColumnRef> outer_same;
     for (const ColumnRef& c : scope_)
