@@ -72,6 +72,13 @@ std::string name_of(const ast::Expr& e, std::string_view sql) {
   return ast::to_string(e);
 }
 
+// An expression with a name: an inner level's item (a partial aggregate)
+// and the name the outer level reads it by, or an aggregate and its text.
+struct NamedExpr {
+  std::string name;
+  ExprPtr expr;
+};
+
 // The name of group key k's column in a rewritten query's inner level.
 std::string key_name(std::size_t k) { return std::string(kGroupKeyPrefix) + std::to_string(k); }
 
@@ -193,17 +200,13 @@ class Rewriter {
   }
 
  private:
-  struct Partial {
-    std::string name;
-    ExprPtr expr;
-  };
   const ast::SelectStatement& s_;
   std::string_view sql_;
   const GroupKeys& keys_;
   std::optional<WideExtremes> wide_;
   std::vector<ExprPtr> made_;  // arguments the partials read, kept while the rewrite runs
   const ast::Expr* distinct_argument_ = nullptr;
-  std::map<std::string, Partial> partials_;  // by the inner aggregate's text
+  std::map<std::string, NamedExpr> partials_;  // by the inner aggregate's text
 
   static ExprPtr column(const std::string& name) { return ast::make_column("", name, 0); }
 
@@ -217,7 +220,7 @@ class Rewriter {
     auto found = partials_.find(text);
     if (found != partials_.end()) return found->second.name;
     const std::string name = "partial " + std::to_string(partials_.size());
-    partials_.emplace(text, Partial{name, std::move(call)});
+    partials_.emplace(text, NamedExpr{name, std::move(call)});
     return name;
   }
 
@@ -428,16 +431,12 @@ class DistinctArgumentParts {
   }
 
  private:
-  struct Aggregate {
-    std::string text;
-    ExprPtr expr;
-  };
   const ast::SelectStatement& s_;
   std::string_view sql_;
   const GroupKeys& keys_;
   const bool one_part_;
   std::vector<std::string> arguments_;        // the DISTINCT arguments' text, in order of appearance
-  std::vector<std::vector<Aggregate>> parts_;  // each part's aggregates
+  std::vector<std::vector<NamedExpr>> parts_;  // each part's aggregates, named by their text
   bool extreme_ = false;                       // an ARG_MIN/ARG_MAX without DISTINCT
   std::size_t plain_ = 0;                      // the part of the aggregates without DISTINCT
 
@@ -490,8 +489,8 @@ class DistinctArgumentParts {
       if (e.distinct && e.args.size() == 1 && !one_part_)
         p = std::find(arguments_.begin(), arguments_.end(), ast::to_string(*e.args[0])) - arguments_.begin();
       const std::string text = ast::to_string(e);
-      std::vector<Aggregate>& aggregates = parts_[p];
-      auto found = std::find_if(aggregates.begin(), aggregates.end(), [&](const Aggregate& a) { return a.text == text; });
+      std::vector<NamedExpr>& aggregates = parts_[p];
+      auto found = std::find_if(aggregates.begin(), aggregates.end(), [&](const NamedExpr& a) { return a.name == text; });
       if (found == aggregates.end()) {
         aggregates.push_back({text, ast::clone(e)});
         found = aggregates.end() - 1;
