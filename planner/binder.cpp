@@ -2174,13 +2174,7 @@ class AggregateScope : public Scope {
     if (!outer || is_wide(value))
       throw Error(ErrorKind::NotSupported, "not supported yet: this correlated subquery in an aggregate query",
                   e.offset);
-    for (const ast::Expr* column : *outer) ExpressionBinder(*this).bind(*column);
-    BoundAggregate a;
-    a.kind = AggKind::Min;
-    a.type = value.type;
-    a.dictionary = value.dictionary;
-    a.argument = std::move(value);
-    return reference(std::move(a), e.offset);
+    return group_value(std::move(value), *outer, e.offset);
   }
   // x [NOT] IN (a correlated subquery): where x and every column of this
   // query the subquery reads are group keys, the value is the same on every
@@ -2202,14 +2196,8 @@ class AggregateScope : public Scope {
       if (!subqueries.outer_references) throw;
       std::optional<std::vector<const ast::Expr*>> outer = subqueries.outer_references(*e.subquery, true);
       if (!outer) throw;
-      for (const ast::Expr* column : *outer) ExpressionBinder(*this).bind(*column);
       TableScope rows(query_, clause_, &subqueries);
-      BoundExpr in = tables_.in_subquery(e, ExpressionBinder(rows).bind(*e.args[0]));
-      BoundAggregate a;
-      a.kind = AggKind::Min;
-      a.type = in.type;
-      a.argument = std::move(in);
-      return reference(std::move(a), e.offset);
+      return group_value(tables_.in_subquery(e, ExpressionBinder(rows).bind(*e.args[0])), *outer, e.offset);
     } catch (...) {
       subqueries.over_groups = false;
       throw;
@@ -2228,6 +2216,20 @@ class AggregateScope : public Scope {
   BoundQuery& query_;
   TableScope& tables_;
   const char* clause_;
+
+  // `value`, a correlated subquery's bound below the groups, as its group's
+  // value: each column of this query it reads (`outer`) must be a group key
+  // (DuckDB's error otherwise), so the value is the same on every row of a
+  // group, and MIN reads it.
+  BoundExpr group_value(BoundExpr value, const std::vector<const ast::Expr*>& outer, std::size_t offset) {
+    for (const ast::Expr* column : outer) ExpressionBinder(*this).bind(*column);
+    BoundAggregate a;
+    a.kind = AggKind::Min;
+    a.type = value.type;
+    a.dictionary = value.dictionary;
+    a.argument = std::move(value);
+    return reference(std::move(a), offset);
+  }
 
   BoundExpr key_ref(std::size_t k, const BoundExpr& key, std::size_t offset) {
     BoundExpr r;
@@ -2468,8 +2470,10 @@ class QueryBinder {
       again.wide_rewrite_ = true;
       return again.bind(*made_.back());
     } catch (const AggregatesFirstFound& found) {
-      if (wide_rewrite_ || aggregates_first_) throw found.error;
-      made_.push_back(std::make_shared<const ast::SelectStatement>(aggregates_first_rewritten(s, sql_, group_keys_of(s))));
+      std::optional<ast::SelectStatement> rewritten =
+          wide_rewrite_ || aggregates_first_ ? std::nullopt : aggregates_first_rewritten(s, sql_, group_keys_of(s));
+      if (!rewritten) throw found.error;
+      made_.push_back(std::make_shared<const ast::SelectStatement>(*std::move(rewritten)));
       QueryBinder again(catalog_, sql_, reader_, runner_, outer_names_, depth_);
       again.aggregates_first_ = true;
       try {

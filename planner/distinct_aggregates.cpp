@@ -509,6 +509,18 @@ class DistinctArgumentParts {
   }
 };
 
+// Whether a two-level form can stand for `s`: nested aggregates and *
+// beside aggregates are errors the binder words over `s` itself (a * over
+// the rewritten levels would read their internal columns).
+bool two_levels_can_stand_for(const ast::SelectStatement& s) {
+  for (const auto& item : s.items)
+    if (item.expr->kind == ExprKind::Star || nested_aggregate(*item.expr)) return false;
+  if (s.having && nested_aggregate(*s.having)) return false;
+  for (const auto& o : s.order_by)
+    if (nested_aggregate(*o.expr)) return false;
+  return true;
+}
+
 }  // namespace
 
 bool has_distinct_aggregate_to_rewrite(const ast::SelectStatement& s, bool every_distinct) {
@@ -517,13 +529,7 @@ bool has_distinct_aggregate_to_rewrite(const ast::SelectStatement& s, bool every
 
 std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::SelectStatement& s, std::string_view sql,
                                                                   const GroupKeys& keys, bool every_distinct) {
-  if (!has_distinct_aggregate_to_rewrite(s, every_distinct)) return std::nullopt;
-  // Nested aggregates and * beside aggregates are errors the binder words.
-  bool plain = true;
-  for (const auto& item : s.items) plain = plain && item.expr->kind != ExprKind::Star && !nested_aggregate(*item.expr);
-  if (s.having) plain = plain && !nested_aggregate(*s.having);
-  for (const auto& o : s.order_by) plain = plain && !nested_aggregate(*o.expr);
-  if (!plain) return std::nullopt;
+  if (!has_distinct_aggregate_to_rewrite(s, every_distinct) || !two_levels_can_stand_for(s)) return std::nullopt;
   if (std::optional<ast::SelectStatement> parts = DistinctArgumentParts(s, sql, keys).rewrite()) return parts;
   if (s.group_by.empty())
     if (std::optional<ast::SelectStatement> one_argument = OtherDistinctArguments(s).rewrite()) {
@@ -533,9 +539,10 @@ std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::Sel
   return Rewriter(s, sql, keys).rewrite();
 }
 
-ast::SelectStatement aggregates_first_rewritten(const ast::SelectStatement& s, std::string_view sql,
-                                                const GroupKeys& keys) {
-  return *DistinctArgumentParts(s, sql, keys, /*one_part=*/true).rewrite();
+std::optional<ast::SelectStatement> aggregates_first_rewritten(const ast::SelectStatement& s, std::string_view sql,
+                                                               const GroupKeys& keys) {
+  if (!two_levels_can_stand_for(s)) return std::nullopt;
+  return DistinctArgumentParts(s, sql, keys, /*one_part=*/true).rewrite();
 }
 
 ast::SelectStatement wide_extremes_rewritten(const ast::SelectStatement& s, std::string_view sql, const GroupKeys& keys,

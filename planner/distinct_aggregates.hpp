@@ -107,8 +107,10 @@ std::optional<ast::SelectStatement> distinct_aggregates_rewritten(const ast::Sel
 //   SELECT p0."group key 0", p0."aggregate 0" IN (SELECT y FROM u WHERE u.k = p0."group key 0")
 //   FROM (SELECT k AS "group key 0", SUM(x) AS "aggregate 0" FROM t GROUP BY k) AS p0
 // so that a correlated IN whose left side is an aggregate is one over rows.
-ast::SelectStatement aggregates_first_rewritten(const ast::SelectStatement& s, std::string_view sql,
-                                                const GroupKeys& keys);
+// Nullopt where no two-level form can stand for `s` (a * in its select
+// list, nested aggregates).
+std::optional<ast::SelectStatement> aggregates_first_rewritten(const ast::SelectStatement& s, std::string_view sql,
+                                                               const GroupKeys& keys);
 
 // The two-level form of `s` for its MIN and MAX of `argument` (the text of
 // a 128-bit DECIMAL(precision, scale) expression).
