@@ -40,21 +40,34 @@ double Table::distinct_estimate(std::size_t column) const {
 }
 
 void Table::estimate_distinct_now() const {
-  if (rows <= kDistinctSampleRows) return;
-  std::vector<double> estimates(host.size(), -1.0);
-  std::vector<ValueRange> ranges(host.size());
-  parallel_for_workers(host.size(), hardware_threads(), [&](std::size_t c, std::size_t) {
+  if (rows > kDistinctSampleRows) take_statistics();
+}
+
+void Table::take_statistics() const {
+  const std::size_t width = host.size();
+  std::vector<double> estimates(width, -1.0);
+  {
+    std::lock_guard lock(statistics_->mutex);
+    if (statistics_->distinct.size() == width) estimates = statistics_->distinct;
+  }
+  std::vector<ValueRange> ranges(width);
+  std::vector<std::size_t> nulls(width, 0);
+  parallel_for_workers(width, hardware_threads(), [&](std::size_t c, std::size_t) {
     if (!has_host_copy(c)) return;
-    estimates[c] = estimate_distinct(host[c]);
+    if (estimates[c] < 0) estimates[c] = estimate_distinct(host[c]);
     ranges[c] = gpusql::value_range(host[c]);
+    nulls[c] = host[c].null_count();
   });
   std::lock_guard lock(statistics_->mutex);
   std::vector<double>& distinct = statistics_->distinct;
-  if (distinct.size() != host.size()) distinct.assign(host.size(), -1.0);
-  statistics_->ranges.resize(host.size());
-  for (std::size_t c = 0; c < host.size(); ++c) {
+  if (distinct.size() != width) distinct.assign(width, -1.0);
+  statistics_->ranges.resize(width);
+  statistics_->null_counts.resize(width);
+  for (std::size_t c = 0; c < width; ++c) {
     if (distinct[c] < 0) distinct[c] = estimates[c];
-    if (has_host_copy(c) && !statistics_->ranges[c]) statistics_->ranges[c] = ranges[c];
+    if (!has_host_copy(c)) continue;
+    if (!statistics_->ranges[c]) statistics_->ranges[c] = ranges[c];
+    statistics_->null_counts[c] = nulls[c];
   }
 }
 
@@ -152,35 +165,17 @@ std::size_t Table::null_count(std::size_t column) const {
   if (has_host_copy(column)) return host[column].null_count();
   {
     std::lock_guard lock(statistics_->mutex);
-    if (column < statistics_->null_counts.size()) return statistics_->null_counts[column];
+    if (column < statistics_->null_counts.size() && statistics_->null_counts[column])
+      return *statistics_->null_counts[column];
   }
   return host_column(column).null_count();
 }
 
 void Table::release_host_copy() {
   if (!device || rows == 0) return;
-  const std::size_t width = host.size();
-  std::vector<double> estimates(width, -1.0);
-  std::vector<ValueRange> ranges(width);
-  std::vector<std::size_t> nulls(width, 0);
-  {
-    std::lock_guard lock(statistics_->mutex);
-    if (statistics_->distinct.size() == width) estimates = statistics_->distinct;
-  }
-  parallel_for_workers(width, hardware_threads(), [&](std::size_t c, std::size_t) {
-    if (!has_host_copy(c)) return;
-    if (estimates[c] < 0) estimates[c] = estimate_distinct(host[c]);
-    ranges[c] = gpusql::value_range(host[c]);
-    nulls[c] = host[c].null_count();
-  });
-  std::lock_guard lock(statistics_->mutex);
-  statistics_->distinct = std::move(estimates);
-  statistics_->ranges.resize(width);
-  statistics_->null_counts.assign(width, 0);
-  for (std::size_t c = 0; c < width; ++c) {
+  take_statistics();
+  for (std::size_t c = 0; c < host.size(); ++c) {
     if (!has_host_copy(c) || host[c].is_plain()) continue;
-    if (!statistics_->ranges[c]) statistics_->ranges[c] = ranges[c];
-    statistics_->null_counts[c] = nulls[c];
     HostColumn kept(host[c].type, 0);
     kept.dictionary = std::move(host[c].dictionary);
     host[c] = std::move(kept);

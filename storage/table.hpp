@@ -109,7 +109,7 @@ struct Table {
   const HostColumn& read_column(std::size_t column, HostColumn& fetched) const;
 
   // NULLs in column `column`: counted from host[column], or for a column
-  // whose values the host no longer holds, as release_host_copy() counted.
+  // whose values the host no longer holds, as counted before they left.
   std::size_t null_count(std::size_t column) const;
 
   // Makes the table live on the device alone (Table::device must hold all
@@ -132,7 +132,7 @@ struct Table {
     std::mutex mutex;
     std::vector<double> distinct;  // per column; negative: not computed yet
     std::vector<std::optional<ValueRange>> ranges;  // per column; empty: not computed yet
-    std::vector<std::size_t> null_counts;           // per column, by release_host_copy()
+    std::vector<std::optional<std::size_t>> null_counts;  // per column; empty: not counted yet
     std::vector<std::unique_ptr<HostColumn>> fetched;  // host_column()'s copies, per column
     // Columns of plain strings, encoded (per column; null: not yet), and
     // those encoded forms on the device.
@@ -140,6 +140,9 @@ struct Table {
     std::vector<std::unique_ptr<DeviceColumn>> encoded_device;
     DerivedCache derived;  // derived()'s (a lock of its own)
   };
+  // Each column's distinct estimate (where none is known yet), value range
+  // and NULL count, from its host values, on all cores.
+  void take_statistics() const;
   const HostColumn* encoded_if_made(std::size_t column) const;
   const HostColumn& encoded(std::size_t column) const;
   std::unique_ptr<Statistics> statistics_ = std::make_unique<Statistics>();
