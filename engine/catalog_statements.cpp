@@ -8,6 +8,7 @@
 #include <new>
 #include <variant>
 
+#include "kernels/gather.hpp"
 #include "planner/binder.hpp"
 #include "planner/type_names.hpp"
 #include "engine/copy_to.hpp"
@@ -71,7 +72,7 @@ std::shared_ptr<Table> appended(const Table& old, std::vector<HostColumn> added)
       table->host.push_back(std::move(added[c]));
     } else {
       HostColumn fetched;
-      const HostColumn& before = old.host[c].is_plain() ? old.host_column(c) : old.read_column(c, fetched);
+      const HostColumn& before = old.is_plain(c) ? old.host_column(c) : old.read_column(c, fetched);
       table->host.push_back(concatenate(before, added[c]));
     }
   }
@@ -353,6 +354,8 @@ std::shared_ptr<ResultData> copy_from(const ast::CopyStatement& s, Database::Imp
   spec.table_name = old->name;
   spec.append_to = old;
   spec.device = database.device.get();
+  spec.device_only = !database.settings.host_mirror;
+  spec.map_codes = &kernels::gather_row_ids;
   spec.control = &database.control;
   spec.threads = database.settings.threads;
   spec.timing = database.settings.trace;
@@ -718,6 +721,8 @@ void load_csv_table(Database::Impl& database, std::string_view name, const std::
   spec.table_name = std::string(name);
   spec.options = options;
   spec.device = database.device.get();
+  spec.device_only = !database.settings.host_mirror;
+  spec.map_codes = &kernels::gather_row_ids;
   spec.control = &database.control;
   spec.threads = database.settings.threads;
   spec.timing = database.settings.trace;

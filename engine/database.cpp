@@ -65,7 +65,7 @@ void Database::Impl::add_table(std::shared_ptr<Table> table) {
 void Database::Impl::place(Table& table) {
   if (!device) return;
   if (!table.device) table.device = upload_table(table, *device);
-  if (!settings.host_mirror) table.release_host_copy();
+  if (!settings.host_mirror) table.release_host_copy(*device);
 }
 
 void Database::Impl::apply(const Settings& changed) {

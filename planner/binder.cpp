@@ -849,7 +849,14 @@ class ExpressionBinder {
   static BoundExpr like_plain_strings(BoundExpr x, const std::string& pattern, std::size_t at) {
     const Table& table = *x.domain;
     const auto c = static_cast<std::size_t>(x.domain_column);
-    const HostColumn& column = table.host[c];
+    // The strings, fetched from the device for a table that lives there
+    // alone, once for both lookups below and only when neither is made yet.
+    HostColumn fetched;
+    const HostColumn* strings = nullptr;
+    auto column = [&]() -> const HostColumn& {
+      if (!strings) strings = &table.read_column(c, fetched);
+      return *strings;
+    };
     auto rowid_lookup = [&](std::shared_ptr<const LookupTable> values, bool like) {
       BoundExpr rowid;
       rowid.op = Op::Column;
@@ -862,21 +869,23 @@ class ExpressionBinder {
       return lookup;
     };
     auto matches = table.derived<LookupTable>("LIKE " + std::to_string(c) + " " + pattern, [&] {
+      const HostColumn& values = column();
       LookupTable t;
-      t.entries = column.size;
-      t.bytes = like_matches(*column.strings, pattern);
-      for (std::size_t row = 0; row < column.size; ++row) t.bytes[row] &= column.is_valid(row);
+      t.entries = values.size;
+      t.bytes = like_matches(*values.strings, pattern);
+      for (std::size_t row = 0; row < values.size; ++row) t.bytes[row] &= values.is_valid(row);
       t.true_entries = static_cast<uint64_t>(std::count(t.bytes.begin(), t.bytes.end(), uint8_t{1}));
       return t;
     });
     BoundExpr result = rowid_lookup(std::move(matches), true);
-    if (!column.has_nulls()) return result;
+    if (table.null_count(c) == 0) return result;
     auto nulls = table.derived<LookupTable>("NULL " + std::to_string(c), [&] {
+      const HostColumn& values = column();
       LookupTable t;
-      t.entries = column.size;
-      t.bytes.resize(column.size);
-      for (std::size_t row = 0; row < column.size; ++row) t.bytes[row] = !column.is_valid(row);
-      t.true_entries = column.null_count();
+      t.entries = values.size;
+      t.bytes.resize(values.size);
+      for (std::size_t row = 0; row < values.size; ++row) t.bytes[row] = !values.is_valid(row);
+      t.true_entries = values.null_count();
       return t;
     });
     return node(Op::Select, DataType::boolean(), {rowid_lookup(std::move(nulls), false), null_constant(DataType::boolean(), at),
@@ -1762,7 +1771,7 @@ class TableScope : public Scope {
     e.type = t.table->columns[c].type;
     e.offset = offset;
     const auto column = static_cast<std::size_t>(c);
-    if (encode || !t.table->host[column].is_plain() || t.table->scan_column(column))
+    if (encode || !t.table->is_plain(column) || t.table->scan_column(column))
       e.dictionary = t.table->dictionary(column);
     e.domain = t.table.get();
     e.domain_column = c;

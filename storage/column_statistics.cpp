@@ -82,13 +82,12 @@ std::size_t sample_row(std::size_t k, std::size_t rows, std::size_t sample) {
   return begin + static_cast<std::size_t>(h % (end - begin));
 }
 
-template <class T>
-ValueRange range_of(const HostColumn& column) {
+// The range of values[row] over the rows `valid(row)` holds for.
+template <class T, class Valid>
+ValueRange range_of(const T* values, std::size_t rows, Valid valid) {
   ValueRange r;
-  const T* values = reinterpret_cast<const T*>(column.bytes.data());
-  const bool nulls = column.has_nulls();
-  for (std::size_t row = 0; row < column.size; ++row) {
-    if (nulls && !column.is_valid(row)) continue;
+  for (std::size_t row = 0; row < rows; ++row) {
+    if (!valid(row)) continue;
     const double v = static_cast<double>(values[row]);
     if (v != v) continue;  // NaN
     if (!r.known) {
@@ -101,40 +100,73 @@ ValueRange range_of(const HostColumn& column) {
   return r;
 }
 
-}  // namespace
-
-ValueRange value_range(const HostColumn& column) {
-  if (column.is_plain()) return {};  // no codes yet to span
-  switch (column.type.storage()) {
-    case Type::Boolean: return range_of<uint8_t>(column);
+template <class Valid>
+ValueRange range_of(DataType type, const std::byte* values, std::size_t rows, Valid valid) {
+  switch (type.storage()) {
+    case Type::Boolean: return range_of(reinterpret_cast<const uint8_t*>(values), rows, valid);
     case Type::Integer:
-    case Type::Date: return range_of<int32_t>(column);
-    case Type::Varchar: return range_of<uint32_t>(column);
+    case Type::Date: return range_of(reinterpret_cast<const int32_t*>(values), rows, valid);
+    case Type::Varchar: return range_of(reinterpret_cast<const uint32_t*>(values), rows, valid);
     case Type::BigInt:
-    case Type::Decimal: return range_of<int64_t>(column);
-    case Type::Real: return range_of<float>(column);
-    case Type::Double: return range_of<double>(column);
+    case Type::Decimal: return range_of(reinterpret_cast<const int64_t*>(values), rows, valid);
+    case Type::Real: return range_of(reinterpret_cast<const float*>(values), rows, valid);
+    case Type::Double: return range_of(reinterpret_cast<const double*>(values), rows, valid);
     case Type::HugeInt: break;
   }
   return {};
 }
 
+}  // namespace
+
+ValueRange value_range(const HostColumn& column) {
+  if (column.is_plain()) return {};  // no codes yet to span
+  if (!column.has_nulls()) return range_of(column.type, column.bytes.data(), column.size, [](std::size_t) { return true; });
+  return range_of(column.type, column.bytes.data(), column.size, [&](std::size_t row) { return column.is_valid(row); });
+}
+
+ValueRange value_range(DataType type, const std::byte* values, std::size_t rows, const std::vector<uint32_t>& null_rows) {
+  std::size_t next_null = 0;
+  // Rows come in increasing order: the next NULL is the only one to test.
+  return range_of(type, values, rows, [&](std::size_t row) {
+    if (next_null < null_rows.size() && null_rows[next_null] == row) {
+      ++next_null;
+      return false;
+    }
+    return true;
+  });
+}
+
+ValueRange merge(ValueRange a, ValueRange b) {
+  if (!a.known) return b;
+  if (!b.known) return a;
+  return {true, std::min(a.min, b.min), std::max(a.max, b.max)};
+}
+
+std::size_t distinct_sample_size(std::size_t rows) { return std::min(rows, kDistinctSampleRows); }
+
+std::size_t distinct_sample_row(std::size_t k, std::size_t rows) {
+  return rows <= kDistinctSampleRows ? k : sample_row(k, rows, kDistinctSampleRows);
+}
+
 double estimate_distinct(const HostColumn& column) {
-  const std::size_t rows = column.size;
-  if (rows == 0) return 0;
-  const bool whole = rows <= kDistinctSampleRows;
-  const std::size_t sample = whole ? rows : kDistinctSampleRows;
-  ValueCounts seen(sample);
-  std::size_t valid = 0;
+  const std::size_t rows = column.size, sample = distinct_sample_size(rows);
+  std::vector<SampledValue> values;
+  values.reserve(sample);
   for (std::size_t k = 0; k < sample; ++k) {
-    const std::size_t row = whole ? k : sample_row(k, rows, sample);
+    const std::size_t row = distinct_sample_row(k, rows);
     if (!column.is_valid(row)) continue;
-    ++valid;
-    seen.add(column.is_plain() ? std::pair<uint64_t, uint64_t>{hash_bytes((*column.strings)[row]), 0} : bits_at(column, row));
+    values.push_back(column.is_plain() ? SampledValue{hash_bytes((*column.strings)[row]), 0} : bits_at(column, row));
   }
+  return estimate_distinct(values, rows, column.null_count());
+}
+
+double estimate_distinct(const std::vector<SampledValue>& non_null_sampled, std::size_t rows, std::size_t null_rows) {
+  if (rows == 0) return 0;
+  ValueCounts seen(non_null_sampled.size());
+  for (const SampledValue& v : non_null_sampled) seen.add(v);
   const double distinct = static_cast<double>(seen.distinct());
-  if (whole || valid == 0) return distinct;
-  const double valid_rows = static_cast<double>(rows - column.null_count());
+  if (rows <= kDistinctSampleRows || non_null_sampled.empty()) return distinct;
+  const double valid_rows = static_cast<double>(rows - null_rows);
   const auto [once, twice] = seen.once_twice();
   if (once == distinct) return valid_rows;  // no value twice: a key, as far as the sample tells
   const double chao = distinct + once * once / (2 * std::max(twice, 1.0));

@@ -6,6 +6,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "storage/host_column.hpp"
 
@@ -23,6 +26,16 @@ constexpr std::size_t kDistinctSampleRows = std::size_t{1} << 16;
 // At least 1 for a column with a value; 0 for one of NULLs only.
 double estimate_distinct(const HostColumn& column);
 
+// The same from the sample alone, for a column whose values are never whole
+// in one place (a CSV load to the device alone samples each chunk as it
+// goes over): estimate_distinct() reads rows distinct_sample_row(k, rows)
+// for k below distinct_sample_size(rows), in increasing order, and counts
+// each non-NULL one's SampledValue (its bits, a plain string's hash_bytes).
+using SampledValue = std::pair<uint64_t, uint64_t>;
+std::size_t distinct_sample_size(std::size_t rows);
+std::size_t distinct_sample_row(std::size_t k, std::size_t rows);
+double estimate_distinct(const std::vector<SampledValue>& non_null_sampled, std::size_t rows, std::size_t null_rows);
+
 // The smallest and largest non-NULL value of a column as doubles, in the
 // terms its programs compare them: a DECIMAL's unscaled integer, a DATE's
 // days, a VARCHAR's dictionary code (codes order as their strings), a
@@ -33,5 +46,9 @@ struct ValueRange {
   double min = 0, max = 0;
 };
 ValueRange value_range(const HostColumn& column);
+// The range of `rows` values of `type` at `values` (not plain strings), less
+// the rows listed in `null_rows` (ascending); and two ranges' union.
+ValueRange value_range(DataType type, const std::byte* values, std::size_t rows, const std::vector<uint32_t>& null_rows);
+ValueRange merge(ValueRange a, ValueRange b);
 
 }  // namespace gpusql

@@ -31,6 +31,7 @@
 #include <unordered_map>
 
 #include "storage/column_ops.hpp"
+#include "storage/column_statistics.hpp"
 #include "storage/parallel_tasks.hpp"
 #include "storage/string_sets.hpp"
 #include "storage/value_text.hpp"
@@ -664,6 +665,22 @@ struct ChunkResult {
   bool mismatch = false;  // the cut was not at a record boundary: the text is malformed before it
   std::optional<Error> error;
   std::vector<std::vector<uint32_t>> nulls;  // per column: chunk-local rows that are NULL
+  // Per column (null for plain strings): where the chunk's first value goes,
+  // in the whole new host column or, in a load to the device alone, in
+  // `own`, which is freed once the chunk is on the device.
+  std::vector<std::byte*> values;
+  std::vector<std::byte> own;
+  // A load to the device alone: each fixed-width column's range over the
+  // chunk, and each plain-strings column's bytes and where each row's start
+  // (made from `plain` as soon as the chunk is parsed, which frees it).
+  std::vector<ValueRange> ranges;
+  std::vector<StringPool::Bytes> plain_bytes;
+  std::vector<std::vector<uint64_t>> plain_offsets;
+  std::string_view plain_string(std::size_t c, std::size_t row) const {
+    const uint64_t begin = plain_offsets[c][row];
+    const uint64_t end = row + 1 < plain_offsets[c].size() ? plain_offsets[c][row + 1] : plain_bytes[c].size();
+    return {plain_bytes[c].data() + begin, end - begin};
+  }
   // Per plain-strings column: each row's value (empty for a NULL), in the
   // file or in `arena` (values with doubled quotes, unescaped).
   std::vector<std::vector<std::string_view>> plain;
@@ -677,7 +694,6 @@ struct ParseContext {
   const std::vector<CsvText>& texts;  // indexed by Chunk::file
   const Dialect& dialect;
   std::vector<TargetColumn>& columns;
-  std::size_t first_row = 0;  // rows of the table appended to: chunk rows follow them
   std::string hint;           // appended to conversion messages ("" or the inference note)
 };
 
@@ -706,7 +722,7 @@ void parse_chunk(const ParseContext& ctx, const Chunk& chunk, ChunkResult& out, 
       out.mismatch = true;
       return;
     }
-    const std::size_t record_start = pos, absolute = ctx.first_row + chunk.row_base + row;
+    const std::size_t record_start = pos;
     std::size_t column = 0;
     while (true) {
       read_field(t, d, pos, f, scratch);
@@ -731,16 +747,16 @@ void parse_chunk(const ParseContext& ctx, const Chunk& chunk, ChunkResult& out, 
           if (target.plain) {
             out.plain[column].push_back(f.escaped ? std::string_view(out.arena.emplace_back(f.text)) : f.text);
           } else {
-            uint32_t* code = reinterpret_cast<uint32_t*>(target.data) + absolute;
+            uint32_t* code = reinterpret_cast<uint32_t*>(out.values[column]) + row;
             if (f.escaped) *code = strings[column].intern(f.text, false);
             else pending.add(strings[column], f.text, code);
           }
         } else {
           ParseResult r =
               target.type.id == Type::Double &&
-                      parse_double_fast(f.text, reinterpret_cast<double*>(target.data)[absolute])
+                      parse_double_fast(f.text, reinterpret_cast<double*>(out.values[column])[row])
                   ? ParseResult::Ok
-                  : parse_fixed(f.text, target.type, target.data, absolute);
+                  : parse_fixed(f.text, target.type, out.values[column], row);
           if (r != ParseResult::Ok)
             throw t.error(f.offset, conversion_message(f.text, target.type, r) + " in column \"" + target.name +
                                         "\"" + ctx.hint);
@@ -871,7 +887,7 @@ std::vector<bool> plain_string_columns(const CsvText& first, const Dialect& d, s
                                        const Table* old, const CsvLoadSpec& spec) {
   std::vector<bool> plain(columns.size(), false);
   if (old && old->rows > 0) {
-    for (std::size_t c = 0; c < columns.size(); ++c) plain[c] = old->host[c].is_plain();
+    for (std::size_t c = 0; c < columns.size(); ++c) plain[c] = old->is_plain(c);
     return plain;
   }
   if (spec.plain_strings_rows == 0) {
@@ -906,6 +922,120 @@ std::vector<bool> plain_string_columns(const CsvText& first, const Dialect& d, s
   return plain;
 }
 
+// A streamed chunk, once parsed: its dictionary ids one up (0 for a NULL,
+// which the code map sends to code 0), each fixed-width column's range, and
+// its plain strings' bytes and offsets.
+void finish_streamed_chunk(ChunkResult& r, const std::vector<TargetColumn>& targets) {
+  r.ranges.assign(targets.size(), {});
+  r.plain_bytes.resize(targets.size());
+  r.plain_offsets.resize(targets.size());
+  for (std::size_t c = 0; c < targets.size(); ++c) {
+    if (targets[c].plain) {
+      const auto& views = r.plain[c];
+      std::vector<uint64_t>& offsets = r.plain_offsets[c];
+      offsets.resize(views.size());
+      uint64_t total = 0;
+      for (std::size_t i = 0; i < views.size(); ++i) {
+        offsets[i] = total;
+        total += views[i].size();
+      }
+      r.plain_bytes[c].resize(total);
+      for (std::size_t i = 0; i < views.size(); ++i)
+        if (!views[i].empty()) std::memcpy(r.plain_bytes[c].data() + offsets[i], views[i].data(), views[i].size());
+      r.plain[c] = {};
+      continue;
+    }
+    if (targets[c].type.id == Type::Varchar) {
+      auto* ids = reinterpret_cast<uint32_t*>(r.values[c]);
+      for (std::size_t row = 0; row < r.rows; ++row) ++ids[row];
+      for (uint32_t row : r.nulls[c]) ids[row] = 0;
+    } else {
+      r.ranges[c] = value_range(targets[c].type, r.values[c], r.rows, r.nulls[c]);
+    }
+  }
+  r.arena = {};  // the escaped strings, copied
+}
+
+// A streamed dictionary column's codes, made on the device: chunk k's ids
+// (finish_streamed_chunk()'s) through [0] + its string set's codes. Returns
+// the maps' buffer, to be kept until the stream has run.
+DeviceBuffer make_codes_on_device(const std::vector<std::vector<uint32_t>>& set_codes,
+                                  const std::vector<std::size_t>& set_of, const std::vector<ChunkResult>& results,
+                                  const std::vector<std::size_t>& first_row, const DeviceBuffer& ids,
+                                  DeviceColumn& column, DeviceContext& device, StagedUpload& upload,
+                                  DeviceCodeMap map_codes) {
+  std::vector<uint32_t> maps;
+  std::vector<std::size_t> at(set_codes.size());
+  for (std::size_t set = 0; set < set_codes.size(); ++set) {
+    at[set] = maps.size();
+    maps.push_back(0);
+    maps.insert(maps.end(), set_codes[set].begin(), set_codes[set].end());
+  }
+  DeviceBuffer on_device(device, maps.size() * sizeof(uint32_t));
+  upload.to_device(on_device.data(), maps.data(), maps.size() * sizeof(uint32_t));
+  for (std::size_t k = 0; k < results.size(); ++k)
+    map_codes(on_device.as<uint32_t>() + at[set_of[k]], ids.as<uint32_t>() + first_row[k], results[k].rows,
+              column.data.as<uint32_t>() + first_row[k], device);
+  return on_device;
+}
+
+// A streamed column of plain strings: its chunks' pieces of bytes joined
+// into one buffer (the offsets are in place but for the last).
+void join_string_pieces(std::vector<DeviceBuffer>& pieces, uint64_t total, std::size_t rows, DeviceColumn& column,
+                        DeviceContext& device, StagedUpload& upload) {
+  column.string_bytes = DeviceBuffer(device, total);
+  uint64_t at = 0;
+  for (const DeviceBuffer& piece : pieces) {
+    upload.device_to_device(column.string_bytes.as<std::byte>() + at, piece.data(), piece.size());
+    at += piece.size();
+  }
+  upload.to_device(column.string_offsets.as<uint64_t>() + rows, &total, sizeof total);
+  pieces.clear();  // freed in stream order, after the copies
+}
+
+// A streamed table's statistics, from its chunks: NULL counts, ranges (a
+// dictionary column's codes span those its string sets were given: every
+// one is some row's), and distinct estimates from the sample, whose
+// dictionary ids become codes here.
+void set_streamed_statistics(const Table& table, std::vector<std::vector<SampledValue>>& samples,
+                             const std::vector<ChunkResult>& results,
+                             const std::vector<std::vector<std::vector<uint32_t>>>& codes,
+                             const std::vector<std::size_t>& set_of) {
+  const std::size_t width = table.columns.size();
+  std::vector<double> distinct(width);
+  std::vector<ValueRange> ranges(width);
+  std::vector<std::size_t> nulls(width, 0);
+  for (std::size_t c = 0; c < width; ++c) {
+    for (const ChunkResult& r : results) nulls[c] += r.nulls[c].size();
+    if (table.is_plain(c)) {
+    } else if (table.columns[c].type.id == Type::Varchar) {
+      for (SampledValue& v : samples[c]) v = {codes[c][set_of[v.second]][v.first - 1], 0};
+      for (const auto& set : codes[c])
+        for (uint32_t code : set) ranges[c] = merge(ranges[c], {true, double(code), double(code)});
+    } else {
+      for (const ChunkResult& r : results) ranges[c] = merge(ranges[c], r.ranges[c]);
+    }
+    distinct[c] = estimate_distinct(samples[c], table.rows, nulls[c]);
+  }
+  table.set_statistics(std::move(distinct), std::move(ranges), std::move(nulls));
+}
+
+// The same from the columns on the device, fetched one at a time.
+void take_statistics_from_device(const Table& table) {
+  const std::size_t width = table.columns.size();
+  std::vector<double> distinct(width);
+  std::vector<ValueRange> ranges(width);
+  std::vector<std::size_t> nulls(width, 0);
+  for (std::size_t c = 0; c < width; ++c) {
+    HostColumn values = download_column(table.device->columns[c], table.rows);
+    values.dictionary = table.host[c].dictionary;
+    distinct[c] = estimate_distinct(values);
+    ranges[c] = value_range(values);
+    nulls[c] = values.null_count();
+  }
+  table.set_statistics(std::move(distinct), std::move(ranges), std::move(nulls));
+}
+
 std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec& spec, bool single_chunk) {
   PhaseTimer timer(spec.timing);
   const Table* old = spec.append_to.get();
@@ -933,6 +1063,11 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
 
   const std::vector<bool> plain =
       plain_string_columns(texts[0], d, data_start[0], bytes_total, sniffed.columns, old, spec);
+  // A table that is to live on the device alone (and has no rows yet) is
+  // never whole on the host: each chunk's values go over once it and every
+  // chunk before it are parsed, and are freed then; dictionary codes are
+  // made final on the device, and the statistics come from the chunks.
+  const bool streaming = spec.device && spec.device_only && spec.map_codes && old_rows == 0;
   // The old rows on the host (an append): fetched from the device for a
   // table that lives there alone, for this load only.
   std::vector<HostColumn> old_fetched(old ? width : 0);
@@ -950,7 +1085,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
       width, threads,
       [&](std::size_t c) {
         const DataType type = sniffed.columns[c].type;
-        if (plain[c]) {  // its strings are gathered after the parse
+        if (plain[c] || streaming) {  // strings are gathered after the parse; a stream keeps no column
           table->host[c].type = type;
           return;
         }
@@ -962,23 +1097,35 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
       {});
   for (std::size_t c = 0; c < width; ++c)
     targets[c] = {sniffed.columns[c].type, sniffed.columns[c].not_null, sniffed.columns[c].name,
-                  plain[c] ? nullptr : table->host[c].bytes.data(), plain[c]};
+                  plain[c] || streaming ? nullptr : table->host[c].bytes.data(), plain[c]};
 
   // The device copy: values of every column but VARCHAR go over while parsing.
   DeviceContext* device = spec.device;
   std::unique_ptr<DeviceTable> on_device;
   std::optional<StagedUpload> upload;
+  // A stream's dictionary columns: each chunk's ids into its string set
+  // (plus one; 0 for a NULL), made codes at the end. Its plain strings:
+  // each chunk's bytes, and the bytes so far.
+  std::vector<DeviceBuffer> local_ids(width);
+  std::vector<std::vector<DeviceBuffer>> string_pieces(width);
+  std::vector<uint64_t> string_bytes(width, 0);
   if (device) {
     on_device = std::make_unique<DeviceTable>();
     upload.emplace(*device);
     std::size_t needed = 0;
-    for (std::size_t c = 0; c < width; ++c)
-      if (!plain[c]) needed += (old_rows + bound) * sniffed.columns[c].type.width();
+    for (std::size_t c = 0; c < width; ++c) {
+      const bool varchar = sniffed.columns[c].type.id == Type::Varchar;
+      if (!plain[c]) needed += (old_rows + bound) * sniffed.columns[c].type.width() * (streaming && varchar ? 2 : 1);
+      if (plain[c] && streaming) needed += (bound + 1) * sizeof(uint64_t);
+    }
     try {
       for (std::size_t c = 0; c < width; ++c) {
         DeviceColumn column;
         column.type = sniffed.columns[c].type;
         column.data = DeviceBuffer(*device, plain[c] ? 0 : (old_rows + bound) * column.type.width());
+        if (streaming && plain[c]) column.string_offsets = DeviceBuffer(*device, (bound + 1) * sizeof(uint64_t));
+        if (streaming && !plain[c] && column.type.id == Type::Varchar)
+          local_ids[c] = DeviceBuffer(*device, bound * sizeof(uint32_t));
         on_device->columns.push_back(std::move(column));
       }
     } catch (const Error& e) {
@@ -994,7 +1141,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
   }
 
   timer.mark("allocate");
-  ParseContext ctx{texts, d, targets, old_rows, ""};
+  ParseContext ctx{texts, d, targets, ""};
   if (sniffed.inferred) ctx.hint = " (its type was inferred from the first " + std::to_string(CSV_SAMPLE_ROWS) + " rows)";
   std::vector<ChunkResult> results(chunks.size());
   std::atomic<std::size_t> bytes_done{0};
@@ -1004,22 +1151,86 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
   std::size_t frontier = 0, frontier_rows = 0;
   bool frontier_stopped = false;
   std::exception_ptr upload_failure;
+  // A stream's sample for the distinct estimates (estimate_distinct()'s
+  // rows, over `bound` rows): per column, the non-NULL sampled values -- a
+  // dictionary column's as (id, chunk), made codes at the end.
+  const std::size_t sample_size = distinct_sample_size(bound);
+  std::size_t next_sample = 0;
+  std::vector<std::vector<SampledValue>> samples(streaming ? width : 0);
+  auto sample_chunk = [&](const ChunkResult& r, std::size_t k) {
+    for (; next_sample < sample_size; ++next_sample) {
+      const std::size_t row = distinct_sample_row(next_sample, bound);
+      if (row >= frontier_rows + r.rows) break;
+      const auto local = static_cast<uint32_t>(row - frontier_rows);
+      for (std::size_t c = 0; c < width; ++c) {
+        if (std::binary_search(r.nulls[c].begin(), r.nulls[c].end(), local)) continue;
+        const std::size_t w = targets[c].type.width();
+        uint64_t words[2] = {0, 0};
+        if (plain[c]) {
+          words[0] = hash_bytes(r.plain_string(c, local));
+        } else if (targets[c].type.id == Type::Varchar) {
+          words[0] = reinterpret_cast<const uint32_t*>(r.values[c])[local];
+          words[1] = k;
+        } else {
+          std::memcpy(words, r.values[c] + local * w, std::min(w, sizeof words));
+        }
+        samples[c].emplace_back(words[0], words[1]);
+      }
+    }
+  };
+  // A stream's plain strings of chunk `r`, column `c`: offsets (rows
+  // `frontier_rows` on, moved past the bytes before them) and a piece of
+  // bytes, joined at the end.
+  auto send_plain_strings = [&](ChunkResult& r, std::size_t c) {
+    std::vector<uint64_t>& offsets = r.plain_offsets[c];
+    for (uint64_t& offset : offsets) offset += string_bytes[c];
+    upload->to_device(on_device->columns[c].string_offsets.as<uint64_t>() + frontier_rows, offsets.data(),
+                      offsets.size() * sizeof(uint64_t));
+    const std::size_t total = r.plain_bytes[c].size();
+    DeviceBuffer piece(*device, total);
+    upload->to_device(piece.data(), r.plain_bytes[c].data(), total);
+    string_pieces[c].push_back(std::move(piece));
+    string_bytes[c] += total;
+  };
+  // One thread at a time sends chunks over, outside the lock: a thread that
+  // finishes a chunk while another sends only marks it done, and the sender
+  // takes it before it stops (it looks again under the lock).
+  bool sending = false;
   auto advance_frontier = [&](std::size_t k) {
-    std::lock_guard lock(frontier_mutex);
-    results[k].done = true;
-    if (!device) return;
-    while (!frontier_stopped && frontier < chunks.size() && results[frontier].done) {
-      const ChunkResult& r = results[frontier];
+    {
+      std::lock_guard lock(frontier_mutex);
+      results[k].done = true;
+      if (!device || sending) return;
+      sending = true;
+    }
+    while (true) {
+      {
+        std::lock_guard lock(frontier_mutex);
+        if (frontier_stopped || frontier == chunks.size() || !results[frontier].done) {
+          sending = false;
+          return;
+        }
+      }
+      ChunkResult& r = results[frontier];
       if (r.error || r.mismatch) {
         frontier_stopped = true;
         break;
       }
       try {
+        if (streaming) sample_chunk(r, frontier);
         for (std::size_t c = 0; c < width; ++c) {
           const std::size_t w = targets[c].type.width();
-          if (targets[c].type.id == Type::Varchar) continue;
-          upload->to_device(on_device->columns[c].data.as<std::byte>() + (old_rows + frontier_rows) * w,
-                            targets[c].data + (old_rows + chunks[frontier].row_base) * w, r.rows * w);
+          if (streaming && plain[c]) send_plain_strings(r, c);
+          else if (streaming && targets[c].type.id == Type::Varchar)
+            upload->to_device(local_ids[c].as<uint32_t>() + frontier_rows, r.values[c], r.rows * w);
+          else if (targets[c].type.id != Type::Varchar)
+            upload->to_device(on_device->columns[c].data.as<std::byte>() + (old_rows + frontier_rows) * w,
+                              r.values[c], r.rows * w);
+        }
+        if (streaming) {
+          r.own = {};
+          r.plain_bytes = {};
+          r.plain_offsets = {};
         }
       } catch (...) {
         upload_failure = std::current_exception();
@@ -1054,10 +1265,29 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
       sets.reset();
     }
     if (!sets) sets = std::make_shared<std::vector<StringSet>>(width);
-    results[k].strings = sets;
+    ChunkResult& result = results[k];
+    result.strings = sets;
+    result.values.assign(width, nullptr);
+    std::size_t own = 0;
+    for (std::size_t c = 0; c < width; ++c) {
+      if (plain[c]) continue;
+      const std::size_t w = targets[c].type.width();
+      result.values[c] = streaming ? nullptr : targets[c].data + (old_rows + chunks[k].row_base) * w;
+      own += streaming ? chunks[k].bound * w : 0;
+    }
+    if (streaming) {
+      result.own.assign(own, std::byte{0});
+      own = 0;
+      for (std::size_t c = 0; c < width; ++c) {
+        if (plain[c]) continue;
+        result.values[c] = result.own.data() + own;
+        own += chunks[k].bound * targets[c].type.width();
+      }
+    }
     try {
-      parse_chunk(ctx, chunks[k], results[k], *sets);
-      if (results[k].mismatch) note_fault(k);
+      parse_chunk(ctx, chunks[k], result, *sets);
+      if (result.mismatch) note_fault(k);
+      if (streaming && !result.mismatch) finish_streamed_chunk(result, targets);
     } catch (const Error& e) {
       results[k].error = e;
       note_fault(k);
@@ -1081,6 +1311,8 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
     if (results[k].mismatch) {
       if (single_chunk) throw Error(ErrorKind::Invalid, "internal error: a single-chunk CSV read was cut short");
       // Free this attempt's columns and device buffers before the next one.
+      local_ids.clear();
+      string_pieces.clear();
       upload.reset();
       on_device.reset();
       table.reset();
@@ -1101,7 +1333,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
     first_row[k] = rows;
     rows += results[k].rows;
   }
-  for (std::size_t c = 0; c < width; ++c) {
+  for (std::size_t c = 0; c < width && !streaming; ++c) {
     if (plain[c]) continue;
     const std::size_t w = targets[c].type.width();
     for (std::size_t k = 0; k < chunks.size(); ++k)
@@ -1111,13 +1343,17 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
   }
   const std::size_t total_rows = old_rows + rows;
   table->rows = total_rows;
-  // NULLs into validity bits (in parallel over columns).
+  // NULLs into validity bits (in parallel over columns): a stream's into
+  // columns of bits alone, for the device.
+  std::vector<HostColumn> bitmaps(streaming ? width : 0);
+  std::vector<HostColumn>& with_validity = streaming ? bitmaps : table->host;
   parallel_for(
       width, threads,
       [&](std::size_t c) {
-        HostColumn& column = table->host[c];
+        HostColumn& column = with_validity[c];
+        column.type = targets[c].type;
         column.size = total_rows;
-        if (!plain[c]) column.bytes.resize(total_rows * column.type.width());
+        if (!plain[c] && !streaming) column.bytes.resize(total_rows * column.type.width());
         bool any_null = old && old_host[c]->has_nulls();
         for (const auto& r : results) any_null = any_null || !r.nulls[c].empty();
         if (!any_null) return;
@@ -1167,7 +1403,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
   std::vector<std::size_t> varchar_columns;
   for (std::size_t c = 0; c < width; ++c)
     if (targets[c].type.id == Type::Varchar && !plain[c]) varchar_columns.push_back(c);
-  if (!varchar_columns.empty())
+  if (!varchar_columns.empty() && !streaming)
     parallel_for(
         chunks.size(), threads,
         [&](std::size_t k) {
@@ -1186,7 +1422,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
 
   timer.mark("recode");
   // Plain strings: the old rows' (an append), then each chunk's, into one pool.
-  for (std::size_t c = 0; c < width; ++c)
+  for (std::size_t c = 0; c < width && !streaming; ++c)
     if (plain[c])
       table->host[c].strings = std::make_shared<const StringPool>(
           gather_plain_strings(old ? old_host[c]->strings.get() : nullptr, results, c, threads));
@@ -1194,15 +1430,21 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
   if (device) {
     // What could not go over while parsing: VARCHAR codes, validity, dictionaries.
     try {
+      std::vector<DeviceBuffer> code_maps;
       for (std::size_t c = 0; c < width; ++c) {
         const HostColumn& h = table->host[c];
         DeviceColumn& dc = on_device->columns[c];
         dc.size = total_rows;
-        if (h.type.id == Type::Varchar && !h.is_plain()) {
-          upload->to_device(dc.data.data(), h.bytes.data(), h.bytes.size());
+        if (h.type.id == Type::Varchar && !plain[c]) {
+          if (streaming)
+            code_maps.push_back(make_codes_on_device(codes[c], set_of, results, first_row, local_ids[c], dc,
+                                                     *device, *upload, spec.map_codes));
+          else
+            upload->to_device(dc.data.data(), h.bytes.data(), h.bytes.size());
           upload_dictionary(*h.dictionary, dc, *device, *upload);
         }
-        upload_validity(h, dc, *device, *upload);
+        if (streaming && plain[c]) join_string_pieces(string_pieces[c], string_bytes[c], total_rows, dc, *device, *upload);
+        upload_validity(with_validity[c], dc, *device, *upload);
       }
       upload->finish();
     } catch (const Error& e) {
@@ -1215,6 +1457,12 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
     table->device = std::move(on_device);
   }
   timer.mark("finish");
+  if (streaming) {
+    if (total_rows == bound)
+      set_streamed_statistics(*table, samples, results, codes, set_of);
+    else  // blank lines moved the rows the sample meant: the columns come back one at a time
+      take_statistics_from_device(*table);
+  }
   return table;
 }
 

@@ -19,12 +19,19 @@
 //      pinned staging buffers while the next chunks are parsed; VARCHAR codes
 //      (which need the merged dictionary) and validity bits follow at the end.
 //      A large load's mostly distinct VARCHAR columns are kept as plain
-//      strings instead, with no dictionary, and reach the device encoded
-//      when a query first reads them (CsvLoadSpec::plain_strings_rows).
+//      strings instead, with no dictionary, encoded when a query first reads
+//      them (CsvLoadSpec::plain_strings_rows);
+//   4. a load to the device alone (CsvLoadSpec::device_only) parses each
+//      chunk into buffers of its own instead of whole host columns, and the
+//      chunk goes over -- values, dictionary ids, plain strings -- and is
+//      freed as soon as it and the chunks before it are parsed; the ids
+//      become codes on the device once the dictionary is merged, and the
+//      statistics come from the chunks as they go.
 // Any fault throws gpusql::Error naming the file, the 1-based line and column,
 // and the offending text; nothing half-read is ever returned.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -41,6 +48,12 @@ namespace gpusql {
 // Rows the type inference looks at.
 constexpr std::size_t CSV_SAMPLE_ROWS = 20480;
 
+// What a load to the device alone makes dictionary codes with: out[i] =
+// map[ids[i]] for i < count, on the context's stream. The engine gives
+// kernels::gather_row_ids (storage does not call kernels itself).
+using DeviceCodeMap = void (*)(const uint32_t* d_map, const uint32_t* d_ids, std::size_t count, uint32_t* d_out,
+                               DeviceContext& context);
+
 struct CsvLoadSpec {
   std::string table_name;
   CsvOptions options;
@@ -49,6 +62,13 @@ struct CsvLoadSpec {
   std::shared_ptr<const Table> append_to;
   // When set, the result also lives on this device (Table::device).
   DeviceContext* device = nullptr;
+  // With `device` and `map_codes`, a new table (or one that has no rows)
+  // lives on the device alone (Table::release_host_copy()'s form) and is
+  // never whole on the host: each chunk's values go over as soon as it and
+  // the chunks before it are parsed, and are freed then, so the host holds
+  // the chunks in flight. Statistics are taken from the chunks as they go.
+  bool device_only = false;
+  DeviceCodeMap map_codes = nullptr;
   // Parsing threads; 0: one per core.
   std::size_t threads = 0;
   // Each phase's wall time to stderr (SET trace = true).

@@ -3,12 +3,14 @@
 #include <algorithm>
 
 #include "storage/column_ops.hpp"
+#include "storage/string_pool.hpp"
 #include "storage/table.hpp"
 
 namespace gpusql {
 
 std::size_t DeviceColumn::bytes() const {
-  return data.size() + validity.size() + dictionary_offsets.size() + dictionary_bytes.size();
+  return data.size() + validity.size() + dictionary_offsets.size() + dictionary_bytes.size() + string_offsets.size() +
+         string_bytes.size();
 }
 
 std::size_t DeviceTable::bytes() const {
@@ -29,9 +31,21 @@ void throw_table_does_not_fit(const std::string& table, std::size_t needed, cons
 }
 
 HostColumn download_column(const DeviceColumn& column, std::size_t rows) {
-  HostColumn host(column.type, rows);
-  if (!host.bytes.empty())
+  HostColumn host;
+  host.type = column.type;
+  host.size = rows;
+  if (column.plain_strings()) {
+    std::vector<uint64_t> offsets(rows + 1);
+    GPUSQL_CUDA_TRY(cudaMemcpy(offsets.data(), column.string_offsets.data(), offsets.size() * sizeof(uint64_t),
+                               cudaMemcpyDeviceToHost));
+    StringPool::Bytes bytes(offsets.back());
+    if (!bytes.empty())
+      GPUSQL_CUDA_TRY(cudaMemcpy(bytes.data(), column.string_bytes.data(), bytes.size(), cudaMemcpyDeviceToHost));
+    host.strings = std::make_shared<const StringPool>(StringPool::adopt(std::move(offsets), std::move(bytes)));
+  } else if (rows) {
+    host.bytes.resize(rows * column.type.width());
     GPUSQL_CUDA_TRY(cudaMemcpy(host.bytes.data(), column.data.data(), host.bytes.size(), cudaMemcpyDeviceToHost));
+  }
   if (column.validity.size() && rows) {
     host.validity.resize(validity_words(rows));
     GPUSQL_CUDA_TRY(cudaMemcpy(host.validity.data(), column.validity.data(), host.validity.size() * sizeof(uint32_t),
@@ -39,6 +53,17 @@ HostColumn download_column(const DeviceColumn& column, std::size_t rows) {
     normalize_validity(host);
   }
   return host;
+}
+
+void upload_plain_strings(const StringPool& strings, DeviceColumn& device, DeviceContext& context) {
+  DeviceBuffer offsets(context, (strings.size() + 1) * sizeof(uint64_t));
+  DeviceBuffer bytes(context, strings.byte_size());
+  StagedUpload upload(context);
+  upload.to_device(offsets.data(), strings.offsets(), offsets.size());
+  upload.to_device(bytes.data(), strings.bytes(), strings.byte_size());
+  upload.finish();
+  device.string_offsets = std::move(offsets);
+  device.string_bytes = std::move(bytes);
 }
 
 void upload_validity(const HostColumn& column, DeviceColumn& device, DeviceContext& context, StagedUpload& upload) {

@@ -17,6 +17,7 @@ namespace gpusql {
 struct Table;
 struct HostColumn;
 struct Dictionary;
+class StringPool;
 
 struct DeviceColumn {
   DataType type;
@@ -28,7 +29,16 @@ struct DeviceColumn {
   DeviceBuffer dictionary_offsets;
   DeviceBuffer dictionary_bytes;
   std::size_t dictionary_entries = 0;
+  // VARCHAR kept as plain strings (HostColumn::strings) by a table that lives
+  // on the device alone: row i is bytes [string_offsets[i],
+  // string_offsets[i + 1]) of `string_bytes` (size + 1 uint64_t offsets, a
+  // NULL's range empty), and `data` is empty. No kernel reads this form yet:
+  // a query reads the column's encoded form (Table::device_column), made
+  // from a copy fetched to the host.
+  DeviceBuffer string_offsets;
+  DeviceBuffer string_bytes;
 
+  bool plain_strings() const { return string_offsets.size() != 0; }
   std::size_t bytes() const;
 };
 
@@ -58,10 +68,15 @@ DeviceColumn upload_column(const HostColumn& column, DeviceContext& context);
 // Errors as upload_table.
 std::unique_ptr<DeviceTable> upload_appended_table(const Table& old, const Table& next, DeviceContext& context);
 
-// A host copy of device column `column` of `rows` values (values and
-// validity; a bitmap without a NULL is dropped), for a table that lives on
-// the device alone. Waits for the copy; throws Error(Device) if it fails.
+// A host copy of device column `column` of `rows` values (values, or plain
+// strings, and validity; a bitmap without a NULL is dropped), for a table
+// that lives on the device alone. Waits for the copy; throws Error(Device)
+// if it fails.
 HostColumn download_column(const DeviceColumn& column, std::size_t rows);
+
+// Gives `device` (a column of `strings.size()` rows) the plain strings'
+// device form. Error(OutOfMemory) from the allocation leaves it unchanged.
+void upload_plain_strings(const StringPool& strings, DeviceColumn& device, DeviceContext& context);
 
 // Allocates and fills a column's validity bits (when it has NULLs) and, for
 // VARCHAR, its flat dictionary. Throws Error(OutOfMemory) from the allocation.

@@ -106,6 +106,14 @@ void Table::set_distinct_estimates(std::vector<double> estimates) const {
   statistics_->distinct = std::move(estimates);
 }
 
+void Table::set_statistics(std::vector<double> distinct, std::vector<ValueRange> ranges,
+                           std::vector<std::size_t> null_counts) const {
+  std::lock_guard lock(statistics_->mutex);
+  statistics_->distinct = std::move(distinct);
+  statistics_->ranges.assign(ranges.begin(), ranges.end());
+  statistics_->null_counts.assign(null_counts.begin(), null_counts.end());
+}
+
 const HostColumn* Table::encoded_if_made(std::size_t column) const {
   std::lock_guard lock(statistics_->mutex);
   const auto& encoded = statistics_->encoded;
@@ -116,21 +124,23 @@ const HostColumn& Table::encoded(std::size_t column) const {
   std::lock_guard lock(statistics_->mutex);
   auto& encoded = statistics_->encoded;
   if (encoded.size() != host.size()) encoded.resize(host.size());
-  if (!encoded[column])
-    encoded[column] = std::make_unique<HostColumn>(encode_strings(host[column], hardware_threads()));
+  if (!encoded[column]) {
+    HostColumn fetched;
+    encoded[column] = std::make_unique<HostColumn>(encode_strings(read_column(column, fetched), hardware_threads()));
+  }
   return *encoded[column];
 }
 
 std::shared_ptr<const Dictionary> Table::dictionary(std::size_t column) const {
-  return host[column].is_plain() ? encoded(column).dictionary : host[column].dictionary;
+  return is_plain(column) ? encoded(column).dictionary : host[column].dictionary;
 }
 
 const HostColumn* Table::scan_column(std::size_t column) const {
-  return host[column].is_plain() ? encoded_if_made(column) : &host[column];
+  return is_plain(column) ? encoded_if_made(column) : &host[column];
 }
 
 const DeviceColumn* Table::device_column(std::size_t column, DeviceContext& context) const {
-  if (!host[column].is_plain()) return &device->columns[column];
+  if (!is_plain(column)) return &device->columns[column];
   const HostColumn* made = encoded_if_made(column);
   if (!made) return nullptr;
   std::lock_guard lock(statistics_->mutex);
@@ -141,7 +151,7 @@ const DeviceColumn* Table::device_column(std::size_t column, DeviceContext& cont
 }
 
 const HostColumn& Table::host_column(std::size_t column) const {
-  if (column < host.size() && host[column].is_plain()) return encoded(column);
+  if (column < host.size() && is_plain(column)) return encoded(column);
   if (has_host_copy(column) || !device) return host[column];
   std::lock_guard lock(statistics_->mutex);
   auto& fetched = statistics_->fetched;
@@ -171,15 +181,27 @@ std::size_t Table::null_count(std::size_t column) const {
   return host_column(column).null_count();
 }
 
-void Table::release_host_copy() {
+void Table::release_host_copy(DeviceContext& context) {
   if (!device || rows == 0) return;
   take_statistics();
   for (std::size_t c = 0; c < host.size(); ++c) {
-    if (!has_host_copy(c) || host[c].is_plain()) continue;
+    if (!has_host_copy(c)) continue;
+    if (host[c].is_plain()) {
+      try {
+        upload_plain_strings(*host[c].strings, device->columns[c], context);
+      } catch (const Error& e) {
+        if (e.kind() != ErrorKind::OutOfMemory) throw;
+        continue;  // no room on the device: the host keeps them
+      }
+    }
     HostColumn kept(host[c].type, 0);
     kept.dictionary = std::move(host[c].dictionary);
     host[c] = std::move(kept);
   }
+}
+
+bool Table::is_plain(std::size_t column) const {
+  return host[column].is_plain() || (device && column < device->columns.size() && device->columns[column].plain_strings());
 }
 
 std::size_t Table::host_bytes() const {

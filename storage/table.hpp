@@ -62,6 +62,11 @@ struct Table {
   // Sampling again would cost each small change of a large table as much
   // as its first load.
   bool carry_distinct_estimates(const Table& earlier) const;
+  // Every column's distinct estimate, value range and NULL count, as what
+  // made the table measured them while the values went by (a CSV load to
+  // the device alone, which never holds a column whole).
+  void set_statistics(std::vector<double> distinct, std::vector<ValueRange> ranges,
+                      std::vector<std::size_t> null_counts) const;
 
   // value_range() of column `column` (storage/column_statistics.hpp),
   // computed on first use and kept; unknown for a column without a host
@@ -102,8 +107,9 @@ struct Table {
   }
 
   // Column `column` for a caller that reads it once (an append copies the
-  // old rows; COPY TO writes them): host[column] when the host holds it
-  // (plain strings as they are), else a copy fetched from the device into
+  // old rows; COPY TO writes them; a LIKE over plain strings): host[column]
+  // when the host holds it, else a copy (plain strings as they are) fetched
+  // from the device into
   // `fetched`, which the caller owns -- not kept with the table, as
   // host_column() keeps its fetch.
   const HostColumn& read_column(std::size_t column, HostColumn& fetched) const;
@@ -114,12 +120,18 @@ struct Table {
 
   // Makes the table live on the device alone (Table::device must hold all
   // of it): each column's statistics are computed first (distinct estimate,
-  // value range, NULL count, which need the values), then the host keeps
-  // only types, dictionaries and plain strings (HostColumn::strings: no
-  // device form yet). The database does it to each table it makes on the
-  // GPU executor unless SET host_mirror is on. Not safe while another
+  // value range, NULL count, which need the values), columns of plain
+  // strings go to the device in their own form (DeviceColumn::string_bytes;
+  // the host keeps those there is no room for), then the host keeps only
+  // types and dictionaries. The database does it to each table it makes on
+  // the GPU executor unless SET host_mirror is on. Not safe while another
   // thread reads the table: call it before the table is shared.
-  void release_host_copy();
+  void release_host_copy(DeviceContext& context);
+
+  // Whether VARCHAR column `column` is held as plain strings (on the host,
+  // HostColumn::strings, or on the device alone), with no dictionary until
+  // a query reads it (dictionary()).
+  bool is_plain(std::size_t column) const;
 
   // Index of the column called `name` (case-insensitive), or -1.
   int find_column(std::string_view column) const;

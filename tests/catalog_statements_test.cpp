@@ -787,8 +787,8 @@ void check_plain_strings(ExecutorKind kind) {
   Database plain(Options{kind, plain_settings}), dictionary(Options{kind, dictionary_settings});
   for (Database* db : {&plain, &dictionary}) db->load_csv("t", path);
   std::shared_ptr<const Table> table = plain.impl().catalog.find("t");
-  REQUIRE(table->host[1].is_plain());
-  CHECK(!dictionary.impl().catalog.find("t")->host[1].is_plain());
+  REQUIRE(table->is_plain(1));
+  CHECK(!dictionary.impl().catalog.find("t")->is_plain(1));
   auto same = [&](const std::string& sql) {
     INFO(sql);
     const std::string expected = to_string(to_rows(dictionary.query(sql)));

@@ -10,6 +10,9 @@
 #include <iterator>
 
 #include "engine/database_impl.hpp"
+#include "kernels/gather.hpp"
+#include "storage/csv_reader.hpp"
+#include "storage/device_table.hpp"
 #include "tests/test_support.hpp"
 
 using namespace gpusql;
@@ -94,22 +97,28 @@ TEST_CASE("one copy: a table on the CUDA executor lives on the device alone", "[
     same("SELECT id, CAST(v AS VARCHAR) FROM t WHERE id % 97 = 1 ORDER BY id");
     same("SUMMARIZE t");
     // DESCRIBE's last column is the device's bytes: none on the host.
-    const std::string described = result_text(alone.query("DESCRIBE t"));
-    CHECK(result_text(mirrored.query("DESCRIBE t")) == described);
-    CHECK(without_last_fields(described) == without_last_fields(result_text(host.query("DESCRIBE t"))));
+    // (The plain strings' device form makes the first differ there too.)
+    const std::string described = without_last_fields(result_text(alone.query("DESCRIBE t")));
+    CHECK(without_last_fields(result_text(mirrored.query("DESCRIBE t"))) == described);
+    CHECK(without_last_fields(result_text(host.query("DESCRIBE t"))) == described);
   };
 
   run_all("CREATE TABLE t (id INTEGER PRIMARY KEY, v BIGINT, d DECIMAL(9,2), s VARCHAR, p VARCHAR)");
   run_all("COPY t FROM '" + first + "'");
   std::shared_ptr<const Table> t = alone.impl().catalog.find("t");
   REQUIRE(t->rows == 6000);
-  CHECK(t->host[4].is_plain());
-  CHECK(!t->host[3].is_plain());
-  // Only the plain strings stay on the host; the mirror keeps every column.
-  CHECK(columns_on_host(alone, "t") == 1);
+  CHECK(t->is_plain(4));
+  CHECK(!t->is_plain(3));
+  CHECK(!t->host[4].is_plain());  // on the device, in their own form
+  CHECK(t->device->columns[4].plain_strings());
+  // No column stays on the host; the mirror keeps every column.
+  CHECK(columns_on_host(alone, "t") == 0);
   CHECK(columns_on_host(mirrored, "t") == 5);
   CHECK(alone.tables()[0].host_bytes < mirrored.tables()[0].host_bytes);
-  CHECK(alone.tables()[0].device_bytes == mirrored.tables()[0].device_bytes);
+  // The device holds the plain strings too: offsets and bytes.
+  const StringPool& p_strings = *mirrored.impl().catalog.find("t")->host[4].strings;
+  CHECK(alone.tables()[0].device_bytes ==
+        mirrored.tables()[0].device_bytes + (p_strings.size() + 1) * sizeof(uint64_t) + p_strings.byte_size());
   // Statistics were taken before the values left.
   CHECK(t->null_count(1) == mirrored.impl().catalog.find("t")->null_count(1));
   CHECK(t->value_range(0).known);
@@ -119,7 +128,8 @@ TEST_CASE("one copy: a table on the CUDA executor lives on the device alone", "[
   // recodes them.
   run_all("COPY t FROM '" + second + "'");
   CHECK(alone.impl().catalog.find("t")->rows == 9000);
-  CHECK(columns_on_host(alone, "t") == 1);
+  CHECK(alone.impl().catalog.find("t")->is_plain(4));
+  CHECK(columns_on_host(alone, "t") == 0);
   same_everywhere();
 
   run_all("INSERT INTO t VALUES (9000, NULL, 1.25, 'new kind', 'new p'), (9001, 7, NULL, NULL, NULL)");
@@ -158,7 +168,7 @@ TEST_CASE("one copy: a table on the CUDA executor lives on the device alone", "[
 }
 
 TEST_CASE("one copy: SET host_mirror changes nothing on the host executor", "[catalog][one_copy]") {
-  Database db(Options{ExecutorKind::Host});
+  Database db(Options{ExecutorKind::Host, Settings{}});
   CHECK_FALSE(db.impl().settings.host_mirror);
   db.query("CREATE TABLE t AS SELECT 1 AS a, 'x' AS b");
   CHECK(columns_on_host(db, "t") == 2);
@@ -167,4 +177,114 @@ TEST_CASE("one copy: SET host_mirror changes nothing on the host executor", "[ca
   db.query("INSERT INTO t VALUES (2, 'y')");
   CHECK(columns_on_host(db, "t") == 2);
   CHECK(db.impl().catalog.find("t")->rows == 2);
+}
+
+namespace {
+
+// `rows` rows of every kind of column a stream treats apart: INTEGER,
+// DOUBLE, DATE, DECIMAL, BOOLEAN, a dictionary VARCHAR and a plain one (with
+// quotes, doubled quotes and line breaks), NULLs in each but the first; a
+// blank line every `blank_every` rows (0: none).
+std::string stream_csv(int rows, int blank_every) {
+  std::string text = "id,x,day,amount,flag,kind,note\n";
+  for (int i = 0; i < rows; ++i) {
+    if (blank_every && i % blank_every == 7) text += "\n";
+    text += std::to_string(i) + ",";
+    if (i % 13 != 2) text += std::to_string((i * 37 % 2003) - 1000) + "." + std::to_string(i % 8) + "25";
+    text += ",";
+    if (i % 17 != 4) text += "199" + std::to_string(i % 10) + "-0" + std::to_string(1 + i % 9) + "-1" + std::to_string(i % 10);
+    text += ",";
+    if (i % 19 != 6) text += std::to_string(i * 7 % 100000 - 50000) + "." + std::to_string(i % 100 / 10) + "5";
+    text += ",";
+    if (i % 11 != 3) text += i % 3 ? "true" : "false";
+    text += ",";
+    if (i % 23 != 5) text += "kind" + std::to_string(i * 5 % 37);
+    text += ",";
+    if (i % 29 == 8) {
+    } else if (i % 31 == 9) {
+      text += "\"say \"\"" + std::to_string(i) + "\"\"\nthen, go\"";
+    } else {
+      text += "n" + std::to_string(i * 7919 % 200003);
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("one copy: a CSV load to the device alone streams its chunks and equals the host's load",
+          "[gpu][catalog][one_copy]") {
+  Database db(Options{ExecutorKind::Gpu, Settings{}});
+  DeviceContext& device = *db.impl().device;
+  for (int blank_every : {0, 5000}) {
+    INFO("a blank line every " << blank_every << " rows");
+    const std::string text = stream_csv(150000, blank_every);
+    CsvLoadSpec host_spec;
+    host_spec.table_name = "t";
+    host_spec.chunk_bytes = 64 * 1024;  // about a hundred chunks
+    host_spec.plain_strings_rows = 1000;
+    CsvLoadSpec stream_spec = host_spec;
+    stream_spec.device = &device;
+    stream_spec.device_only = true;
+    stream_spec.map_codes = &kernels::gather_row_ids;
+    std::shared_ptr<Table> expected = load_csv_text(text, "s.csv", host_spec);
+    std::shared_ptr<Table> streamed = load_csv_text(text, "s.csv", stream_spec);
+    REQUIRE(streamed->rows == 150000);
+    REQUIRE(expected->rows == 150000);
+    REQUIRE(streamed->device);
+    REQUIRE(streamed->columns.size() == 7);
+    CHECK(streamed->is_plain(6));
+    CHECK(!streamed->is_plain(5));
+    for (std::size_t c = 0; c < 7; ++c) {
+      INFO("column " << c);
+      CHECK(streamed->columns[c].type == expected->columns[c].type);
+      CHECK(!streamed->has_host_copy(c));  // never whole on the host
+      const HostColumn& want = expected->host[c];
+      HostColumn got = download_column(streamed->device->columns[c], streamed->rows);
+      CHECK(got.bytes == want.bytes);
+      CHECK(got.validity == want.validity);
+      if (want.is_plain()) {
+        REQUIRE(got.strings);
+        CHECK(std::equal(got.strings->begin(), got.strings->end(), want.strings->begin(), want.strings->end()));
+      }
+      if (want.dictionary) {
+        REQUIRE(streamed->host[c].dictionary);
+        CHECK(std::equal(streamed->host[c].dictionary->values.begin(), streamed->host[c].dictionary->values.end(),
+                         want.dictionary->values.begin(), want.dictionary->values.end()));
+      }
+      // The statistics the host takes from whole columns, from the chunks.
+      CHECK(streamed->null_count(c) == want.null_count());
+      CHECK((c == 0 || streamed->null_count(c) > 0));
+      const ValueRange range = streamed->value_range(c), want_range = expected->value_range(c);
+      CHECK(range.known == want_range.known);
+      CHECK(range.min == want_range.min);
+      CHECK(range.max == want_range.max);
+      CHECK(streamed->distinct_estimate(c) == expected->distinct_estimate(c));
+    }
+  }
+}
+
+TEST_CASE("one copy: COPY into an empty table streams it; a fault anywhere loads nothing", "[gpu][catalog][one_copy]") {
+  TempDir dir;
+  const std::string good = dir.write("good.csv", rows_csv(0, 70000, 20));
+  const std::string bad = dir.write("bad.csv", rows_csv(0, 70000, 20) + "70000,1,2.5,kind1,p1,extra\n");
+  Settings settings;
+  settings.plain_strings_rows = 1000;  // p is plain
+  Database alone(Options{ExecutorKind::Gpu, settings}), host(Options{ExecutorKind::Host, settings});
+  for (Database* db : {&alone, &host}) {
+    db->query("CREATE TABLE t (id INTEGER, v BIGINT, d DECIMAL(9,2), s VARCHAR, p VARCHAR)");
+    CHECK_THROWS_WITH(db->query("COPY t FROM '" + bad + "'"), Catch::Contains("line 70001"));
+    CHECK(db->impl().catalog.find("t")->rows == 0);
+    db->query("COPY t FROM '" + good + "'");
+  }
+  std::shared_ptr<const Table> t = alone.impl().catalog.find("t");
+  CHECK(columns_on_host(alone, "t") == 0);
+  CHECK(t->is_plain(4));
+  for (const char* sql : {"SELECT count(*), count(v), sum(v), sum(d), count(DISTINCT s), min(p), max(p) FROM t",
+                          "SELECT s, count(*), min(id), max(d) FROM t GROUP BY s ORDER BY s",
+                          "SELECT count(*) FROM t WHERE p LIKE '%77%'", "SUMMARIZE t"}) {
+    INFO(sql);
+    CHECK(result_text(alone.query(sql)) == result_text(host.query(sql)));
+  }
 }

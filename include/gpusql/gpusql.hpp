@@ -139,9 +139,10 @@ struct Settings {
   uint64_t plain_strings_rows = uint64_t(1) << 20;
   // On the GPU executor, a table the database makes (CREATE TABLE [AS],
   // COPY, INSERT, UPDATE, DELETE, Database::load_csv) lives on the device
-  // alone: the host keeps its types, dictionaries, statistics and plain
-  // strings. On: the host also keeps a copy of every column (twice the
-  // memory; the host executor's layout). No effect on the host executor.
+  // alone (plain strings too): the host keeps its types, dictionaries and
+  // statistics, and a load into a new or empty table is never whole on the
+  // host. On: the host also keeps a copy of every column (twice the memory;
+  // the host executor's layout). No effect on the host executor.
   bool host_mirror = false;
   // The most host memory the process may hold, in bytes: a statement whose
   // next allocation would take the process's resident memory past it fails
