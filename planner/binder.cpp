@@ -3363,6 +3363,17 @@ class QueryBinder {
       }
       if (seen.insert(ast::to_string(*column)).second) out.push_back(column);
     }
+    // A subquery nested in it that reads this query (two levels out): the
+    // rewritten subquery reads D's column there too. One further out, or
+    // none, leaves it as it is.
+    for (const ast::Expr* column : nested_outer_columns(inner, items)) {
+      try {
+        outer_scope.resolve(*column);
+      } catch (const Error&) {
+        return std::nullopt;
+      }
+      if (seen.insert(ast::to_string(*column)).second) out.push_back(column);
+    }
     return out;
   }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "storage/table.hpp"
+
 namespace gpusql {
 
 namespace {
@@ -54,7 +56,94 @@ bool not_true_with(const ast::Expr& e, const std::string& column) {
   return null_with(e, column);
 }
 
+std::vector<std::string> with_from_names(std::vector<std::string> local, const ast::SelectStatement& s) {
+  for (const auto& ref : s.from) local.push_back(ref.alias.empty() ? ref.name : ref.alias);
+  return local;
+}
+
+// `t.c` where t names none of `local`.
+bool is_outer_column(const ast::Expr& e, const std::vector<std::string>& local) {
+  return e.kind == ast::ExprKind::Column && !e.table.empty() &&
+         std::none_of(local.begin(), local.end(), [&](const std::string& n) { return iequals(n, e.table); });
+}
+
+void outer_columns_of(const ast::SelectStatement& s, std::vector<std::string> local,
+                      std::vector<const ast::Expr*>& out);
+
+// The outer columns `e` reads (`local` names the FROM items around it), in
+// subqueries nested in it too; with `own` false, those of its subqueries only.
+void outer_columns_of(const ast::Expr& e, const std::vector<std::string>& local, bool own,
+                      std::vector<const ast::Expr*>& out) {
+  if (own && is_outer_column(e, local)) out.push_back(&e);
+  for (const auto& a : e.args) outer_columns_of(*a, local, own, out);
+  if (e.subquery) outer_columns_of(*e.subquery, local, out);
+}
+
+void outer_columns_of(const ast::SelectStatement& s, std::vector<std::string> local,
+                      std::vector<const ast::Expr*>& out) {
+  if (s.set_operation) return;
+  local = with_from_names(std::move(local), s);
+  for (const auto& item : s.items) outer_columns_of(*item.expr, local, true, out);
+  for (const auto& ref : s.from)
+    if (ref.on) outer_columns_of(*ref.on, local, true, out);
+  if (s.where) outer_columns_of(*s.where, local, true, out);
+  for (const auto& g : s.group_by) outer_columns_of(*g, local, true, out);
+  if (s.having) outer_columns_of(*s.having, local, true, out);
+  for (const auto& o : s.order_by) outer_columns_of(*o.expr, local, true, out);
+}
+
+ast::ExprPtr replace_in(const ast::Expr& e, const std::vector<std::string>& local,
+                        const OuterColumnReplacement& replace, bool into_derived_tables) {
+  if (is_outer_column(e, local))
+    if (ast::ExprPtr replaced = replace(e)) return replaced;
+  ast::ExprPtr copy = ast::clone(e);
+  for (std::size_t i = 0; i < copy->args.size(); ++i)
+    copy->args[i] = replace_in(*e.args[i], local, replace, into_derived_tables);
+  if (e.subquery) copy->subquery = replace_outer_columns(e.subquery, local, replace, into_derived_tables);
+  return copy;
+}
+
 }  // namespace
+
+std::vector<const ast::Expr*> nested_outer_columns(const ast::SelectStatement& s, bool items) {
+  const std::vector<std::string> local = with_from_names({}, s);
+  std::vector<const ast::Expr*> out;
+  if (items)
+    for (const auto& item : s.items) outer_columns_of(*item.expr, local, false, out);
+  for (const auto& ref : s.from)
+    if (ref.on) outer_columns_of(*ref.on, local, false, out);
+  if (s.where) outer_columns_of(*s.where, local, false, out);
+  for (const auto& g : s.group_by) outer_columns_of(*g, local, false, out);
+  if (s.having) outer_columns_of(*s.having, local, false, out);
+  return out;
+}
+
+std::shared_ptr<const ast::SelectStatement> replace_outer_columns(const std::shared_ptr<const ast::SelectStatement>& s,
+                                                                  const std::vector<std::string>& local,
+                                                                  const OuterColumnReplacement& replace,
+                                                                  bool into_derived_tables) {
+  if (!s || s->set_operation) return s;
+  const std::vector<std::string> inside = with_from_names(local, *s);
+  auto in = [&](const ast::Expr& e) { return replace_in(e, inside, replace, into_derived_tables); };
+  auto out = std::make_shared<ast::SelectStatement>();
+  out->with = s->with;
+  out->distinct = s->distinct;
+  for (const auto& item : s->items) out->items.push_back({in(*item.expr), item.alias});
+  for (const auto& ref : s->from) {
+    ast::TableRef copy = ast::clone(ref);
+    if (ref.on) copy.on = in(*ref.on);
+    if (ref.subquery && into_derived_tables)
+      copy.subquery = replace_outer_columns(ref.subquery, local, replace, into_derived_tables);
+    out->from.push_back(std::move(copy));
+  }
+  if (s->where) out->where = in(*s->where);
+  for (const auto& g : s->group_by) out->group_by.push_back(in(*g));
+  if (s->having) out->having = in(*s->having);
+  for (const auto& o : s->order_by) out->order_by.push_back({in(*o.expr), o.descending, o.nulls_first});
+  if (s->limit) out->limit = ast::clone(*s->limit);
+  if (s->offset) out->offset = ast::clone(*s->offset);
+  return out;
+}
 
 void split_and(const ast::Expr& e, std::vector<const ast::Expr*>& parts) {
   if (e.kind == ast::ExprKind::Binary && e.binary_op == ast::BinaryOp::And) {
@@ -86,15 +175,20 @@ bool rejects_nulls_of(const ast::Expr* where, const std::string& column) {
   return std::any_of(parts.begin(), parts.end(), [&](const ast::Expr* p) { return not_true_with(*p, column); });
 }
 
-ast::ExprPtr over_outer_values(const ast::Expr& e, const std::vector<std::string>& outer, const std::string& values) {
-  if (e.kind == ast::ExprKind::Column) {
-    const auto found = std::find(outer.begin(), outer.end(), ast::to_string(e));
-    if (found != outer.end())
-      return ast::make_column(values, outer_value_name(static_cast<std::size_t>(found - outer.begin())), e.offset);
-  }
+ast::ExprPtr over_outer_values(const ast::Expr& e, const std::vector<std::string>& outer, const std::string& values,
+                               const std::vector<std::string>& local) {
+  auto value_of = [&](const ast::Expr& column) -> ast::ExprPtr {
+    const auto found = std::find(outer.begin(), outer.end(), ast::to_string(column));
+    if (found == outer.end()) return nullptr;
+    return ast::make_column(values, outer_value_name(static_cast<std::size_t>(found - outer.begin())), column.offset);
+  };
+  if (e.kind == ast::ExprKind::Column)
+    if (ast::ExprPtr value = value_of(e)) return value;
   ast::ExprPtr copy = ast::clone(e);
   copy->args.clear();
-  for (const auto& a : e.args) copy->args.push_back(over_outer_values(*a, outer, values));
+  for (const auto& a : e.args) copy->args.push_back(over_outer_values(*a, outer, values, local));
+  // Correlated derived tables do not bind: their columns stay as they are.
+  if (e.subquery) copy->subquery = replace_outer_columns(e.subquery, local, value_of, false);
   return copy;
 }
 
@@ -109,17 +203,18 @@ ast::SelectStatement over_outer_values(const ast::SelectStatement& s, const std:
     out.items.push_back({ast::make_column(values, outer_value_name(i), at), outer_value_name(i)});
     if (group) out.group_by.push_back(ast::make_column(values, outer_value_name(i), at));
   }
-  for (const auto& item : items) out.items.push_back({over_outer_values(*item.expr, outer, values), item.alias});
+  const std::vector<std::string> local = with_from_names({}, s);
+  for (const auto& item : items) out.items.push_back({over_outer_values(*item.expr, outer, values, local), item.alias});
   ast::TableRef d;
   d.name = values;
   d.offset = at;
   out.from.push_back(std::move(d));
   for (const auto& ref : s.from) {
     ast::TableRef copy = ast::clone(ref);
-    if (ref.on) copy.on = over_outer_values(*ref.on, outer, values);
+    if (ref.on) copy.on = over_outer_values(*ref.on, outer, values, local);
     out.from.push_back(std::move(copy));
   }
-  if (s.where) out.where = over_outer_values(*s.where, outer, values);
+  if (s.where) out.where = over_outer_values(*s.where, outer, values, local);
   return out;
 }
 

@@ -16,8 +16,14 @@
 // column of the select list only), D's NULL is a value the subquery runs
 // over like any other, and the query around it joins on oi IS NOT DISTINCT
 // FROM D.i instead.
+//
+// A subquery nested in the subquery that reads the query around both (two
+// or more levels out: nested_outer_columns()) makes that column one of D's
+// too, and the rewritten subquery reads D's column there as well.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,9 +49,31 @@ std::vector<const ast::Expr*> subquery_columns(const ast::SelectStatement& s, bo
 // column through arithmetic, CAST, comparisons, BETWEEN and LIKE only.
 bool rejects_nulls_of(const ast::Expr* where, const std::string& column);
 
-// `e` with each column written as outer[i] read as `values`."outer i"
-// (nested subqueries as they are).
-ast::ExprPtr over_outer_values(const ast::Expr& e, const std::vector<std::string>& outer, const std::string& values);
+// References to a query around subquery `s` from subqueries nested in s's
+// own clauses (those subquery_columns() reads, `items` as there, ORDER BY
+// within them too): `t.c` where t names no FROM item of the subquery it is
+// in, nor of any between it and s, nor of s. A bare name is left out (whose
+// column it is the catalog tells), and so are set operations, WITH bodies
+// and derived tables.
+std::vector<const ast::Expr*> nested_outer_columns(const ast::SelectStatement& s, bool items = true);
+
+// What replace_outer_columns() puts for such a column; null leaves it.
+using OuterColumnReplacement = std::function<ast::ExprPtr(const ast::Expr& column)>;
+
+// Subquery `s` with each such column replaced, where `local` names the FROM
+// items of the queries between s and the query the columns belong to. The
+// subqueries of derived tables in its FROM too when `into_derived_tables`
+// (they see the scopes around s only).
+std::shared_ptr<const ast::SelectStatement> replace_outer_columns(const std::shared_ptr<const ast::SelectStatement>& s,
+                                                                  const std::vector<std::string>& local,
+                                                                  const OuterColumnReplacement& replace,
+                                                                  bool into_derived_tables);
+
+// `e`, an expression of a query whose FROM items are named `local`, with
+// each column written as outer[i] read as `values`."outer i" -- in
+// subqueries nested in it too, where a FROM item between does not hide it.
+ast::ExprPtr over_outer_values(const ast::Expr& e, const std::vector<std::string>& outer, const std::string& values,
+                               const std::vector<std::string>& local);
 
 // SELECT [DISTINCT] values."outer 0", ..., items... FROM values, <s's FROM>
 // WHERE <s's WHERE> [GROUP BY values."outer 0", ...], with s's outer

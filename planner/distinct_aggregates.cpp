@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpusql/gpusql.hpp"
+#include "planner/decorrelation.hpp"
 #include "storage/table.hpp"
 
 namespace gpusql {
@@ -99,56 +100,21 @@ std::shared_ptr<ast::SelectStatement> grouped_by_keys(const ast::SelectStatement
 // A subquery of the query being rewritten, its references to the outer
 // query's group keys reading the rewritten query's key columns instead
 // (`key_column(k)`): `t.k`, where t names no FROM item of the subquery (nor
-// of one it is in), is the key's column. A bare name is left as it is
-// (whose column it is takes the catalog), and so are set operations and
-// WITH bodies.
-class OuterKeyReferences {
- public:
-  OuterKeyReferences(const GroupKeys& keys, std::function<ExprPtr(std::size_t)> key_column)
-      : keys_(keys), key_column_(std::move(key_column)) {}
-
-  std::shared_ptr<const ast::SelectStatement> statement(const std::shared_ptr<const ast::SelectStatement>& s,
-                                                        const std::vector<std::string>& outer) const {
-    if (!s || s->set_operation) return s;
-    std::vector<std::string> local = outer;
-    for (const auto& ref : s->from) local.push_back(ref.alias.empty() ? ref.name : ref.alias);
-    auto out = std::make_shared<ast::SelectStatement>();
-    out->with = s->with;
-    out->distinct = s->distinct;
-    for (const auto& item : s->items) out->items.push_back({expr(*item.expr, local), item.alias});
-    for (const auto& ref : s->from) {
-      ast::TableRef copy = ast::clone(ref);
-      if (ref.on) copy.on = expr(*ref.on, local);
-      if (ref.subquery) copy.subquery = statement(ref.subquery, outer);  // it sees the scopes around s only
-      out->from.push_back(std::move(copy));
-    }
-    if (s->where) out->where = expr(*s->where, local);
-    for (const auto& g : s->group_by) out->group_by.push_back(expr(*g, local));
-    if (s->having) out->having = expr(*s->having, local);
-    for (const auto& o : s->order_by) out->order_by.push_back({expr(*o.expr, local), o.descending, o.nulls_first});
-    if (s->limit) out->limit = ast::clone(*s->limit);
-    if (s->offset) out->offset = ast::clone(*s->offset);
-    return out;
-  }
-
- private:
-  const GroupKeys& keys_;
-  std::function<ExprPtr(std::size_t)> key_column_;
-
-  ExprPtr expr(const ast::Expr& e, const std::vector<std::string>& local) const {
-    if (e.kind == ExprKind::Column && !e.table.empty() &&
-        std::none_of(local.begin(), local.end(), [&](const std::string& n) { return iequals(n, e.table); }))
-      if (std::optional<std::size_t> k = key_index(keys_, e)) {
-        ExprPtr key = key_column_(*k);
-        key->offset = e.offset;
+// of one it is in), is the key's column (replace_outer_columns()).
+std::shared_ptr<const ast::SelectStatement> outer_key_references(const std::shared_ptr<const ast::SelectStatement>& s,
+                                                                 const GroupKeys& keys,
+                                                                 const std::function<ExprPtr(std::size_t)>& key_column) {
+  return replace_outer_columns(
+      s, {},
+      [&](const ast::Expr& column) -> ExprPtr {
+        const std::optional<std::size_t> k = key_index(keys, column);
+        if (!k) return nullptr;
+        ExprPtr key = key_column(*k);
+        key->offset = column.offset;
         return key;
-      }
-    ExprPtr copy = ast::clone(e);
-    for (std::size_t i = 0; i < copy->args.size(); ++i) copy->args[i] = expr(*e.args[i], local);
-    if (e.subquery) copy->subquery = statement(e.subquery, local);
-    return copy;
-  }
-};
+      },
+      true);
+}
 
 // MIN and MAX of the 128-bit value whose text is `argument`.
 struct WideExtremes {
@@ -321,7 +287,7 @@ class Rewriter {
     ExprPtr copy = ast::clone(e);
     for (std::size_t i = 0; i < copy->args.size(); ++i) copy->args[i] = replace(*e.args[i]);
     if (e.subquery)
-      copy->subquery = OuterKeyReferences(keys_, [](std::size_t k) { return column(key_name(k)); }).statement(e.subquery, {});
+      copy->subquery = outer_key_references(e.subquery, keys_, [](std::size_t k) { return column(key_name(k)); });
     return copy;
   }
 };
@@ -504,7 +470,7 @@ class DistinctArgumentParts {
     ExprPtr copy = ast::clone(e);
     for (std::size_t i = 0; i < copy->args.size(); ++i) copy->args[i] = replace(*e.args[i]);
     if (e.subquery)
-      copy->subquery = OuterKeyReferences(keys_, [](std::size_t k) { return column(0, key_name(k)); }).statement(e.subquery, {});
+      copy->subquery = outer_key_references(e.subquery, keys_, [](std::size_t k) { return column(0, key_name(k)); });
     return copy;
   }
 };
