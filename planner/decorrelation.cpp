@@ -56,6 +56,22 @@ bool not_true_with(const ast::Expr& e, const std::string& column) {
   return null_with(e, column);
 }
 
+// Calls f on each expression of s's own clauses: the select list (with
+// `items`), the ON conditions of its FROM, WHERE, GROUP BY, HAVING, and
+// ORDER BY (with `order_by`).
+template <class F>
+void for_each_clause(const ast::SelectStatement& s, bool items, bool order_by, F&& f) {
+  if (items)
+    for (const auto& item : s.items) f(*item.expr);
+  for (const auto& ref : s.from)
+    if (ref.on) f(*ref.on);
+  if (s.where) f(*s.where);
+  for (const auto& g : s.group_by) f(*g);
+  if (s.having) f(*s.having);
+  if (order_by)
+    for (const auto& o : s.order_by) f(*o.expr);
+}
+
 std::vector<std::string> with_from_names(std::vector<std::string> local, const ast::SelectStatement& s) {
   for (const auto& ref : s.from) local.push_back(ref.alias.empty() ? ref.name : ref.alias);
   return local;
@@ -83,13 +99,7 @@ void outer_columns_of(const ast::SelectStatement& s, std::vector<std::string> lo
                       std::vector<const ast::Expr*>& out) {
   if (s.set_operation) return;
   local = with_from_names(std::move(local), s);
-  for (const auto& item : s.items) outer_columns_of(*item.expr, local, true, out);
-  for (const auto& ref : s.from)
-    if (ref.on) outer_columns_of(*ref.on, local, true, out);
-  if (s.where) outer_columns_of(*s.where, local, true, out);
-  for (const auto& g : s.group_by) outer_columns_of(*g, local, true, out);
-  if (s.having) outer_columns_of(*s.having, local, true, out);
-  for (const auto& o : s.order_by) outer_columns_of(*o.expr, local, true, out);
+  for_each_clause(s, true, true, [&](const ast::Expr& e) { outer_columns_of(e, local, true, out); });
 }
 
 ast::ExprPtr replace_in(const ast::Expr& e, const std::vector<std::string>& local,
@@ -108,13 +118,7 @@ ast::ExprPtr replace_in(const ast::Expr& e, const std::vector<std::string>& loca
 std::vector<const ast::Expr*> nested_outer_columns(const ast::SelectStatement& s, bool items) {
   const std::vector<std::string> local = with_from_names({}, s);
   std::vector<const ast::Expr*> out;
-  if (items)
-    for (const auto& item : s.items) outer_columns_of(*item.expr, local, false, out);
-  for (const auto& ref : s.from)
-    if (ref.on) outer_columns_of(*ref.on, local, false, out);
-  if (s.where) outer_columns_of(*s.where, local, false, out);
-  for (const auto& g : s.group_by) outer_columns_of(*g, local, false, out);
-  if (s.having) outer_columns_of(*s.having, local, false, out);
+  for_each_clause(s, items, false, [&](const ast::Expr& e) { outer_columns_of(e, local, false, out); });
   return out;
 }
 
@@ -158,13 +162,7 @@ std::string outer_value_name(std::size_t i) { return "outer " + std::to_string(i
 
 std::vector<const ast::Expr*> subquery_columns(const ast::SelectStatement& s, bool items) {
   std::vector<const ast::Expr*> out;
-  if (items)
-    for (const auto& item : s.items) collect_columns(*item.expr, out);
-  for (const auto& ref : s.from)
-    if (ref.on) collect_columns(*ref.on, out);
-  if (s.where) collect_columns(*s.where, out);
-  for (const auto& g : s.group_by) collect_columns(*g, out);
-  if (s.having) collect_columns(*s.having, out);
+  for_each_clause(s, items, false, [&](const ast::Expr& e) { collect_columns(e, out); });
   return out;
 }
 
