@@ -736,6 +736,7 @@ class QueryGenerator {
   std::vector<std::string> tables_;             // every table, for subqueries
   std::vector<std::vector<ColumnRef>> columns_;  // their usable columns
   bool in_subquery_ = false;                     // building a subquery's parts (no subquery in them)
+  bool nesting_ = false;                         // building a correlated subquery nested in another
   TableRef outer_from_;                          // the query's first table, which correlation names
   bool rowid_ok_ = true;
   std::string rowid_qualifier_;
@@ -1349,7 +1350,11 @@ class QueryGenerator {
     };
     std::optional<Node> value;
     bool row_value = false;
-    if (rng_.chance(anywhere ? 0.4 : 0.6)) {
+    // A nested one is an EXISTS: the x of `x IN` or `x op (SELECT ...)`
+    // would be this query's expression, and its bare names would read the
+    // subquery it is nested in.
+    if (nesting_) {
+    } else if (rng_.chance(anywhere ? 0.4 : 0.6)) {
       value = inside(t, [&] { return scalar_aggregate(); });
     } else if (new_shape(0.25)) {
       value = inside(t, [&] { return scalar_row_value(); });  // SQLite takes the first row
@@ -1365,7 +1370,7 @@ class QueryGenerator {
       Node range = compare(rng_.pick(ranges), column(a), outer_column(b));
       where = rng_.chance(0.5) ? std::move(range) : binary(Node::Kind::And, std::move(where), std::move(range));
     }
-    if (!value && rng_.chance(0.25)) {  // x [NOT] IN (SELECT s.c ... correlated)
+    if (!value && !nesting_ && rng_.chance(0.25)) {  // x [NOT] IN (SELECT s.c ... correlated)
       std::vector<ColumnRef> items;
       for (const ColumnRef& c : inner)
         if (c.type == VType::Int || c.type == VType::Date || (c.type == VType::Text && !columns_of(VType::Text).empty()))
@@ -1393,6 +1398,14 @@ class QueryGenerator {
       }
     }
     if (rng_.chance(0.4)) where = binary(Node::Kind::And, std::move(where), inside(t, [&] { return local_condition(); }));
+    if (!nesting_ && new_shape(0.15)) {
+      // A correlated subquery nested in this one that reads the query two
+      // levels out (its own alias s hides this one's).
+      nesting_ = true;
+      std::optional<Node> nested = correlated_condition(false);
+      nesting_ = false;
+      if (nested) where = binary(Node::Kind::And, std::move(where), std::move(*nested));
+    }
     if (rng_.chance(0.15)) {  // an outer column a NULL does not reject: D's NULL joins by IS NOT DISTINCT FROM
       Node is_null;
       is_null.kind = Node::Kind::IsNull;
