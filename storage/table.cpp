@@ -200,6 +200,12 @@ void Table::release_host_copy(DeviceContext& context) {
   }
 }
 
+bool Table::has_host_copy(std::size_t column) const {
+  if (column >= host.size() || host[column].size != rows) return false;
+  return host[column].is_plain() || !device || column >= device->columns.size() ||
+         !device->columns[column].plain_strings();
+}
+
 bool Table::is_plain(std::size_t column) const {
   return host[column].is_plain() || (device && column < device->columns.size() && device->columns[column].plain_strings());
 }

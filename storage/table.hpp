@@ -74,7 +74,9 @@ struct Table {
   ValueRange value_range(std::size_t column) const;
 
   // Whether column `column`'s values are held on the host.
-  bool has_host_copy(std::size_t column) const { return column < host.size() && host[column].size == rows; }
+  // (Not a column of plain strings on the device alone, even of no rows:
+  // its host column then holds no pool.)
+  bool has_host_copy(std::size_t column) const;
   // Column `column`'s values on the host: host[column], for a table on
   // the device alone a copy fetched on first use and kept, and for a column
   // of plain strings its encoded form (as dictionary()). Safe to call from
