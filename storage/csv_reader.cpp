@@ -922,6 +922,12 @@ std::vector<bool> plain_string_columns(const CsvText& first, const Dialect& d, s
   return plain;
 }
 
+// Frees a container's memory: assigning {} to a vector would keep its capacity.
+template <class Container>
+void release(Container& c) {
+  Container().swap(c);
+}
+
 // A streamed chunk, once parsed: its dictionary ids one up (0 for a NULL,
 // which the code map sends to code 0), each fixed-width column's range, and
 // its plain strings' bytes and offsets.
@@ -942,7 +948,7 @@ void finish_streamed_chunk(ChunkResult& r, const std::vector<TargetColumn>& targ
       r.plain_bytes[c].resize(total);
       for (std::size_t i = 0; i < views.size(); ++i)
         if (!views[i].empty()) std::memcpy(r.plain_bytes[c].data() + offsets[i], views[i].data(), views[i].size());
-      r.plain[c] = {};
+      release(r.plain[c]);
       continue;
     }
     if (targets[c].type.id == Type::Varchar) {
@@ -953,7 +959,7 @@ void finish_streamed_chunk(ChunkResult& r, const std::vector<TargetColumn>& targ
       r.ranges[c] = value_range(targets[c].type, r.values[c], r.rows, r.nulls[c]);
     }
   }
-  r.arena = {};  // the escaped strings, copied
+  release(r.arena);  // the escaped strings, copied
 }
 
 // A streamed dictionary column's codes, made on the device: chunk k's ids
@@ -1228,9 +1234,9 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
                               r.values[c], r.rows * w);
         }
         if (streaming) {
-          r.own = {};
-          r.plain_bytes = {};
-          r.plain_offsets = {};
+          release(r.own);
+          release(r.plain_bytes);
+          release(r.plain_offsets);
         }
       } catch (...) {
         upload_failure = std::current_exception();
