@@ -1,5 +1,8 @@
 // Writes the SSB tables as dbgen does: DIR/<table>.tbl, '|'-separated, no
-// header, a '|' at the end of every line, every column of the specification.
+// header, a '|' at the end of every line, every column of the specification
+// -- and DIR/load.sql, the CREATE TABLE (the specification's column names)
+// and COPY statements that load them (bench/tpch/load_with_duckdb.py times
+// it).
 // Same generator (and so the same data, for the same --sf and --seed) as the
 // in-memory tables gpusql_ssb builds.
 //
@@ -13,9 +16,11 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "bench/ssb/ssb_generator.hpp"
+#include "gpusql/gpusql.hpp"
 
 int main(int argc, char** argv) {
   gpusql::ssb::GeneratorOptions options;
@@ -42,11 +47,20 @@ int main(int argc, char** argv) {
   try {
     std::filesystem::create_directories(out_dir);
     auto start = std::chrono::steady_clock::now();
+    std::string load;
     for (const auto& table : gpusql::ssb::generate(options)) {
       const std::string path = out_dir + "/" + table->name + ".tbl";
       gpusql::ssb::write_text(*table, path, {}, options.threads);
       std::printf("%s: %zu rows, %zu columns\n", path.c_str(), table->rows, table->columns.size());
+      const std::vector<std::string>& names = gpusql::ssb::column_names(table->name);
+      load += "CREATE TABLE " + table->name + " (";
+      for (std::size_t c = 0; c < names.size(); ++c)
+        load += (c ? ", " : "") + names[c] + " " + std::string(gpusql::type_name(table->columns[c].type.id));
+      load += ");\nCOPY " + table->name + " FROM '" + std::filesystem::absolute(path).string() +
+              "' (DELIMITER '|');\n";
     }
+    std::ofstream(out_dir + "/load.sql", std::ios::binary) << load;
+    std::printf("%s/load.sql: CREATE TABLE and COPY for each\n", out_dir.c_str());
     std::printf("done in %.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpusql_ssb_dbgen: %s\n", e.what());
