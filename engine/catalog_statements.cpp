@@ -355,7 +355,7 @@ std::shared_ptr<ResultData> copy_from(const ast::CopyStatement& s, Database::Imp
   spec.append_to = old;
   spec.device = database.device.get();
   spec.device_only = !database.settings.host_mirror;
-  spec.map_codes = &kernels::gather_row_ids;
+  spec.map_codes = &kernels::map_codes;
   spec.control = &database.control;
   spec.threads = database.settings.threads;
   spec.timing = database.settings.trace;
@@ -722,7 +722,7 @@ void load_csv_table(Database::Impl& database, std::string_view name, const std::
   spec.options = options;
   spec.device = database.device.get();
   spec.device_only = !database.settings.host_mirror;
-  spec.map_codes = &kernels::gather_row_ids;
+  spec.map_codes = &kernels::map_codes;
   spec.control = &database.control;
   spec.threads = database.settings.threads;
   spec.timing = database.settings.trace;

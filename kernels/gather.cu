@@ -14,6 +14,14 @@ __global__ void __launch_bounds__(kGatherThreads)
     out[i] = rows ? rows[positions[i]] : positions[i];
 }
 
+__global__ void __launch_bounds__(kGatherThreads)
+    map_codes_kernel(const uint32_t* __restrict__ map, const uint32_t* __restrict__ codes,
+                     const uint32_t* __restrict__ validity, uint64_t count, uint32_t* __restrict__ out) {
+  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<uint64_t>(gridDim.x) * blockDim.x)
+    out[i] = validity && !((validity[i / 32] >> (i % 32)) & 1u) ? 0u : map[codes[i]];
+}
+
 __global__ void __launch_bounds__(kGatherThreads) sequence_kernel(uint32_t first, uint64_t count, uint32_t* __restrict__ out) {
   for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += static_cast<uint64_t>(gridDim.x) * blockDim.x)
@@ -55,6 +63,14 @@ void gather_row_ids(const uint32_t* d_rows, const uint32_t* d_positions, std::si
   if (count == 0) return;
   gather_kernel<<<grid_for((count + kGatherThreads - 1) / kGatherThreads, context, 16), kGatherThreads, 0,
                   context.stream()>>>(d_rows, d_positions, count, d_out);
+  GPUSQL_CHECK_LAUNCH();
+}
+
+void map_codes(const uint32_t* d_map, const uint32_t* d_codes, const uint32_t* d_validity, std::size_t count,
+               uint32_t* d_out, DeviceContext& context) {
+  if (count == 0) return;
+  map_codes_kernel<<<grid_for((count + kGatherThreads - 1) / kGatherThreads, context, 16), kGatherThreads, 0,
+                     context.stream()>>>(d_map, d_codes, d_validity, count, d_out);
   GPUSQL_CHECK_LAUNCH();
 }
 

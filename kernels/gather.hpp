@@ -13,6 +13,11 @@ namespace gpusql::kernels {
 void gather_row_ids(const uint32_t* d_rows, const uint32_t* d_positions, std::size_t count, uint32_t* d_out,
                     DeviceContext& context);
 
+// out[i] = map[codes[i]] for i < count, or 0 where `d_validity` (when not
+// null) says row i is NULL: dictionary codes made anew, a NULL's never read.
+void map_codes(const uint32_t* d_map, const uint32_t* d_codes, const uint32_t* d_validity, std::size_t count,
+               uint32_t* d_out, DeviceContext& context);
+
 // out[i] = first + i, for i < count.
 void sequence(uint32_t first, std::size_t count, uint32_t* d_out, DeviceContext& context);
 

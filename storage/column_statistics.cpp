@@ -118,10 +118,12 @@ ValueRange range_of(DataType type, const std::byte* values, std::size_t rows, Va
 
 }  // namespace
 
-ValueRange value_range(const HostColumn& column) {
-  if (column.is_plain()) return {};  // no codes yet to span
-  if (!column.has_nulls()) return range_of(column.type, column.bytes.data(), column.size, [](std::size_t) { return true; });
-  return range_of(column.type, column.bytes.data(), column.size, [&](std::size_t row) { return column.is_valid(row); });
+ValueRange value_range(const HostColumn& column, std::size_t first_row) {
+  if (column.is_plain() || first_row >= column.size) return {};  // no codes yet to span
+  const std::byte* values = column.bytes.data() + first_row * column.type.width();
+  const std::size_t rows = column.size - first_row;
+  if (!column.has_nulls()) return range_of(column.type, values, rows, [](std::size_t) { return true; });
+  return range_of(column.type, values, rows, [&](std::size_t row) { return column.is_valid(first_row + row); });
 }
 
 ValueRange value_range(DataType type, const std::byte* values, std::size_t rows, const std::vector<uint32_t>& null_rows) {
@@ -148,16 +150,21 @@ std::size_t distinct_sample_row(std::size_t k, std::size_t rows) {
   return rows <= kDistinctSampleRows ? k : sample_row(k, rows, kDistinctSampleRows);
 }
 
-double estimate_distinct(const HostColumn& column) {
-  const std::size_t rows = column.size, sample = distinct_sample_size(rows);
+double estimate_distinct(const HostColumn& column, std::size_t first_row) {
+  const std::size_t rows = column.size - std::min(first_row, column.size), sample = distinct_sample_size(rows);
   std::vector<SampledValue> values;
   values.reserve(sample);
   for (std::size_t k = 0; k < sample; ++k) {
-    const std::size_t row = distinct_sample_row(k, rows);
+    const std::size_t row = first_row + distinct_sample_row(k, rows);
     if (!column.is_valid(row)) continue;
     values.push_back(column.is_plain() ? SampledValue{hash_bytes((*column.strings)[row]), 0} : bits_at(column, row));
   }
-  return estimate_distinct(values, rows, column.null_count());
+  std::size_t nulls = 0;
+  if (first_row == 0)
+    nulls = column.null_count();
+  else if (column.has_nulls())
+    for (std::size_t row = first_row; row < column.size; ++row) nulls += !column.is_valid(row);
+  return estimate_distinct(values, rows, nulls);
 }
 
 double estimate_distinct(const std::vector<SampledValue>& non_null_sampled, std::size_t rows, std::size_t null_rows) {
@@ -171,6 +178,16 @@ double estimate_distinct(const std::vector<SampledValue>& non_null_sampled, std:
   if (once == distinct) return valid_rows;  // no value twice: a key, as far as the sample tells
   const double chao = distinct + once * once / (2 * std::max(twice, 1.0));
   return std::clamp(chao, distinct, valid_rows);
+}
+
+double appended_distinct(double old_distinct, std::size_t old_valid, ValueRange old_range, double new_distinct,
+                         std::size_t new_valid, ValueRange new_range) {
+  const bool disjoint = old_range.known && new_range.known &&
+                        (old_range.max < new_range.min || new_range.max < old_range.min);
+  const bool keys = old_distinct >= 0.9 * static_cast<double>(old_valid) &&
+                    new_distinct >= 0.9 * static_cast<double>(new_valid);
+  const double d = disjoint || keys ? old_distinct + new_distinct : std::max(old_distinct, new_distinct);
+  return std::min(d, static_cast<double>(old_valid + new_valid));
 }
 
 }  // namespace gpusql

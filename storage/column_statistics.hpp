@@ -24,7 +24,8 @@ constexpr std::size_t kDistinctSampleRows = std::size_t{1} << 16;
 // distinct) and otherwise Chao's estimate d + f1^2 / (2 f2) from the sample's
 // d distinct values, f1 seen once and f2 seen twice, at most the rows.
 // At least 1 for a column with a value; 0 for one of NULLs only.
-double estimate_distinct(const HostColumn& column);
+// With `first_row`, the same over rows first_row.. alone (an append's rows).
+double estimate_distinct(const HostColumn& column, std::size_t first_row = 0);
 
 // The same from the sample alone, for a column whose values are never whole
 // in one place (a CSV load to the device alone samples each chunk as it
@@ -45,10 +46,20 @@ struct ValueRange {
   bool known = false;
   double min = 0, max = 0;
 };
-ValueRange value_range(const HostColumn& column);
+ValueRange value_range(const HostColumn& column, std::size_t first_row = 0);
 // The range of `rows` values of `type` at `values` (not plain strings), less
 // the rows listed in `null_rows` (ascending); and two ranges' union.
 ValueRange value_range(DataType type, const std::byte* values, std::size_t rows, const std::vector<uint32_t>& null_rows);
 ValueRange merge(ValueRange a, ValueRange b);
+
+// A column's distinct estimate after an append, from the old rows' and
+// the appended rows' own, each over its `valid` (non-NULL) rows and with
+// its value range (in the same terms; unknown for a VARCHAR): keys on both
+// sides, or values in disjoint ranges, add up; otherwise the larger (the
+// two share most values), never more than the rows. Both executors' loads
+// use it, so that an append costs what it appends, not a sample of the
+// whole table.
+double appended_distinct(double old_distinct, std::size_t old_valid, ValueRange old_range, double new_distinct,
+                         std::size_t new_valid, ValueRange new_range);
 
 }  // namespace gpusql

@@ -963,14 +963,17 @@ void finish_streamed_chunk(ChunkResult& r, const std::vector<TargetColumn>& targ
 }
 
 // A streamed dictionary column's codes, made on the device: chunk k's ids
-// (finish_streamed_chunk()'s) through [0] + its string set's codes. Returns
-// the maps' buffer, to be kept until the stream has run.
+// (finish_streamed_chunk()'s) through [0] + its string set's codes, after
+// an append's `old_rows` codes (`old`'s) through `old_map` (the dictionary
+// union's; empty when it kept every code), a NULL's made 0 as on the host.
+// Returns the maps' buffer, to be kept until the stream has run.
 DeviceBuffer make_codes_on_device(const std::vector<std::vector<uint32_t>>& set_codes,
                                   const std::vector<std::size_t>& set_of, const std::vector<ChunkResult>& results,
                                   const std::vector<std::size_t>& first_row, const DeviceBuffer& ids,
+                                  const DeviceColumn* old, std::size_t old_rows, const std::vector<uint32_t>& old_map,
                                   DeviceColumn& column, DeviceContext& device, StagedUpload& upload,
                                   DeviceCodeMap map_codes) {
-  std::vector<uint32_t> maps;
+  std::vector<uint32_t> maps(old_map);
   std::vector<std::size_t> at(set_codes.size());
   for (std::size_t set = 0; set < set_codes.size(); ++set) {
     at[set] = maps.size();
@@ -979,18 +982,29 @@ DeviceBuffer make_codes_on_device(const std::vector<std::vector<uint32_t>>& set_
   }
   DeviceBuffer on_device(device, maps.size() * sizeof(uint32_t));
   upload.to_device(on_device.data(), maps.data(), maps.size() * sizeof(uint32_t));
+  uint32_t* codes = column.data.as<uint32_t>();
+  if (old && old_map.empty())
+    upload.device_to_device(codes, old->data.data(), old_rows * sizeof(uint32_t));
+  else if (old)
+    map_codes(on_device.as<uint32_t>(), old->data.as<uint32_t>(), old->validity.size() ? old->validity.as<uint32_t>() : nullptr,
+              old_rows, codes, device);
   for (std::size_t k = 0; k < results.size(); ++k)
-    map_codes(on_device.as<uint32_t>() + at[set_of[k]], ids.as<uint32_t>() + first_row[k], results[k].rows,
-              column.data.as<uint32_t>() + first_row[k], device);
+    map_codes(on_device.as<uint32_t>() + at[set_of[k]], ids.as<uint32_t>() + first_row[k], nullptr, results[k].rows,
+              codes + old_rows + first_row[k], device);
   return on_device;
 }
 
-// A streamed column of plain strings: its chunks' pieces of bytes joined
-// into one buffer (the offsets are in place but for the last).
-void join_string_pieces(std::vector<DeviceBuffer>& pieces, uint64_t total, std::size_t rows, DeviceColumn& column,
-                        DeviceContext& device, StagedUpload& upload) {
+// A streamed column of plain strings: an append's old bytes (`old`'s, when
+// not null) and its chunks' pieces of bytes joined into one buffer (the
+// offsets are in place but for the last, at row `rows`).
+void join_string_pieces(const DeviceColumn* old, std::vector<DeviceBuffer>& pieces, uint64_t total, std::size_t rows,
+                        DeviceColumn& column, DeviceContext& device, StagedUpload& upload) {
   column.string_bytes = DeviceBuffer(device, total);
   uint64_t at = 0;
+  if (old) {
+    upload.device_to_device(column.string_bytes.data(), old->string_bytes.data(), old->string_bytes.size());
+    at = old->string_bytes.size();
+  }
   for (const DeviceBuffer& piece : pieces) {
     upload.device_to_device(column.string_bytes.as<std::byte>() + at, piece.data(), piece.size());
     at += piece.size();
@@ -1002,32 +1016,59 @@ void join_string_pieces(std::vector<DeviceBuffer>& pieces, uint64_t total, std::
 // A streamed table's statistics, from its chunks: NULL counts, ranges (a
 // dictionary column's codes span those its string sets were given: every
 // one is some row's), and distinct estimates from the sample, whose
-// dictionary ids become codes here.
-void set_streamed_statistics(const Table& table, std::vector<std::vector<SampledValue>>& samples,
-                             const std::vector<ChunkResult>& results,
+// dictionary ids become codes here. An append's (`old`, whose codes
+// `old_code_maps` renumbered) are merged with the old rows'.
+void set_streamed_statistics(const Table& table, const Table* old,
+                             const std::vector<std::vector<uint32_t>>& old_code_maps,
+                             std::vector<std::vector<SampledValue>>& samples, const std::vector<ChunkResult>& results,
                              const std::vector<std::vector<std::vector<uint32_t>>>& codes,
                              const std::vector<std::size_t>& set_of) {
-  const std::size_t width = table.columns.size();
+  const std::size_t width = table.columns.size(), old_rows = old ? old->rows : 0;
   std::vector<double> distinct(width);
   std::vector<ValueRange> ranges(width);
   std::vector<std::size_t> nulls(width, 0);
   for (std::size_t c = 0; c < width; ++c) {
     for (const ChunkResult& r : results) nulls[c] += r.nulls[c].size();
+    const bool varchar = table.columns[c].type.id == Type::Varchar;
     if (table.is_plain(c)) {
-    } else if (table.columns[c].type.id == Type::Varchar) {
+    } else if (varchar) {
       for (SampledValue& v : samples[c]) v = {codes[c][set_of[v.second]][v.first - 1], 0};
       for (const auto& set : codes[c])
         for (uint32_t code : set) ranges[c] = merge(ranges[c], {true, double(code), double(code)});
     } else {
       for (const ChunkResult& r : results) ranges[c] = merge(ranges[c], r.ranges[c]);
     }
-    distinct[c] = estimate_distinct(samples[c], table.rows, nulls[c]);
+    distinct[c] = estimate_distinct(samples[c], table.rows - old_rows, nulls[c]);
+    if (old_rows == 0) continue;
+    ValueRange old_range = old->value_range(c);
+    const std::vector<uint32_t>& map = old_code_maps[c];
+    if (old_range.known && !map.empty() && old_range.max < double(map.size()))  // codes keep their order
+      old_range = {true, double(map[std::size_t(old_range.min)]), double(map[std::size_t(old_range.max)])};
+    const std::size_t old_nulls = old->null_count(c), new_valid = table.rows - old_rows - nulls[c];
+    distinct[c] = appended_distinct(old->distinct_estimate(c), old_rows - old_nulls, varchar ? ValueRange{} : old_range,
+                                    distinct[c], new_valid, varchar ? ValueRange{} : ranges[c]);
+    ranges[c] = merge(old_range, ranges[c]);
+    nulls[c] += old_nulls;
   }
   table.set_statistics(std::move(distinct), std::move(ranges), std::move(nulls));
 }
 
-// The same from the columns on the device, fetched one at a time.
-void take_statistics_from_device(const Table& table) {
+// Column `c`'s distinct estimate after an append to `old` (appended_distinct(),
+// as a stream makes it), from the old table's and the new rows of `column`
+// (every row of the new version).
+double distinct_after_append(const HostColumn& column, const Table& old, std::size_t c) {
+  const bool varchar = column.type.id == Type::Varchar;
+  std::size_t new_nulls = 0;
+  if (column.has_nulls())
+    for (std::size_t row = old.rows; row < column.size; ++row) new_nulls += !column.is_valid(row);
+  return appended_distinct(old.distinct_estimate(c), old.rows - old.null_count(c),
+                           varchar ? ValueRange{} : old.value_range(c), estimate_distinct(column, old.rows),
+                           column.size - old.rows - new_nulls, varchar ? ValueRange{} : value_range(column, old.rows));
+}
+
+// The same from the columns on the device, fetched one at a time (an
+// append's distinct estimates as distinct_after_append() makes them).
+void take_statistics_from_device(const Table& table, const Table* old) {
   const std::size_t width = table.columns.size();
   std::vector<double> distinct(width);
   std::vector<ValueRange> ranges(width);
@@ -1035,11 +1076,19 @@ void take_statistics_from_device(const Table& table) {
   for (std::size_t c = 0; c < width; ++c) {
     HostColumn values = download_column(table.device->columns[c], table.rows);
     values.dictionary = table.host[c].dictionary;
-    distinct[c] = estimate_distinct(values);
+    distinct[c] = old ? distinct_after_append(values, *old, c) : estimate_distinct(values);
     ranges[c] = value_range(values);
     nulls[c] = values.null_count();
   }
   table.set_statistics(std::move(distinct), std::move(ranges), std::move(nulls));
+}
+
+// Whether `table` lives on the device alone (Table::release_host_copy()'s form).
+bool on_device_alone(const Table& table) {
+  if (!table.device || table.device->columns.size() != table.columns.size()) return false;
+  for (std::size_t c = 0; c < table.columns.size(); ++c)
+    if (table.has_host_copy(c)) return false;
+  return true;
 }
 
 std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec& spec, bool single_chunk) {
@@ -1069,17 +1118,27 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
 
   const std::vector<bool> plain =
       plain_string_columns(texts[0], d, data_start[0], bytes_total, sniffed.columns, old, spec);
-  // A table that is to live on the device alone (and has no rows yet) is
-  // never whole on the host: each chunk's values go over once it and every
-  // chunk before it are parsed, and are freed then; dictionary codes are
-  // made final on the device, and the statistics come from the chunks.
-  const bool streaming = spec.device && spec.device_only && spec.map_codes && old_rows == 0;
-  // The old rows on the host (an append): fetched from the device for a
-  // table that lives there alone, for this load only.
+  // A table that is to live on the device alone is never whole on the host:
+  // each chunk's values go over once it and every chunk before it are
+  // parsed, and are freed then; dictionary codes are made final on the
+  // device, and the statistics come from the chunks. An append to a table
+  // on the device alone copies its rows there, device to device.
+  const bool streaming = spec.device && spec.device_only && spec.map_codes && (old_rows == 0 || on_device_alone(*old));
+  const DeviceTable* old_device = streaming && old_rows ? old->device.get() : nullptr;
+  // The old rows on the host (an append that does not stream): fetched from
+  // the device for a table that lives there alone, for this load only.
   std::vector<HostColumn> old_fetched(old ? width : 0);
   std::vector<const HostColumn*> old_host(width, nullptr);
-  if (old)
+  if (old && !streaming)
     for (std::size_t c = 0; c < width; ++c) old_host[c] = &old->read_column(c, old_fetched[c]);
+  // A stream's old rows on the host: their validity and dictionaries alone.
+  for (std::size_t c = 0; c < width && streaming && old; ++c) {
+    old_fetched[c].type = old->host[c].type;
+    old_fetched[c].size = old_rows;
+    if (old_device) old_fetched[c].validity = download_validity(old_device->columns[c], old_rows);
+    old_fetched[c].dictionary = old->host[c].dictionary;
+    old_host[c] = &old_fetched[c];
+  }
   auto table = std::make_shared<Table>();
   table->name = old ? old->name : spec.table_name;
   table->columns = sniffed.columns;
@@ -1122,14 +1181,15 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
     for (std::size_t c = 0; c < width; ++c) {
       const bool varchar = sniffed.columns[c].type.id == Type::Varchar;
       if (!plain[c]) needed += (old_rows + bound) * sniffed.columns[c].type.width() * (streaming && varchar ? 2 : 1);
-      if (plain[c] && streaming) needed += (bound + 1) * sizeof(uint64_t);
+      if (plain[c] && streaming) needed += (old_rows + bound + 1) * sizeof(uint64_t);
     }
     try {
       for (std::size_t c = 0; c < width; ++c) {
         DeviceColumn column;
         column.type = sniffed.columns[c].type;
         column.data = DeviceBuffer(*device, plain[c] ? 0 : (old_rows + bound) * column.type.width());
-        if (streaming && plain[c]) column.string_offsets = DeviceBuffer(*device, (bound + 1) * sizeof(uint64_t));
+        if (streaming && plain[c])
+          column.string_offsets = DeviceBuffer(*device, (old_rows + bound + 1) * sizeof(uint64_t));
         if (streaming && !plain[c] && column.type.id == Type::Varchar)
           local_ids[c] = DeviceBuffer(*device, bound * sizeof(uint32_t));
         on_device->columns.push_back(std::move(column));
@@ -1144,6 +1204,13 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
         if (sniffed.columns[c].type.id != Type::Varchar)
           upload->device_to_device(on_device->columns[c].data.data(), old->device->columns[c].data.data(),
                                    old_rows * sniffed.columns[c].type.width());
+    // A stream's old plain strings: their offsets now, their bytes when the pieces are joined.
+    for (std::size_t c = 0; c < width && old_device; ++c)
+      if (plain[c]) {
+        upload->device_to_device(on_device->columns[c].string_offsets.data(),
+                                 old_device->columns[c].string_offsets.data(), old_rows * sizeof(uint64_t));
+        string_bytes[c] = old_device->columns[c].string_bytes.size();
+      }
   }
 
   timer.mark("allocate");
@@ -1185,12 +1252,12 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
     }
   };
   // A stream's plain strings of chunk `r`, column `c`: offsets (rows
-  // `frontier_rows` on, moved past the bytes before them) and a piece of
-  // bytes, joined at the end.
+  // `old_rows + frontier_rows` on, moved past the bytes before them) and a
+  // piece of bytes, joined at the end.
   auto send_plain_strings = [&](ChunkResult& r, std::size_t c) {
     std::vector<uint64_t>& offsets = r.plain_offsets[c];
     for (uint64_t& offset : offsets) offset += string_bytes[c];
-    upload->to_device(on_device->columns[c].string_offsets.as<uint64_t>() + frontier_rows, offsets.data(),
+    upload->to_device(on_device->columns[c].string_offsets.as<uint64_t>() + old_rows + frontier_rows, offsets.data(),
                       offsets.size() * sizeof(uint64_t));
     const std::size_t total = r.plain_bytes[c].size();
     DeviceBuffer piece(*device, total);
@@ -1364,9 +1431,12 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
         for (const auto& r : results) any_null = any_null || !r.nulls[c].empty();
         if (!any_null) return;
         column.validity.assign(validity_words(total_rows), ~0u);
-        if (old && old_host[c]->has_nulls())
-          for (std::size_t row = 0; row < old_rows; ++row)
+        if (old && old_host[c]->has_nulls()) {  // whole words, then the bits of the last
+          const std::vector<uint32_t>& from = old_host[c]->validity;
+          std::copy(from.begin(), from.begin() + old_rows / 32, column.validity.begin());
+          for (std::size_t row = old_rows / 32 * 32; row < old_rows; ++row)
             if (!old_host[c]->is_valid(row)) column.set_null(row);
+        }
         for (std::size_t k = 0; k < chunks.size(); ++k)
           for (uint32_t row : results[k].nulls[c]) column.set_null(old_rows + first_row[k] + row);
         normalize_validity(column);
@@ -1383,6 +1453,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
     if (at == set_owners.end()) set_owners.push_back(results[k].strings.get());
   }
   std::vector<std::vector<std::vector<uint32_t>>> codes(width);  // column -> set -> id -> code
+  std::vector<std::vector<uint32_t>> old_code_maps(width);      // a stream's old codes -> new; empty: unchanged
   for (std::size_t c = 0; c < width; ++c) {
     HostColumn& column = table->host[c];
     if (column.type.id != Type::Varchar || plain[c]) continue;
@@ -1394,10 +1465,13 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
     // it is: a union would copy every string of it.
     if (old && old_host[c]->dictionary && !old_host[c]->dictionary->values.empty()) {
       DictionaryUnion u = unite_dictionaries(old_host[c]->dictionary, *fresh);
-      auto values = column.values<uint32_t>();
-      if (!u.left_unchanged)
+      if (streaming && !u.left_unchanged) {
+        old_code_maps[c] = u.left_codes;
+      } else if (!u.left_unchanged) {
+        auto values = column.values<uint32_t>();
         for (std::size_t row = 0; row < old_rows; ++row)
-          if (old_host[c]->is_valid(row)) values[row] = u.left_codes[values[row]];
+          values[row] = old_host[c]->is_valid(row) ? u.left_codes[values[row]] : 0;
+      }
       for (auto& map : codes[c])
         for (auto& code : map) code = u.right_codes[code];
       dictionary = u.dictionary;
@@ -1443,13 +1517,17 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
         dc.size = total_rows;
         if (h.type.id == Type::Varchar && !plain[c]) {
           if (streaming)
-            code_maps.push_back(make_codes_on_device(codes[c], set_of, results, first_row, local_ids[c], dc,
+            code_maps.push_back(make_codes_on_device(codes[c], set_of, results, first_row, local_ids[c],
+                                                     old_device ? &old_device->columns[c] : nullptr, old_rows,
+                                                     old_code_maps[c], dc,
                                                      *device, *upload, spec.map_codes));
           else
             upload->to_device(dc.data.data(), h.bytes.data(), h.bytes.size());
           upload_dictionary(*h.dictionary, dc, *device, *upload);
         }
-        if (streaming && plain[c]) join_string_pieces(string_pieces[c], string_bytes[c], total_rows, dc, *device, *upload);
+        if (streaming && plain[c])
+          join_string_pieces(old_device ? &old_device->columns[c] : nullptr, string_pieces[c], string_bytes[c],
+                             total_rows, dc, *device, *upload);
         upload_validity(with_validity[c], dc, *device, *upload);
       }
       upload->finish();
@@ -1464,10 +1542,14 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
   }
   timer.mark("finish");
   if (streaming) {
-    if (total_rows == bound)
-      set_streamed_statistics(*table, samples, results, codes, set_of);
+    if (total_rows - old_rows == bound)
+      set_streamed_statistics(*table, old_device ? old : nullptr, old_code_maps, samples, results, codes, set_of);
     else  // blank lines moved the rows the sample meant: the columns come back one at a time
-      take_statistics_from_device(*table);
+      take_statistics_from_device(*table, old_device ? old : nullptr);
+  } else if (old_rows) {
+    std::vector<double> distinct(width);
+    for (std::size_t c = 0; c < width; ++c) distinct[c] = distinct_after_append(table->host[c], *old, c);
+    table->set_distinct_estimates(std::move(distinct));
   }
   return table;
 }

@@ -55,6 +55,15 @@ HostColumn download_column(const DeviceColumn& column, std::size_t rows) {
   return host;
 }
 
+std::vector<uint32_t> download_validity(const DeviceColumn& column, std::size_t rows) {
+  std::vector<uint32_t> validity;
+  if (!column.validity.size() || !rows) return validity;
+  validity.resize(validity_words(rows));
+  GPUSQL_CUDA_TRY(cudaMemcpy(validity.data(), column.validity.data(), validity.size() * sizeof(uint32_t),
+                             cudaMemcpyDeviceToHost));
+  return validity;
+}
+
 void upload_plain_strings(const StringPool& strings, DeviceColumn& device, DeviceContext& context) {
   DeviceBuffer offsets(context, (strings.size() + 1) * sizeof(uint64_t));
   DeviceBuffer bytes(context, strings.byte_size());

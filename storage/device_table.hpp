@@ -73,6 +73,8 @@ std::unique_ptr<DeviceTable> upload_appended_table(const Table& old, const Table
 // that lives on the device alone. Waits for the copy; throws Error(Device)
 // if it fails.
 HostColumn download_column(const DeviceColumn& column, std::size_t rows);
+// Its validity words alone (for `rows` rows; none when it has no NULL).
+std::vector<uint32_t> download_validity(const DeviceColumn& column, std::size_t rows);
 
 // Gives `device` (a column of `strings.size()` rows) the plain strings'
 // device form. Error(OutOfMemory) from the allocation leaves it unchanged.

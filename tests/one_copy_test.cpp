@@ -227,7 +227,7 @@ TEST_CASE("one copy: a CSV load to the device alone streams its chunks and equal
     CsvLoadSpec stream_spec = host_spec;
     stream_spec.device = &device;
     stream_spec.device_only = true;
-    stream_spec.map_codes = &kernels::gather_row_ids;
+    stream_spec.map_codes = &kernels::map_codes;
     std::shared_ptr<Table> expected = load_csv_text(text, "s.csv", host_spec);
     std::shared_ptr<Table> streamed = load_csv_text(text, "s.csv", stream_spec);
     REQUIRE(streamed->rows == 150000);
@@ -286,5 +286,100 @@ TEST_CASE("one copy: COPY into an empty table streams it; a fault anywhere loads
                           "SELECT count(*) FROM t WHERE p LIKE '%77%'", "SUMMARIZE t"}) {
     INFO(sql);
     CHECK(result_text(alone.query(sql)) == result_text(host.query(sql)));
+  }
+}
+
+TEST_CASE("one copy: an empty COPY streams a table of no rows that every statement reads", "[gpu][catalog][one_copy]") {
+  TempDir dir;
+  const std::string empty = dir.write("empty.csv", "id,v,d,s,p\n");
+  const std::string some = dir.write("some.csv", rows_csv(0, 500, 5));
+  Settings settings;
+  settings.plain_strings_rows = 0;  // every VARCHAR is plain
+  Database alone(Options{ExecutorKind::Gpu, settings}), host(Options{ExecutorKind::Host, settings});
+  for (Database* db : {&alone, &host}) {
+    db->query("CREATE TABLE t (id INTEGER, v BIGINT, d DECIMAL(9,2), s VARCHAR, p VARCHAR)");
+    db->query("COPY t FROM '" + empty + "' (HEADER)");
+    CHECK(db->impl().catalog.find("t")->rows == 0);
+  }
+  // A fixed-width column of no rows is held anywhere; a plain one's host column holds no pool.
+  CHECK(columns_on_host(alone, "t") == 3);
+  CHECK(alone.impl().catalog.find("t")->is_plain(3));
+  CHECK(alone.impl().catalog.find("t")->is_plain(4));
+  const std::vector<std::string> queries = {
+      "SELECT count(*), min(p), max(s) FROM t WHERE p LIKE '%7%'",
+      "SELECT p, s FROM t WHERE s = 'kind1' ORDER BY p",
+      "SELECT s, count(*) FROM t GROUP BY s ORDER BY s",
+      "SUMMARIZE t"};
+  for (const std::string& sql : queries) {
+    INFO(sql);
+    CHECK(result_text(alone.query(sql)) == result_text(host.query(sql)));
+  }
+  for (Database* db : {&alone, &host}) db->query("COPY t FROM '" + some + "'");
+  CHECK(alone.impl().catalog.find("t")->rows == 500);
+  CHECK(columns_on_host(alone, "t") == 0);
+  for (const std::string& sql : queries) {
+    INFO(sql);
+    CHECK(result_text(alone.query(sql)) == result_text(host.query(sql)));
+  }
+}
+
+TEST_CASE("one copy: an append to a table on the device alone streams too, and equals the host executor's",
+          "[gpu][catalog][one_copy]") {
+  for (int blank_every : {0, 5000}) {
+    INFO("a blank line every " << blank_every << " rows");
+    TempDir dir;
+    const std::string first = dir.write("first.csv", stream_csv(150000, blank_every));
+    // Some strings new to the dictionary ("kinc1..."), sorting among the old ones: old codes change.
+    std::string more = stream_csv(60000, blank_every);
+    for (std::size_t at = 0; (at = more.find("kind1", at)) != std::string::npos; at += 5) more[at + 3] = 'c';
+    const std::string second = dir.write("second.csv", more);
+    const std::string bad = dir.write("bad.csv", more + "1,2,1990-01-01,3,true,kindz,n,extra\n");
+    Settings settings;
+    settings.plain_strings_rows = 1000;  // `note` is plain
+    Database alone(Options{ExecutorKind::Gpu, settings}), host(Options{ExecutorKind::Host, settings});
+    for (Database* db : {&alone, &host}) {
+      db->query("CREATE TABLE t (id INTEGER, x DOUBLE, day DATE, amount DECIMAL(9,2), flag BOOLEAN, kind VARCHAR, "
+                "note VARCHAR)");
+      db->query("COPY t FROM '" + first + "' (HEADER)");
+      // A failed append leaves the very same table.
+      std::shared_ptr<const Table> before = db->impl().catalog.find("t");
+      CHECK_THROWS_WITH(db->query("COPY t FROM '" + bad + "' (HEADER)"), Catch::Contains("line"));
+      CHECK(db->impl().catalog.find("t") == before);
+      db->query("COPY t FROM '" + second + "' (HEADER)");
+    }
+    std::shared_ptr<const Table> got = alone.impl().catalog.find("t"), want = host.impl().catalog.find("t");
+    REQUIRE(got->rows == 210000);
+    REQUIRE(want->rows == 210000);
+    CHECK(columns_on_host(alone, "t") == 0);
+    CHECK(got->is_plain(6));
+    for (std::size_t c = 0; c < 7; ++c) {
+      INFO("column " << c);
+      HostColumn values = download_column(got->device->columns[c], got->rows);
+      const HostColumn& expected = want->host[c];
+      CHECK(values.bytes == expected.bytes);
+      CHECK(values.validity == expected.validity);
+      if (expected.is_plain()) {
+        REQUIRE(values.strings);
+        CHECK(std::equal(values.strings->begin(), values.strings->end(), expected.strings->begin(),
+                         expected.strings->end()));
+      }
+      if (expected.dictionary) {
+        REQUIRE(got->host[c].dictionary);
+        const StringPool &a = got->host[c].dictionary->values, &b = expected.dictionary->values;
+        CHECK(std::equal(a.begin(), a.end(), b.begin(), b.end()));
+      }
+      CHECK(got->null_count(c) == want->null_count(c));
+      const ValueRange range = got->value_range(c), want_range = want->value_range(c);
+      CHECK(range.known == want_range.known);
+      CHECK(range.min == want_range.min);
+      CHECK(range.max == want_range.max);
+      CHECK(got->distinct_estimate(c) == want->distinct_estimate(c));
+    }
+    for (const char* sql : {"SELECT count(*), count(x), sum(amount), min(day), max(day), count(DISTINCT kind) FROM t",
+                            "SELECT kind, count(*), sum(x) FROM t GROUP BY kind ORDER BY kind",
+                            "SELECT count(*), min(note), max(note) FROM t WHERE note LIKE '%say%'"}) {
+      INFO(sql);
+      CHECK(result_text(alone.query(sql)) == result_text(host.query(sql)));
+    }
   }
 }

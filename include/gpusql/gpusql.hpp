@@ -140,8 +140,7 @@ struct Settings {
   // On the GPU executor, a table the database makes (CREATE TABLE [AS],
   // COPY, INSERT, UPDATE, DELETE, Database::load_csv) lives on the device
   // alone (plain strings too): the host keeps its types, dictionaries and
-  // statistics, and a load into a new or empty table is never whole on the
-  // host. On: the host also keeps a copy of every column (twice the memory;
+  // statistics, and a load (an append too) is never whole on the host. On: the host also keeps a copy of every column (twice the memory;
   // the host executor's layout). No effect on the host executor.
   bool host_mirror = false;
   // The most host memory the process may hold, in bytes: a statement whose
