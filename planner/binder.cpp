@@ -3567,14 +3567,12 @@ class QueryBinder {
   //
   // SELECT DISTINCT e: COUNT(DISTINCT e), plus one where some e is NULL,
   // counts the rows in its place. LIMIT 0: NULL. LIMIT 1: the first row's
-  // e, in ORDER BY's order (NULLs last; none: any row) -- firsts_by_order().
+  // e, in ORDER BY's order (none: any row) -- firsts_by_order().
   std::optional<BoundExpr> scalar_row_by_outer_values(const ast::Expr& sub) {
     const ast::SelectStatement& inner = *sub.subquery;
     const std::size_t at = sub.offset;
     const std::optional<int64_t> limit = integer_literal(inner.limit.get());
     const bool nothing = limit == 0, first = limit == 1;
-    const bool nulls_first = first && !inner.order_by.empty() && inner.order_by[0].nulls_first.value_or(false);
-    if (nulls_first) return std::nullopt;
     // D holds the outer references of the ORDER BY key too.
     ast::SelectStatement probe;
     probe.with = inner.with;
@@ -3633,6 +3631,10 @@ class QueryBinder {
   // e is NULL: ARG_MIN(e IS NULL, o), never NULL, tells where the first
   // row's e is; the lowest row wins ties in both, so both name that row.
   // Rows whose o is NULL come last (NULLS LAST): only where every o is.
+  // NULLS FIRST: where some o is NULL, the first of those rows,
+  //   CASE WHEN COUNT(*) > COUNT(o) THEN <the first row's e by k, k> ELSE ... END
+  // with k = CASE WHEN o IS NULL THEN 0 END: the rows whose k is NULL are
+  // skipped, and the lowest of the others wins.
   ast::ExprPtr firsts_by_order(const ast::SelectStatement& inner, std::size_t at) const {
     const ast::Expr& e = *inner.items[0].expr;
     const bool ordered = !inner.order_by.empty();
@@ -3655,7 +3657,19 @@ class QueryBinder {
     counted.push_back(ast::clone(o));
     ast::ExprPtr none = ast::make_binary(ast::BinaryOp::Eq, ast::make_function("count", std::move(counted), false, at),
                                          ast::make_integer_literal(0, at), at);
-    return ast::make_case(std::move(none), std::move(any_row), by(extreme, ast::clone(o), ast::clone(o)), at);
+    ast::ExprPtr ordered_first =
+        ast::make_case(std::move(none), std::move(any_row), by(extreme, ast::clone(o), ast::clone(o)), at);
+    if (!inner.order_by[0].nulls_first.value_or(false)) return ordered_first;
+    auto null_key = [&] {
+      return ast::make_case(ast::make_is_null(ast::clone(o), false, at), ast::make_integer_literal(0, at),
+                            ast::make_null_literal(at), at);
+    };
+    std::vector<ast::ExprPtr> rows, keys;
+    rows.push_back(ast::make_star("", at));
+    keys.push_back(ast::clone(o));
+    ast::ExprPtr some_null = ast::make_binary(ast::BinaryOp::Gt, ast::make_function("count", std::move(rows), false, at),
+                                              ast::make_function("count", std::move(keys), false, at), at);
+    return ast::make_case(std::move(some_null), by("arg_min", null_key(), null_key()), std::move(ordered_first), at);
   }
 
   // EXISTS (SELECT ... WHERE conditions of any kind on outer references):

@@ -1421,7 +1421,8 @@ class QueryGenerator {
     Node sub = subquery_node(Node::Kind::Scalar, t, {*value, std::move(where)});
     if (row_value && rng_.chance(0.25)) sub.distinct_rows = true;
     else if (row_value && rng_.chance(0.35))  // the row's own order: no ties, whose winner DuckDB leaves open
-      sub.tail = std::string(" ORDER BY s.rowid") + (rng_.chance(0.5) ? " DESC" : "") + " LIMIT 1";
+      sub.tail = std::string(" ORDER BY s.rowid") + (rng_.chance(0.5) ? " DESC" : "") +
+                 (rng_.chance(0.3) ? " NULLS FIRST" : "") + " LIMIT 1";
     sub.type = value->type;
     sub.scale = decimal_scale(*value).value_or(-1);
     static const std::vector<std::string> ops = {"=", "<>", "<", "<=", ">", ">="};
