@@ -72,8 +72,7 @@ std::shared_ptr<Table> appended(const Table& old, std::vector<HostColumn> added)
       table->host.push_back(std::move(added[c]));
     } else {
       HostColumn fetched;
-      const HostColumn& before = old.is_plain(c) ? old.host_column(c) : old.read_column(c, fetched);
-      table->host.push_back(concatenate(before, added[c]));
+      table->host.push_back(concatenate(old.read_column(c, fetched), added[c]));
     }
   }
   return table;

@@ -52,7 +52,41 @@ DictionaryUnion unite_dictionaries(const std::shared_ptr<const Dictionary>& left
   return u;
 }
 
+namespace {
+
+// Row r's string of a VARCHAR column, plain or coded ("" for a NULL).
+std::string_view string_at(const HostColumn& column, std::size_t r) {
+  if (!column.is_valid(r)) return {};
+  if (column.is_plain()) return (*column.strings)[r];
+  return column.dictionary->values[column.values<uint32_t>()[r]];
+}
+
+// `a` of plain strings followed by `b` (plain or coded), as plain strings:
+// a column kept plain at load is never sorted into a dictionary by an append.
+HostColumn concatenate_plain(const HostColumn& a, const HostColumn& b) {
+  HostColumn out;
+  out.type = a.type;
+  out.size = a.size + b.size;
+  std::vector<uint64_t> offsets(a.strings->offsets(), a.strings->offsets() + a.size + 1);
+  StringPool::Bytes bytes(a.strings->bytes(), a.strings->bytes() + a.strings->byte_size());
+  offsets.reserve(out.size + 1);
+  for (std::size_t r = 0; r < b.size; ++r) {
+    const std::string_view s = string_at(b, r);
+    bytes.insert(bytes.end(), s.begin(), s.end());
+    offsets.push_back(bytes.size());
+  }
+  out.strings = std::make_shared<const StringPool>(StringPool::adopt(std::move(offsets), std::move(bytes)));
+  for (std::size_t r = 0; r < a.size; ++r)
+    if (!a.is_valid(r)) out.set_null(r);
+  for (std::size_t r = 0; r < b.size; ++r)
+    if (!b.is_valid(r)) out.set_null(a.size + r);
+  return out;
+}
+
+}  // namespace
+
 HostColumn concatenate(const HostColumn& a, const HostColumn& b) {
+  if (a.is_plain()) return concatenate_plain(a, b);
   HostColumn out(a.type, a.size + b.size);
   if (!a.bytes.empty()) std::memcpy(out.bytes.data(), a.bytes.data(), a.bytes.size());
   if (!b.bytes.empty()) std::memcpy(out.bytes.data() + a.bytes.size(), b.bytes.data(), b.bytes.size());
