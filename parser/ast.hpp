@@ -131,7 +131,7 @@ struct TableRef {
 struct OrderItem {
   ExprPtr expr;
   bool descending = false;
-  std::optional<bool> nulls_first;  // absent: the default (NULLS LAST for ASC, FIRST for DESC, as DuckDB)
+  std::optional<bool> nulls_first;  // absent: the default, NULLS LAST for ASC and DESC (DuckDB's)
 };
 
 // WITH name [(a, b, ...)] AS (SELECT ...): a query FROM may name, as a

@@ -3508,6 +3508,14 @@ class QueryBinder {
   std::optional<BoundExpr> scalar_by_outer_values(const ast::Expr& sub) {
     const ast::SelectStatement& inner = *sub.subquery;
     throw_if_not_one_column(inner, sub.offset);
+    if (one_row_value(inner) && inner.order_by.size() > 1 && integer_literal(inner.limit.get()) == 1) {
+      made_.push_back(std::make_shared<const ast::SelectStatement>(first_key_fixed(inner, sub.offset)));
+      ast::Expr fewer_keys;
+      fewer_keys.kind = ExprKind::Subquery;
+      fewer_keys.offset = sub.offset;
+      fewer_keys.subquery = made_.back();
+      return scalar_by_outer_values(fewer_keys);
+    }
     if (one_row_value(inner)) return scalar_row_by_outer_values(sub);
     if (!one_aggregate_value(inner)) return std::nullopt;
     const std::size_t at = sub.offset;
@@ -3526,7 +3534,7 @@ class QueryBinder {
 
   // A subquery of one value that does not aggregate: a value per row its
   // FROM and WHERE keep, or per distinct value (DISTINCT), or the first
-  // row's (LIMIT 1, ORDER BY one key; LIMIT k > 1 keeps up to k rows: the
+  // row's (LIMIT 1, ORDER BY keys; LIMIT k > 1 keeps up to k rows: the
   // error past one stays). No OFFSET but 0.
   static bool one_row_value(const ast::SelectStatement& inner) {
     const bool plain = inner.items.size() == 1 && inner.items[0].expr->kind != ExprKind::Star &&
@@ -3537,9 +3545,44 @@ class QueryBinder {
     const std::optional<int64_t> limit = integer_literal(inner.limit.get());
     if (!limit || *limit < 0) return false;
     if (*limit != 1 || inner.order_by.empty()) return true;
-    // One key, not a position past the one item (DuckDB's error).
-    const std::optional<int64_t> position = integer_literal(inner.order_by[0].expr.get());
-    return inner.order_by.size() == 1 && (!position || *position == 1);
+    // No key a position past the one item (DuckDB's error).
+    return std::all_of(inner.order_by.begin(), inner.order_by.end(), [](const ast::OrderItem& o) {
+      const std::optional<int64_t> position = integer_literal(o.expr.get());
+      return !position || *position == 1;
+    });
+  }
+
+  // ORDER BY o1, o2, ... LIMIT 1: the same subquery ordered by the rest,
+  // over the rows whose o1 IS NOT DISTINCT FROM the first row's o1 -- the
+  // subquery again, ordered by o1 alone, nested in its WHERE. Its FROM
+  // names the same tables, so the conditions read its own rows, and the
+  // query around two levels out.
+  static ast::SelectStatement first_key_fixed(const ast::SelectStatement& inner, std::size_t at) {
+    auto copy = [&] {
+      ast::SelectStatement s;
+      s.with = inner.with;
+      for (const auto& ref : inner.from) s.from.push_back(ast::clone(ref));
+      if (inner.where) s.where = ast::clone(*inner.where);
+      s.limit = ast::clone(*inner.limit);
+      return s;
+    };
+    const ast::Expr& key = order_key(inner);
+    ast::SelectStatement first = copy();
+    first.items.push_back({ast::clone(key), ""});
+    first.order_by.push_back({ast::clone(key), inner.order_by[0].descending, inner.order_by[0].nulls_first});
+    ast::SelectStatement rest = copy();
+    rest.items.push_back({ast::clone(*inner.items[0].expr), inner.items[0].alias});
+    for (std::size_t i = 1; i < inner.order_by.size(); ++i)
+      rest.order_by.push_back(
+          {ast::clone(*inner.order_by[i].expr), inner.order_by[i].descending, inner.order_by[i].nulls_first});
+    auto first_key = std::make_unique<ast::Expr>();
+    first_key->kind = ExprKind::Subquery;
+    first_key->offset = at;
+    first_key->subquery = std::make_shared<const ast::SelectStatement>(std::move(first));
+    ast::ExprPtr same = ast::make_distinct_from(ast::clone(key), std::move(first_key), /*distinct=*/false, at);
+    rest.where = rest.where ? ast::make_binary(ast::BinaryOp::And, std::move(rest.where), std::move(same), at)
+                            : std::move(same);
+    return rest;
   }
 
   static std::optional<int64_t> integer_literal(const ast::Expr* e) {

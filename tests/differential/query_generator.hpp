@@ -1420,9 +1420,16 @@ class QueryGenerator {
     }
     Node sub = subquery_node(Node::Kind::Scalar, t, {*value, std::move(where)});
     if (row_value && rng_.chance(0.25)) sub.distinct_rows = true;
-    else if (row_value && rng_.chance(0.35))  // the row's own order: no ties, whose winner DuckDB leaves open
-      sub.tail = std::string(" ORDER BY s.rowid") + (rng_.chance(0.5) ? " DESC" : "") +
-                 (rng_.chance(0.3) ? " NULLS FIRST" : "") + " LIMIT 1";
+    else if (row_value && rng_.chance(0.35)) {  // the row's own order last: no ties, whose winner DuckDB leaves open
+      sub.tail = " ORDER BY ";
+      if (!inner.empty() && rng_.chance(0.4)) {  // a column's order first (binder.cpp's first_key_fixed())
+        const ColumnRef& c = rng_.pick(inner);
+        sub.tail += (c.qualifier.empty() ? "" : c.qualifier + ".") + c.name + (rng_.chance(0.5) ? " DESC" : "") +
+                    (rng_.chance(0.3) ? " NULLS FIRST" : "") + ", ";
+      }
+      sub.tail += std::string("s.rowid") + (rng_.chance(0.5) ? " DESC" : "") +
+                  (rng_.chance(0.3) ? " NULLS FIRST" : "") + " LIMIT 1";
+    }
     sub.type = value->type;
     sub.scale = decimal_scale(*value).value_or(-1);
     static const std::vector<std::string> ops = {"=", "<>", "<", "<=", ">", ">="};
