@@ -2431,8 +2431,9 @@ class QueryBinder {
     // the same join, the same expression (SELECT DISTINCT's ORDER BY needs it).
     subqueries_.correlated_exists = [this](const ast::Expr& e) {
       return remembered(e, [&] {
-        std::optional<BoundExpr> bound = exists_by_search(e);
-        return bound ? bound : exists_by_outer_values(e, /*semi=*/false);
+        const ast::Expr& exists = exists_without_limit(e);
+        std::optional<BoundExpr> bound = exists_by_search(exists);
+        return bound ? bound : exists_by_outer_values(exists, /*semi=*/false);
       });
     };
     subqueries_.correlated_scalar = [this](const ast::Expr& e) {
@@ -2637,6 +2638,7 @@ class QueryBinder {
   bool aggregates_first_ = false;  // the statement is aggregates_first_rewritten()'s (it binds no second time)
   bool wide_rewrite_ = false;  // the statement is a two-level rewrite made for a 128-bit value (it binds no second time)
   std::vector<std::shared_ptr<const ast::SelectStatement>> made_;  // statements this binder made, kept while it lives
+  std::vector<ast::ExprPtr> made_exprs_;                            // and expressions
   std::map<std::string, std::optional<BoundExpr>> correlated_;     // bound correlated subqueries, by their text
   const ast::SelectStatement* statement_ = nullptr;               // the statement bind() binds
   bool binding_on_ = false;                                        // an ON condition binds (its rows are before WHERE)
@@ -2760,6 +2762,16 @@ class QueryBinder {
     if (!any_subquery) {
       add_conjuncts(binder.bind_boolean(where, "WHERE clause"));
       return;
+    }
+    for (const ast::Expr*& part : parts) {
+      if (part->kind == ExprKind::Exists) {
+        part = &exists_without_limit(*part);
+      } else if (not_exists(*part)) {
+        const ast::Expr& exists = exists_without_limit(*part->args[0]);
+        if (&exists == part->args[0].get()) continue;
+        made_exprs_.push_back(ast::make_unary(ast::UnaryOp::Not, ast::clone(exists), part->offset));
+        part = made_exprs_.back().get();
+      }
     }
     where_parts_ = parts;
     for (const ast::Expr* part : parts) {
@@ -3583,6 +3595,34 @@ class QueryBinder {
     rest.where = rest.where ? ast::make_binary(ast::BinaryOp::And, std::move(rest.where), std::move(same), at)
                             : std::move(same);
     return rest;
+  }
+
+  // EXISTS over a subquery with LIMIT n > 0 (a literal) and no OFFSET past
+  // 0 asks for a row as EXISTS without them does: the EXISTS to bind,
+  // without its LIMIT, OFFSET and ORDER BY (kept while this binder lives),
+  // or `exists` itself where none is to go (LIMIT 0 or an OFFSET past 0
+  // stay: not supported yet where correlated).
+  const ast::Expr& exists_without_limit(const ast::Expr& exists) {
+    const ast::SelectStatement& inner = *exists.subquery;
+    if (!inner.limit || inner.set_operation) return exists;
+    if (inner.offset && integer_literal(inner.offset.get()) != 0) return exists;
+    const std::optional<int64_t> limit = integer_literal(inner.limit.get());
+    if (!limit || *limit <= 0) return exists;
+    ast::SelectStatement s;
+    s.with = inner.with;
+    s.distinct = inner.distinct;
+    for (const auto& item : inner.items) s.items.push_back({ast::clone(*item.expr), item.alias});
+    for (const auto& ref : inner.from) s.from.push_back(ast::clone(ref));
+    if (inner.where) s.where = ast::clone(*inner.where);
+    for (const auto& key : inner.group_by) s.group_by.push_back(ast::clone(*key));
+    if (inner.having) s.having = ast::clone(*inner.having);
+    made_.push_back(std::make_shared<const ast::SelectStatement>(std::move(s)));
+    auto rewritten = std::make_unique<ast::Expr>();
+    rewritten->kind = ExprKind::Exists;
+    rewritten->offset = exists.offset;
+    rewritten->subquery = made_.back();
+    made_exprs_.push_back(std::move(rewritten));
+    return *made_exprs_.back();
   }
 
   static std::optional<int64_t> integer_literal(const ast::Expr* e) {
