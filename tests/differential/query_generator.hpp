@@ -117,7 +117,7 @@ struct Node {
   std::vector<Node> inner;  // Scalar, InSelect, Exists, Quantified: the subquery's item and WHERE
   std::string quantifier;   // Quantified: "> ALL", "= ANY", ...
   bool distinct_rows = false;  // Scalar: SELECT DISTINCT
-  std::string tail;            // Scalar: what follows its WHERE (" ORDER BY s.rowid LIMIT 1")
+  std::string tail;            // Scalar, Exists: what follows its WHERE (" ORDER BY s.rowid LIMIT 1")
 };
 
 inline bool contains_aggregate(const Node& n) {
@@ -293,7 +293,7 @@ inline std::string render(const Node& n, Dialect d) {
     }
     case K::Exists:
       return std::string("(") + (n.negated ? "NOT " : "") + "EXISTS (SELECT * FROM " + n.text + " AS s" +
-             (n.inner.empty() ? "" : " WHERE " + r(n.inner[0])) + "))";
+             (n.inner.empty() ? "" : " WHERE " + r(n.inner[0])) + n.tail + "))";
   }
   return "?";
 }
@@ -1416,6 +1416,7 @@ class QueryGenerator {
     if (!value) {
       Node n = subquery_node(Node::Kind::Exists, t, {std::move(where)});
       n.negated = rng_.chance(0.4);
+      if (rng_.chance(0.15)) n.tail = " LIMIT 1";  // asks for a row all the same
       return n;
     }
     Node sub = subquery_node(Node::Kind::Scalar, t, {*value, std::move(where)});
