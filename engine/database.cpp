@@ -156,14 +156,14 @@ SubqueryRunner Database::Impl::subquery_runner(std::string_view sql) {
     return run_select(select, sql, names);
   };
   // A subquery's rows stay where the executor made them (on the GPU, the
-  // device), with distinct counts from its plan: the query around it plans
+  // device), with statistics from its plan alone: the query around it plans
   // the same on either executor.
   runner.table = [this, sql](const ast::SelectStatement& select, const NamedQueries* names) {
     Plan plan = plan_select(select, sql, names);
     std::shared_ptr<Table> table = executor->execute_to_table(plan, "(subquery)");
     trace::mark("subquery-table");
     if (device && !table->device) table->device = upload_table(*table, *device);
-    table->set_distinct_estimates(result_distinct_estimates(plan, table->rows));
+    table->set_plan_estimates(result_distinct_estimates(plan, table->rows));
     return std::shared_ptr<const Table>(std::move(table));
   };
   runner.table_of = [this](std::string name, ResultData& rows) {

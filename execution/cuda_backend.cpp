@@ -449,22 +449,24 @@ class CudaBackend final : public ComputeBackend {
   GroupedChunk group_aggregate(const Chunk& original, const std::vector<BoundExpr>& group_keys,
                                const std::vector<BoundAggregate>& group_aggregates) override {
     Chunk input = original;
-    const std::vector<BoundAggregate> aggregates = narrowed(input, group_aggregates);
     const std::vector<BoundExpr> keys = narrowed(input, group_keys);
-    SlotMap slots;
-    std::vector<AggSpec> specs = compile_aggregates(aggregates, slots);
+    SlotMap key_slots;
     std::vector<ExprProgram> key_programs;
     std::vector<Cls> key_classes;
     for (const auto& k : keys) {
-      key_programs.push_back(compile_expression(k, slots));
+      key_programs.push_back(compile_expression(k, key_slots));
       key_classes.push_back(compute_class(k.type));
     }
-    ColumnSet set = columns_of(slots, input);
-    kernels::Groups groups =
-        kernels::assign_groups(key_programs, key_classes, set, input.count, error_, context_, known_bounds(keys, input));
-    // The keys' errors come before the aggregates' (a stage of their own),
-    // as the host backend evaluates every key before any aggregate.
+    kernels::Groups groups = kernels::assign_groups(key_programs, key_classes, columns_of(key_slots, input), input.count,
+                                                    error_, context_, known_bounds(keys, input));
+    // The keys' errors come before the aggregates' (a stage of their own,
+    // their 128-bit steps' included), as the host backend evaluates every
+    // key before any aggregate.
     end_stage();
+    const std::vector<BoundAggregate> aggregates = narrowed(input, group_aggregates);
+    SlotMap slots;
+    std::vector<AggSpec> specs = compile_aggregates(aggregates, slots);
+    ColumnSet set = columns_of(slots, input);
     DeviceBuffer states = group_states(specs, set, groups, input.count);
     const std::size_t group_count = groups.count;  // by_slot groups: numbered by aggregate_groups
     for (std::size_t a = 0; a < specs.size(); ++a)

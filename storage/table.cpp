@@ -106,6 +106,13 @@ void Table::set_distinct_estimates(std::vector<double> estimates) const {
   statistics_->distinct = std::move(estimates);
 }
 
+void Table::set_plan_estimates(std::vector<double> distinct) const {
+  std::lock_guard lock(statistics_->mutex);
+  distinct.resize(host.size(), -1.0);
+  statistics_->distinct = std::move(distinct);
+  statistics_->ranges.assign(host.size(), ValueRange{});
+}
+
 void Table::set_statistics(std::vector<double> distinct, std::vector<ValueRange> ranges,
                            std::vector<std::size_t> null_counts) const {
   std::lock_guard lock(statistics_->mutex);

@@ -51,6 +51,11 @@ struct Table {
   // what made the table knows them better than a sample would, or the
   // table has no host copy to sample.
   void set_distinct_estimates(std::vector<double> estimates) const;
+  // A query result's statistics, from the plan that made it: its distinct
+  // counts, and no value ranges, on either executor (a result on the device
+  // has no host copy to scan; one on the host must plan the query around it
+  // the same, so its rows come in the same order).
+  void set_plan_estimates(std::vector<double> distinct) const;
   // Makes every column's estimate and value range now, on all cores, when
   // the table is large enough for them to be sampled (a fixed cost per
   // column): the catalog does it as a table arrives, so a query's first plan
