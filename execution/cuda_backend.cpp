@@ -54,14 +54,6 @@ Buffer buffer(DeviceContext& context, std::size_t bytes) {
   return std::make_shared<DeviceBuffer>(context, std::max<std::size_t>(1, bytes));
 }
 
-// Whether `e` has a 128-bit step (reads a SUM's DECIMAL(38, s), say).
-bool is_wide(const BoundExpr& e) {
-  if (e.type.is_wide_decimal()) return true;
-  for (const auto& c : e.children)
-    if (is_wide(c)) return true;
-  return false;
-}
-
 kernels::AggregateOutput output_of(const BoundAggregate& a) {
   kernels::AggregateOutput out;
   out.kind = a.kind;
@@ -418,7 +410,7 @@ class CudaBackend final : public ComputeBackend {
   // A condition with a 128-bit step: every pair, the condition left to the
   // caller (the pair kernels have no 128-bit interpreter).
   JoinPositions nested_loop_join(const Chunk& left, const Chunk& right, const BoundExpr* condition) override {
-    const bool wide = condition && is_wide(*condition);
+    const bool wide = condition && has_wide_step(*condition);
     SlotMap slots;
     ExprProgram program;
     if (condition && !wide) program = compile_expression(*condition, slots);
@@ -787,7 +779,7 @@ class CudaBackend final : public ComputeBackend {
   // kernel with the 128-bit interpreter, and becomes a reference to it.
   std::vector<BoundExpr> narrowed(Chunk& input, std::vector<BoundExpr> expressions) {
     for (BoundExpr& e : expressions) {
-      if (!is_wide(e)) continue;
+      if (!has_wide_step(e)) continue;
       Chunk value = evaluate(input, {e});
       input.columns.push_back(value.columns[0]);
       input.keep(value);
@@ -803,7 +795,7 @@ class CudaBackend final : public ComputeBackend {
   std::vector<BoundAggregate> narrowed(Chunk& input, std::vector<BoundAggregate> aggregates) {
     for (BoundAggregate& a : aggregates) {
       std::optional<BoundExpr>& value = a.order ? a.order : a.argument;
-      if (value && is_wide(*value)) value = narrowed(input, {*value})[0];
+      if (value && has_wide_step(*value)) value = narrowed(input, {*value})[0];
     }
     return aggregates;
   }

@@ -8,20 +8,12 @@
 namespace gpusql {
 namespace {
 
-// Whether `e` has a 128-bit step (it reads a SUM's DECIMAL(38, s), say).
-bool is_wide(const BoundExpr& e) {
-  if (e.type.is_wide_decimal()) return true;
-  for (const auto& c : e.children)
-    if (is_wide(c)) return true;
-  return false;
-}
-
 // Whether an aggregate's value (its argument, or its ordering) has a
 // 128-bit step.
 bool has_wide_value(const std::vector<BoundAggregate>& aggregates) {
   for (const BoundAggregate& a : aggregates) {
     const std::optional<BoundExpr>& value = a.order ? a.order : a.argument;
-    if (value && is_wide(*value)) return true;
+    if (value && has_wide_step(*value)) return true;
   }
   return false;
 }
@@ -38,7 +30,7 @@ std::unique_ptr<PhysicalOperator> with_children(std::unique_ptr<PhysicalOperator
 std::unique_ptr<PhysicalOperator> plan_aggregate(const PlanNode& node, const ComputeBackend& backend) {
   if (!node.group_keys.empty()) return with_children(make_hash_aggregate(node), node, backend);
   const PlanNode& source = *node.child;
-  if (source.kind == PlanKind::Filter && !is_wide(*source.predicate) && !has_wide_value(node.aggregates)) {
+  if (source.kind == PlanKind::Filter && !has_wide_step(*source.predicate) && !has_wide_value(node.aggregates)) {
     auto op = make_ungrouped_aggregate(node, &*source.predicate);
     op->children.push_back(plan_node(*source.child, backend));
     return op;

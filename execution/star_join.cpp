@@ -36,7 +36,8 @@ bool supported_aggregate(const BoundAggregate& a) {
     case AggKind::Min:
     case AggKind::Max:
     case AggKind::Avg:
-      return !a.distinct && a.argument && !a.argument->type.is_floating() && a.argument->type.id != Type::Varchar;
+      return !a.distinct && a.argument && !a.argument->type.is_floating() && a.argument->type.id != Type::Varchar &&
+             !has_wide_step(*a.argument);
     default: return false;
   }
 }
@@ -65,6 +66,9 @@ std::optional<StarJoin> match_star_join(const PlanNode& aggregate) {
   StarJoin star;
   star.fact_scan = fact;
   star.fact_filter = node->kind == PlanKind::Filter ? &*node->predicate : nullptr;
+  // The kernel has no 128-bit interpreter: a 128-bit step anywhere (a
+  // comparison with a 20-digit constant, say) goes to the general operators.
+  if (star.fact_filter && has_wide_step(*star.fact_filter)) return std::nullopt;
   const BoundTableRef& fact_table = fact->table;
   // Innermost join first: the plan's join order.
   for (auto j = joins.rbegin(); j != joins.rend(); ++j) {
@@ -72,6 +76,7 @@ std::optional<StarJoin> match_star_join(const PlanNode& aggregate) {
     if (join.keys.size() != 1 || !join.right) return std::nullopt;
     const PlanNode* dimension = scan_of(*join.right);
     if (!dimension || dimension->table_index == fact->table_index) return std::nullopt;
+    if (join.right->kind == PlanKind::Filter && has_wide_step(*join.right->predicate)) return std::nullopt;
     const BoundExpr& left = join.keys[0].left;
     const BoundExpr& right = join.keys[0].right;
     if (left.op != Op::Column || right.op != Op::Column) return std::nullopt;

@@ -4680,6 +4680,13 @@ class QueryBinder {
 
 }  // namespace
 
+bool has_wide_step(const BoundExpr& e) {
+  if (e.type.is_wide_decimal()) return true;
+  for (const auto& c : e.children)
+    if (has_wide_step(c)) return true;
+  return false;
+}
+
 bool same_expression(const BoundExpr& a, const BoundExpr& b) {
   if (a.op != b.op || !(a.type == b.type) || a.column != b.column || a.children.size() != b.children.size()) return false;
   if (a.op == Op::Constant) {

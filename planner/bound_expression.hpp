@@ -65,6 +65,10 @@ struct BoundAggregate {
 bool same_expression(const BoundExpr& a, const BoundExpr& b);
 bool same_aggregate(const BoundAggregate& a, const BoundAggregate& b);
 
+// Whether `e` has a 128-bit step anywhere (it reads a SUM's DECIMAL(38, s),
+// say): the kernels that have no 128-bit interpreter must not be given it.
+bool has_wide_step(const BoundExpr& e);
+
 // SQL-ish rendering for EXPLAIN; `column_names` names the input positions.
 std::string describe(const BoundExpr& e, const std::vector<std::string>& column_names);
 std::string describe(const BoundAggregate& a, const std::vector<std::string>& column_names);
