@@ -376,7 +376,18 @@ class ExpressionBinder {
         BoundExpr operand = bind(*e.args[0]);
         return node(e.negated ? Op::IsNotNull : Op::IsNull, DataType::boolean(), {std::move(operand)}, e.offset);
       }
-      case ExprKind::Cast: return bind_cast(e, bind(*e.args[0]));
+      case ExprKind::Cast: {
+        // CAST(... AS VARCHAR) builds its strings from one column's values
+        // (cast_to_varchar()): a LIKE inside it reads its column encoded, as
+        // it would once any statement had encoded it -- not row by row.
+        const int to_varchar = data_type_from_name(e.cast_type).id == Type::Varchar;
+        struct Within {
+          int& depth;
+          int by;
+          ~Within() { depth -= by; }
+        } within{encode_plain_ += to_varchar, to_varchar};
+        return bind_cast(e, bind(*e.args[0]));
+      }
       case ExprKind::Case: return bind_case(e);
       case ExprKind::Extract: return bind_extract(e);
       case ExprKind::Subquery:
@@ -427,6 +438,7 @@ class ExpressionBinder {
 
  private:
   Scope& scope_;
+  int encode_plain_ = 0;  // inside CAST(... AS VARCHAR): a LIKE reads plain strings encoded
 
   BoundExpr bind_literal(const ast::Expr& e) {
     const ast::Literal& l = e.literal;
@@ -810,7 +822,7 @@ class ExpressionBinder {
   // dictionary entry; rows then look their code up in the resulting table.
   BoundExpr bind_like(const ast::Expr& e) {
     std::optional<BoundExpr> plain;
-    if (e.args[0]->kind == ExprKind::Column) plain = scope_.plain_strings_column(*e.args[0]);
+    if (e.args[0]->kind == ExprKind::Column && !encode_plain_) plain = scope_.plain_strings_column(*e.args[0]);
     BoundExpr x = plain ? *plain : bind(*e.args[0]);
     BoundExpr pattern = bind(*e.args[1]);
     if (x.type.id != Type::Varchar || pattern.type.id != Type::Varchar)

@@ -818,6 +818,12 @@ void check_plain_strings(ExecutorKind kind) {
   CHECK(inserted->null_count(1) == 5000 - valid + 1);
   same("SELECT id, s LIKE '%new', s NOT LIKE '' FROM t WHERE s LIKE '%new' OR s LIKE '17ab' OR s LIKE '' ORDER BY id");
   CHECK(inserted->scan_column(1) == nullptr);
+  // A LIKE inside CAST(... AS VARCHAR) reads the column encoded (the cast's
+  // strings come from one column's values), even before any other
+  // statement has encoded it: not an error until then.
+  CHECK(same("SELECT id, CAST(s LIKE '%new' AS VARCHAR) FROM t WHERE id >= 4999 ORDER BY id") ==
+        "4999 | 'false'\n5000 | 'true'\n5001 | NULL\n5002 | 'false'\n5003 | 'false'\n");
+  CHECK(inserted->scan_column(1) != nullptr);
   same("SELECT * FROM t ORDER BY s, id");
 }
 
