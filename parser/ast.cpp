@@ -392,6 +392,10 @@ TableRef clone(const TableRef& ref) {
   return out;
 }
 
+SelectStatement clone(const SelectStatement& select) {
+  return map_expressions(select, [](const Expr& e) { return clone(e); });
+}
+
 std::string to_string(const Expr& expr) {
   std::string out;
   append(out, expr);

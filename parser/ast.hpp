@@ -317,11 +317,39 @@ ExprPtr make_distinct_from(ExprPtr a, ExprPtr b, bool distinct, std::size_t offs
 // A deep copy (subqueries are shared: they are never changed once parsed).
 ExprPtr clone(const Expr& expr);
 TableRef clone(const TableRef& ref);
+SelectStatement clone(const SelectStatement& select);
+// A copy of `select` whose every expression -- items, ON conditions, WHERE,
+// GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET -- is `map`'s of the original
+// (clone() is this with ast::clone); the rest is copied, its set operation,
+// WITH queries and subqueries shared.
+template <class Map>
+SelectStatement map_expressions(const SelectStatement& select, Map map);
 
 // SQL text of an expression, fully parenthesised, for tests and EXPLAIN.
 std::string to_string(const Expr& expr);
 std::string to_string(BinaryOp op);
 // The whole SELECT, every clause, in a form parse_sql reads back to the same tree.
 std::string to_string(const SelectStatement& select);
+
+template <class Map>
+SelectStatement map_expressions(const SelectStatement& select, Map map) {
+  SelectStatement out;
+  out.with = select.with;
+  out.set_operation = select.set_operation;
+  out.distinct = select.distinct;
+  for (const auto& item : select.items) out.items.push_back({map(*item.expr), item.alias});
+  for (const auto& ref : select.from) {
+    TableRef copy = clone(ref);
+    if (ref.on) copy.on = map(*ref.on);
+    out.from.push_back(std::move(copy));
+  }
+  if (select.where) out.where = map(*select.where);
+  for (const auto& key : select.group_by) out.group_by.push_back(map(*key));
+  if (select.having) out.having = map(*select.having);
+  for (const auto& o : select.order_by) out.order_by.push_back({map(*o.expr), o.descending, o.nulls_first});
+  if (select.limit) out.limit = map(*select.limit);
+  if (select.offset) out.offset = map(*select.offset);
+  return out;
+}
 
 }  // namespace gpusql::ast

@@ -3582,12 +3582,10 @@ class QueryBinder {
   // names the same tables, so the conditions read its own rows, and the
   // query around two levels out.
   static ast::SelectStatement first_key_fixed(const ast::SelectStatement& inner, std::size_t at) {
-    auto copy = [&] {
-      ast::SelectStatement s;
-      s.with = inner.with;
-      for (const auto& ref : inner.from) s.from.push_back(ast::clone(ref));
-      if (inner.where) s.where = ast::clone(*inner.where);
-      s.limit = ast::clone(*inner.limit);
+    auto copy = [&] {  // without its items and ORDER BY
+      ast::SelectStatement s = ast::clone(inner);
+      s.items.clear();
+      s.order_by.clear();
       return s;
     };
     const ast::Expr& key = order_key(inner);
@@ -3620,14 +3618,10 @@ class QueryBinder {
     if (inner.offset && integer_literal(inner.offset.get()) != 0) return exists;
     const std::optional<int64_t> limit = integer_literal(inner.limit.get());
     if (!limit || *limit <= 0) return exists;
-    ast::SelectStatement s;
-    s.with = inner.with;
-    s.distinct = inner.distinct;
-    for (const auto& item : inner.items) s.items.push_back({ast::clone(*item.expr), item.alias});
-    for (const auto& ref : inner.from) s.from.push_back(ast::clone(ref));
-    if (inner.where) s.where = ast::clone(*inner.where);
-    for (const auto& key : inner.group_by) s.group_by.push_back(ast::clone(*key));
-    if (inner.having) s.having = ast::clone(*inner.having);
+    ast::SelectStatement s = ast::clone(inner);
+    s.order_by.clear();
+    s.limit.reset();
+    s.offset.reset();
     made_.push_back(std::make_shared<const ast::SelectStatement>(std::move(s)));
     auto rewritten = std::make_unique<ast::Expr>();
     rewritten->kind = ExprKind::Exists;

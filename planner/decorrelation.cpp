@@ -128,24 +128,11 @@ std::shared_ptr<const ast::SelectStatement> replace_outer_columns(const std::sha
                                                                   bool into_derived_tables) {
   if (!s || s->set_operation) return s;
   const std::vector<std::string> inside = with_from_names(local, *s);
-  auto in = [&](const ast::Expr& e) { return replace_in(e, inside, replace, into_derived_tables); };
-  auto out = std::make_shared<ast::SelectStatement>();
-  out->with = s->with;
-  out->distinct = s->distinct;
-  for (const auto& item : s->items) out->items.push_back({in(*item.expr), item.alias});
-  for (const auto& ref : s->from) {
-    ast::TableRef copy = ast::clone(ref);
-    if (ref.on) copy.on = in(*ref.on);
-    if (ref.subquery && into_derived_tables)
-      copy.subquery = replace_outer_columns(ref.subquery, local, replace, into_derived_tables);
-    out->from.push_back(std::move(copy));
-  }
-  if (s->where) out->where = in(*s->where);
-  for (const auto& g : s->group_by) out->group_by.push_back(in(*g));
-  if (s->having) out->having = in(*s->having);
-  for (const auto& o : s->order_by) out->order_by.push_back({in(*o.expr), o.descending, o.nulls_first});
-  if (s->limit) out->limit = ast::clone(*s->limit);
-  if (s->offset) out->offset = ast::clone(*s->offset);
+  auto out = std::make_shared<ast::SelectStatement>(ast::map_expressions(
+      *s, [&](const ast::Expr& e) { return replace_in(e, inside, replace, into_derived_tables); }));
+  if (into_derived_tables)
+    for (ast::TableRef& ref : out->from)
+      if (ref.subquery) ref.subquery = replace_outer_columns(ref.subquery, local, replace, into_derived_tables);
   return out;
 }
 

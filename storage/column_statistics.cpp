@@ -159,12 +159,15 @@ double estimate_distinct(const HostColumn& column, std::size_t first_row) {
     if (!column.is_valid(row)) continue;
     values.push_back(column.is_plain() ? SampledValue{hash_bytes((*column.strings)[row]), 0} : bits_at(column, row));
   }
+  return estimate_distinct(values, rows, null_count(column, first_row));
+}
+
+std::size_t null_count(const HostColumn& column, std::size_t first_row) {
+  if (first_row == 0) return column.null_count();
   std::size_t nulls = 0;
-  if (first_row == 0)
-    nulls = column.null_count();
-  else if (column.has_nulls())
+  if (column.has_nulls())
     for (std::size_t row = first_row; row < column.size; ++row) nulls += !column.is_valid(row);
-  return estimate_distinct(values, rows, nulls);
+  return nulls;
 }
 
 double estimate_distinct(const std::vector<SampledValue>& non_null_sampled, std::size_t rows, std::size_t null_rows) {

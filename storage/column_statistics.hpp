@@ -26,6 +26,8 @@ constexpr std::size_t kDistinctSampleRows = std::size_t{1} << 16;
 // At least 1 for a column with a value; 0 for one of NULLs only.
 // With `first_row`, the same over rows first_row.. alone (an append's rows).
 double estimate_distinct(const HostColumn& column, std::size_t first_row = 0);
+// NULL rows of `column` from `first_row` on.
+std::size_t null_count(const HostColumn& column, std::size_t first_row);
 
 // The same from the sample alone, for a column whose values are never whole
 // in one place (a CSV load to the device alone samples each chunk as it

@@ -1058,9 +1058,7 @@ void set_streamed_statistics(const Table& table, const Table* old,
 // (every row of the new version).
 double distinct_after_append(const HostColumn& column, const Table& old, std::size_t c) {
   const bool varchar = column.type.id == Type::Varchar;
-  std::size_t new_nulls = 0;
-  if (column.has_nulls())
-    for (std::size_t row = old.rows; row < column.size; ++row) new_nulls += !column.is_valid(row);
+  const std::size_t new_nulls = null_count(column, old.rows);
   return appended_distinct(old.distinct_estimate(c), old.rows - old.null_count(c),
                            varchar ? ValueRange{} : old.value_range(c), estimate_distinct(column, old.rows),
                            column.size - old.rows - new_nulls, varchar ? ValueRange{} : value_range(column, old.rows));
