@@ -50,6 +50,13 @@ $build/tests/gpusql_tests || status=1
 
 step "tests: [gpu] with durations"
 $build/tests/gpusql_tests "[gpu]" --durations yes || status=1
+
+# The CUDA executor against the host one (and the oracles) over more seeds
+# than the suite's own: the four modes at about 0.25 s a seed each. Seeds
+# past the suite's found plans and errors that differed by executor.
+step "tests: [gpu][differential], ${GPUSQL_GPU_DIFF_SEEDS:-300} seeds from 1001"
+GPUSQL_DIFF_FIRST_SEED=1001 GPUSQL_DIFF_SEEDS=${GPUSQL_GPU_DIFF_SEEDS:-300} \
+  $build/tests/gpusql_tests "[gpu][differential]" || status=1
 fi
 
 step "acceptance query"
