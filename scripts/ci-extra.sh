@@ -17,8 +17,8 @@ seconds=${GPUSQL_FUZZ_SECONDS:-60}
 status=0
 step() { echo; echo "=== ci-extra: $* ($(date -u +%H:%M:%S))"; }
 
-step "differential, 4000 more seeds from 100001"
-GPUSQL_DIFF_FIRST_SEED=100001 GPUSQL_DIFF_SEEDS=${GPUSQL_CI_DIFF_SEEDS:-4000} \
+step "differential, 2000 more seeds from 100001"
+GPUSQL_DIFF_FIRST_SEED=100001 GPUSQL_DIFF_SEEDS=${GPUSQL_CI_DIFF_SEEDS:-2000} \
   "$build/tests/gpusql_tests" "[differential]~[duckdb]" || status=1
 
 duckdb_seeds=${GPUSQL_CI_DUCKDB_SEEDS:-550}
