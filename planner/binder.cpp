@@ -2445,7 +2445,9 @@ class QueryBinder {
       return remembered(e, [&] {
         const ast::Expr& exists = exists_without_limit(e);
         std::optional<BoundExpr> bound = exists_by_search(exists);
-        return bound ? bound : exists_by_outer_values(exists, /*semi=*/false);
+        if (!bound) bound = exists_by_outer_values(exists, /*semi=*/false);
+        if (bound) select_list_resolves(exists);
+        return bound;
       });
     };
     subqueries_.correlated_scalar = [this](const ast::Expr& e) {
@@ -2790,8 +2792,9 @@ class QueryBinder {
       if (part->kind == ExprKind::InSubquery && !part->negated) in_join(*part, binder);
       else if (!(subquery_comparison(*part) && join_correlated(*part)) &&
                !(part->kind == ExprKind::Exists &&
-                 (join_exists(*part) || exists_join(*part, false) || exists_by_outer_values(*part, /*semi=*/true))) &&
-               !(not_exists(*part) && exists_join(*part->args[0], true)))
+                 (join_exists(*part) || exists_join(*part, false) || exists_by_outer_values(*part, /*semi=*/true)) &&
+                 select_list_resolves(*part)) &&
+               !(not_exists(*part) && exists_join(*part->args[0], true) && select_list_resolves(*part->args[0])))
         add_conjuncts(binder.bind_boolean(*part, "WHERE clause"));
     }
     where_parts_.clear();
@@ -3767,29 +3770,124 @@ class QueryBinder {
   // an inner join, a row staying where its values are there; else a LEFT
   // JOIN, EXISTS where one matched (never NULL). A subquery that aggregates
   // without GROUP BY or HAVING has its one row whatever it reads: TRUE.
+  // With GROUP BY: the values some group has that HAVING keeps -- the
+  // subquery over D grouped by D's columns and its own keys (for one outer
+  // row, its groups are those of D's value). HAVING without GROUP BY: one
+  // group, empty too, that HAVING keeps or not -- has_group_kept().
   std::optional<BoundExpr> exists_by_outer_values(const ast::Expr& exists, bool semi) {
     const ast::SelectStatement& inner = *exists.subquery;
-    if (inner.having || inner.set_operation || inner.limit || inner.offset) return std::nullopt;
+    if (inner.set_operation || inner.limit || inner.offset) return std::nullopt;
     const std::size_t at = exists.offset;
-    const bool one_row = inner.group_by.empty() &&
-                         std::any_of(inner.items.begin(), inner.items.end(), [](const ast::SelectItem& item) {
-                           return AggregateScope::contains_aggregate(*item.expr);
-                         });
-    if (one_row)
-      return outer_references(inner, false) ? std::optional<BoundExpr>(bool_constant(true, at)) : std::nullopt;
-    std::optional<OuterValues> v = outer_values(inner, at, /*items=*/false);
+    const bool aggregates = std::any_of(inner.items.begin(), inner.items.end(), [](const ast::SelectItem& item) {
+      return AggregateScope::contains_aggregate(*item.expr);
+    });
+    if (inner.group_by.empty() && inner.having) return has_group_kept(exists, semi);
+    if (inner.group_by.empty() && aggregates)
+      return outer_references(inner, true) ? std::optional<BoundExpr>(bool_constant(true, at)) : std::nullopt;
+    const bool grouped = !inner.group_by.empty();
+    if (grouped && !groups_by_own_columns(inner)) return std::nullopt;
+    std::optional<OuterValues> v = outer_values(inner, at, /*items=*/grouped);
     if (!v) return std::nullopt;
     // A found row's first key is not NULL, unless keys match by IS NOT
     // DISTINCT FROM: then it carries a TRUE after its keys.
     const bool mark = nullable_keys(v->null_safe);
     std::vector<ast::SelectItem> items;
     if (mark) items.push_back({ast::make_bool_literal(true, at), "m"});
-    std::shared_ptr<const Table> found =
-        run_over_outer_values(over_outer_values(inner, v->texts, v->name, items, false, /*distinct=*/true), *v, at);
-    const std::size_t index = join_by_keys(std::move(found), "exists", v->bound, /*left=*/!semi, at, v->null_safe);
+    ast::SelectStatement found = over_outer_values(inner, v->texts, v->name, items, /*group=*/grouped, /*distinct=*/true);
+    if (grouped) {
+      const std::vector<std::string> local = from_names(inner);
+      for (const auto& key : inner.group_by)
+        found.group_by.push_back(over_outer_values(group_key(inner, *key), v->texts, v->name, local));
+      if (inner.having) found.having = over_outer_values(*inner.having, v->texts, v->name, local);
+      // The select list, which nothing reads, binds as DuckDB's would
+      // (a column neither grouped nor aggregated is an error).
+      ast::SelectStatement check = ast::clone(found);
+      check.distinct = false;
+      for (const auto& item : inner.items)
+        check.items.push_back({over_outer_values(*item.expr, v->texts, v->name, local), item.alias});
+      bind_query(check, catalog_, sql_, reader_, runner_, v->names);
+    }
+    std::shared_ptr<const Table> table = run_over_outer_values(std::move(found), *v, at);
+    const std::size_t index = join_by_keys(std::move(table), "exists", v->bound, /*left=*/!semi, at, v->null_safe);
     if (semi) return bool_constant(true, at);
     const int found_column = mark ? static_cast<int>(v->bound.size()) : 0;
     return node(Op::IsNotNull, DataType::boolean(), {TableScope::column_ref(q_.tables[index], found_column, at)}, at);
+  }
+
+  // A correlated EXISTS's select list, which the joins that stand for it
+  // never read, names columns one of the two queries has: DuckDB's error
+  // where it does not (outer_references() throws it). True.
+  bool select_list_resolves(const ast::Expr& exists) {
+    outer_references(*exists.subquery, /*items=*/true);
+    return true;
+  }
+
+  // GROUP BY keys and HAVING that name no select item by its alias (a
+  // bare name), and positions (GROUP BY 1) of items without aggregates: the
+  // rewritten subquery's select list is D's, group_key() puts the item's
+  // expression for the position.
+  static bool groups_by_own_columns(const ast::SelectStatement& inner) {
+    auto alias = [&](const ast::Expr& e) {
+      return e.kind == ExprKind::Column && e.table.empty() &&
+             std::any_of(inner.items.begin(), inner.items.end(),
+                         [&](const ast::SelectItem& item) { return iequals(item.alias, e.name); });
+    };
+    auto position = [&](const ast::Expr& e) {
+      const std::optional<int64_t> i = integer_literal(&e);
+      if (!i) return true;
+      if (*i < 1 || std::size_t(*i) > inner.items.size()) return false;
+      const ast::Expr& item = *inner.items[std::size_t(*i) - 1].expr;
+      return item.kind != ExprKind::Star && !AggregateScope::contains_aggregate(item);
+    };
+    for (const auto& key : inner.group_by)
+      if (alias(*key) || !position(*key)) return false;
+    std::vector<const ast::Expr*> columns;
+    if (inner.having) collect_columns(*inner.having, columns);
+    return std::none_of(columns.begin(), columns.end(), [&](const ast::Expr* c) { return alias(*c); });
+  }
+
+  // A GROUP BY key of `inner`, the item's expression for a position.
+  static const ast::Expr& group_key(const ast::SelectStatement& inner, const ast::Expr& key) {
+    const std::optional<int64_t> i = integer_literal(&key);
+    return i ? *inner.items[std::size_t(*i) - 1].expr : key;
+  }
+
+  // The names the FROM items of `s` go by.
+  static std::vector<std::string> from_names(const ast::SelectStatement& s) {
+    std::vector<std::string> names;
+    for (const auto& ref : s.from) names.push_back(ref.alias.empty() ? ref.name : ref.alias);
+    return names;
+  }
+
+  // EXISTS (SELECT ... FROM ... WHERE w HAVING h), no GROUP BY: its one
+  // group, empty or not, is there when h is TRUE -- the scalar subquery
+  // (SELECT CASE WHEN h THEN TRUE ELSE FALSE END FROM ... WHERE w), whose
+  // value over no rows is h's over none. Its select list must aggregate
+  // (or be constants), as over one group.
+  std::optional<BoundExpr> has_group_kept(const ast::Expr& exists, bool semi) {
+    const ast::SelectStatement& inner = *exists.subquery;
+    const std::size_t at = exists.offset;
+    for (const auto& item : inner.items)
+      if (!AggregateScope::contains_aggregate(*item.expr) && item.expr->kind != ExprKind::Literal)
+        return std::nullopt;
+    if (!AggregateScope::contains_aggregate(*inner.having)) return std::nullopt;
+    ast::SelectStatement kept;
+    kept.with = inner.with;
+    for (const auto& ref : inner.from) kept.from.push_back(ast::clone(ref));
+    if (inner.where) kept.where = ast::clone(*inner.where);
+    kept.items.push_back({ast::make_case(ast::clone(*inner.having), ast::make_bool_literal(true, at),
+                                         ast::make_bool_literal(false, at), at),
+                          ""});
+    made_.push_back(std::make_shared<const ast::SelectStatement>(std::move(kept)));
+    auto sub = std::make_unique<ast::Expr>();
+    sub->kind = ExprKind::Subquery;
+    sub->offset = at;
+    sub->subquery = made_.back();
+    made_exprs_.push_back(std::move(sub));
+    std::optional<BoundExpr> value = subqueries_.correlated_scalar(*made_exprs_.back());
+    if (!value || !semi) return value;
+    add_conjuncts(*std::move(value));
+    return bool_constant(true, at);
   }
 
   // x IN (SELECT e FROM ... WHERE conditions of any kind on outer
