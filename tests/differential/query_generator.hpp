@@ -118,6 +118,7 @@ struct Node {
   std::string quantifier;   // Quantified: "> ALL", "= ANY", ...
   bool distinct_rows = false;  // Scalar: SELECT DISTINCT
   std::string tail;            // Scalar, Exists: what follows its WHERE (" ORDER BY s.rowid LIMIT 1")
+  std::string item;            // Exists: its select list ("": *)
 };
 
 inline bool contains_aggregate(const Node& n) {
@@ -292,7 +293,8 @@ inline std::string render(const Node& n, Dialect d) {
       return "(" + r(n.args[0]) + (n.negated ? " NOT" : "") + " IN " + select + ")";
     }
     case K::Exists:
-      return std::string("(") + (n.negated ? "NOT " : "") + "EXISTS (SELECT * FROM " + n.text + " AS s" +
+      return std::string("(") + (n.negated ? "NOT " : "") + "EXISTS (SELECT " + (n.item.empty() ? "*" : n.item) +
+             " FROM " + n.text + " AS s" +
              (n.inner.empty() ? "" : " WHERE " + r(n.inner[0])) + n.tail + "))";
   }
   return "?";
@@ -1416,7 +1418,13 @@ class QueryGenerator {
     if (!value) {
       Node n = subquery_node(Node::Kind::Exists, t, {std::move(where)});
       n.negated = rng_.chance(0.4);
-      if (rng_.chance(0.15)) n.tail = " LIMIT 1";  // asks for a row all the same
+      if (new_shape(0.2)) {  // groups that HAVING keeps (binder.cpp's exists_by_outer_values())
+        duckdb_only_ = true;
+        n.item = "1";
+        n.tail = grouped_tail(inner, ordered);
+      } else if (rng_.chance(0.15)) {
+        n.tail = " LIMIT 1";  // asks for a row all the same
+      }
       return n;
     }
     Node sub = subquery_node(Node::Kind::Scalar, t, {*value, std::move(where)});
@@ -1435,6 +1443,23 @@ class QueryGenerator {
     sub.scale = decimal_scale(*value).value_or(-1);
     static const std::vector<std::string> ops = {"=", "<>", "<", "<=", ">", ">="};
     return compare(rng_.pick(ops), number(2), std::move(sub));
+  }
+
+  // " [GROUP BY s.c] HAVING h" for a correlated EXISTS: h counts the
+  // group's rows, or compares an extreme of its column with the outer one
+  // of a (subquery column, outer column) pair of `ordered`. Without GROUP BY
+  // the one group may be empty (COUNT(*) = 0 keeps it).
+  std::string grouped_tail(const std::vector<ColumnRef>& inner,
+                           const std::vector<std::pair<ColumnRef, ColumnRef>>& ordered) {
+    auto text = [](const ColumnRef& c) { return (c.qualifier.empty() ? "" : c.qualifier + ".") + c.name; };
+    std::string tail;
+    if (!inner.empty() && rng_.chance(0.7)) tail = " GROUP BY " + text(rng_.pick(inner));
+    static const std::vector<std::string> counts = {"COUNT(*) > 1", "COUNT(*) >= 2", "COUNT(*) = 1", "COUNT(*) = 0"};
+    if (ordered.empty() || rng_.chance(0.5)) return tail + " HAVING " + rng_.pick(counts);
+    auto [a, b] = rng_.pick(ordered);
+    if (b.qualifier.empty()) b.qualifier = outer_from_.alias.empty() ? outer_from_.table : outer_from_.alias;
+    static const std::vector<std::string> ops = {"<", "<=", ">", ">=", "="};
+    return tail + " HAVING " + (rng_.chance(0.5) ? "MAX(" : "MIN(") + text(a) + ") " + rng_.pick(ops) + " " + text(b);
   }
 
   // A subquery correlated with an aggregate query's GROUP BY column key
