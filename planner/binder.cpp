@@ -2442,7 +2442,8 @@ class QueryBinder {
     // A subquery written twice (in the select list and ORDER BY) binds once:
     // the same join, the same expression (SELECT DISTINCT's ORDER BY needs it).
     subqueries_.correlated_exists = [this](const ast::Expr& e) {
-      return remembered(e, [&] {
+      return remembered(e, [&]() -> std::optional<BoundExpr> {
+        if (std::optional<BoundExpr> past = exists_past_rows(e)) return past;
         const ast::Expr& exists = exists_without_limit(e);
         std::optional<BoundExpr> bound = exists_by_search(exists);
         if (!bound) bound = exists_by_outer_values(exists, /*semi=*/false);
@@ -3614,7 +3615,7 @@ class QueryBinder {
   // 0 asks for a row as EXISTS without them does: the EXISTS to bind,
   // without its LIMIT, OFFSET and ORDER BY (kept while this binder lives),
   // or `exists` itself where none is to go (LIMIT 0 or an OFFSET past 0
-  // stay: not supported yet where correlated).
+  // stay: exists_past_rows() binds them where correlated).
   const ast::Expr& exists_without_limit(const ast::Expr& exists) {
     const ast::SelectStatement& inner = *exists.subquery;
     if (!inner.limit || inner.set_operation) return exists;
@@ -3632,6 +3633,49 @@ class QueryBinder {
     rewritten->subquery = made_.back();
     made_exprs_.push_back(std::move(rewritten));
     return *made_exprs_.back();
+  }
+
+  // A correlated EXISTS over a subquery with LIMIT 0: FALSE, once the
+  // subquery without its LIMIT, OFFSET and ORDER BY binds (its errors are
+  // the query's). With OFFSET k > 0 (LIMIT n > 0 or none beside it): more
+  // than k rows, COUNT(*) > k (aggregate_holds()), for a subquery that
+  // neither groups nor keeps distinct rows; one that aggregates has one
+  // row: FALSE. Literals only; nullopt for any other shape.
+  std::optional<BoundExpr> exists_past_rows(const ast::Expr& exists) {
+    const ast::SelectStatement& inner = *exists.subquery;
+    if (inner.set_operation) return std::nullopt;
+    const std::optional<int64_t> limit = integer_literal(inner.limit.get());
+    const std::optional<int64_t> offset = integer_literal(inner.offset.get());
+    if ((inner.limit && (!limit || *limit < 0)) || (inner.offset && (!offset || *offset < 0))) return std::nullopt;
+    const bool none = limit == 0;
+    if (!none && offset.value_or(0) == 0) return std::nullopt;
+    const std::size_t at = exists.offset;
+    const bool aggregates = std::any_of(inner.items.begin(), inner.items.end(), [](const ast::SelectItem& item) {
+      return AggregateScope::contains_aggregate(*item.expr);
+    });
+    const bool one_row = aggregates && inner.group_by.empty() && !inner.having;
+    if (none || one_row) {
+      ast::SelectStatement all = ast::clone(inner);
+      all.order_by.clear();
+      all.limit.reset();
+      all.offset.reset();
+      made_.push_back(std::make_shared<const ast::SelectStatement>(std::move(all)));
+      auto whole = std::make_unique<ast::Expr>();
+      whole->kind = ExprKind::Exists;
+      whole->offset = at;
+      whole->subquery = made_.back();
+      made_exprs_.push_back(std::move(whole));
+      if (!subqueries_.correlated_exists(*made_exprs_.back())) return std::nullopt;
+      return bool_constant(false, at);
+    }
+    if (!inner.group_by.empty() || inner.having || inner.distinct || aggregates) return std::nullopt;
+    std::vector<ast::ExprPtr> star;
+    star.push_back(ast::make_star("", at));
+    ast::ExprPtr more = ast::make_binary(ast::BinaryOp::Gt, ast::make_function("count", std::move(star), false, at),
+                                         ast::make_integer_literal(*offset, at), at);
+    std::optional<BoundExpr> held = aggregate_holds(exists, std::move(more), /*semi=*/false);
+    if (held) select_list_resolves(exists);
+    return held;
   }
 
   static std::optional<int64_t> integer_literal(const ast::Expr* e) {
@@ -3866,18 +3910,27 @@ class QueryBinder {
   // (or be constants), as over one group.
   std::optional<BoundExpr> has_group_kept(const ast::Expr& exists, bool semi) {
     const ast::SelectStatement& inner = *exists.subquery;
-    const std::size_t at = exists.offset;
     for (const auto& item : inner.items)
       if (!AggregateScope::contains_aggregate(*item.expr) && item.expr->kind != ExprKind::Literal)
         return std::nullopt;
     if (!AggregateScope::contains_aggregate(*inner.having)) return std::nullopt;
+    return aggregate_holds(exists, ast::clone(*inner.having), semi);
+  }
+
+  // Whether `condition`, over aggregates of the rows of the subquery of
+  // `exists` (its FROM and WHERE), holds: the scalar subquery
+  // (SELECT CASE WHEN condition THEN TRUE ELSE FALSE END FROM ... WHERE ...),
+  // correlated, whose value over no rows is the condition's over none.
+  std::optional<BoundExpr> aggregate_holds(const ast::Expr& exists, ast::ExprPtr condition, bool semi) {
+    const ast::SelectStatement& inner = *exists.subquery;
+    const std::size_t at = exists.offset;
     ast::SelectStatement kept;
     kept.with = inner.with;
     for (const auto& ref : inner.from) kept.from.push_back(ast::clone(ref));
     if (inner.where) kept.where = ast::clone(*inner.where);
-    kept.items.push_back({ast::make_case(ast::clone(*inner.having), ast::make_bool_literal(true, at),
-                                         ast::make_bool_literal(false, at), at),
-                          ""});
+    kept.items.push_back(
+        {ast::make_case(std::move(condition), ast::make_bool_literal(true, at), ast::make_bool_literal(false, at), at),
+         ""});
     made_.push_back(std::make_shared<const ast::SelectStatement>(std::move(kept)));
     auto sub = std::make_unique<ast::Expr>();
     sub->kind = ExprKind::Subquery;

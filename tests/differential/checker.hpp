@@ -499,10 +499,16 @@ class Checker {
       return known("a failing CAST on rows DuckDB filters before the join (gpusql after)");
     // A subquery in WHERE may join (IN, EXISTS, a correlated comparison),
     // and gpusql evaluates the rest of WHERE on the rows the join keeps.
-    if (duckdb_overflows && subquery_in_where() && duckdb_may_overflow())
+    if (duckdb_overflows && subquery_in(q_.where) && duckdb_may_overflow())
       return known("integer overflow on rows a subquery's join removes first in gpusql");
-    if (duckdb_conversion && subquery_in_where() && cast_may_fail())
+    if (duckdb_conversion && subquery_in(q_.where) && cast_may_fail())
       return known("a failing CAST on rows a subquery's join removes first in gpusql");
+    // And a HAVING with a subquery: DuckDB may compute the select list of
+    // groups it then drops (D25).
+    if (duckdb_overflows && subquery_in(q_.having) && duckdb_may_overflow())
+      return known("integer overflow in a group a HAVING with a subquery drops (D25)");
+    if (duckdb_conversion && subquery_in(q_.having) && cast_may_fail())
+      return known("a failing CAST in a group a HAVING with a subquery drops (D25)");
     if (duckdb_overflows && q_.having && s.error.find("HUGEINT addition") != std::string::npos &&
         wide_sum_may_overflow())
       return known("a DECIMAL SUM past 128 bits in a group HAVING drops (DuckDB checks every group's, gpusql the "
@@ -510,10 +516,10 @@ class Checker {
     return mismatch(duckdb_overflows ? "DuckDB reports an overflow gpusql does not see" : "DuckDB fails");
   }
 
-  bool subquery_in_where() const {
+  static bool subquery_in(const std::optional<Node>& clause) {
     bool found = false;
-    if (q_.where)
-      collect(*q_.where, [&](const Node& n) {
+    if (clause)
+      collect(*clause, [&](const Node& n) {
         found = found || n.kind == Node::Kind::Scalar || n.kind == Node::Kind::InSelect ||
                 n.kind == Node::Kind::Exists || n.kind == Node::Kind::Quantified;
       });

@@ -151,6 +151,13 @@
 //      the condition says are TRUE (over a column whose values are all NULL,
 //      `b >= 'b' OR 'abc' IS DISTINCT FROM b` keeps no row). Accepted where
 //      the two counts differ on DuckDB (checker.hpp).
+// D25. DuckDB may compute the select list of a group that a HAVING with a
+//      subquery then drops, and fail there: CAST(SUM(x) AS DECIMAL(18,2))
+//      out of range in a group `HAVING NOT EXISTS (...)` removes, in an
+//      INTERSECT whose operands share that subquery (the same SELECT alone
+//      answers). gpusql applies HAVING first, as the standard orders the
+//      clauses. Accepted where the CAST (or the overflowing expression)
+//      fails over all groups on DuckDB (checker.hpp).
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with

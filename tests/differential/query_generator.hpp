@@ -1422,6 +1422,10 @@ class QueryGenerator {
         duckdb_only_ = true;
         n.item = "1";
         n.tail = grouped_tail(inner, ordered);
+      } else if (new_shape(0.1)) {  // binder.cpp's exists_past_rows()
+        duckdb_only_ = true;
+        static const std::vector<std::string> tails = {" LIMIT 0", " OFFSET 1", " LIMIT 2 OFFSET 1", " OFFSET 2"};
+        n.tail = rng_.pick(tails);
       } else if (rng_.chance(0.15)) {
         n.tail = " LIMIT 1";  // asks for a row all the same
       }
