@@ -3545,6 +3545,8 @@ class QueryBinder {
       return scalar_by_outer_values(fewer_keys);
     }
     if (one_row_value(inner)) return scalar_row_by_outer_values(sub);
+    if (!inner.group_by.empty()) return grouped_scalar_by_outer_values(sub);
+    if (inner.having) return kept_scalar_by_outer_values(sub);
     if (!one_aggregate_value(inner)) return std::nullopt;
     const std::size_t at = sub.offset;
     std::optional<OuterValues> v = outer_values(inner, at);
@@ -3558,6 +3560,86 @@ class QueryBinder {
     std::shared_ptr<const Table> groups =
         run_over_outer_values(over_outer_values(inner, v->texts, v->name, items, /*group=*/true, false), *v, at);
     return value_of_groups(std::move(groups), v->bound, std::move(empty_value), at, v->null_safe);
+  }
+
+  // (SELECT e FROM ... WHERE conditions on outer references GROUP BY g
+  // [HAVING h]): a row per group HAVING keeps, so the value of the one
+  // group, NULL where none is left, DuckDB's error where more are. The
+  // subquery over D grouped by D's columns and g (HAVING as written) gives
+  // each group's e; over those, per D's values, MIN(e) -- the value, when
+  // it is the only one -- and COUNT(*), LEFT JOINed by D's columns, and
+  // Op::CheckOneRow fails a row whose values count more than one.
+  std::optional<BoundExpr> grouped_scalar_by_outer_values(const ast::Expr& sub) {
+    const ast::SelectStatement& inner = *sub.subquery;
+    const std::size_t at = sub.offset;
+    if (inner.items.size() != 1 || inner.items[0].expr->kind == ExprKind::Star || inner.distinct ||
+        !inner.order_by.empty() || inner.limit || inner.offset || inner.set_operation ||
+        !groups_by_own_columns(inner))
+      return std::nullopt;
+    std::optional<OuterValues> v = outer_values(inner, at);
+    if (!v) return std::nullopt;
+    const std::vector<std::string> local = from_names(inner);
+    std::vector<ast::SelectItem> value;
+    value.push_back({ast::clone(*inner.items[0].expr), "v"});
+    auto groups = std::make_shared<ast::SelectStatement>(
+        over_outer_values(inner, v->texts, v->name, value, /*group=*/true, false));
+    for (const auto& key : inner.group_by)
+      groups->group_by.push_back(over_outer_values(group_key(inner, *key), v->texts, v->name, local));
+    if (inner.having) groups->having = over_outer_values(*inner.having, v->texts, v->name, local);
+    // SELECT "outer 0", ..., MIN(v) AS v, COUNT(*) AS n FROM (groups) GROUP BY "outer 0", ...
+    ast::SelectStatement per_value;
+    ast::TableRef from;
+    from.alias = "groups";
+    from.offset = at;
+    from.subquery = std::move(groups);
+    per_value.from.push_back(std::move(from));
+    for (std::size_t i = 0; i < v->texts.size(); ++i) {
+      per_value.items.push_back({ast::make_column("groups", outer_value_name(i), at), outer_value_name(i)});
+      per_value.group_by.push_back(ast::make_column("groups", outer_value_name(i), at));
+    }
+    auto one = [&](ast::ExprPtr x) {
+      std::vector<ast::ExprPtr> args;
+      args.push_back(std::move(x));
+      return args;
+    };
+    per_value.items.push_back({ast::make_function("min", one(ast::make_column("groups", "v", at)), false, at), "v"});
+    per_value.items.push_back({ast::make_function("count", one(ast::make_star("", at)), false, at), "n"});
+    std::shared_ptr<const Table> values = run_over_outer_values(std::move(per_value), *v, at);
+    const int k = static_cast<int>(v->bound.size());
+    const std::size_t index = join_by_keys(std::move(values), "correlated", v->bound, /*left=*/true, at, v->null_safe);
+    BoundExpr found = TableScope::column_ref(q_.tables[index], k, at);
+    const DataType type = found.type;
+    std::shared_ptr<const Dictionary> dictionary = found.dictionary;
+    BoundExpr checked =
+        node(Op::CheckOneRow, type, {std::move(found), TableScope::column_ref(q_.tables[index], k + 1, at)}, at);
+    checked.dictionary = std::move(dictionary);
+    return checked;
+  }
+
+  // (SELECT e FROM ... WHERE ... HAVING h), no GROUP BY: one group, empty
+  // too, that h keeps or not -- (SELECT CASE WHEN h THEN e END ...), an
+  // aggregate's one value. e must aggregate (or be a constant), as over one group.
+  std::optional<BoundExpr> kept_scalar_by_outer_values(const ast::Expr& sub) {
+    const ast::SelectStatement& inner = *sub.subquery;
+    const std::size_t at = sub.offset;
+    if (inner.items.size() != 1 || inner.distinct || !inner.order_by.empty() || inner.limit || inner.offset ||
+        inner.set_operation || !AggregateScope::contains_aggregate(*inner.having))
+      return std::nullopt;
+    const ast::Expr& e = *inner.items[0].expr;
+    if (!AggregateScope::contains_aggregate(e) && e.kind != ExprKind::Literal) return std::nullopt;
+    ast::SelectStatement kept;
+    kept.with = inner.with;
+    for (const auto& ref : inner.from) kept.from.push_back(ast::clone(ref));
+    if (inner.where) kept.where = ast::clone(*inner.where);
+    kept.items.push_back(
+        {ast::make_case(ast::clone(*inner.having), ast::clone(e), ast::make_null_literal(at), at), inner.items[0].alias});
+    made_.push_back(std::make_shared<const ast::SelectStatement>(std::move(kept)));
+    auto rewritten = std::make_unique<ast::Expr>();
+    rewritten->kind = ExprKind::Subquery;
+    rewritten->offset = at;
+    rewritten->subquery = made_.back();
+    made_exprs_.push_back(std::move(rewritten));
+    return subqueries_.correlated_scalar(*made_exprs_.back());
   }
 
   // A subquery of one value that does not aggregate: a value per row its

@@ -1030,12 +1030,14 @@ class Checker {
   static constexpr const char* kMoreThanOneRow = "More than one row returned by a subquery";
 
   // D21 of duckdb_oracle.hpp: does a scalar subquery without an aggregate
-  // give some row of the query's FROM (before WHERE) more than one row, on
+  // (or with GROUP BY) give some row of the query's FROM (before WHERE) more than one row, on
   // DuckDB (and, `gpusql_too`, does gpusql find it so as well)?
   bool subquery_rows_repeat(bool gpusql_too = false) {
     bool found = false;
     each_node([&](const Node& n) {
-      if (found || n.kind != Node::Kind::Scalar || n.inner.empty() || contains_aggregate(n.inner[0])) return;
+      // An aggregate's one row, unless GROUP BY makes a row per group.
+      if (found || n.kind != Node::Kind::Scalar || n.inner.empty()) return;
+      if (contains_aggregate(n.inner[0]) && n.tail.find(" GROUP BY ") == std::string::npos) return;
       auto probe = [&](Dialect d) { return "SELECT COUNT(" + render(n, d) + ")" + q_.from_sql(d); };
       OracleResult r = f_.duckdb().query(probe(Dialect::Duckdb));
       found = !r.ok && r.error.find(kMoreThanOneRow) != std::string::npos;

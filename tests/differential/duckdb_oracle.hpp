@@ -126,7 +126,7 @@
 //      values exactly and answers. Accepted where DuckDB's error is such a
 //      cast to DECIMAL(38,s) and D10's probe finds a DECIMAL value of 18
 //      digits or more (checker.hpp).
-// D21. A correlated scalar subquery without an aggregate that gives a row
+// D21. A correlated scalar subquery without an aggregate (or with GROUP BY) that gives a row
 //      more than one row is an error in both; but DuckDB first prunes a
 //      comparison with it that its column statistics say cannot hold
 //      ((SELECT s.b1 ...) = 5 where every b1 is 10^10 or more) and answers

@@ -1432,7 +1432,10 @@ class QueryGenerator {
       return n;
     }
     Node sub = subquery_node(Node::Kind::Scalar, t, {*value, std::move(where)});
-    if (row_value && rng_.chance(0.25)) sub.distinct_rows = true;
+    if (!row_value && new_shape(0.1)) {  // binder.cpp's grouped_scalar_by_outer_values()
+      duckdb_only_ = true;
+      sub.tail = grouped_tail(inner, ordered);
+    } else if (row_value && rng_.chance(0.25)) sub.distinct_rows = true;
     else if (row_value && rng_.chance(0.35)) {  // the row's own order last: no ties, whose winner DuckDB leaves open
       sub.tail = " ORDER BY ";
       if (!inner.empty() && rng_.chance(0.4)) {  // a column's order first (binder.cpp's first_key_fixed())
