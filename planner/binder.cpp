@@ -3578,32 +3578,16 @@ class QueryBinder {
       return std::nullopt;
     std::optional<OuterValues> v = outer_values(inner, at);
     if (!v) return std::nullopt;
-    const std::vector<std::string> local = from_names(inner);
-    std::vector<ast::SelectItem> value;
-    value.push_back({ast::clone(*inner.items[0].expr), "v"});
-    auto groups = std::make_shared<ast::SelectStatement>(
-        over_outer_values(inner, v->texts, v->name, value, /*group=*/true, false));
-    for (const auto& key : inner.group_by)
-      groups->group_by.push_back(over_outer_values(group_key(inner, *key), v->texts, v->name, local));
-    if (inner.having) groups->having = over_outer_values(*inner.having, v->texts, v->name, local);
-    // SELECT "outer 0", ..., MIN(v) AS v, COUNT(*) AS n FROM (groups) GROUP BY "outer 0", ...
-    ast::SelectStatement per_value;
-    ast::TableRef from;
-    from.alias = "groups";
-    from.offset = at;
-    from.subquery = std::move(groups);
-    per_value.from.push_back(std::move(from));
-    for (std::size_t i = 0; i < v->texts.size(); ++i) {
-      per_value.items.push_back({ast::make_column("groups", outer_value_name(i), at), outer_value_name(i)});
-      per_value.group_by.push_back(ast::make_column("groups", outer_value_name(i), at));
-    }
     auto one = [&](ast::ExprPtr x) {
       std::vector<ast::ExprPtr> args;
       args.push_back(std::move(x));
       return args;
     };
-    per_value.items.push_back({ast::make_function("min", one(ast::make_column("groups", "v", at)), false, at), "v"});
-    per_value.items.push_back({ast::make_function("count", one(ast::make_star("", at)), false, at), "n"});
+    std::vector<ast::SelectItem> items;
+    items.push_back({ast::make_function("min", one(ast::make_column("groups", "v", at)), false, at), "v"});
+    items.push_back({ast::make_function("count", one(ast::make_star("", at)), false, at), "n"});
+    ast::SelectStatement per_value = over_groups(groups_over_outer_values(inner, *v), *v, std::move(items),
+                                                 /*group=*/true, false, at);
     std::shared_ptr<const Table> values = run_over_outer_values(std::move(per_value), *v, at);
     const int k = static_cast<int>(v->bound.size());
     const std::size_t index = join_by_keys(std::move(values), "correlated", v->bound, /*left=*/true, at, v->null_safe);
@@ -3614,6 +3598,41 @@ class QueryBinder {
         node(Op::CheckOneRow, type, {std::move(found), TableScope::column_ref(q_.tables[index], k + 1, at)}, at);
     checked.dictionary = std::move(dictionary);
     return checked;
+  }
+
+  // The subquery over D grouped by D's columns and its own keys (HAVING as
+  // written), its one item as column v: a row per group it keeps.
+  std::shared_ptr<const ast::SelectStatement> groups_over_outer_values(const ast::SelectStatement& inner,
+                                                                       const OuterValues& v) {
+    const std::vector<std::string> local = from_names(inner);
+    std::vector<ast::SelectItem> value;
+    value.push_back({ast::clone(*inner.items[0].expr), "v"});
+    auto groups =
+        std::make_shared<ast::SelectStatement>(over_outer_values(inner, v.texts, v.name, value, /*group=*/true, false));
+    for (const auto& key : inner.group_by)
+      groups->group_by.push_back(over_outer_values(group_key(inner, *key), v.texts, v.name, local));
+    if (inner.having) groups->having = over_outer_values(*inner.having, v.texts, v.name, local);
+    return groups;
+  }
+
+  // SELECT [DISTINCT] groups."outer 0", ..., items FROM (groups) AS groups
+  // [GROUP BY groups."outer 0", ...]: `items` read the groups' v.
+  static ast::SelectStatement over_groups(std::shared_ptr<const ast::SelectStatement> groups, const OuterValues& v,
+                                          std::vector<ast::SelectItem> items, bool group, bool distinct,
+                                          std::size_t at) {
+    ast::SelectStatement out;
+    out.distinct = distinct;
+    ast::TableRef from;
+    from.alias = "groups";
+    from.offset = at;
+    from.subquery = std::move(groups);
+    out.from.push_back(std::move(from));
+    for (std::size_t i = 0; i < v.texts.size(); ++i) {
+      out.items.push_back({ast::make_column("groups", outer_value_name(i), at), outer_value_name(i)});
+      if (group) out.group_by.push_back(ast::make_column("groups", outer_value_name(i), at));
+    }
+    for (auto& item : items) out.items.push_back(std::move(item));
+    return out;
   }
 
   // (SELECT e FROM ... WHERE ... HAVING h), no GROUP BY: one group, empty
@@ -4036,17 +4055,27 @@ class QueryBinder {
   std::optional<BoundExpr> in_by_outer_values(const ast::Expr& in, const BoundExpr& x, bool semi) {
     const ast::SelectStatement& inner = *in.subquery;
     throw_if_not_one_column(inner, in.offset);
-    if (inner.items.size() != 1 || inner.items[0].expr->kind == ExprKind::Star || !inner.group_by.empty() ||
-        inner.having || AggregateScope::contains_aggregate(*inner.items[0].expr) || x.type.is_floating())
+    // With GROUP BY: e per group HAVING keeps (groups_over_outer_values()).
+    const bool grouped = !inner.group_by.empty();
+    if (inner.items.size() != 1 || inner.items[0].expr->kind == ExprKind::Star ||
+        (!grouped && (inner.having || AggregateScope::contains_aggregate(*inner.items[0].expr))) ||
+        (grouped && !groups_by_own_columns(inner)) || x.type.is_floating())
       return std::nullopt;
     const std::size_t at = in.offset;
     std::optional<OuterValues> v = outer_values(inner, at);
     if (!v) return std::nullopt;
-    const ast::Expr& e = *inner.items[0].expr;
+    const ast::ExprPtr group_value = ast::make_column("groups", "v", at);
+    const ast::Expr& e = grouped ? *group_value : *inner.items[0].expr;
+    std::shared_ptr<const ast::SelectStatement> groups;
+    if (grouped) groups = groups_over_outer_values(inner, *v);
+    // The statement over D's rows (or its groups) with `items`.
+    auto over_rows = [&](std::vector<ast::SelectItem> items, bool group, bool distinct) {
+      return grouped ? over_groups(groups, *v, std::move(items), group, distinct, at)
+                     : over_outer_values(inner, v->texts, v->name, items, group, distinct);
+    };
     std::vector<ast::SelectItem> value;
     value.push_back({ast::clone(e), "v"});
-    std::shared_ptr<const Table> values =
-        run_over_outer_values(over_outer_values(inner, v->texts, v->name, value, false, /*distinct=*/true), *v, at);
+    std::shared_ptr<const Table> values = run_over_outer_values(over_rows(std::move(value), false, true), *v, at);
     if (values->columns.back().type.is_floating()) return std::nullopt;
     const int k = static_cast<int>(v->bound.size());
     const std::size_t index = join_by_keys(std::move(values), "in_set", v->bound, /*left=*/!semi, at, v->null_safe);
@@ -4066,8 +4095,7 @@ class QueryBinder {
       counts.push_back({ast::make_function("count", std::move(star), false, at), "n"});
       counts.push_back({ast::make_function("count", std::move(arg), false, at), "nn"});
     }
-    std::shared_ptr<const Table> counted =
-        run_over_outer_values(over_outer_values(inner, v->texts, v->name, counts, /*group=*/true, false), *v, at);
+    std::shared_ptr<const Table> counted = run_over_outer_values(over_rows(std::move(counts), true, false), *v, at);
     const std::size_t c = join_by_keys(std::move(counted), "in_counts", v->bound, /*left=*/true, at, v->null_safe);
     auto column = [&](std::size_t table, int i) { return TableScope::column_ref(q_.tables[table], i, at); };
     const DataType boolean = DataType::boolean();

@@ -1384,6 +1384,10 @@ class QueryGenerator {
         if (rng_.chance(0.4)) where = binary(Node::Kind::And, std::move(where), inside(t, [&] { return local_condition(); }));
         Node n = subquery_node(Node::Kind::InSelect, t, {column(c), std::move(where)});
         n.negated = rng_.chance(0.4);
+        if (new_shape(0.15)) {  // binder.cpp's in_by_outer_values() over groups
+          duckdb_only_ = true;
+          n.tail = grouped_tail(inner, ordered, &c);
+        }
         n.args.push_back(std::move(x));
         return n;
       }
@@ -1456,11 +1460,14 @@ class QueryGenerator {
   // group's rows, or compares an extreme of its column with the outer one
   // of a (subquery column, outer column) pair of `ordered`. Without GROUP BY
   // the one group may be empty (COUNT(*) = 0 keeps it).
+  // `key`: GROUP BY that column (the item of x IN (SELECT s.c ...)).
   std::string grouped_tail(const std::vector<ColumnRef>& inner,
-                           const std::vector<std::pair<ColumnRef, ColumnRef>>& ordered) {
+                           const std::vector<std::pair<ColumnRef, ColumnRef>>& ordered,
+                           const ColumnRef* key = nullptr) {
     auto text = [](const ColumnRef& c) { return (c.qualifier.empty() ? "" : c.qualifier + ".") + c.name; };
     std::string tail;
-    if (!inner.empty() && rng_.chance(0.7)) tail = " GROUP BY " + text(rng_.pick(inner));
+    if (key) tail = " GROUP BY " + text(*key);
+    else if (!inner.empty() && rng_.chance(0.7)) tail = " GROUP BY " + text(rng_.pick(inner));
     static const std::vector<std::string> counts = {"COUNT(*) > 1", "COUNT(*) >= 2", "COUNT(*) = 1", "COUNT(*) = 0"};
     if (ordered.empty() || rng_.chance(0.5)) return tail + " HAVING " + rng_.pick(counts);
     auto [a, b] = rng_.pick(ordered);
