@@ -3652,13 +3652,7 @@ class QueryBinder {
     if (inner.where) kept.where = ast::clone(*inner.where);
     kept.items.push_back(
         {ast::make_case(ast::clone(*inner.having), ast::clone(e), ast::make_null_literal(at), at), inner.items[0].alias});
-    made_.push_back(std::make_shared<const ast::SelectStatement>(std::move(kept)));
-    auto rewritten = std::make_unique<ast::Expr>();
-    rewritten->kind = ExprKind::Subquery;
-    rewritten->offset = at;
-    rewritten->subquery = made_.back();
-    made_exprs_.push_back(std::move(rewritten));
-    return subqueries_.correlated_scalar(*made_exprs_.back());
+    return subqueries_.correlated_scalar(made_subquery(ExprKind::Subquery, std::move(kept), at));
   }
 
   // A subquery of one value that does not aggregate: a value per row its
@@ -3723,16 +3717,27 @@ class QueryBinder {
     if (inner.offset && integer_literal(inner.offset.get()) != 0) return exists;
     const std::optional<int64_t> limit = integer_literal(inner.limit.get());
     if (!limit || *limit <= 0) return exists;
-    ast::SelectStatement s = ast::clone(inner);
+    return exists_over_every_row(exists);
+  }
+
+  // The EXISTS without its subquery's LIMIT, OFFSET and ORDER BY.
+  const ast::Expr& exists_over_every_row(const ast::Expr& exists) {
+    ast::SelectStatement s = ast::clone(*exists.subquery);
     s.order_by.clear();
     s.limit.reset();
     s.offset.reset();
-    made_.push_back(std::make_shared<const ast::SelectStatement>(std::move(s)));
-    auto rewritten = std::make_unique<ast::Expr>();
-    rewritten->kind = ExprKind::Exists;
-    rewritten->offset = exists.offset;
-    rewritten->subquery = made_.back();
-    made_exprs_.push_back(std::move(rewritten));
+    return made_subquery(ExprKind::Exists, std::move(s), exists.offset);
+  }
+
+  // A subquery expression (`kind`: Subquery, Exists) over `select`, kept
+  // while this binder lives.
+  const ast::Expr& made_subquery(ExprKind kind, ast::SelectStatement select, std::size_t at) {
+    made_.push_back(std::make_shared<const ast::SelectStatement>(std::move(select)));
+    auto e = std::make_unique<ast::Expr>();
+    e->kind = kind;
+    e->offset = at;
+    e->subquery = made_.back();
+    made_exprs_.push_back(std::move(e));
     return *made_exprs_.back();
   }
 
@@ -3756,17 +3761,7 @@ class QueryBinder {
     });
     const bool one_row = aggregates && inner.group_by.empty() && !inner.having;
     if (none || one_row) {
-      ast::SelectStatement all = ast::clone(inner);
-      all.order_by.clear();
-      all.limit.reset();
-      all.offset.reset();
-      made_.push_back(std::make_shared<const ast::SelectStatement>(std::move(all)));
-      auto whole = std::make_unique<ast::Expr>();
-      whole->kind = ExprKind::Exists;
-      whole->offset = at;
-      whole->subquery = made_.back();
-      made_exprs_.push_back(std::move(whole));
-      if (!subqueries_.correlated_exists(*made_exprs_.back())) return std::nullopt;
+      if (!subqueries_.correlated_exists(exists_over_every_row(exists))) return std::nullopt;
       return bool_constant(false, at);
     }
     if (!inner.group_by.empty() || inner.having || inner.distinct || aggregates) return std::nullopt;
@@ -4032,13 +4027,7 @@ class QueryBinder {
     kept.items.push_back(
         {ast::make_case(std::move(condition), ast::make_bool_literal(true, at), ast::make_bool_literal(false, at), at),
          ""});
-    made_.push_back(std::make_shared<const ast::SelectStatement>(std::move(kept)));
-    auto sub = std::make_unique<ast::Expr>();
-    sub->kind = ExprKind::Subquery;
-    sub->offset = at;
-    sub->subquery = made_.back();
-    made_exprs_.push_back(std::move(sub));
-    std::optional<BoundExpr> value = subqueries_.correlated_scalar(*made_exprs_.back());
+    std::optional<BoundExpr> value = subqueries_.correlated_scalar(made_subquery(ExprKind::Subquery, std::move(kept), at));
     if (!value || !semi) return value;
     add_conjuncts(*std::move(value));
     return bool_constant(true, at);
