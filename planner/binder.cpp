@@ -1774,8 +1774,11 @@ class TableScope : public Scope {
     throw Error(ErrorKind::Binder, message, e.offset);
   }
 
-  // `encode`: false leaves a column of plain strings that no statement has
-  // encoded yet without its dictionary (plain_strings_column()).
+  // `encode`: false leaves a column of plain strings without its dictionary
+  // (plain_strings_column()), encoded by some statement or not: a LIKE then
+  // binds alike in every clause of a statement, though an aggregate of the
+  // same statement encodes the column between them (a group key and the
+  // ORDER BY that names it stay one expression).
   static BoundExpr column_ref(const BoundTableRef& t, int c, std::size_t offset, bool encode = true) {
     BoundExpr e;
     e.op = Op::Column;
@@ -1783,8 +1786,7 @@ class TableScope : public Scope {
     e.type = t.table->columns[c].type;
     e.offset = offset;
     const auto column = static_cast<std::size_t>(c);
-    if (encode || !t.table->is_plain(column) || t.table->scan_column(column))
-      e.dictionary = t.table->dictionary(column);
+    if (encode || !t.table->is_plain(column)) e.dictionary = t.table->dictionary(column);
     e.domain = t.table.get();
     e.domain_column = c;
     return e;
