@@ -3606,15 +3606,21 @@ class QueryBinder {
   // written), its one item as column v: a row per group it keeps.
   std::shared_ptr<const ast::SelectStatement> groups_over_outer_values(const ast::SelectStatement& inner,
                                                                        const OuterValues& v) {
-    const std::vector<std::string> local = from_names(inner);
     std::vector<ast::SelectItem> value;
     value.push_back({ast::clone(*inner.items[0].expr), "v"});
     auto groups =
         std::make_shared<ast::SelectStatement>(over_outer_values(inner, v.texts, v.name, value, /*group=*/true, false));
-    for (const auto& key : inner.group_by)
-      groups->group_by.push_back(over_outer_values(group_key(inner, *key), v.texts, v.name, local));
-    if (inner.having) groups->having = over_outer_values(*inner.having, v.texts, v.name, local);
+    add_own_groups(*groups, inner, v);
     return groups;
+  }
+
+  // `over`, the subquery `inner` over D grouped by D's columns, grouped by
+  // inner's own keys too (a position: its item's expression), with its HAVING.
+  static void add_own_groups(ast::SelectStatement& over, const ast::SelectStatement& inner, const OuterValues& v) {
+    const std::vector<std::string> local = with_from_names({}, inner);
+    for (const auto& key : inner.group_by)
+      over.group_by.push_back(over_outer_values(group_key(inner, *key), v.texts, v.name, local));
+    if (inner.having) over.having = over_outer_values(*inner.having, v.texts, v.name, local);
   }
 
   // SELECT [DISTINCT] groups."outer 0", ..., items FROM (groups) AS groups
@@ -3758,9 +3764,7 @@ class QueryBinder {
     const bool none = limit == 0;
     if (!none && offset.value_or(0) == 0) return std::nullopt;
     const std::size_t at = exists.offset;
-    const bool aggregates = std::any_of(inner.items.begin(), inner.items.end(), [](const ast::SelectItem& item) {
-      return AggregateScope::contains_aggregate(*item.expr);
-    });
+    const bool aggregates = items_aggregate(inner);
     const bool one_row = aggregates && inner.group_by.empty() && !inner.having;
     if (none || one_row) {
       if (!subqueries_.correlated_exists(exists_over_every_row(exists))) return std::nullopt;
@@ -3920,9 +3924,7 @@ class QueryBinder {
     const ast::SelectStatement& inner = *exists.subquery;
     if (inner.set_operation || inner.limit || inner.offset) return std::nullopt;
     const std::size_t at = exists.offset;
-    const bool aggregates = std::any_of(inner.items.begin(), inner.items.end(), [](const ast::SelectItem& item) {
-      return AggregateScope::contains_aggregate(*item.expr);
-    });
+    const bool aggregates = items_aggregate(inner);
     if (inner.group_by.empty() && inner.having) return has_group_kept(exists, semi);
     if (inner.group_by.empty() && aggregates)
       return outer_references(inner, true) ? std::optional<BoundExpr>(bool_constant(true, at)) : std::nullopt;
@@ -3937,10 +3939,8 @@ class QueryBinder {
     if (mark) items.push_back({ast::make_bool_literal(true, at), "m"});
     ast::SelectStatement found = over_outer_values(inner, v->texts, v->name, items, /*group=*/grouped, /*distinct=*/true);
     if (grouped) {
-      const std::vector<std::string> local = from_names(inner);
-      for (const auto& key : inner.group_by)
-        found.group_by.push_back(over_outer_values(group_key(inner, *key), v->texts, v->name, local));
-      if (inner.having) found.having = over_outer_values(*inner.having, v->texts, v->name, local);
+      add_own_groups(found, inner, *v);
+      const std::vector<std::string> local = with_from_names({}, inner);
       // The select list, which nothing reads, binds as DuckDB's would
       // (a column neither grouped nor aggregated is an error).
       ast::SelectStatement check = ast::clone(found);
@@ -3954,6 +3954,13 @@ class QueryBinder {
     if (semi) return bool_constant(true, at);
     const int found_column = mark ? static_cast<int>(v->bound.size()) : 0;
     return node(Op::IsNotNull, DataType::boolean(), {TableScope::column_ref(q_.tables[index], found_column, at)}, at);
+  }
+
+  // Whether an item of `inner`'s select list holds an aggregate.
+  static bool items_aggregate(const ast::SelectStatement& inner) {
+    return std::any_of(inner.items.begin(), inner.items.end(), [](const ast::SelectItem& item) {
+      return AggregateScope::contains_aggregate(*item.expr);
+    });
   }
 
   // A correlated EXISTS's select list, which the joins that stand for it
@@ -3992,13 +3999,6 @@ class QueryBinder {
   static const ast::Expr& group_key(const ast::SelectStatement& inner, const ast::Expr& key) {
     const std::optional<int64_t> i = integer_literal(&key);
     return i ? *inner.items[std::size_t(*i) - 1].expr : key;
-  }
-
-  // The names the FROM items of `s` go by.
-  static std::vector<std::string> from_names(const ast::SelectStatement& s) {
-    std::vector<std::string> names;
-    for (const auto& ref : s.from) names.push_back(ref.alias.empty() ? ref.name : ref.alias);
-    return names;
   }
 
   // EXISTS (SELECT ... FROM ... WHERE w HAVING h), no GROUP BY: its one

@@ -72,11 +72,6 @@ void for_each_clause(const ast::SelectStatement& s, bool items, bool order_by, F
     for (const auto& o : s.order_by) f(*o.expr);
 }
 
-std::vector<std::string> with_from_names(std::vector<std::string> local, const ast::SelectStatement& s) {
-  for (const auto& ref : s.from) local.push_back(ref.alias.empty() ? ref.name : ref.alias);
-  return local;
-}
-
 // `t.c` where t names none of `local`.
 bool is_outer_column(const ast::Expr& e, const std::vector<std::string>& local) {
   return e.kind == ast::ExprKind::Column && !e.table.empty() &&
@@ -143,6 +138,11 @@ void split_and(const ast::Expr& e, std::vector<const ast::Expr*>& parts) {
   } else {
     parts.push_back(&e);
   }
+}
+
+std::vector<std::string> with_from_names(std::vector<std::string> local, const ast::SelectStatement& s) {
+  for (const auto& ref : s.from) local.push_back(ref.alias.empty() ? ref.name : ref.alias);
+  return local;
 }
 
 std::string outer_value_name(std::size_t i) { return "outer " + std::to_string(i); }

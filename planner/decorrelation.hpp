@@ -34,6 +34,9 @@ namespace gpusql {
 // The conditions `e` joins by AND at its top level, in order.
 void split_and(const ast::Expr& e, std::vector<const ast::Expr*>& parts);
 
+// `local` followed by the names the FROM items of `s` go by.
+std::vector<std::string> with_from_names(std::vector<std::string> local, const ast::SelectStatement& s);
+
 // The name of D's column i, one no unquoted SQL can say.
 std::string outer_value_name(std::size_t i);
 
