@@ -2,7 +2,7 @@
 # CI's trust steps, run by .ci/run after README's test command (which built
 # build/ and ran the whole suite, with its default differential seeds):
 #   1. a larger differential batch on other seeds, host executor against SQLite;
-#   2. another against DuckDB (10,000 queries; skipped, with a warning, where
+#   2. another against DuckDB (18,000 queries; skipped, with a warning, where
 #      scripts/install-deps.sh could not fetch DuckDB's library);
 #   3. scripts/sanitize.sh: the host test suite under ASan + UBSan (clang);
 #   4. scripts/fuzz-sql.sh: the SQL front end fuzzed for $GPUSQL_FUZZ_SECONDS (60);
@@ -17,11 +17,11 @@ seconds=${GPUSQL_FUZZ_SECONDS:-60}
 status=0
 step() { echo; echo "=== ci-extra: $* ($(date -u +%H:%M:%S))"; }
 
-step "differential, 2000 more seeds from 100001"
-GPUSQL_DIFF_FIRST_SEED=100001 GPUSQL_DIFF_SEEDS=${GPUSQL_CI_DIFF_SEEDS:-2000} \
+step "differential, 1500 more seeds from 100001"
+GPUSQL_DIFF_FIRST_SEED=100001 GPUSQL_DIFF_SEEDS=${GPUSQL_CI_DIFF_SEEDS:-1500} \
   "$build/tests/gpusql_tests" "[differential]~[duckdb]" || status=1
 
-duckdb_seeds=${GPUSQL_CI_DUCKDB_SEEDS:-550}
+duckdb_seeds=${GPUSQL_CI_DUCKDB_SEEDS:-450}
 step "differential against DuckDB, $duckdb_seeds more seeds from 200001 ($((duckdb_seeds * 40)) queries)"
 GPUSQL_DIFF_FIRST_SEED=200001 GPUSQL_DIFF_SEEDS=$duckdb_seeds GPUSQL_DIFF_QUERIES=40 \
   "$build/tests/gpusql_tests" "[differential][duckdb]" || status=1
