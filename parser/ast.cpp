@@ -226,8 +226,16 @@ void append_list(std::string& out, const std::vector<ExprPtr>& exprs) {
   }
 }
 
+void append_from(std::string& out, const std::vector<TableRef>& from);
+
 void append_table_ref(std::string& out, const TableRef& ref) {
-  if (ref.subquery) out += "(" + to_string(*ref.subquery) + ")";
+  if (ref.joins) {
+    out += "(";
+    append_from(out, ref.subquery->from);
+    out += ")";
+  } else if (ref.subquery) {
+    out += "(" + to_string(*ref.subquery) + ")";
+  }
   else append_name(out, ref.name);
   if (ref.is_function) {
     out += '(';
@@ -256,6 +264,46 @@ void append_join_condition(std::string& out, const TableRef& ref) {
     out += c == 0 ? " USING (" : ", ";
     append_name(out, ref.using_columns.names[c].first);
     if (c + 1 == ref.using_columns.names.size()) out += ")";
+  }
+}
+
+// How `ref` joins the items before it, as written.
+const char* join_keyword(const TableRef& ref) {
+  const bool natural = ref.using_columns.natural;
+  switch (ref.join) {
+    case JoinKind::Comma: return ", ";
+    case JoinKind::Inner: return natural ? " NATURAL JOIN " : " JOIN ";
+    case JoinKind::Left: return natural ? " NATURAL LEFT JOIN " : " LEFT JOIN ";
+    case JoinKind::Right: return natural ? " NATURAL RIGHT JOIN " : " RIGHT JOIN ";
+    case JoinKind::Full: return natural ? " NATURAL FULL JOIN " : " FULL JOIN ";
+    case JoinKind::Cross: return " CROSS JOIN ";
+  }
+  return ", ";
+}
+
+// FROM's items, joins in parentheses as written.
+void append_from(std::string& out, const std::vector<TableRef>& from) {
+  std::vector<const TableRef*> groups;  // open parentheses, by their first item
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    const TableRef& ref = from[i];
+    if (i > 0) out += join_keyword(ref);
+    if (ref.group_size > 1) {
+      out += "(";
+      groups.push_back(&ref);
+    }
+    append_table_ref(out, ref);
+    for (std::size_t c = 0; c < ref.column_aliases.size(); ++c) {
+      out += c == 0 ? "(" : ", ";
+      append_name(out, ref.column_aliases[c]);
+      if (c + 1 == ref.column_aliases.size()) out += ")";
+    }
+    if (ref.group_size == 1) append_join_condition(out, ref);
+    // Close the groups that end here, each with its own condition.
+    while (!groups.empty() && &from[0] + i + 1 == groups.back() + groups.back()->group_size) {
+      out += ")";
+      append_join_condition(out, *groups.back());
+      groups.pop_back();
+    }
   }
 }
 
@@ -389,6 +437,7 @@ TableRef clone(const TableRef& ref) {
   for (const auto& a : ref.function_args) out.function_args.push_back(clone(*a));
   for (const auto& [name, a] : ref.function_named_args) out.function_named_args.emplace_back(name, clone(*a));
   out.subquery = ref.subquery;
+  out.joins = ref.joins;
   return out;
 }
 
@@ -431,45 +480,9 @@ std::string to_string(const SelectStatement& select) {
       append_name(out, select.items[i].alias);
     }
   }
-  std::vector<const TableRef*> groups;  // open parentheses, by their first item
-  for (std::size_t i = 0; i < select.from.size(); ++i) {
-    const TableRef& ref = select.from[i];
-    if (i == 0)
-      out += " FROM ";
-    else if (ref.using_columns.natural)
-      out += ref.join == JoinKind::Left    ? " NATURAL LEFT JOIN "
-             : ref.join == JoinKind::Right ? " NATURAL RIGHT JOIN "
-             : ref.join == JoinKind::Full  ? " NATURAL FULL JOIN "
-                                           : " NATURAL JOIN ";
-    else if (ref.join == JoinKind::Comma)
-      out += ", ";
-    else if (ref.join == JoinKind::Inner)
-      out += " JOIN ";
-    else if (ref.join == JoinKind::Left)
-      out += " LEFT JOIN ";
-    else if (ref.join == JoinKind::Right)
-      out += " RIGHT JOIN ";
-    else if (ref.join == JoinKind::Full)
-      out += " FULL JOIN ";
-    else
-      out += " CROSS JOIN ";
-    if (ref.group_size > 1) {
-      out += "(";
-      groups.push_back(&ref);
-    }
-    append_table_ref(out, ref);
-    for (std::size_t c = 0; c < ref.column_aliases.size(); ++c) {
-      out += c == 0 ? "(" : ", ";
-      append_name(out, ref.column_aliases[c]);
-      if (c + 1 == ref.column_aliases.size()) out += ")";
-    }
-    if (ref.group_size == 1) append_join_condition(out, ref);
-    // Close the groups that end here, each with its own condition.
-    while (!groups.empty() && &select.from[0] + i + 1 == groups.back() + groups.back()->group_size) {
-      out += ")";
-      append_join_condition(out, *groups.back());
-      groups.pop_back();
-    }
+  if (!select.from.empty()) {
+    out += " FROM ";
+    append_from(out, select.from);
   }
   if (select.where) {
     out += " WHERE ";

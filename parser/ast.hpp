@@ -126,6 +126,13 @@ struct TableRef {
   std::vector<std::pair<std::string, ExprPtr>> function_named_args;  // name lower-cased
   // A derived table: FROM (SELECT ...) [AS] alias.
   std::shared_ptr<const SelectStatement> subquery;
+  // Joins that run first, as one item, their tables keeping their names:
+  // subquery's FROM (`SELECT *` of it). The parser makes one of joins an
+  // outer join extends with NULLs as a whole -- `a LEFT JOIN (b LEFT JOIN
+  // c ON ...) ON ...`, the left side of `a LEFT JOIN b ON ... RIGHT JOIN c`,
+  // a side of a FULL JOIN with more than one table -- which the binder's
+  // one level of outer joins cannot nest.
+  bool joins = false;
 };
 
 struct OrderItem {

@@ -779,14 +779,25 @@ class Lowering {
       kind = ast::JoinKind::Cross;
     }
     const Node& ref_node = n.is_type<g::table_ref>() ? n : *n.children.at(n.children.size() > 1 && n.is_type<g::natural_join>() ? 1 : 0);
+    // The rows a FULL JOIN extends with NULLs on its left are the ones
+    // before it back to the last comma (a comma binds loosest), and a RIGHT
+    // JOIN's likewise: joins there (outer joins, for a RIGHT JOIN) run first,
+    // as one item.
+    if (kind == ast::JoinKind::Full && !from.empty() && from.size() - left_side_start(from) > 1)
+      wrap_joins(from, left_side_start(from));
+    if (kind == ast::JoinKind::Right && !from.empty() && has_outer_join(from, left_side_start(from) + 1))
+      wrap_joins(from, left_side_start(from));
     const Node& first = *ref_node.children.at(0);
     if (first.is_type<g::joined_tables>()) {
       if (ref_node.children.size() > 1)
         throw Error(ErrorKind::NotSupported, "not supported yet: an alias of joins in parentheses", begin(*ref_node.children[1]));
       const std::size_t start = from.size();
       for (const auto& item : first.children) from_item(*item, from);
-      if (kind == ast::JoinKind::Full && from.size() - start > 1)
-        throw Error(ErrorKind::NotSupported, "not supported yet: a FULL JOIN of joins in parentheses", begin(first));
+      // Joins a FULL JOIN extends with NULLs, and outer joins a LEFT or
+      // RIGHT JOIN nests, run first, as one item.
+      if ((kind == ast::JoinKind::Full && from.size() - start > 1) ||
+          ((kind == ast::JoinKind::Left || kind == ast::JoinKind::Right) && has_outer_join(from, start + 1)))
+        wrap_joins(from, start);
       // The group joins as its first table would (an inner join's ON binds
       // after every table, so it may read any of the group's); the group's
       // own joins keep their kinds.
@@ -799,16 +810,47 @@ class Lowering {
       head.group_size = from.size() - start;
       return;
     }
-    // The rows a FULL JOIN may extend with NULLs on its left are the ones
-    // before it back to the last comma (a comma binds loosest): one table,
-    // for now.
-    if (kind == ast::JoinKind::Full && from.size() > 1 && from.back().join != ast::JoinKind::Comma)
-      throw Error(ErrorKind::NotSupported, "not supported yet: a FULL JOIN whose left side is a join", begin(n));
     ast::TableRef ref = table_ref(ref_node);
     ref.join = kind;
     ref.on = std::move(on);
     ref.using_columns = std::move(using_columns);
     from.push_back(std::move(ref));
+  }
+
+  // Where the left side of a JOIN about to join `from` starts: back to the
+  // last comma at this level (a comma binds looser than JOIN; joins in
+  // parentheses, and a group still being read, count as one item).
+  static std::size_t left_side_start(const std::vector<ast::TableRef>& from) {
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < from.size(); i += from[i].group_size)
+      if (from[i].join == ast::JoinKind::Comma) start = i;
+    return start;
+  }
+
+  static bool has_outer_join(const std::vector<ast::TableRef>& from, std::size_t begin) {
+    return std::any_of(from.begin() + static_cast<std::ptrdiff_t>(begin), from.end(), [](const ast::TableRef& r) {
+      return r.join == ast::JoinKind::Left || r.join == ast::JoinKind::Right || r.join == ast::JoinKind::Full;
+    });
+  }
+
+  // from[start...] as one item (ast::TableRef::joins), joined as from[start] was.
+  static void wrap_joins(std::vector<ast::TableRef>& from, std::size_t start) {
+    ast::TableRef joins;
+    ast::TableRef& head = from[start];
+    joins.offset = head.offset;
+    joins.join = head.join;
+    joins.on = std::move(head.on);
+    joins.using_columns = std::move(head.using_columns);
+    head.join = ast::JoinKind::Comma;
+    head.using_columns = {};
+    if (head.group_size == from.size() - start) head.group_size = 1;  // its parentheses are the item's
+    auto inner = std::make_shared<ast::SelectStatement>();
+    inner->items.push_back({ast::make_star("", joins.offset), ""});
+    std::move(from.begin() + static_cast<std::ptrdiff_t>(start), from.end(), std::back_inserter(inner->from));
+    from.erase(from.begin() + static_cast<std::ptrdiff_t>(start), from.end());
+    joins.subquery = std::move(inner);
+    joins.joins = true;
+    from.push_back(std::move(joins));
   }
 
   static ast::SelectStatement set_operation(ast::SelectStatement left, ast::SetOperation::Kind kind, bool all,

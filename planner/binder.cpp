@@ -4388,6 +4388,10 @@ class QueryBinder {
   void bind_using(const ast::SelectStatement& s) {
     if (std::all_of(s.from.begin(), s.from.end(), [](const ast::TableRef& r) { return r.using_columns.empty(); }))
       return;
+    for (const ast::TableRef& ref : s.from)
+      if (ref.joins)
+        throw Error(ErrorKind::NotSupported, "not supported yet: USING or NATURAL with nested outer joins",
+                    ref.offset);
     if (q_.sources.size() != s.from.size())
       throw Error(ErrorKind::Invalid, "internal: FROM items and their names differ in number", s.from[0].offset);
     // A group in parentheses joins by its own USING once its members have:
@@ -4543,6 +4547,10 @@ class QueryBinder {
   }
 
   void bind_from_item(const ast::TableRef& ref) {
+    if (ref.joins) {
+      bind_joins(ref);
+      return;
+    }
     if (ref.subquery) {
       bind_derived(ref, *ref.subquery, ref.alias, ref.column_aliases, names_);
       return;
@@ -4626,7 +4634,7 @@ class QueryBinder {
   // (DuckDB runs FROM (SELECT 1) d, (SELECT 2) d).
   void check_new_alias(const std::string& alias, std::size_t offset) const {
     for (const auto& source : q_.sources)
-      if (!source.derived && iequals(alias_of(q_, source), alias))
+      if ((!source.derived || q_.derived[source.index].of_joins) && iequals(alias_of(q_, source), alias))
         throw Error(ErrorKind::Binder, "Duplicate alias \"" + alias + "\" in query!", offset);
   }
 
@@ -4677,6 +4685,62 @@ class QueryBinder {
     }
     q_.sources.push_back({true, static_cast<int>(q_.derived.size())});
     q_.derived.push_back(std::move(d));
+  }
+
+  // Joins that run first, as one table (ast::TableRef::joins): each of
+  // their tables keeps its name, a derived table over its columns there.
+  void bind_joins(const ast::TableRef& ref) {
+    const ast::SelectStatement& joins = *ref.subquery;
+    const std::size_t at = ref.offset;
+    for (const ast::TableRef& r : joins.from)
+      if (!r.using_columns.empty())
+        throw Error(ErrorKind::NotSupported, "not supported yet: USING or NATURAL with nested outer joins",
+                    r.using_columns.offset);
+    // Each table's columns, named, make the select list: `SELECT *` would
+    // not say where one table's end.
+    const BoundQuery shape = QueryBinder(catalog_, sql_, reader_, runner_, names_, depth_).bind(joins);
+    ast::SelectStatement all;
+    all.with = joins.with;
+    for (const ast::TableRef& r : joins.from) all.from.push_back(ast::clone(r));
+    std::vector<std::pair<std::string, std::vector<std::string>>> tables;
+    for (const BoundQuery::Source source : shape.sources) {
+      const std::string& alias = alias_of(shape, source);
+      for (const auto& [other, unused] : tables)
+        if (iequals(other, alias))
+          throw Error(ErrorKind::NotSupported, "not supported yet: two tables called " + alias + " in joins an outer join nests", at);
+      check_new_alias(alias, at);
+      tables.push_back({alias, column_names_of(shape, source)});
+      for (const std::string& name : tables.back().second)
+        all.items.push_back({ast::make_column(alias, name, at), "c" + std::to_string(all.items.size())});
+    }
+    TableScope outer(q_, "FROM", &subqueries_);
+    BoundTableRef t;
+    t.table = subqueries_.table(all, at, outer, names_);
+    t.alias = "joins";
+    t.hidden = true;
+    t.first_column = q_.column_count;
+    t.offset = at;
+    q_.column_count += t.column_count();
+    for (const auto& column : t.table->columns) {
+      q_.column_names.push_back("joins." + column.name);
+      q_.column_types.push_back(column.type);
+    }
+    q_.column_names.push_back("joins.rowid");
+    q_.column_types.push_back(DataType::bigint());
+    mark_left_join(ref, t);
+    q_.tables.push_back(std::move(t));
+    int c = 0;
+    for (auto& [alias, names] : tables) {
+      DerivedTable d;
+      d.alias = alias;
+      d.of_joins = true;
+      for (std::string& name : names) {
+        d.columns.push_back(TableScope::column_ref(q_.tables.back(), c++, at));
+        d.names.push_back(std::move(name));
+      }
+      q_.sources.push_back({true, static_cast<int>(q_.derived.size())});
+      q_.derived.push_back(std::move(d));
+    }
   }
 
   // Rows already made (a derived table that ran first, a set operation's)

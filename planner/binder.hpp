@@ -59,6 +59,9 @@ struct DerivedTable {
   std::string alias;
   std::vector<std::string> names;
   std::vector<BoundExpr> columns;
+  // A table of joins that ran first (ast::TableRef::joins), its columns
+  // there: its alias is a table's, which another may not take.
+  bool of_joins = false;
   int find_column(std::string_view name) const;
 };
 

@@ -1062,7 +1062,7 @@ TEST_CASE("parser: accepted statements and their renderings", "[parser]") {
       {"SELECT * FROM a JOIN (b JOIN c ON b.y = c.x) ON a.y = b.x, ((d CROSS JOIN e))",
        "SELECT * FROM a JOIN (b JOIN c ON (b.y = c.x)) ON (a.y = b.x), (d CROSS JOIN e)"},
       {"SELECT * FROM a LEFT JOIN ((b JOIN c ON b.y = c.x) CROSS JOIN d) ON a.y = b.x RIGHT JOIN e ON e.x = a.x",
-       "SELECT * FROM a LEFT JOIN (b JOIN c ON (b.y = c.x) CROSS JOIN d) ON (a.y = b.x) RIGHT JOIN e ON (e.x = a.x)"},
+       "SELECT * FROM (a LEFT JOIN (b JOIN c ON (b.y = c.x) CROSS JOIN d) ON (a.y = b.x)) RIGHT JOIN e ON (e.x = a.x)"},
       {"SELECT a FROM t UNION ALL SELECT b FROM u ORDER BY 1 LIMIT 3",
        "(SELECT a FROM t) UNION ALL (SELECT b FROM u) ORDER BY 1 LIMIT 3"},
   };
@@ -1738,14 +1738,52 @@ TEST_CASE("parser: valid SQL this version cannot run says so", "[parser]") {
     }
     return "no error";
   };
-  CHECK(not_supported("SELECT a FROM t full outer join (v JOIN u ON v.a = u.a) ON t.a = u.a") ==
-        "Not implemented Error: not supported yet: a FULL JOIN of joins in parentheses (line 1, column 33)\n"
-        "LINE 1: SELECT a FROM t full outer join (v JOIN u ON v.a = u.a) ON t.a = u.a\n"
-        "                                        ^");
-  CHECK(not_supported("SELECT a FROM t FULL JOIN u ON t.a = u.a FULL JOIN v ON v.a = u.a") ==
-        "Not implemented Error: not supported yet: a FULL JOIN whose left side is a join (line 1, column 42)\n"
-        "LINE 1: SELECT a FROM t FULL JOIN u ON t.a = u.a FULL JOIN v ON v.a = u.a\n"
-        "                                                 ^");
+  CHECK(not_supported("SELECT a FROM t JOIN (v JOIN u ON v.a = u.a) AS j ON t.a = j.a") ==
+        "Not implemented Error: not supported yet: an alias of joins in parentheses (line 1, column 46)\n"
+        "LINE 1: SELECT a FROM t JOIN (v JOIN u ON v.a = u.a) AS j ON t.a = j.a\n"
+        "                                                     ^");
+}
+
+// Joins a FULL JOIN extends with NULLs, and outer joins inside another
+// outer join's nullable side, become one FROM item (ast::TableRef::joins)
+// that the binder runs first; joins the binder nests itself stay flat.
+TEST_CASE("parser: outer joins nested in outer joins become one FROM item", "[parser]") {
+  std::vector<ast::Statement> holder;
+  struct Case {
+    std::string sql;
+    std::size_t items;     // FROM items after the parser
+    std::size_t joins_at;  // the one that holds joins, or items for none
+    std::size_t inside;    // its own FROM items
+    ast::JoinKind join;    // how it joins
+    std::string text;      // ast::to_string: the parentheses it stands for
+  };
+  const std::vector<Case> cases = {
+      {"SELECT a FROM t FULL JOIN u ON t.a = u.a FULL JOIN v ON v.a = u.a", 2, 0, 2, ast::JoinKind::Comma,
+       "SELECT a FROM (t FULL JOIN u ON (t.a = u.a)) FULL JOIN v ON (v.a = u.a)"},
+      {"SELECT a FROM t full outer join (v JOIN u ON v.a = u.a) ON t.a = u.a", 2, 1, 2, ast::JoinKind::Full,
+       "SELECT a FROM t FULL JOIN (v JOIN u ON (v.a = u.a)) ON (t.a = u.a)"},
+      {"SELECT a FROM t LEFT JOIN (v LEFT JOIN u ON v.a = u.a) ON t.a = u.a", 2, 1, 2, ast::JoinKind::Left,
+       "SELECT a FROM t LEFT JOIN (v LEFT JOIN u ON (v.a = u.a)) ON (t.a = u.a)"},
+      {"SELECT a FROM x, t LEFT JOIN u ON t.a = u.a RIGHT JOIN v ON v.a = u.a", 3, 1, 2, ast::JoinKind::Comma,
+       "SELECT a FROM x, (t LEFT JOIN u ON (t.a = u.a)) RIGHT JOIN v ON (v.a = u.a)"},
+      // Inner joins inside a nullable side, and outer joins in a row on the
+      // side that keeps its rows, are the binder's.
+      {"SELECT a FROM t LEFT JOIN (v JOIN u ON v.a = u.a) ON t.a = u.a", 3, 3, 0, ast::JoinKind::Comma, ""},
+      {"SELECT a FROM t LEFT JOIN u ON t.a = u.a LEFT JOIN v ON v.a = u.a", 3, 3, 0, ast::JoinKind::Comma, ""},
+      {"SELECT a FROM t JOIN u ON t.a = u.a RIGHT JOIN v ON v.a = u.a", 3, 3, 0, ast::JoinKind::Comma, ""},
+  };
+  for (const Case& c : cases) {
+    INFO(c.sql);
+    const ast::SelectStatement& s = parse_one(c.sql, holder);
+    REQUIRE(s.from.size() == c.items);
+    for (std::size_t i = 0; i < s.from.size(); ++i) CHECK(s.from[i].joins == (i == c.joins_at));
+    if (c.joins_at == c.items) continue;
+    const ast::TableRef& joins = s.from[c.joins_at];
+    REQUIRE(joins.subquery);
+    CHECK(joins.subquery->from.size() == c.inside);
+    CHECK(joins.join == c.join);
+    CHECK(ast::to_string(s) == c.text);
+  }
 }
 
 TEST_CASE("parser: set operations: INTERSECT first, then left to right; ORDER BY and LIMIT of the whole",
