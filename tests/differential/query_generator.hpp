@@ -337,9 +337,13 @@ struct Query {
   std::vector<TableRef> from;        // one table, two joined, or three comma-joined
   // Three tables: Comma, or a JOIN b RIGHT JOIN c (RightOfJoin), or
   // a LEFT JOIN (b JOIN c) (LeftOfGroup): `inner_on` the inner join's ON.
+  // Nested outer joins (DuckDB dialect): the inner join `inner_kind` (LEFT
+  // JOIN, FULL JOIN), and `full` the outer one a FULL JOIN.
   enum class Join { None, Inner, Comma, Cross, Left, Right, Full, RightOfJoin, LeftOfGroup } join = Join::None;
   std::optional<Node> on;            // Inner, Left, Right, Full, RightOfJoin, LeftOfGroup
   std::optional<Node> inner_on;      // RightOfJoin, LeftOfGroup
+  std::string inner_kind = "JOIN";   // RightOfJoin, LeftOfGroup
+  bool full = false;                 // RightOfJoin, LeftOfGroup
   std::optional<Node> where;
   std::vector<Node> group_by;
   std::optional<Node> having;
@@ -369,11 +373,11 @@ struct Query {
       return source + (t.alias.empty() ? "" : " AS " + t.alias);
     };
     if (join == Join::RightOfJoin)
-      return " FROM " + ref(from[0]) + " JOIN " + ref(from[1]) + " ON " + render(*inner_on, d) + " RIGHT JOIN " +
-             ref(from[2]) + " ON " + render(*on, d);
+      return " FROM " + ref(from[0]) + " " + inner_kind + " " + ref(from[1]) + " ON " + render(*inner_on, d) +
+             (full ? " FULL JOIN " : " RIGHT JOIN ") + ref(from[2]) + " ON " + render(*on, d);
     if (join == Join::LeftOfGroup)
-      return " FROM " + ref(from[0]) + " LEFT JOIN (" + ref(from[1]) + " JOIN " + ref(from[2]) + " ON " +
-             render(*inner_on, d) + ") ON " + render(*on, d);
+      return " FROM " + ref(from[0]) + (full ? " FULL JOIN (" : " LEFT JOIN (") + ref(from[1]) + " " + inner_kind +
+             " " + ref(from[2]) + " ON " + render(*inner_on, d) + ") ON " + render(*on, d);
     // ON a.x = b.x, one column name on both sides, in a query that names
     // each column with its table (no *): half of them (by the name's last
     // character) written USING (x), which means the same rows.
@@ -414,6 +418,7 @@ struct Query {
   }
   // From item i is on a nullable side of the outer join.
   bool nullable(std::size_t i) const {
+    if ((join == Join::RightOfJoin || join == Join::LeftOfGroup) && full) return true;
     return (join == Join::Left && i == 1) || (join == Join::Right && i == 0) || (join == Join::Full && i < 2) ||
            (join == Join::RightOfJoin && i < 2) || (join == Join::LeftOfGroup && i > 0);
   }
@@ -551,6 +556,12 @@ class QueryGenerator {
       }
       if (shape != 0 && q.inner_on && q.on) {
         q.join = shape == 1 ? Query::Join::RightOfJoin : Query::Join::LeftOfGroup;
+        // Outer joins nested in outer joins, or joins a FULL JOIN extends.
+        if (new_shape(0.5)) {
+          duckdb_only_ = true;
+          q.full = rng_.chance(0.4);
+          if (!q.full || rng_.chance(0.5)) q.inner_kind = rng_.chance(0.5) ? "LEFT JOIN" : "FULL JOIN";
+        }
       } else {
         q.inner_on.reset();
         q.on.reset();
