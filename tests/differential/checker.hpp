@@ -422,6 +422,11 @@ class Checker {
           real_decimals_ = false;
           if (close) return known("a REAL cast to DECIMAL, which DuckDB scales in single precision (D17)");
         }
+        if (std::optional<Query> narrow = with_integer_case_operands()) {
+          OracleResult n = f_.duckdb().query(narrow->sql(Dialect::Duckdb));
+          if (n.ok && !compare(g.rows, n.rows))
+            return known("a CASE DuckDB types with fewer digits after the point, a BIGINT widened to 128 bits (D26)");
+        }
         if (has_null_literal()) {
           loose_numbers_ = true;
           const bool same_values = !compare(g.rows, s.rows);
@@ -775,6 +780,43 @@ class Checker {
       collect(n, [&](const Node& below) { found = found || (below.kind == Node::Kind::Cast && below.text == "REAL"); });
     });
     return found;
+  }
+
+  // D26: the query with each integer column that is an operand of DECIMAL
+  // arithmetic in a CASE value of DECIMALs cast to INTEGER -- DuckDB's
+  // types then gpusql's (DECIMAL(18,s), not a 128-bit one) -- or nullopt
+  // where there is none.
+  std::optional<Query> with_integer_case_operands() const {
+    using K = Node::Kind;
+    Query narrow = q_;
+    bool found = false;
+    std::function<void(Node&)> visit = [&](Node& n) {
+      for (Node& a : n.args) visit(a);
+      if (n.kind != K::Case || decimal_scale(n).value_or(0) == 0) return;
+      for (std::size_t i = 0; i < n.args.size(); ++i) {
+        Node& v = n.args[i];
+        if (!(i % 2 == 1 || i + 1 == n.args.size()) || v.kind != K::Arith || v.text == "/" || !decimal_scale(v))
+          continue;
+        for (Node& operand : v.args)
+          if (operand.type == VType::Int && operand.kind != K::Literal && operand.kind != K::Cast) {
+            Node cast;
+            cast.kind = K::Cast;
+            cast.type = VType::Int;
+            cast.text = "INTEGER";
+            cast.args.push_back(std::move(operand));
+            operand = std::move(cast);
+            found = true;
+          }
+      }
+    };
+    for (Node& i : narrow.items) visit(i);
+    for (Output& o : narrow.outputs) visit(o.expr);
+    for (Node& k : narrow.group_by) visit(k);
+    for (auto* n : {&narrow.where, &narrow.having})
+      if (*n) visit(**n);
+    if (narrow.set_operation && narrow.set_operation->where) visit(*narrow.set_operation->where);
+    if (!found) return std::nullopt;
+    return narrow;
   }
 
   // D14 of duckdb_oracle.hpp: does the query make a DOUBLE of a DECIMAL

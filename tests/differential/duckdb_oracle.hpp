@@ -158,6 +158,15 @@
 //      answers). gpusql applies HAVING first, as the standard orders the
 //      clauses. Accepted where the CAST (or the overflowing expression)
 //      fails over all groups on DuckDB (checker.hpp).
+// D26. DuckDB types DECIMAL(p,s) * BIGINT (and + - %) as a 128-bit
+//      DECIMAL(p+19,s), where gpusql keeps a 64-bit DECIMAL(18,s) that fails
+//      past 18 digits (D10). The widths differ, and a CASE over it and a
+//      DECIMAL of a larger scale then has DuckDB's common type of at most 38
+//      digits, with fewer after the point: CASE ... THEN CAST(-2 AS
+//      DECIMAL(18,0)) * rowid ELSE 0.125 END is DECIMAL(38,1) there, and
+//      0.125 reads 0.1 (seed 5867). Accepted where DuckDB gives gpusql's
+//      answer with those integer operands cast to INTEGER, which DuckDB
+//      types as gpusql does (checker.hpp).
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with
