@@ -251,7 +251,8 @@ struct subquery_body : must<select_statement, rparen> {};  // one nesting level,
 struct scalar_subquery : seq<lparen, at<sor<kw_select, kw_with>>, subquery_body> {};
 struct exists_subquery : seq<kw_exists, must<lparen>, subquery_body> {};  // EXISTS (SELECT ...)
 
-struct paren_operand : must<expression, rparen> {};
+// (a, b, ...): a row value, which the parser reads to refuse by name.
+struct paren_operand : must<expression, star<comma, must<expression>>, rparen> {};
 struct paren_expr : seq<lparen, paren_operand> {};
 
 struct argument_list : list_must<expression, comma> {};

@@ -1224,6 +1224,8 @@ class Lowering {
       return combine(std::move(subquery), begin(n), end(n), 0, begin(n));
     }
     if (n.is_type<g::paren_expr>()) {
+      if (n.children.size() > 1)
+        throw Error(ErrorKind::NotSupported, "not supported yet: row values, (a, b, ...)", begin(n));
       Lowered inner = expression(*n.children.at(0));
       inner.begin = begin(n);
       inner.end = end(n);

@@ -1742,6 +1742,10 @@ TEST_CASE("parser: valid SQL this version cannot run says so", "[parser]") {
         "Not implemented Error: not supported yet: an alias of joins in parentheses (line 1, column 46)\n"
         "LINE 1: SELECT a FROM t JOIN (v JOIN u ON v.a = u.a) AS j ON t.a = j.a\n"
         "                                                     ^");
+  CHECK(not_supported("SELECT k FROM a WHERE (k, v) IN (SELECT k, w FROM b)") ==
+        "Not implemented Error: not supported yet: row values, (a, b, ...) (line 1, column 23)\n"
+        "LINE 1: SELECT k FROM a WHERE (k, v) IN (SELECT k, w FROM b)\n"
+        "                              ^");
 }
 
 // Joins a FULL JOIN extends with NULLs, and outer joins inside another
