@@ -4046,6 +4046,14 @@ class QueryBinder {
   std::optional<BoundExpr> in_by_outer_values(const ast::Expr& in, const BoundExpr& x, bool semi) {
     const ast::SelectStatement& inner = *in.subquery;
     throw_if_not_one_column(inner, in.offset);
+    if (integer_literal(inner.limit.get()) == 1 && one_row_value(inner)) {
+      std::optional<BoundExpr> first = in_first_row(in, x);
+      if (first && semi) {
+        add_conjuncts(*std::move(first));
+        return bool_constant(true, in.offset);
+      }
+      return first;
+    }
     // With GROUP BY: e per group HAVING keeps (groups_over_outer_values()).
     const bool grouped = !inner.group_by.empty();
     if (inner.items.size() != 1 || inner.items[0].expr->kind == ExprKind::Star ||
@@ -4105,6 +4113,32 @@ class QueryBinder {
                              bool_constant(false, at)},
                             at);
     return node(Op::Select, boolean, {std::move(found), bool_constant(true, at), std::move(missed)}, at);
+  }
+
+  // x IN (SELECT e ... [ORDER BY ...] LIMIT 1), correlated: one value or
+  // none, so x = (the subquery, a correlated scalar) where the subquery
+  // has a row -- (SELECT COUNT(*) ...) without ORDER BY and LIMIT is past
+  // 0 -- and FALSE where it has none.
+  std::optional<BoundExpr> in_first_row(const ast::Expr& in, const BoundExpr& x) {
+    const ast::SelectStatement& inner = *in.subquery;
+    const std::size_t at = in.offset;
+    std::optional<BoundExpr> value = subqueries_.correlated_scalar(made_subquery(ExprKind::Subquery, ast::clone(inner), at));
+    if (!value) return std::nullopt;
+    ast::SelectStatement counted = ast::clone(inner);
+    counted.items.clear();
+    counted.order_by.clear();
+    counted.limit.reset();
+    counted.offset.reset();
+    std::vector<ast::ExprPtr> star;
+    star.push_back(ast::make_star("", at));
+    counted.items.push_back({ast::make_function("count", std::move(star), false, at), ""});
+    std::optional<BoundExpr> count = subqueries_.correlated_scalar(made_subquery(ExprKind::Subquery, std::move(counted), at));
+    if (!count) return std::nullopt;
+    TableScope scope(q_, "WHERE", &subqueries_);
+    BoundExpr equal = ExpressionBinder(scope).compare(Op::Eq, x, *std::move(value), at, at);
+    const DataType boolean = DataType::boolean();
+    BoundExpr any = node(Op::Gt, boolean, {*std::move(count), int_constant(0, at)}, at);
+    return node(Op::Select, boolean, {std::move(any), std::move(equal), bool_constant(false, at)}, at);
   }
 
   // EXISTS (SELECT ... WHERE inner_k = outer_k AND local) as a condition of
