@@ -1398,6 +1398,9 @@ class QueryGenerator {
         if (new_shape(0.15)) {  // binder.cpp's in_by_outer_values() over groups
           duckdb_only_ = true;
           n.tail = grouped_tail(inner, ordered, &c);
+        } else if (new_shape(0.1)) {  // binder.cpp's in_first_row()
+          duckdb_only_ = true;
+          n.tail = first_row_tail(inner);
         }
         n.args.push_back(std::move(x));
         return n;
@@ -1451,20 +1454,24 @@ class QueryGenerator {
       duckdb_only_ = true;
       sub.tail = grouped_tail(inner, ordered);
     } else if (row_value && rng_.chance(0.25)) sub.distinct_rows = true;
-    else if (row_value && rng_.chance(0.35)) {  // the row's own order last: no ties, whose winner DuckDB leaves open
-      sub.tail = " ORDER BY ";
-      if (!inner.empty() && rng_.chance(0.4)) {  // a column's order first (binder.cpp's first_key_fixed())
-        const ColumnRef& c = rng_.pick(inner);
-        sub.tail += (c.qualifier.empty() ? "" : c.qualifier + ".") + c.name + (rng_.chance(0.5) ? " DESC" : "") +
-                    (rng_.chance(0.3) ? " NULLS FIRST" : "") + ", ";
-      }
-      sub.tail += std::string("s.rowid") + (rng_.chance(0.5) ? " DESC" : "") +
-                  (rng_.chance(0.3) ? " NULLS FIRST" : "") + " LIMIT 1";
-    }
+    else if (row_value && rng_.chance(0.35)) sub.tail = first_row_tail(inner);
     sub.type = value->type;
     sub.scale = decimal_scale(*value).value_or(-1);
     static const std::vector<std::string> ops = {"=", "<>", "<", "<=", ">", ">="};
     return compare(rng_.pick(ops), number(2), std::move(sub));
+  }
+
+  // " ORDER BY [s.c,] s.rowid LIMIT 1", each key ASC or DESC, NULLS FIRST or
+  // not: the row's own order last, so no ties, whose winner DuckDB leaves
+  // open; a column's order first (binder.cpp's first_key_fixed()).
+  std::string first_row_tail(const std::vector<ColumnRef>& inner) {
+    std::string tail = " ORDER BY ";
+    if (!inner.empty() && rng_.chance(0.4)) {
+      const ColumnRef& c = rng_.pick(inner);
+      tail += (c.qualifier.empty() ? "" : c.qualifier + ".") + c.name + (rng_.chance(0.5) ? " DESC" : "") +
+              (rng_.chance(0.3) ? " NULLS FIRST" : "") + ", ";
+    }
+    return tail + "s.rowid" + (rng_.chance(0.5) ? " DESC" : "") + (rng_.chance(0.3) ? " NULLS FIRST" : "") + " LIMIT 1";
   }
 
   // " [GROUP BY s.c] HAVING h" for a correlated EXISTS: h counts the
