@@ -2445,8 +2445,9 @@ class QueryBinder {
     // the same join, the same expression (SELECT DISTINCT's ORDER BY needs it).
     subqueries_.correlated_exists = [this](const ast::Expr& e) {
       return remembered(e, [&]() -> std::optional<BoundExpr> {
-        if (std::optional<BoundExpr> past = exists_past_rows(e)) return past;
-        const ast::Expr& exists = exists_without_limit(e);
+        const ast::Expr& resolved = aliases_resolved(e);
+        if (std::optional<BoundExpr> past = exists_past_rows(resolved)) return past;
+        const ast::Expr& exists = exists_without_limit(resolved);
         std::optional<BoundExpr> bound = exists_by_search(exists);
         if (!bound) bound = exists_by_outer_values(exists, /*semi=*/false);
         if (bound) select_list_resolves(exists);
@@ -2782,9 +2783,9 @@ class QueryBinder {
     }
     for (const ast::Expr*& part : parts) {
       if (part->kind == ExprKind::Exists) {
-        part = &exists_without_limit(*part);
+        part = &exists_without_limit(aliases_resolved(*part));
       } else if (not_exists(*part)) {
-        const ast::Expr& exists = exists_without_limit(*part->args[0]);
+        const ast::Expr& exists = exists_without_limit(aliases_resolved(*part->args[0]));
         if (&exists == part->args[0].get()) continue;
         made_exprs_.push_back(ast::make_unary(ast::UnaryOp::Not, ast::clone(exists), part->offset));
         part = made_exprs_.back().get();
@@ -3515,12 +3516,79 @@ class QueryBinder {
     });
   }
 
-  static void throw_if_not_one_column(const ast::SelectStatement& inner, std::size_t at) {
+  // The one column a correlated subquery's select list gives: DuckDB's
+  // error where it gives more. Where the list is * (or t.*) of one column,
+  // the subquery with that column named in its place (made_ keeps it);
+  // else `sub` itself.
+  const ast::Expr& one_column(const ast::Expr& sub) {
+    const ast::SelectStatement& inner = *sub.subquery;
     const bool star = std::any_of(inner.items.begin(), inner.items.end(),
                                   [](const ast::SelectItem& item) { return item.expr->kind == ExprKind::Star; });
-    if (inner.items.size() > 1 && !star)
-      throw Error(ErrorKind::Binder,
-                  "Subquery returns " + std::to_string(inner.items.size()) + " columns - expected 1", at);
+    auto too_many = [&](std::size_t columns) {
+      return Error(ErrorKind::Binder, "Subquery returns " + std::to_string(columns) + " columns - expected 1",
+                   sub.offset);
+    };
+    if (!star && inner.items.size() > 1) throw too_many(inner.items.size());
+    if (!star || inner.set_operation) return sub;
+    // What * stands for: the select list over FROM alone (unless it reads
+    // an outer column, which FROM alone cannot bind).
+    ast::SelectStatement items;
+    items.with = inner.with;
+    for (const ast::TableRef& r : inner.from) items.from.push_back(ast::clone(r));
+    for (const ast::SelectItem& item : inner.items) items.items.push_back({ast::clone(*item.expr), item.alias});
+    BoundQuery b;
+    try {
+      b = QueryBinder(catalog_, sql_, reader_, runner_, names_, depth_).bind(items);
+    } catch (const Error&) {
+      return sub;
+    }
+    if (b.visible > 1) throw too_many(b.visible);
+    const ast::Expr& item = *inner.items[0].expr;
+    if (inner.items.size() != 1 || b.visible != 1 || (item.table.empty() && b.sources.size() != 1)) return sub;
+    ast::SelectStatement named = ast::clone(inner);
+    named.items[0].expr =
+        ast::make_column(item.table.empty() ? alias_of(b, b.sources[0]) : item.table, b.names[0], item.offset);
+    return made_subquery(sub.kind, std::move(named), sub.offset);
+  }
+
+  // A correlated subquery whose GROUP BY keys or HAVING name a select
+  // item by its alias -- a bare name no column of its FROM has (DuckDB's
+  // rule) -- with the item's expression in their place (made_ keeps the
+  // copy); else `sub` itself.
+  const ast::Expr& aliases_resolved(const ast::Expr& sub) {
+    const ast::SelectStatement& inner = *sub.subquery;
+    auto item_named = [&](const ast::Expr& e) -> const ast::Expr* {
+      if (e.kind != ExprKind::Column || !e.table.empty()) return nullptr;
+      for (const auto& item : inner.items)
+        if (!item.alias.empty() && iequals(item.alias, e.name)) return item.expr.get();
+      return nullptr;
+    };
+    std::vector<const ast::Expr*> names;
+    for (const auto& key : inner.group_by) names.push_back(key.get());
+    if (inner.having) collect_columns(*inner.having, names);
+    if (inner.set_operation || std::none_of(names.begin(), names.end(), [&](const ast::Expr* e) { return item_named(*e); }))
+      return sub;
+    ast::SelectStatement columns;  // FROM's names
+    columns.with = inner.with;
+    for (const ast::TableRef& r : inner.from) columns.from.push_back(ast::clone(r));
+    columns.items.push_back({ast::make_star("", sub.offset), ""});
+    BoundQuery from;
+    try {
+      from = QueryBinder(catalog_, sql_, reader_, runner_, names_, depth_).bind(columns);
+    } catch (const Error&) {
+      return sub;
+    }
+    std::function<ast::ExprPtr(const ast::Expr&)> resolved = [&](const ast::Expr& e) -> ast::ExprPtr {
+      if (const ast::Expr* item = item_named(e); item && !names_a_column(from, e.name)) return ast::clone(*item);
+      if (e.kind == ExprKind::Subquery || e.kind == ExprKind::Exists) return ast::clone(e);
+      ast::ExprPtr copy = ast::clone(e);
+      for (std::size_t i = 0; i < e.args.size(); ++i) copy->args[i] = resolved(*e.args[i]);
+      return copy;
+    };
+    ast::SelectStatement out = ast::clone(inner);
+    for (auto& key : out.group_by) key = resolved(*key);
+    if (out.having) out.having = resolved(*out.having);
+    return made_subquery(sub.kind, std::move(out), sub.offset);
   }
 
   // The subquery rewritten over D (over_outer_values()), run, as a table.
@@ -3535,9 +3603,9 @@ class QueryBinder {
   // references) anywhere a value goes: the subquery over D, grouped by D's
   // columns, LEFT JOINed by them (value_of_groups()). agg-expr reads no
   // outer reference: its value over no rows runs on its own.
-  std::optional<BoundExpr> scalar_by_outer_values(const ast::Expr& sub) {
+  std::optional<BoundExpr> scalar_by_outer_values(const ast::Expr& subquery) {
+    const ast::Expr& sub = aliases_resolved(one_column(subquery));
     const ast::SelectStatement& inner = *sub.subquery;
-    throw_if_not_one_column(inner, sub.offset);
     if (one_row_value(inner) && inner.order_by.size() > 1 && integer_literal(inner.limit.get()) == 1) {
       made_.push_back(std::make_shared<const ast::SelectStatement>(first_key_fixed(inner, sub.offset)));
       ast::Expr fewer_keys;
@@ -4008,10 +4076,37 @@ class QueryBinder {
   // (or be constants), as over one group.
   std::optional<BoundExpr> has_group_kept(const ast::Expr& exists, bool semi) {
     const ast::SelectStatement& inner = *exists.subquery;
-    for (const auto& item : inner.items)
-      if (!AggregateScope::contains_aggregate(*item.expr) && item.expr->kind != ExprKind::Literal)
-        return std::nullopt;
     if (!AggregateScope::contains_aggregate(*inner.having)) return std::nullopt;
+    // An item outside an aggregate may read the query around it (the same
+    // value over the one group), not the subquery's own rows (DuckDB's error).
+    QueryBinder own(catalog_, sql_, reader_, runner_, names_, depth_);
+    try {
+      own.enter_with(inner);
+      own.bind_from(inner);
+      own.bind_using(inner);
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+    std::function<void(const ast::Expr&)> check = [&](const ast::Expr& e) {
+      if (e.kind == ExprKind::Subquery || e.kind == ExprKind::Exists || e.kind == ExprKind::InSubquery ||
+          (e.kind == ExprKind::Function && is_aggregate_name(e.name)))
+        return;
+      if (e.kind == ExprKind::Column) {
+        try {
+          TableScope(own.q_, "SELECT").resolve(e);
+        } catch (const Error&) {
+          return;  // the query around it's, or unknown (select_list_resolves() says)
+        }
+        throw Error(ErrorKind::Binder,
+                    "column \"" + (e.table.empty() ? e.name : e.table + "." + e.name) +
+                        "\" must appear in the GROUP BY clause or must be part of an aggregate function",
+                    e.offset);
+      }
+      for (const auto& a : e.args) check(*a);
+    };
+    for (const auto& item : inner.items)
+      if (item.expr->kind == ExprKind::Star) return std::nullopt;
+      else check(*item.expr);
     return aggregate_holds(exists, ast::clone(*inner.having), semi);
   }
 
@@ -4043,9 +4138,9 @@ class QueryBinder {
   // `semi` (a condition of WHERE joined by AND): the first, joined inner,
   // NULL dropping a row as FALSE does. Not for REAL or DOUBLE values, which
   // can be distinct and equal (-0.0 and 0.0).
-  std::optional<BoundExpr> in_by_outer_values(const ast::Expr& in, const BoundExpr& x, bool semi) {
+  std::optional<BoundExpr> in_by_outer_values(const ast::Expr& subquery, const BoundExpr& x, bool semi) {
+    const ast::Expr& in = aliases_resolved(one_column(subquery));
     const ast::SelectStatement& inner = *in.subquery;
-    throw_if_not_one_column(inner, in.offset);
     if (integer_literal(inner.limit.get()) == 1 && one_row_value(inner)) {
       std::optional<BoundExpr> first = in_first_row(in, x);
       if (first && semi) {
