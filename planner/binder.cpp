@@ -3551,11 +3551,88 @@ class QueryBinder {
     return made_subquery(sub.kind, std::move(named), sub.offset);
   }
 
+  // A correlated subquery in which a subquery nested at any depth names a
+  // column of this query by a bare name (`v` for a.v, in (SELECT ... FROM b
+  // WHERE EXISTS (SELECT 1 FROM c WHERE c.u > v))): the copy with that name
+  // qualified by its table's alias, which decorrelation.hpp reads as it
+  // reads any written so (made_ keeps it); else `sub` itself. A name is
+  // this query's where no FROM between has it and one table here has.
+  const ast::Expr& outer_names_qualified(const ast::Expr& sub) {
+    std::vector<BoundQuery> scopes;  // the FROMs from the subquery in to the one being read
+    bool changed = false;
+    std::function<std::shared_ptr<const ast::SelectStatement>(const ast::SelectStatement&)> qualified;
+    std::function<ast::ExprPtr(const ast::Expr&)> in_expr = [&](const ast::Expr& e) -> ast::ExprPtr {
+      if (e.kind == ExprKind::Column && e.table.empty() && scopes.size() > 1) {
+        bool inside = false;
+        for (const BoundQuery& scope : scopes) {
+          try {
+            TableScope(scope, "WHERE").resolve(e);
+            inside = true;
+          } catch (const Error& error) {
+            inside = error.message().find("not found") == std::string::npos;  // ambiguous: leave it
+          }
+          if (inside) break;
+        }
+        if (!inside) {
+          std::vector<std::string> owners;
+          for (const BoundQuery::Source source : q_.sources) {
+            const std::vector<std::string> names = column_names_of(q_, source);
+            if (std::any_of(names.begin(), names.end(), [&](const std::string& n) { return iequals(n, e.name); }))
+              owners.push_back(alias_of(q_, source));
+          }
+          if (owners.size() == 1) {
+            changed = true;
+            return ast::make_column(owners[0], e.name, e.offset);
+          }
+        }
+      }
+      ast::ExprPtr copy = ast::clone(e);
+      for (std::size_t i = 0; i < e.args.size(); ++i) copy->args[i] = in_expr(*e.args[i]);
+      if (e.subquery) copy->subquery = qualified(*e.subquery);
+      return copy;
+    };
+    qualified = [&](const ast::SelectStatement& s) -> std::shared_ptr<const ast::SelectStatement> {
+      if (s.set_operation) return std::make_shared<const ast::SelectStatement>(ast::clone(s));
+      QueryBinder own(catalog_, sql_, reader_, runner_, names_, depth_);
+      try {
+        own.enter_with(s);
+        own.bind_from(s);
+        own.bind_using(s);
+      } catch (const Error&) {
+        return std::make_shared<const ast::SelectStatement>(ast::clone(s));
+      }
+      scopes.push_back(std::move(own.q_));
+      auto out = std::make_shared<const ast::SelectStatement>(ast::map_expressions(s, in_expr));
+      scopes.pop_back();
+      return out;
+    };
+    if (!has_nested_subquery(*sub.subquery)) return sub;
+    std::shared_ptr<const ast::SelectStatement> out = qualified(*sub.subquery);
+    if (!changed) return sub;
+    return made_subquery(sub.kind, ast::clone(*out), sub.offset);
+  }
+
+  static bool has_nested_subquery(const ast::SelectStatement& s) {
+    bool found = false;
+    std::function<void(const ast::Expr&)> visit = [&](const ast::Expr& e) {
+      found = found || e.subquery != nullptr;
+      for (const auto& a : e.args) visit(*a);
+    };
+    for (const auto& item : s.items) visit(*item.expr);
+    for (const auto& ref : s.from)
+      if (ref.on) visit(*ref.on);
+    for (const ast::Expr* e : {s.where.get(), s.having.get()})
+      if (e) visit(*e);
+    return found;
+  }
+
   // A correlated subquery whose GROUP BY keys or HAVING name a select
   // item by its alias -- a bare name no column of its FROM has (DuckDB's
   // rule) -- with the item's expression in their place (made_ keeps the
-  // copy); else `sub` itself.
-  const ast::Expr& aliases_resolved(const ast::Expr& sub) {
+  // copy); else `written` itself. Bare names of this query's columns in
+  // its nested subqueries are qualified first (outer_names_qualified()).
+  const ast::Expr& aliases_resolved(const ast::Expr& written) {
+    const ast::Expr& sub = outer_names_qualified(written);
     const ast::SelectStatement& inner = *sub.subquery;
     auto item_named = [&](const ast::Expr& e) -> const ast::Expr* {
       if (e.kind != ExprKind::Column || !e.table.empty()) return nullptr;
@@ -3838,11 +3915,30 @@ class QueryBinder {
       if (!subqueries_.correlated_exists(exists_over_every_row(exists))) return std::nullopt;
       return bool_constant(false, at);
     }
-    if (!inner.group_by.empty() || inner.having || inner.distinct || aggregates) return std::nullopt;
-    std::vector<ast::ExprPtr> star;
-    star.push_back(ast::make_star("", at));
-    ast::ExprPtr more = ast::make_binary(ast::BinaryOp::Gt, ast::make_function("count", std::move(star), false, at),
-                                         ast::make_integer_literal(*offset, at), at);
+    if (!inner.group_by.empty() || inner.having || aggregates) return std::nullopt;
+    if (inner.distinct && (inner.items.size() != 1 || inner.items[0].expr->kind == ExprKind::Star)) return std::nullopt;
+    auto args = [](ast::ExprPtr a) {
+      std::vector<ast::ExprPtr> out;
+      out.push_back(std::move(a));
+      return out;
+    };
+    // The rows: COUNT(*); the distinct values of DISTINCT e: COUNT(DISTINCT
+    // e), and one more where some e is NULL.
+    ast::ExprPtr rows = ast::make_function("count", args(ast::make_star("", at)), false, at);
+    if (inner.distinct) {
+      const ast::Expr& e = *inner.items[0].expr;
+      ast::ExprPtr is_null = ast::make_is_null(ast::clone(e), false, at);
+      ast::ExprPtr null_seen = ast::make_function(
+          "max",
+          args(ast::make_case(std::move(is_null), ast::make_integer_literal(1, at), ast::make_integer_literal(0, at), at)),
+          false, at);
+      std::vector<ast::ExprPtr> either;
+      either.push_back(std::move(null_seen));
+      either.push_back(ast::make_integer_literal(0, at));
+      rows = ast::make_binary(ast::BinaryOp::Add, ast::make_function("count", args(ast::clone(e)), true, at),
+                              ast::make_function("coalesce", std::move(either), false, at), at);
+    }
+    ast::ExprPtr more = ast::make_binary(ast::BinaryOp::Gt, std::move(rows), ast::make_integer_literal(*offset, at), at);
     std::optional<BoundExpr> held = aggregate_holds(exists, std::move(more), /*semi=*/false);
     if (held) select_list_resolves(exists);
     return held;
