@@ -3360,21 +3360,29 @@ class QueryBinder {
 
   // ---- correlated subqueries of any correlation (planner/decorrelation.hpp) ----
 
+  // The tables `s`'s FROM names (its WITH, FROM and USING bound alone, as
+  // a scope of its own names), or nullopt where they do not bind alone.
+  std::optional<BoundQuery> from_alone(const ast::SelectStatement& s) const {
+    QueryBinder own(catalog_, sql_, reader_, runner_, names_, depth_);
+    try {
+      own.enter_with(s);
+      own.bind_from(s);
+      own.bind_using(s);
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+    return std::move(own.q_);
+  }
+
   // The columns of this query a subquery reads, one per text, or nullopt
   // where it reads one neither query has, one its own FROM has twice, or
   // its FROM does not bind alone.
   // `items`: the select list's columns count (not for EXISTS).
   std::optional<std::vector<const ast::Expr*>> outer_references(const ast::SelectStatement& inner, bool items) {
     if (inner.set_operation || inner.from.empty()) return std::nullopt;
-    QueryBinder own(catalog_, sql_, reader_, runner_, names_, depth_);
-    try {
-      own.enter_with(inner);
-      own.bind_from(inner);
-      own.bind_using(inner);
-    } catch (const Error&) {
-      return std::nullopt;
-    }
-    TableScope inner_scope(own.q_, "WHERE"), outer_scope(q_, "WHERE", &subqueries_);
+    const std::optional<BoundQuery> own = from_alone(inner);
+    if (!own) return std::nullopt;
+    TableScope inner_scope(*own, "WHERE"), outer_scope(q_, "WHERE", &subqueries_);
     std::vector<const ast::Expr*> out;
     std::set<std::string> seen;
     for (const ast::Expr* column : subquery_columns(inner, items)) {
@@ -3592,16 +3600,9 @@ class QueryBinder {
       return copy;
     };
     qualified = [&](const ast::SelectStatement& s) -> std::shared_ptr<const ast::SelectStatement> {
-      if (s.set_operation) return std::make_shared<const ast::SelectStatement>(ast::clone(s));
-      QueryBinder own(catalog_, sql_, reader_, runner_, names_, depth_);
-      try {
-        own.enter_with(s);
-        own.bind_from(s);
-        own.bind_using(s);
-      } catch (const Error&) {
-        return std::make_shared<const ast::SelectStatement>(ast::clone(s));
-      }
-      scopes.push_back(std::move(own.q_));
+      std::optional<BoundQuery> own = s.set_operation ? std::nullopt : from_alone(s);
+      if (!own) return std::make_shared<const ast::SelectStatement>(ast::clone(s));
+      scopes.push_back(*std::move(own));
       auto out = std::make_shared<const ast::SelectStatement>(ast::map_expressions(s, in_expr));
       scopes.pop_back();
       return out;
@@ -4175,21 +4176,15 @@ class QueryBinder {
     if (!AggregateScope::contains_aggregate(*inner.having)) return std::nullopt;
     // An item outside an aggregate may read the query around it (the same
     // value over the one group), not the subquery's own rows (DuckDB's error).
-    QueryBinder own(catalog_, sql_, reader_, runner_, names_, depth_);
-    try {
-      own.enter_with(inner);
-      own.bind_from(inner);
-      own.bind_using(inner);
-    } catch (const Error&) {
-      return std::nullopt;
-    }
+    const std::optional<BoundQuery> own = from_alone(inner);
+    if (!own) return std::nullopt;
     std::function<void(const ast::Expr&)> check = [&](const ast::Expr& e) {
       if (e.kind == ExprKind::Subquery || e.kind == ExprKind::Exists || e.kind == ExprKind::InSubquery ||
           (e.kind == ExprKind::Function && is_aggregate_name(e.name)))
         return;
       if (e.kind == ExprKind::Column) {
         try {
-          TableScope(own.q_, "SELECT").resolve(e);
+          TableScope(*own, "SELECT").resolve(e);
         } catch (const Error&) {
           return;  // the query around it's, or unknown (select_list_resolves() says)
         }
