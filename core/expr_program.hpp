@@ -49,6 +49,7 @@ enum class Op : uint8_t {
   ToIntHalfAway,  // double -> integer, rounding half away from zero (DuckDB's double -> DECIMAL)
   ToWideHalfAway,  // the same into 128 bits (double -> a DECIMAL of more than 18 digits)
   ToReal,     // double -> the nearest REAL (32-bit float), kept as a double; a finite value past REAL's range is an error
+  RoundToReal,  // the same, past REAL's range +-inf: REAL arithmetic's result (DuckDB's float overflow)
   Floor, Ceil, Abs,
   Round,      // double -> the nearest whole double, half away from zero (C's round, DuckDB's ROUND)
   Select,     // c ? a : b   (pops a, c, b: the else value is pushed first, so a
@@ -770,6 +771,7 @@ Slot interpret(const ExprProgram& p, const ColumnSet& cols, const Position& wher
         }
         break;
       }
+      case Op::RoundToReal: stack[top].d = static_cast<double>(static_cast<float>(stack[top].d)); break;
       case Op::ToReal: {
         Slot& a = stack[top];
         double r = static_cast<double>(static_cast<float>(a.d));

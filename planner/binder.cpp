@@ -581,11 +581,12 @@ class ExpressionBinder {
     }
     if (!is_number(a.type) || !is_number(b.type)) return type_error();
     if (a.type.is_floating() || b.type.is_floating()) {
-      // DOUBLE, or REAL rounded back to 32 bits after the operation.
+      // DOUBLE, or REAL rounded back to 32 bits after the operation (an
+      // infinity past its range, as DuckDB's float arithmetic gives).
       unify_numeric(a, b);
       DataType type = a.type;
       BoundExpr r = node(op, DataType::double_(), {std::move(a), std::move(b)}, e.offset);
-      return type.id == Type::Real ? node(Op::ToReal, type, {std::move(r)}, e.offset) : r;
+      return type.id == Type::Real ? node(Op::RoundToReal, type, {std::move(r)}, e.offset) : r;
     }
     if (a.type.id != Type::Decimal && b.type.id != Type::Decimal)
       return node(op, DataType::bigint(), {std::move(a), std::move(b)}, e.offset);

@@ -36,7 +36,7 @@ bool cannot_fail(const BoundExpr& e) {
     case Op::Column: case Op::Constant:
     case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
     case Op::And: case Op::Or: case Op::Not: case Op::IsNull: case Op::IsNotNull:
-    case Op::Lookup: case Op::Rank: case Op::ScaleSaturate: case Op::ToDouble: case Op::ToWide:
+    case Op::Lookup: case Op::Rank: case Op::ScaleSaturate: case Op::ToDouble: case Op::RoundToReal: case Op::ToWide:
       break;
     default: return false;
   }

@@ -877,7 +877,7 @@ std::string describe(const BoundExpr& e, const std::vector<std::string>& names) 
     case Op::ToInt: return "CAST(" + child(0) + " AS BIGINT)";
     case Op::ToIntHalfAway:
     case Op::ToWideHalfAway: return "round(" + child(0) + ")";
-    case Op::ToReal: return "CAST(" + child(0) + " AS REAL)";
+    case Op::ToReal: case Op::RoundToReal: return "CAST(" + child(0) + " AS REAL)";
     case Op::DivRound: return "round(" + child(0) + " / " + child(1) + ")";
     case Op::DivFloor: return "floor(" + child(0) + " / " + child(1) + ")";
     case Op::DivCeil: return "ceil(" + child(0) + " / " + child(1) + ")";
