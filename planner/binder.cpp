@@ -2446,6 +2446,12 @@ class QueryBinder {
     // the same join, the same expression (SELECT DISTINCT's ORDER BY needs it).
     subqueries_.correlated_exists = [this](const ast::Expr& e) {
       return remembered(e, [&]() -> std::optional<BoundExpr> {
+        if (const auto operands = union_operands(e)) {  // each correlated or not
+          TableScope scope(q_, "WHERE", &subqueries_);
+          BoundExpr left = subqueries_.scalar(operands->first, scope);
+          return node(Op::Or, DataType::boolean(), {std::move(left), subqueries_.scalar(operands->second, scope)},
+                      e.offset);
+        }
         const ast::Expr& resolved = aliases_resolved(e);
         if (std::optional<BoundExpr> past = exists_past_rows(resolved)) return past;
         const ast::Expr& exists = exists_without_limit(resolved);
@@ -3525,6 +3531,28 @@ class QueryBinder {
     });
   }
 
+  // A correlated EXISTS or IN over `A UNION [ALL] B` (no ORDER BY, LIMIT
+  // or OFFSET of the whole) asks A or B: EXISTS (A UNION B) is EXISTS A OR
+  // EXISTS B, and x IN (A UNION B) is x IN A OR x IN B, NULLs too (TRUE
+  // where either matches; else NULL where either is). The two subquery
+  // expressions, each correlated or not (made_ keeps them, each with the
+  // WITH around it), or nullopt for any other subquery.
+  std::optional<std::pair<const ast::Expr&, const ast::Expr&>> union_operands(const ast::Expr& sub) {
+    const ast::SelectStatement& s = *sub.subquery;
+    const ast::SetOperation* op = s.set_operation.get();
+    if (!op || op->kind != ast::SetOperation::Kind::Union || !s.order_by.empty() || s.limit || s.offset)
+      return std::nullopt;
+    auto operand = [&](const ast::SelectStatement& side) -> const ast::Expr& {
+      ast::SelectStatement copy = ast::clone(side);
+      copy.with.insert(copy.with.begin(), s.with.begin(), s.with.end());
+      const ast::Expr& made = made_like(sub, std::move(copy));
+      made_exprs_.back()->negated = false;  // NOT IN negates the OR of the two
+      return made;
+    };
+    const ast::Expr& left = operand(*op->left);
+    return std::pair<const ast::Expr&, const ast::Expr&>(left, operand(*op->right));
+  }
+
   // The one column a correlated subquery's select list gives: DuckDB's
   // error where it gives more. Where the list is * (or t.*) of one column,
   // the subquery with that column named in its place (made_ keeps it);
@@ -3557,7 +3585,7 @@ class QueryBinder {
     ast::SelectStatement named = ast::clone(inner);
     named.items[0].expr =
         ast::make_column(item.table.empty() ? alias_of(b, b.sources[0]) : item.table, b.names[0], item.offset);
-    return made_subquery(sub.kind, std::move(named), sub.offset);
+    return made_like(sub, std::move(named));
   }
 
   // A correlated subquery in which a subquery nested at any depth names a
@@ -3611,7 +3639,7 @@ class QueryBinder {
     if (!has_nested_subquery(*sub.subquery)) return sub;
     std::shared_ptr<const ast::SelectStatement> out = qualified(*sub.subquery);
     if (!changed) return sub;
-    return made_subquery(sub.kind, ast::clone(*out), sub.offset);
+    return made_like(sub, ast::clone(*out));
   }
 
   static bool has_nested_subquery(const ast::SelectStatement& s) {
@@ -3667,7 +3695,7 @@ class QueryBinder {
     ast::SelectStatement out = ast::clone(inner);
     for (auto& key : out.group_by) key = resolved(*key);
     if (out.having) out.having = resolved(*out.having);
-    return made_subquery(sub.kind, std::move(out), sub.offset);
+    return made_like(sub, std::move(out));
   }
 
   // The subquery rewritten over D (over_outer_values()), run, as a table.
@@ -3886,6 +3914,15 @@ class QueryBinder {
 
   // A subquery expression (`kind`: Subquery, Exists) over `select`, kept
   // while this binder lives.
+  // `e` (its kind, operand and offset) over `select` in place of its subquery.
+  const ast::Expr& made_like(const ast::Expr& e, ast::SelectStatement select) {
+    made_.push_back(std::make_shared<const ast::SelectStatement>(std::move(select)));
+    ast::ExprPtr copy = ast::clone(e);
+    copy->subquery = made_.back();
+    made_exprs_.push_back(std::move(copy));
+    return *made_exprs_.back();
+  }
+
   const ast::Expr& made_subquery(ExprKind kind, ast::SelectStatement select, std::size_t at) {
     made_.push_back(std::make_shared<const ast::SelectStatement>(std::move(select)));
     auto e = std::make_unique<ast::Expr>();
@@ -4231,6 +4268,15 @@ class QueryBinder {
   // NULL dropping a row as FALSE does. Not for REAL or DOUBLE values, which
   // can be distinct and equal (-0.0 and 0.0).
   std::optional<BoundExpr> in_by_outer_values(const ast::Expr& subquery, const BoundExpr& x, bool semi) {
+    if (const auto operands = union_operands(subquery)) {  // each correlated or not
+      TableScope scope(q_, "WHERE", &subqueries_);
+      BoundExpr left = subqueries_.membership(operands->first, x, scope);
+      BoundExpr either = node(Op::Or, DataType::boolean(),
+                              {std::move(left), subqueries_.membership(operands->second, x, scope)}, subquery.offset);
+      if (!semi) return either;
+      add_conjuncts(std::move(either));
+      return bool_constant(true, subquery.offset);
+    }
     const ast::Expr& in = aliases_resolved(one_column(subquery));
     const ast::SelectStatement& inner = *in.subquery;
     if (integer_literal(inner.limit.get()) == 1 && one_row_value(inner)) {

@@ -1444,6 +1444,12 @@ class QueryGenerator {
         duckdb_only_ = true;
         static const std::vector<std::string> tails = {" LIMIT 0", " OFFSET 1", " LIMIT 2 OFFSET 1", " OFFSET 2"};
         n.tail = rng_.pick(tails);
+      } else if (new_shape(0.1)) {  // binder.cpp's union_operands(): EXISTS A OR EXISTS B
+        duckdb_only_ = true;
+        n.item = "1";
+        auto [a, b] = rng_.pick(pairs);
+        n.tail = std::string(rng_.chance(0.5) ? " UNION ALL" : " UNION") + " SELECT 1 FROM " + n.text + " AS s WHERE " +
+                 render(compare("=", column(a), outer_column(b)), Dialect::Duckdb);
       } else if (rng_.chance(0.15)) {
         n.tail = " LIMIT 1";  // asks for a row all the same
       }
