@@ -2463,15 +2463,18 @@ class QueryBinder {
     };
     subqueries_.correlated_scalar = [this](const ast::Expr& e) {
       return remembered(e, [&] {
-        std::optional<BoundExpr> bound = scalar_by_left_join(e);
-        return bound ? bound : scalar_by_outer_values(e);
+        const ast::Expr& resolved = aliases_resolved(e);
+        std::optional<BoundExpr> bound = scalar_by_left_join(resolved);
+        return bound ? bound : scalar_by_outer_values(resolved);
       });
     };
     subqueries_.correlated_in = [this](const ast::Expr& e, const BoundExpr& x) {
       return remembered(e, [&] { return in_by_outer_values(e, x, /*semi=*/false); });
     };
     subqueries_.outer_references = [this](const ast::SelectStatement& inner, bool items) {
-      return outer_references(inner, items);
+      // As the row-level hooks read it: derived tables inlined, bare outer names qualified.
+      const ast::Expr& resolved = aliases_resolved(made_subquery(ExprKind::Subquery, ast::clone(inner), 0));
+      return outer_references(*resolved.subquery, items);
     };
     subqueries_.names = names_;
   }
@@ -3588,6 +3591,90 @@ class QueryBinder {
     return made_like(sub, std::move(named));
   }
 
+  // A correlated subquery whose FROM, of inner and comma joins only, holds
+  // a derived table of one base table's rows -- (SELECT * FROM t [AS x]
+  // WHERE w) AS d, which reads the query around it and so
+  // binds no other way -- with `t AS d` in its place and w, its names of t
+  // now d's, joining the subquery's WHERE (made_ keeps the copy); else
+  // `sub` itself. A bare name in w must be one of t's columns.
+  const ast::Expr& derived_tables_inlined(const ast::Expr& sub) {
+    const ast::SelectStatement& inner = *sub.subquery;
+    if (inner.set_operation) return sub;
+    const auto inner_join = [](const ast::TableRef& r) {
+      return r.join == ast::JoinKind::Comma || r.join == ast::JoinKind::Inner || r.join == ast::JoinKind::Cross;
+    };
+    if (!std::all_of(inner.from.begin(), inner.from.end(), inner_join)) return sub;
+    ast::SelectStatement out = ast::clone(inner);
+    bool changed = false;
+    for (ast::TableRef& r : out.from) {
+      std::optional<std::pair<ast::TableRef, ast::ExprPtr>> flat = flattened(r, out.from.size() == 1);
+      if (!flat) continue;
+      changed = true;
+      r = std::move(flat->first);
+      if (flat->second)
+        out.where = out.where ? ast::make_binary(ast::BinaryOp::And, std::move(out.where), std::move(flat->second), sub.offset)
+                              : std::move(flat->second);
+    }
+    if (!changed) return sub;
+    return made_like(sub, std::move(out));
+  }
+
+  // derived_tables_inlined()'s shape: `r`, a derived table of one base
+  // table, as that table under r's alias, and its WHERE over that alias
+  // (null: none); nullopt for any other FROM item.
+  std::optional<std::pair<ast::TableRef, ast::ExprPtr>> flattened(const ast::TableRef& r, bool alone) const {
+    if (!r.subquery || r.joins || r.alias.empty() || !r.column_aliases.empty()) return std::nullopt;
+    const ast::SelectStatement& d = *r.subquery;
+    if (d.set_operation || !d.with.empty() || d.distinct || !d.group_by.empty() || d.having || !d.order_by.empty() ||
+        d.limit || d.offset || d.from.size() != 1)
+      return std::nullopt;
+    const ast::TableRef& t = d.from[0];
+    if (t.subquery || t.is_function || t.joins || !t.column_aliases.empty() || (names_ && names_->find(t.name)))
+      return std::nullopt;
+    const std::shared_ptr<const Table> table = catalog_.find(t.name);
+    if (!table) return std::nullopt;
+    const std::string own = t.alias.empty() ? t.name : t.alias;
+    auto column_of_t = [&](const std::string& name) {
+      return std::any_of(table->columns.begin(), table->columns.end(),
+                         [&](const auto& c) { return iequals(c.name, name); });
+    };
+    // Its items: * (t's columns under their names: d's are t's).
+    if (d.items.size() != 1 || d.items[0].expr->kind != ExprKind::Star ||
+        (!d.items[0].expr->table.empty() && !iequals(d.items[0].expr->table, own)))
+      return std::nullopt;
+    // w's names of t as r.alias's. Another bare name is the query
+    // around's, qualified, where d is the subquery's only FROM item (else it
+    // might be another item's) and one table here has it; else, or with a
+    // subquery in w, the shape is not this one.
+    bool ok = true;
+    std::function<ast::ExprPtr(const ast::Expr&)> renamed = [&](const ast::Expr& e) -> ast::ExprPtr {
+      if (e.subquery) ok = false;
+      ast::ExprPtr copy = ast::clone(e);
+      if (e.kind == ExprKind::Column) {
+        if (e.table.empty() ? column_of_t(e.name) : iequals(e.table, own)) {
+          copy->table = r.alias;
+        } else if (e.table.empty()) {
+          const std::vector<std::string> owners = alone ? owners_of(e.name) : std::vector<std::string>{};
+          if (owners.size() == 1) copy->table = owners[0];
+          else ok = false;
+        }
+      }
+      for (std::size_t i = 0; i < e.args.size(); ++i) copy->args[i] = renamed(*e.args[i]);
+      return copy;
+    };
+    ast::ExprPtr where = d.where ? renamed(*d.where) : nullptr;
+    if (!ok) return std::nullopt;
+    ast::TableRef base;
+    base.name = t.name;
+    base.alias = r.alias;
+    base.offset = r.offset;
+    base.join = r.join;
+    if (r.on) base.on = ast::clone(*r.on);
+    base.using_columns = r.using_columns;
+    base.group_size = r.group_size;
+    return std::make_pair(std::move(base), std::move(where));
+  }
+
   // A correlated subquery in which a subquery nested at any depth names a
   // column of this query by a bare name (`v` for a.v, in (SELECT ... FROM b
   // WHERE EXISTS (SELECT 1 FROM c WHERE c.u > v))): the copy with that name
@@ -3611,12 +3698,7 @@ class QueryBinder {
           if (inside) break;
         }
         if (!inside) {
-          std::vector<std::string> owners;
-          for (const BoundQuery::Source source : q_.sources) {
-            const std::vector<std::string> names = column_names_of(q_, source);
-            if (std::any_of(names.begin(), names.end(), [&](const std::string& n) { return iequals(n, e.name); }))
-              owners.push_back(alias_of(q_, source));
-          }
+          const std::vector<std::string> owners = owners_of(e.name);
           if (owners.size() == 1) {
             changed = true;
             return ast::make_column(owners[0], e.name, e.offset);
@@ -3642,6 +3724,17 @@ class QueryBinder {
     return made_like(sub, ast::clone(*out));
   }
 
+  // The aliases of this query's tables that have a column `name`.
+  std::vector<std::string> owners_of(const std::string& name) const {
+    std::vector<std::string> owners;
+    for (const BoundQuery::Source source : q_.sources) {
+      const std::vector<std::string> names = column_names_of(q_, source);
+      if (std::any_of(names.begin(), names.end(), [&](const std::string& n) { return iequals(n, name); }))
+        owners.push_back(alias_of(q_, source));
+    }
+    return owners;
+  }
+
   static bool has_nested_subquery(const ast::SelectStatement& s) {
     bool found = false;
     std::function<void(const ast::Expr&)> visit = [&](const ast::Expr& e) {
@@ -3662,7 +3755,7 @@ class QueryBinder {
   // copy); else `written` itself. Bare names of this query's columns in
   // its nested subqueries are qualified first (outer_names_qualified()).
   const ast::Expr& aliases_resolved(const ast::Expr& written) {
-    const ast::Expr& sub = outer_names_qualified(written);
+    const ast::Expr& sub = outer_names_qualified(derived_tables_inlined(written));
     const ast::SelectStatement& inner = *sub.subquery;
     auto item_named = [&](const ast::Expr& e) -> const ast::Expr* {
       if (e.kind != ExprKind::Column || !e.table.empty()) return nullptr;
