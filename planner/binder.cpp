@@ -3768,18 +3768,10 @@ class QueryBinder {
     if (inner.having) collect_columns(*inner.having, names);
     if (inner.set_operation || std::none_of(names.begin(), names.end(), [&](const ast::Expr* e) { return item_named(*e); }))
       return sub;
-    ast::SelectStatement columns;  // FROM's names
-    columns.with = inner.with;
-    for (const ast::TableRef& r : inner.from) columns.from.push_back(ast::clone(r));
-    columns.items.push_back({ast::make_star("", sub.offset), ""});
-    BoundQuery from;
-    try {
-      from = QueryBinder(catalog_, sql_, reader_, runner_, names_, depth_).bind(columns);
-    } catch (const Error&) {
-      return sub;
-    }
+    const std::optional<BoundQuery> from = from_alone(inner);  // FROM's names
+    if (!from) return sub;
     std::function<ast::ExprPtr(const ast::Expr&)> resolved = [&](const ast::Expr& e) -> ast::ExprPtr {
-      if (const ast::Expr* item = item_named(e); item && !names_a_column(from, e.name)) return ast::clone(*item);
+      if (const ast::Expr* item = item_named(e); item && !names_a_column(*from, e.name)) return ast::clone(*item);
       if (e.kind == ExprKind::Subquery || e.kind == ExprKind::Exists) return ast::clone(e);
       ast::ExprPtr copy = ast::clone(e);
       for (std::size_t i = 0; i < e.args.size(); ++i) copy->args[i] = resolved(*e.args[i]);
