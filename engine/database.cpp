@@ -21,6 +21,7 @@
 #include "storage/result_table.hpp"
 #include "engine/database_impl.hpp"
 #include "common/trace.hpp"
+#include "execution/device_like.hpp"
 #include "planner/plan.hpp"
 #include "engine/settings.hpp"
 #include "parser/parser.hpp"
@@ -171,6 +172,10 @@ SubqueryRunner Database::Impl::subquery_runner(std::string_view sql) {
     if (device) table->device = upload_table(*table, *device);
     return std::shared_ptr<const Table>(std::move(table));
   };
+  if (device)
+    runner.device_like = [this](const Table& table, std::size_t column, std::string_view pattern) {
+      return like_on_device(table.device->columns[column], table.rows, pattern, *device);
+    };
   return runner;
 }
 

@@ -23,6 +23,7 @@
 #include "planner/selectivity.hpp"
 #include "planner/set_operation.hpp"
 #include "planner/varchar_cast.hpp"
+#include "storage/device_table.hpp"
 #include "storage/value_text.hpp"
 
 namespace gpusql {
@@ -319,6 +320,8 @@ class Scope {
   // null); nullopt for anything else, which column() binds. Only a LIKE
   // reads such a reference: it matches the strings row by row.
   virtual std::optional<BoundExpr> plain_strings_column(const ast::Expr&) { return std::nullopt; }
+  // How such a column is matched on the device (SubqueryRunner::device_like); null: on the host.
+  virtual const SubqueryRunner::DeviceLike* device_like() const { return nullptr; }
   virtual const char* clause() const = 0;  // for "aggregates are not allowed in ..."
   // A scalar subquery: its value, where the scope can run one.
   virtual BoundExpr subquery(const ast::Expr& e) {
@@ -834,7 +837,7 @@ class ExpressionBinder {
                   e.args[1]->offset);
     BoundExpr result;
     if (plain) {
-      result = like_plain_strings(std::move(x), pattern.text, e.offset);
+      result = like_plain_strings(std::move(x), pattern.text, e.offset, scope_.device_like());
     } else if (x.op == Op::Constant) {
       result = bool_constant(like_match(x.text, pattern.text), e.offset);
     } else {
@@ -858,10 +861,14 @@ class ExpressionBinder {
   // LIKE on a column of plain strings no statement has encoded: the pattern
   // is matched against each row's string once (kept with the table), and
   // rows look their rowid up in the result -- no dictionary is made. A row
-  // whose string is NULL reads NULL.
-  static BoundExpr like_plain_strings(BoundExpr x, const std::string& pattern, std::size_t at) {
+  // whose string is NULL reads NULL. Strings that live on the device alone
+  // are matched there (`device_like`), never fetched.
+  static BoundExpr like_plain_strings(BoundExpr x, const std::string& pattern, std::size_t at,
+                                      const SubqueryRunner::DeviceLike* device_like) {
     const Table& table = *x.domain;
     const auto c = static_cast<std::size_t>(x.domain_column);
+    const DeviceColumn* on_device = table.device && !table.has_host_copy(c) ? &table.device->columns[c] : nullptr;
+    if (on_device && (!on_device->plain_strings() || !device_like || !*device_like)) on_device = nullptr;
     // The strings, fetched from the device for a table that lives there
     // alone, once for both lookups below and only when neither is made yet.
     HostColumn fetched;
@@ -882,23 +889,33 @@ class ExpressionBinder {
       return lookup;
     };
     auto matches = table.derived<LookupTable>("LIKE " + std::to_string(c) + " " + pattern, [&] {
-      const HostColumn& values = column();
       LookupTable t;
-      t.entries = values.size;
-      t.bytes = like_matches(*values.strings, pattern);
-      for (std::size_t row = 0; row < values.size; ++row) t.bytes[row] &= values.is_valid(row);
+      t.entries = table.rows;
+      if (on_device) {
+        t.bytes = (*device_like)(table, c, pattern);
+      } else {
+        const HostColumn& values = column();
+        t.bytes = like_matches(*values.strings, pattern);
+        for (std::size_t row = 0; row < values.size; ++row) t.bytes[row] &= values.is_valid(row);
+      }
       t.true_entries = static_cast<uint64_t>(std::count(t.bytes.begin(), t.bytes.end(), uint8_t{1}));
       return t;
     });
     BoundExpr result = rowid_lookup(std::move(matches), true);
     if (table.null_count(c) == 0) return result;
     auto nulls = table.derived<LookupTable>("NULL " + std::to_string(c), [&] {
-      const HostColumn& values = column();
       LookupTable t;
-      t.entries = values.size;
-      t.bytes.resize(values.size);
-      for (std::size_t row = 0; row < values.size; ++row) t.bytes[row] = !values.is_valid(row);
-      t.true_entries = values.null_count();
+      t.entries = table.rows;
+      t.bytes.resize(table.rows);
+      if (on_device) {
+        const std::vector<uint32_t> validity = download_validity(*on_device, table.rows);
+        for (std::size_t row = 0; row < validity.size() * 32 && row < table.rows; ++row)
+          t.bytes[row] = !((validity[row / 32] >> (row % 32)) & 1u);
+      } else {
+        const HostColumn& values = column();
+        for (std::size_t row = 0; row < values.size; ++row) t.bytes[row] = !values.is_valid(row);
+      }
+      t.true_entries = static_cast<uint64_t>(std::count(t.bytes.begin(), t.bytes.end(), uint8_t{1}));
       return t;
     });
     return node(Op::Select, DataType::boolean(), {rowid_lookup(std::move(nulls), false), null_constant(DataType::boolean(), at),
@@ -1678,6 +1695,7 @@ class TableScope : public Scope {
     if (x.op == Op::Column && x.type.id == Type::Varchar && !x.dictionary && x.domain) return x;
     return std::nullopt;
   }
+  const SubqueryRunner::DeviceLike* device_like() const override;
   const char* clause() const override { return clause_; }
 
   // `encode`: false leaves a column of plain strings not yet encoded as it is (plain_strings_column()).
@@ -1839,6 +1857,9 @@ class Subqueries {
   static constexpr std::string_view kCorrelated = "not supported yet: correlated subqueries";
 
   Subqueries(const SubqueryRunner& runner) : runner_(runner) {}
+
+  // SubqueryRunner::device_like (null when empty).
+  const SubqueryRunner::DeviceLike* device_like() const { return runner_.device_like ? &runner_.device_like : nullptr; }
 
   // A correlated EXISTS as the query around it binds one (nullopt: it is
   // not one it can bind; it then runs as an uncorrelated one).
@@ -2090,6 +2111,10 @@ BoundExpr TableScope::subquery(const ast::Expr& e) {
 BoundExpr TableScope::in_subquery(const ast::Expr& e, BoundExpr x) {
   if (!subqueries_) return Scope::in_subquery(e, std::move(x));
   return subqueries_->membership(e, std::move(x), *this);
+}
+
+const SubqueryRunner::DeviceLike* TableScope::device_like() const {
+  return subqueries_ ? subqueries_->device_like() : nullptr;
 }
 
 const ast::Expr& TableScope::quantified(const ast::Expr& e) {

@@ -155,6 +155,12 @@ struct SubqueryRunner {
   // Settings::narrow_subquery_rows: the rows a correlated subquery's largest
   // table needs before it is narrowed to the outer keys.
   uint64_t narrow_from_rows = 0;
+  // LIKE `pattern` over column `column` of `table`, a column of plain strings
+  // that lives on the database's device alone, matched there: a byte a row,
+  // 1 for a match, 0 for none or a NULL. Empty (a database without a
+  // device): the binder matches a host copy of the strings.
+  using DeviceLike = std::function<std::vector<uint8_t>(const Table& table, std::size_t column, std::string_view pattern)>;
+  DeviceLike device_like;
 };
 
 // `sql` is the whole text the statement came from: output columns without an

@@ -32,9 +32,9 @@ struct DeviceColumn {
   // VARCHAR kept as plain strings (HostColumn::strings) by a table that lives
   // on the device alone: row i is bytes [string_offsets[i],
   // string_offsets[i + 1]) of `string_bytes` (size + 1 uint64_t offsets, a
-  // NULL's range empty), and `data` is empty. No kernel reads this form yet:
-  // a query reads the column's encoded form (Table::device_column), made
-  // from a copy fetched to the host.
+  // NULL's range empty), and `data` is empty. A LIKE reads this form
+  // (kernels/string_like.hpp); every other query reads the column's encoded
+  // form (Table::device_column), made from a copy fetched to the host.
   DeviceBuffer string_offsets;
   DeviceBuffer string_bytes;
 

@@ -765,7 +765,8 @@ namespace {
 
 // A loaded column of plain strings (SET plain_strings_rows = 0) against the
 // same file loaded with a dictionary, on one executor: LIKE reads the plain
-// strings row by row and leaves the column unencoded; the first other
+// strings row by row (on the CUDA executor, where they live: the device)
+// and leaves the column unencoded; the first other
 // statement that reads it encodes it; every answer is the dictionary's.
 void check_plain_strings(ExecutorKind kind) {
   TempDir dir;
@@ -833,6 +834,6 @@ TEST_CASE("plain strings: LIKE reads them row by row, other statements encode th
   check_plain_strings(ExecutorKind::Host);
 }
 
-TEST_CASE("plain strings on the CUDA executor: LIKE reads them row by row", "[gpu][catalog][plain]") {
+TEST_CASE("plain strings on the CUDA executor: LIKE matches them on the device", "[gpu][catalog][plain]") {
   check_plain_strings(ExecutorKind::Gpu);
 }
