@@ -750,6 +750,7 @@ class QueryGenerator {
   std::vector<std::vector<ColumnRef>> columns_;  // their usable columns
   bool in_subquery_ = false;                     // building a subquery's parts (no subquery in them)
   bool nesting_ = false;                         // building a correlated subquery nested in another
+  std::size_t enclosing_table_ = 0;              // while nesting_: the table of the subquery it is nested in
   TableRef outer_from_;                          // the query's first table, which correlation names
   bool rowid_ok_ = true;
   std::string rowid_qualifier_;
@@ -1356,8 +1357,19 @@ class QueryGenerator {
           pairs.push_back({i, o});
     if (pairs.empty()) return std::nullopt;
     auto [i, o] = rng_.pick(pairs);
-    // An unqualified outer column would name the subquery's own.
+    // An unqualified outer column would name the subquery's own. A nested
+    // subquery's may stay bare where no other outer column and neither
+    // subquery's table has its name (binder.cpp's outer_names_qualified()).
+    const bool bare_outer = nesting_ && new_shape(0.3);
     auto outer_column = [&](ColumnRef c) {
+      auto named = [&](const std::vector<ColumnRef>& columns) {
+        return std::count_if(columns.begin(), columns.end(), [&](const ColumnRef& x) { return x.name == c.name; });
+      };
+      if (bare_outer && named(scope_) == 1 && !named(columns_[t]) && !named(columns_[enclosing_table_])) {
+        duckdb_only_ = true;
+        c.qualifier.clear();
+        return column(c);
+      }
       if (c.qualifier.empty()) c.qualifier = from.alias.empty() ? from.table : from.alias;
       return column(c);
     };
@@ -1422,6 +1434,7 @@ class QueryGenerator {
       // A correlated subquery nested in this one that reads the query two
       // levels out (its own alias s hides this one's).
       nesting_ = true;
+      enclosing_table_ = t;
       std::optional<Node> nested = correlated_condition(false);
       nesting_ = false;
       if (nested) where = binary(Node::Kind::And, std::move(where), std::move(*nested));
@@ -1439,11 +1452,16 @@ class QueryGenerator {
       if (new_shape(0.2)) {  // groups that HAVING keeps (binder.cpp's exists_by_outer_values())
         duckdb_only_ = true;
         n.item = "1";
-        n.tail = grouped_tail(inner, ordered);
+        // GROUP BY the item's alias (binder.cpp's aliases_resolved()).
+        n.tail = grouped_tail(inner, ordered, nullptr, new_shape(0.3) ? &n.item : nullptr);
       } else if (new_shape(0.1)) {  // binder.cpp's exists_past_rows()
         duckdb_only_ = true;
         static const std::vector<std::string> tails = {" LIMIT 0", " OFFSET 1", " LIMIT 2 OFFSET 1", " OFFSET 2"};
         n.tail = rng_.pick(tails);
+        if (!inner.empty() && rng_.chance(0.4)) {  // DISTINCT rows past the offset
+          const ColumnRef& c = rng_.pick(inner);
+          n.item = "DISTINCT " + c.qualifier + "." + c.name;
+        }
       } else if (new_shape(0.1)) {  // binder.cpp's union_operands(): EXISTS A OR EXISTS B
         duckdb_only_ = true;
         n.item = "1";
@@ -1485,13 +1503,19 @@ class QueryGenerator {
   // of a (subquery column, outer column) pair of `ordered`. Without GROUP BY
   // the one group may be empty (COUNT(*) = 0 keeps it).
   // `key`: GROUP BY that column (the item of x IN (SELECT s.c ...)).
+  // `aliased_item`: an EXISTS's item, made "s.c AS gk" for GROUP BY gk.
   std::string grouped_tail(const std::vector<ColumnRef>& inner,
                            const std::vector<std::pair<ColumnRef, ColumnRef>>& ordered,
-                           const ColumnRef* key = nullptr) {
+                           const ColumnRef* key = nullptr, std::string* aliased_item = nullptr) {
     auto text = [](const ColumnRef& c) { return (c.qualifier.empty() ? "" : c.qualifier + ".") + c.name; };
     std::string tail;
-    if (key) tail = " GROUP BY " + text(*key);
-    else if (!inner.empty() && rng_.chance(0.7)) tail = " GROUP BY " + text(rng_.pick(inner));
+    if (key) {
+      tail = " GROUP BY " + text(*key);
+    } else if (!inner.empty() && rng_.chance(0.7)) {
+      const ColumnRef& c = rng_.pick(inner);
+      tail = " GROUP BY " + (aliased_item ? "gk" : text(c));
+      if (aliased_item) *aliased_item = text(c) + " AS gk";
+    }
     static const std::vector<std::string> counts = {"COUNT(*) > 1", "COUNT(*) >= 2", "COUNT(*) = 1", "COUNT(*) = 0"};
     if (ordered.empty() || rng_.chance(0.5)) return tail + " HAVING " + rng_.pick(counts);
     auto [a, b] = rng_.pick(ordered);
