@@ -92,7 +92,11 @@ void outer_columns_of(const ast::Expr& e, const std::vector<std::string>& local,
 
 void outer_columns_of(const ast::SelectStatement& s, std::vector<std::string> local,
                       std::vector<const ast::Expr*>& out) {
-  if (s.set_operation) return;
+  if (const ast::SetOperation* op = s.set_operation.get()) {  // each side has a FROM of its own
+    outer_columns_of(*op->left, local, out);
+    outer_columns_of(*op->right, local, out);
+    return;
+  }
   local = with_from_names(std::move(local), s);
   for_each_clause(s, true, true, [&](const ast::Expr& e) { outer_columns_of(e, local, true, out); });
 }
@@ -121,7 +125,15 @@ std::shared_ptr<const ast::SelectStatement> replace_outer_columns(const std::sha
                                                                   const std::vector<std::string>& local,
                                                                   const OuterColumnReplacement& replace,
                                                                   bool into_derived_tables) {
-  if (!s || s->set_operation) return s;
+  if (!s) return s;
+  if (const ast::SetOperation* op = s->set_operation.get()) {  // each side has a FROM of its own
+    auto sides = std::make_shared<ast::SetOperation>(*op);
+    sides->left = replace_outer_columns(op->left, local, replace, into_derived_tables);
+    sides->right = replace_outer_columns(op->right, local, replace, into_derived_tables);
+    auto out = std::make_shared<ast::SelectStatement>(ast::clone(*s));
+    out->set_operation = std::move(sides);
+    return out;
+  }
   const std::vector<std::string> inside = with_from_names(local, *s);
   auto out = std::make_shared<ast::SelectStatement>(ast::map_expressions(
       *s, [&](const ast::Expr& e) { return replace_in(e, inside, replace, into_derived_tables); }));

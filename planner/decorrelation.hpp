@@ -55,18 +55,18 @@ bool rejects_nulls_of(const ast::Expr* where, const std::string& column);
 // References to a query around subquery `s` from subqueries nested in s's
 // own clauses (those subquery_columns() reads, `items` as there, ORDER BY
 // within them too): `t.c` where t names no FROM item of the subquery it is
-// in, nor of any between it and s, nor of s. A bare name is left out (whose
-// column it is the catalog tells), and so are set operations, WITH bodies
-// and derived tables.
+// in, nor of any between it and s, nor of s; in each side of a set
+// operation too. A bare name is left out (whose column it is the catalog
+// tells), and so are WITH bodies and derived tables.
 std::vector<const ast::Expr*> nested_outer_columns(const ast::SelectStatement& s, bool items = true);
 
 // What replace_outer_columns() puts for such a column; null leaves it.
 using OuterColumnReplacement = std::function<ast::ExprPtr(const ast::Expr& column)>;
 
 // Subquery `s` with each such column replaced, where `local` names the FROM
-// items of the queries between s and the query the columns belong to. The
-// subqueries of derived tables in its FROM too when `into_derived_tables`
-// (they see the scopes around s only).
+// items of the queries between s and the query the columns belong to; in
+// each side of a set operation too. The subqueries of derived tables in its
+// FROM too when `into_derived_tables` (they see the scopes around s only).
 std::shared_ptr<const ast::SelectStatement> replace_outer_columns(const std::shared_ptr<const ast::SelectStatement>& s,
                                                                   const std::vector<std::string>& local,
                                                                   const OuterColumnReplacement& replace,
