@@ -2553,7 +2553,90 @@ class QueryBinder {
       QueryBinder again(catalog_, sql_, reader_, runner_, outer_names_, depth_);
       again.wide_rewrite_ = true;
       return again.bind(*made_.back());
+    } catch (const Error& error) {
+      if (error.kind() != ErrorKind::NotSupported || error.message().rfind(kOuterJoinOnSubquery, 0) != 0) throw;
+      std::optional<ast::SelectStatement> pushed = on_subqueries_pushed(s);
+      if (!pushed) throw;
+      made_.push_back(std::make_shared<const ast::SelectStatement>(*std::move(pushed)));
+      QueryBinder again(catalog_, sql_, reader_, runner_, outer_names_, depth_);
+      try {
+        return again.bind(*made_.back());
+      } catch (const Error&) {
+        throw error;  // the rewrite reads what the query cannot: the query's own refusal
+      }
     }
+  }
+
+  static constexpr std::string_view kOuterJoinOnSubquery =
+      "not supported yet: a correlated subquery in the ON condition of an outer join";
+
+  // `a LEFT JOIN b ON p AND c`, where conjunct c holds a subquery and reads
+  // b alone (b's columns, and b's as the subquery's outer columns), is `a
+  // LEFT JOIN (SELECT * FROM b WHERE c) AS b ON p`: a conjunct of the
+  // nullable side alone only decides which of its rows may match, so it
+  // filters them first, and the subquery binds as one of a WHERE. Every
+  // column c names must be qualified, or (bare) be a column of none of the
+  // FROM items before b, so it means in the derived table what it meant in
+  // the ON. Nullopt where no LEFT JOIN of one table has such a conjunct.
+  std::optional<ast::SelectStatement> on_subqueries_pushed(const ast::SelectStatement& s) const {
+    ast::SelectStatement out = ast::clone(s);
+    bool changed = false;
+    std::size_t group_end = 0;  // items before it are in a parenthesised group
+    for (std::size_t i = 0; i < out.from.size(); ++i) {
+      ast::TableRef& ref = out.from[i];
+      const bool in_group = i < group_end;
+      group_end = std::max(group_end, i + ref.group_size);
+      if (i == 0 || in_group || ref.join != ast::JoinKind::Left || !ref.on || ref.group_size != 1 || ref.joins ||
+          ref.is_function || !ref.column_aliases.empty())
+        continue;
+      const std::string name = ref.alias.empty() ? ref.name : ref.alias;
+      // A bare name may be a column of an item before b only where that
+      // item is a catalog table without the column.
+      auto before_has = [&](const std::string& column) {
+        for (std::size_t j = 0; j < i; ++j) {
+          const ast::TableRef& r = s.from[j];  // as written: items before may be rewritten already
+          std::shared_ptr<const Table> table =
+              r.subquery || r.is_function || r.joins || (names_ && names_->find(r.name)) ? nullptr : catalog_.find(r.name);
+          if (!table || table->find_column(column) >= 0) return true;
+        }
+        return false;
+      };
+      auto reads_b_alone = [&](const ast::Expr& part) {
+        bool alone = true;
+        for_each_column(part, [&](const ast::Expr& c, const std::vector<std::string>& local) {
+          if (c.table.empty()) alone = alone && !before_has(c.name);
+          else if (!iequals(c.table, name))
+            alone = alone && std::any_of(local.begin(), local.end(), [&](const std::string& n) { return iequals(n, c.table); });
+        });
+        return alone;
+      };
+      std::vector<const ast::Expr*> parts;
+      split_and(*ref.on, parts);
+      ast::ExprPtr filter, kept;
+      for (const ast::Expr* part : parts) {
+        ast::ExprPtr& to = has_subquery(*part) && reads_b_alone(*part) ? filter : kept;
+        to = to ? ast::make_binary(ast::BinaryOp::And, std::move(to), ast::clone(*part), part->offset) : ast::clone(*part);
+      }
+      if (!filter) continue;
+      auto rows = std::make_shared<ast::SelectStatement>();
+      ast::TableRef table;
+      table.name = ref.name;
+      table.alias = ref.alias;
+      table.offset = ref.offset;
+      rows->from.push_back(std::move(table));
+      rows->items.push_back({ast::make_star("", ref.offset), ""});
+      rows->where = std::move(filter);
+      ast::TableRef derived;
+      derived.alias = name;
+      derived.offset = ref.offset;
+      derived.join = ref.join;
+      derived.on = kept ? std::move(kept) : ast::make_bool_literal(true, ref.on->offset);
+      derived.subquery = std::move(rows);
+      ref = std::move(derived);
+      changed = true;
+    }
+    if (!changed) return std::nullopt;
+    return out;
   }
 
   // `error` from binding a two-level rewrite of `s`, as `s` would have it: a
@@ -2789,8 +2872,7 @@ class QueryBinder {
         const std::string& name = q_.column_names.at(static_cast<std::size_t>(e.column));
         for (const BoundTableRef& table : q_.tables)
           if (table.hidden && e.column >= table.first_column && e.column < table.first_column + table.column_count())
-            throw Error(ErrorKind::NotSupported,
-                        "not supported yet: a correlated subquery in the ON condition of an outer join", e.offset);
+            throw Error(ErrorKind::NotSupported, std::string(kOuterJoinOnSubquery), e.offset);
         throw Error(ErrorKind::Binder,
                     "Referenced table \"" + name.substr(0, name.find('.')) + "\" not found!", e.offset);
       }

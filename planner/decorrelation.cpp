@@ -112,7 +112,27 @@ ast::ExprPtr replace_in(const ast::Expr& e, const std::vector<std::string>& loca
   return copy;
 }
 
+void each_column(const ast::Expr& e, const std::vector<std::string>& local, const ColumnVisitor& f);
+
+void each_column(const ast::SelectStatement& s, std::vector<std::string> local, const ColumnVisitor& f) {
+  if (const ast::SetOperation* op = s.set_operation.get()) {
+    each_column(*op->left, local, f);
+    each_column(*op->right, local, f);
+    return;
+  }
+  local = with_from_names(std::move(local), s);
+  for_each_clause(s, true, true, [&](const ast::Expr& e) { each_column(e, local, f); });
+}
+
+void each_column(const ast::Expr& e, const std::vector<std::string>& local, const ColumnVisitor& f) {
+  if (e.kind == ast::ExprKind::Column) f(e, local);
+  for (const auto& a : e.args) each_column(*a, local, f);
+  if (e.subquery) each_column(*e.subquery, local, f);
+}
+
 }  // namespace
+
+void for_each_column(const ast::Expr& e, const ColumnVisitor& f) { each_column(e, {}, f); }
 
 std::vector<const ast::Expr*> nested_outer_columns(const ast::SelectStatement& s, bool items) {
   const std::vector<std::string> local = with_from_names({}, s);

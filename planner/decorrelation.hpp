@@ -60,6 +60,14 @@ bool rejects_nulls_of(const ast::Expr* where, const std::string& column);
 // tells), and so are WITH bodies and derived tables.
 std::vector<const ast::Expr*> nested_outer_columns(const ast::SelectStatement& s, bool items = true);
 
+// Calls f(column, local) on every column reference of `e` and of the
+// subqueries nested in it (their clauses, each side of a set operation),
+// `local` naming the FROM items of the subquery levels around the column
+// inside e (none for e's own columns). WITH bodies and derived tables are
+// not entered.
+using ColumnVisitor = std::function<void(const ast::Expr& column, const std::vector<std::string>& local)>;
+void for_each_column(const ast::Expr& e, const ColumnVisitor& f);
+
 // What replace_outer_columns() puts for such a column; null leaves it.
 using OuterColumnReplacement = std::function<ast::ExprPtr(const ast::Expr& column)>;
 
