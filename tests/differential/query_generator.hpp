@@ -639,6 +639,12 @@ class QueryGenerator {
           in_subquery_ = true;  // DuckDB: "Cannot perform non-inner join on subquery!"
           Node own = boolean(2);
           in_subquery_ = false;
+          // But for one correlated with a LEFT JOIN's b alone (binder.cpp's on_subqueries_pushed()).
+          if (q.join == Query::Join::Left && new_shape(0.3))
+            if (std::optional<Node> correlated = correlated_condition(false)) {
+              duckdb_only_ = true;
+              own = binary(Node::Kind::And, std::move(own), std::move(*correlated));
+            }
           scope_ = std::move(both);
           rowid_ok_ = rowid;
           q.on = binary(Node::Kind::And, std::move(*q.on), std::move(own));
