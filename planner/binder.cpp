@@ -3818,7 +3818,15 @@ class QueryBinder {
       return copy;
     };
     qualified = [&](const ast::SelectStatement& s) -> std::shared_ptr<const ast::SelectStatement> {
-      std::optional<BoundQuery> own = s.set_operation ? std::nullopt : from_alone(s);
+      if (const ast::SetOperation* op = s.set_operation.get()) {  // each side has a FROM of its own
+        auto sides = std::make_shared<ast::SetOperation>(*op);
+        sides->left = qualified(*op->left);
+        sides->right = qualified(*op->right);
+        auto out = std::make_shared<ast::SelectStatement>(ast::clone(s));
+        out->set_operation = std::move(sides);
+        return out;
+      }
+      std::optional<BoundQuery> own = from_alone(s);
       if (!own) return std::make_shared<const ast::SelectStatement>(ast::clone(s));
       scopes.push_back(*std::move(own));
       auto out = std::make_shared<const ast::SelectStatement>(ast::map_expressions(s, in_expr));
