@@ -3818,14 +3818,10 @@ class QueryBinder {
       return copy;
     };
     qualified = [&](const ast::SelectStatement& s) -> std::shared_ptr<const ast::SelectStatement> {
-      if (const ast::SetOperation* op = s.set_operation.get()) {  // each side has a FROM of its own
-        auto sides = std::make_shared<ast::SetOperation>(*op);
-        sides->left = qualified(*op->left);
-        sides->right = qualified(*op->right);
-        auto out = std::make_shared<ast::SelectStatement>(ast::clone(s));
-        out->set_operation = std::move(sides);
-        return out;
-      }
+      if (s.set_operation)  // each side has a FROM of its own
+        return with_sides_rewritten(s, [&](const std::shared_ptr<const ast::SelectStatement>& side) {
+          return qualified(*side);
+        });
       std::optional<BoundQuery> own = from_alone(s);
       if (!own) return std::make_shared<const ast::SelectStatement>(ast::clone(s));
       scopes.push_back(*std::move(own));

@@ -146,14 +146,10 @@ std::shared_ptr<const ast::SelectStatement> replace_outer_columns(const std::sha
                                                                   const OuterColumnReplacement& replace,
                                                                   bool into_derived_tables) {
   if (!s) return s;
-  if (const ast::SetOperation* op = s->set_operation.get()) {  // each side has a FROM of its own
-    auto sides = std::make_shared<ast::SetOperation>(*op);
-    sides->left = replace_outer_columns(op->left, local, replace, into_derived_tables);
-    sides->right = replace_outer_columns(op->right, local, replace, into_derived_tables);
-    auto out = std::make_shared<ast::SelectStatement>(ast::clone(*s));
-    out->set_operation = std::move(sides);
-    return out;
-  }
+  if (s->set_operation)  // each side has a FROM of its own
+    return with_sides_rewritten(*s, [&](const std::shared_ptr<const ast::SelectStatement>& side) {
+      return replace_outer_columns(side, local, replace, into_derived_tables);
+    });
   const std::vector<std::string> inside = with_from_names(local, *s);
   auto out = std::make_shared<ast::SelectStatement>(ast::map_expressions(
       *s, [&](const ast::Expr& e) { return replace_in(e, inside, replace, into_derived_tables); }));
@@ -170,6 +166,15 @@ void split_and(const ast::Expr& e, std::vector<const ast::Expr*>& parts) {
   } else {
     parts.push_back(&e);
   }
+}
+
+std::shared_ptr<const ast::SelectStatement> with_sides_rewritten(const ast::SelectStatement& s, const SideRewrite& rewrite) {
+  auto sides = std::make_shared<ast::SetOperation>(*s.set_operation);
+  sides->left = rewrite(sides->left);
+  sides->right = rewrite(sides->right);
+  auto out = std::make_shared<ast::SelectStatement>(ast::clone(s));
+  out->set_operation = std::move(sides);
+  return out;
 }
 
 std::vector<std::string> with_from_names(std::vector<std::string> local, const ast::SelectStatement& s) {

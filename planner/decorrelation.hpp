@@ -68,6 +68,11 @@ std::vector<const ast::Expr*> nested_outer_columns(const ast::SelectStatement& s
 using ColumnVisitor = std::function<void(const ast::Expr& column, const std::vector<std::string>& local)>;
 void for_each_column(const ast::Expr& e, const ColumnVisitor& f);
 
+// `s`, a set operation, with each side made anew by `rewrite`.
+using SideRewrite =
+    std::function<std::shared_ptr<const ast::SelectStatement>(const std::shared_ptr<const ast::SelectStatement>&)>;
+std::shared_ptr<const ast::SelectStatement> with_sides_rewritten(const ast::SelectStatement& s, const SideRewrite& rewrite);
+
 // What replace_outer_columns() puts for such a column; null leaves it.
 using OuterColumnReplacement = std::function<ast::ExprPtr(const ast::Expr& column)>;
 
