@@ -8,7 +8,6 @@
 #include <new>
 #include <variant>
 
-#include "kernels/gather.hpp"
 #include "planner/binder.hpp"
 #include "planner/type_names.hpp"
 #include "engine/copy_to.hpp"
@@ -354,7 +353,6 @@ std::shared_ptr<ResultData> copy_from(const ast::CopyStatement& s, Database::Imp
   spec.append_to = old;
   spec.device = database.device.get();
   spec.device_only = !database.settings.host_mirror;
-  spec.map_codes = &kernels::map_codes;
   spec.control = &database.control;
   spec.threads = database.settings.threads;
   spec.timing = database.settings.trace;
@@ -721,7 +719,6 @@ void load_csv_table(Database::Impl& database, std::string_view name, const std::
   spec.options = options;
   spec.device = database.device.get();
   spec.device_only = !database.settings.host_mirror;
-  spec.map_codes = &kernels::map_codes;
   spec.control = &database.control;
   spec.threads = database.settings.threads;
   spec.timing = database.settings.trace;

@@ -22,6 +22,8 @@
 #include "engine/database_impl.hpp"
 #include "common/trace.hpp"
 #include "execution/device_like.hpp"
+#include "kernels/gather.hpp"
+#include "kernels/string_encode.hpp"
 #include "planner/plan.hpp"
 #include "engine/settings.hpp"
 #include "parser/parser.hpp"
@@ -47,6 +49,7 @@ Database::Impl::Impl(const Options& options) {
   control.set_memory_limit(settings.memory_limit);
   if (usable) {
     device->set_settings(settings);
+    device->set_kernels({&kernels::map_codes, &kernels::encode_strings});
     kind = ExecutorKind::Gpu;
     executor = std::make_unique<Executor>(make_cuda_backend(*device, control), control);
     description = "gpu (" + device->name() + ")";

@@ -143,7 +143,7 @@ class CudaBackend final : public ComputeBackend {
     for (std::size_t i = 0; i < table.device->columns.size(); ++i) {
       const DeviceColumn* d = table.device_column(i, context_);
       columns.push_back(d ? ColumnView::dense(d->data.data(), d->validity.size() ? d->validity.as<uint32_t>() : nullptr,
-                                              d->type, table.scan_column(i)->dictionary)
+                                              d->type, table.dictionary(i))
                           : ColumnView{});
     }
     PositionsPtr rows = begin == 0 && end == table.rows ? nullptr : sequence(begin, end - begin);

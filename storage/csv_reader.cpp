@@ -972,7 +972,7 @@ DeviceBuffer make_codes_on_device(const std::vector<std::vector<uint32_t>>& set_
                                   const std::vector<std::size_t>& first_row, const DeviceBuffer& ids,
                                   const DeviceColumn* old, std::size_t old_rows, const std::vector<uint32_t>& old_map,
                                   DeviceColumn& column, DeviceContext& device, StagedUpload& upload,
-                                  DeviceCodeMap map_codes) {
+                                  StorageKernels::CodeMap map_codes) {
   std::vector<uint32_t> maps(old_map);
   std::vector<std::size_t> at(set_codes.size());
   for (std::size_t set = 0; set < set_codes.size(); ++set) {
@@ -1121,7 +1121,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
   // parsed, and are freed then; dictionary codes are made final on the
   // device, and the statistics come from the chunks. An append to a table
   // on the device alone copies its rows there, device to device.
-  const bool streaming = spec.device && spec.device_only && spec.map_codes && (old_rows == 0 || on_device_alone(*old));
+  const bool streaming = spec.device && spec.device_only && spec.device->kernels().map_codes && (old_rows == 0 || on_device_alone(*old));
   const DeviceTable* old_device = streaming && old_rows ? old->device.get() : nullptr;
   // The old rows on the host (an append that does not stream): fetched from
   // the device for a table that lives there alone, for this load only.
@@ -1518,7 +1518,7 @@ std::shared_ptr<Table> load(const std::vector<CsvText>& texts, const CsvLoadSpec
             code_maps.push_back(make_codes_on_device(codes[c], set_of, results, first_row, local_ids[c],
                                                      old_device ? &old_device->columns[c] : nullptr, old_rows,
                                                      old_code_maps[c], dc,
-                                                     *device, *upload, spec.map_codes));
+                                                     *device, *upload, device->kernels().map_codes));
           else
             upload->to_device(dc.data.data(), h.bytes.data(), h.bytes.size());
           upload_dictionary(*h.dictionary, dc, *device, *upload);

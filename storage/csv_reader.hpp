@@ -48,13 +48,6 @@ namespace gpusql {
 // Rows the type inference looks at.
 constexpr std::size_t CSV_SAMPLE_ROWS = 20480;
 
-// What a load to the device alone makes dictionary codes with: out[i] =
-// map[ids[i]] for i < count, or 0 where `d_validity` (when not null) says
-// row i is NULL, on the context's stream. The engine gives
-// kernels::map_codes (storage does not call kernels itself).
-using DeviceCodeMap = void (*)(const uint32_t* d_map, const uint32_t* d_ids, const uint32_t* d_validity,
-                               std::size_t count, uint32_t* d_out, DeviceContext& context);
-
 struct CsvLoadSpec {
   std::string table_name;
   CsvOptions options;
@@ -63,15 +56,14 @@ struct CsvLoadSpec {
   std::shared_ptr<const Table> append_to;
   // When set, the result also lives on this device (Table::device).
   DeviceContext* device = nullptr;
-  // With `device` and `map_codes`, a new table (or an append to one that
-  // lives on the device alone) lives on the device alone
+  // With `device` and its kernels().map_codes, a new table (or an append
+  // to one that lives on the device alone) lives on the device alone
   // (Table::release_host_copy()'s form) and is never whole on the host:
   // each chunk's values go over as soon as it and the chunks before it are
   // parsed, and are freed then, so the host holds the chunks in flight; an
   // append's old rows are copied on the device. Statistics are taken from
   // the chunks as they go (an append's merged with the old table's).
   bool device_only = false;
-  DeviceCodeMap map_codes = nullptr;
   // Parsing threads; 0: one per core.
   std::size_t threads = 0;
   // Each phase's wall time to stderr (SET trace = true).

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "storage/cuda_architectures.hpp"
+#include "storage/parallel_tasks.hpp"
 
 namespace gpusql {
 
@@ -196,14 +197,42 @@ void* DeviceContext::readback_slot() {
 void DeviceContext::copy_to_host(void* destination, const void* source, std::size_t bytes) {
   if (bytes == 0) return;
   void* slot = readback_slot();
-  if (!slot || bytes > kReadbackBytes) {
+  if (!slot || bytes > kReadbackBytes) return copy_to_host_staged(destination, source, bytes);
+  GPUSQL_CUDA_TRY(cudaMemcpyAsync(slot, source, bytes, cudaMemcpyDeviceToHost, stream_));
+  synchronize();
+  std::memcpy(destination, slot, bytes);
+}
+
+// A DMA into pageable memory that nothing has touched yet ran at 1.4 GB/s
+// on the H200 host (the driver stages it, and each new page faults on one
+// thread). Through the pinned staging slots instead, a worker thread per
+// slot: each copies its pieces out (faulting their pages) while the
+// others' pieces cross.
+void DeviceContext::copy_to_host_staged(void* destination, const void* source, std::size_t bytes) {
+  auto& slots = staging();
+  if (slots.empty()) {
     GPUSQL_CUDA_TRY(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToHost, stream_));
     synchronize();
     return;
   }
-  GPUSQL_CUDA_TRY(cudaMemcpyAsync(slot, source, bytes, cudaMemcpyDeviceToHost, stream_));
-  synchronize();
-  std::memcpy(destination, slot, bytes);
+  for (StagingSlot& slot : slots)
+    if (slot.in_flight) {
+      GPUSQL_CUDA_TRY(cudaEventSynchronize(slot.copied));
+      slot.in_flight = false;
+    }
+  const std::size_t piece = slots[0].buffer.size(), pieces = (bytes + piece - 1) / piece;
+  auto* to = static_cast<std::byte*>(destination);
+  const auto* from = static_cast<const std::byte*>(source);
+  parallel_for_workers(std::min(slots.size(), pieces), slots.size(), [&](std::size_t w, std::size_t) {
+    StagingSlot& slot = slots[w];
+    for (std::size_t i = w; i < pieces; i += slots.size()) {
+      const std::size_t at = i * piece, size = std::min(piece, bytes - at);
+      GPUSQL_CUDA_TRY(cudaMemcpyAsync(slot.buffer.data(), from + at, size, cudaMemcpyDeviceToHost, stream_));
+      GPUSQL_CUDA_TRY(cudaEventRecord(slot.copied, stream_));
+      GPUSQL_CUDA_TRY(cudaEventSynchronize(slot.copied));
+      std::memcpy(to + at, slot.buffer.data(), size);
+    }
+  });
 }
 
 void* DeviceContext::queue_readback(void* destination, const void* source, std::size_t bytes) {

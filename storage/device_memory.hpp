@@ -76,6 +76,29 @@ struct StagingSlot {
 };
 
 class DeviceBuffer;
+class DeviceContext;
+
+// What storage has done on the device but cannot call itself (kernels/ sits
+// above it): the engine hands these to its context (DeviceContext::
+// set_kernels), and storage reaches them through the context it is given.
+struct StorageKernels {
+  // Dictionary codes made anew: out[i] = map[ids[i]] for i < count, or 0
+  // where `d_validity` (when not null) says row i is NULL, on the context's
+  // stream (a load to the device alone; kernels::map_codes).
+  using CodeMap = void (*)(const uint32_t* d_map, const uint32_t* d_ids, const uint32_t* d_validity,
+                           std::size_t count, uint32_t* d_out, DeviceContext& context);
+  // A column of plain strings (`rows` < 2^32 rows: offsets + bytes, NULLs
+  // where `d_validity` says) as codes into its sorted dictionary of distinct
+  // non-NULL strings, made on the device: `codes` (a NULL's 0) and the
+  // dictionary, flat (entries + 1 uint64_t offsets, and bytes); returns the
+  // entries. Synchronizes. Error(OutOfMemory) leaves the outputs untouched
+  // (kernels::encode_strings).
+  using StringEncoder = std::size_t (*)(const uint64_t* d_offsets, const char* d_bytes, const uint32_t* d_validity,
+                                        std::size_t rows, DeviceBuffer& codes, DeviceBuffer& dictionary_offsets,
+                                        DeviceBuffer& dictionary_bytes, DeviceContext& context);
+  CodeMap map_codes = nullptr;
+  StringEncoder encode_strings = nullptr;
+};
 
 class DeviceContext {
  public:
@@ -90,6 +113,11 @@ class DeviceContext {
   // The database's settings the kernels follow (which filter path, ...).
   const Settings& settings() const { return settings_; }
   void set_settings(const Settings& settings) { settings_ = settings; }
+  // The kernels storage asks for (none until the engine sets them: a load
+  // then keeps its tables whole on the host, and plain strings are encoded
+  // there).
+  const StorageKernels& kernels() const { return kernels_; }
+  void set_kernels(const StorageKernels& kernels) { kernels_ = kernels; }
   const std::string& name() const { return name_; }
   int multiprocessors() const { return multiprocessors_; }
   // Bytes free on the device, counting what the pool holds but does not use.
@@ -119,9 +147,11 @@ class DeviceContext {
   void copy_to_device(void* destination, const void* source, std::size_t bytes);
 
   // Copies `bytes` of device memory to the host in stream order and waits
-  // for them (a count or a result an operator must see before it goes on).
-  // Small copies land in a pinned slot and are copied out of it: a DMA into
-  // pageable memory costs more than one into page-locked memory.
+  // for them (a count or a result an operator must see before it goes on,
+  // or a column read back). Copies land in pinned memory and are copied out
+  // of it: a DMA into pageable memory costs more than one into page-locked
+  // memory. Large ones go through the staging buffers, copied out on
+  // several threads (not thread-safe, as uploads are not).
   void copy_to_host(void* destination, const void* source, std::size_t bytes);
 
   // copy_to_host() that keeps the device busy while the host waits: the copy
@@ -171,6 +201,7 @@ class DeviceContext {
   PinnedBuffer readback_;
   bool readback_tried_ = false;
   void* readback_slot();
+  void copy_to_host_staged(void* destination, const void* source, std::size_t bytes);
   cudaEvent_t readback_done_ = nullptr;  // made on first use
   // The halves of copy_to_host_meanwhile(): the copy and an event after it;
   // the wait for that event and the copy out of the pinned slot.
@@ -185,6 +216,7 @@ class DeviceContext {
   bool ring_tried_ = false;
   cudaStream_t stream_ = nullptr;
   Settings settings_;
+  StorageKernels kernels_;
   std::string name_;
   int multiprocessors_ = 0;
   std::size_t cap_ = 0;  // 0: none
@@ -209,6 +241,8 @@ class DeviceBuffer {
     return static_cast<T*>(data_);
   }
   std::size_t size() const { return bytes_; }
+  // The context it came from (null when empty).
+  DeviceContext* context() const { return context_; }
 
  private:
   void release() noexcept;

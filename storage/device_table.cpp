@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/trace.hpp"
 #include "storage/column_ops.hpp"
 #include "storage/string_pool.hpp"
 #include "storage/table.hpp"
@@ -30,26 +31,33 @@ void throw_table_does_not_fit(const std::string& table, std::size_t needed, cons
                                           ", " + format_bytes(context.free_bytes()) + " free; no table was changed");
 }
 
+namespace {
+
+// The first `bytes` of `buffer` into `destination`, through its context's
+// pinned staging (DeviceContext::copy_to_host); waits for them.
+void read_back(void* destination, const DeviceBuffer& buffer, std::size_t bytes) {
+  if (bytes) buffer.context()->copy_to_host(destination, buffer.data(), bytes);
+}
+
+}  // namespace
+
 HostColumn download_column(const DeviceColumn& column, std::size_t rows) {
   HostColumn host;
   host.type = column.type;
   host.size = rows;
   if (column.plain_strings()) {
     std::vector<uint64_t> offsets(rows + 1);
-    GPUSQL_CUDA_TRY(cudaMemcpy(offsets.data(), column.string_offsets.data(), offsets.size() * sizeof(uint64_t),
-                               cudaMemcpyDeviceToHost));
+    read_back(offsets.data(), column.string_offsets, offsets.size() * sizeof(uint64_t));
     StringPool::Bytes bytes(offsets.back());
-    if (!bytes.empty())
-      GPUSQL_CUDA_TRY(cudaMemcpy(bytes.data(), column.string_bytes.data(), bytes.size(), cudaMemcpyDeviceToHost));
+    read_back(bytes.data(), column.string_bytes, bytes.size());
     host.strings = std::make_shared<const StringPool>(StringPool::adopt(std::move(offsets), std::move(bytes)));
   } else if (rows) {
     host.bytes.resize(rows * column.type.width());
-    GPUSQL_CUDA_TRY(cudaMemcpy(host.bytes.data(), column.data.data(), host.bytes.size(), cudaMemcpyDeviceToHost));
+    read_back(host.bytes.data(), column.data, host.bytes.size());
   }
   if (column.validity.size() && rows) {
     host.validity.resize(validity_words(rows));
-    GPUSQL_CUDA_TRY(cudaMemcpy(host.validity.data(), column.validity.data(), host.validity.size() * sizeof(uint32_t),
-                               cudaMemcpyDeviceToHost));
+    read_back(host.validity.data(), column.validity, host.validity.size() * sizeof(uint32_t));
     normalize_validity(host);
   }
   return host;
@@ -59,8 +67,7 @@ std::vector<uint32_t> download_validity(const DeviceColumn& column, std::size_t 
   std::vector<uint32_t> validity;
   if (!column.validity.size() || !rows) return validity;
   validity.resize(validity_words(rows));
-  GPUSQL_CUDA_TRY(cudaMemcpy(validity.data(), column.validity.data(), validity.size() * sizeof(uint32_t),
-                             cudaMemcpyDeviceToHost));
+  read_back(validity.data(), column.validity, validity.size() * sizeof(uint32_t));
   return validity;
 }
 
@@ -73,6 +80,35 @@ void upload_plain_strings(const StringPool& strings, DeviceColumn& device, Devic
   upload.finish();
   device.string_offsets = std::move(offsets);
   device.string_bytes = std::move(bytes);
+}
+
+bool can_encode_on_device(std::size_t rows, const DeviceContext& context) {
+  return context.kernels().encode_strings && rows < std::size_t(UINT32_MAX);
+}
+
+DeviceColumn encode_on_device(const DeviceColumn& plain, std::size_t rows, std::shared_ptr<const Dictionary>& dictionary,
+                              DeviceContext& context) {
+  DeviceColumn encoded;
+  encoded.type = plain.type;
+  encoded.size = rows;
+  encoded.validity = DeviceBuffer(context, plain.validity.size());
+  encoded.dictionary_entries = context.kernels().encode_strings(
+      plain.string_offsets.as<uint64_t>(), plain.string_bytes.as<char>(),
+      plain.validity.size() ? plain.validity.as<uint32_t>() : nullptr, rows, encoded.data, encoded.dictionary_offsets,
+      encoded.dictionary_bytes, context);
+  StagedUpload copy(context);
+  if (plain.validity.size()) copy.device_to_device(encoded.validity.data(), plain.validity.data(), plain.validity.size());
+  copy.finish();
+  trace::mark("encode-validity");
+  std::vector<uint64_t> offsets(encoded.dictionary_entries + 1);
+  context.copy_to_host(offsets.data(), encoded.dictionary_offsets.data(), offsets.size() * sizeof(uint64_t));
+  StringPool::Bytes bytes(offsets.back());
+  context.copy_to_host(bytes.data(), encoded.dictionary_bytes.data(), bytes.size());
+  trace::mark("encode-dictionary-read");
+  auto made = std::make_shared<Dictionary>();
+  made->values = StringPool::adopt(std::move(offsets), std::move(bytes));
+  dictionary = std::move(made);
+  return encoded;
 }
 
 void upload_validity(const HostColumn& column, DeviceColumn& device, DeviceContext& context, StagedUpload& upload) {

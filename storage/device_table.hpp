@@ -34,7 +34,7 @@ struct DeviceColumn {
   // string_offsets[i + 1]) of `string_bytes` (size + 1 uint64_t offsets, a
   // NULL's range empty), and `data` is empty. A LIKE reads this form
   // (kernels/string_like.hpp); every other query reads the column's encoded
-  // form (Table::device_column), made from a copy fetched to the host.
+  // form (Table::device_column), made on the device (encode_on_device()).
   DeviceBuffer string_offsets;
   DeviceBuffer string_bytes;
 
@@ -79,6 +79,19 @@ std::vector<uint32_t> download_validity(const DeviceColumn& column, std::size_t 
 // Gives `device` (a column of `strings.size()` rows) the plain strings'
 // device form. Error(OutOfMemory) from the allocation leaves it unchanged.
 void upload_plain_strings(const StringPool& strings, DeviceColumn& device, DeviceContext& context);
+
+// Whether `context` can encode plain strings on the device: its engine gave
+// it the kernel (StorageKernels::encode_strings), and `rows` fit its 32-bit
+// row ids.
+bool can_encode_on_device(std::size_t rows, const DeviceContext& context);
+// The encoded form of `plain` (plain strings of `rows` rows on the device):
+// codes into their sorted dictionary, its validity, and that dictionary
+// flat -- what upload_column() makes of encode_strings()'s host column --
+// made on the device by the context's kernel; the dictionary read back into
+// `dictionary`. Only the distinct strings cross to the host.
+// Error(OutOfMemory) leaves nothing behind.
+DeviceColumn encode_on_device(const DeviceColumn& plain, std::size_t rows, std::shared_ptr<const Dictionary>& dictionary,
+                              DeviceContext& context);
 
 // Allocates and fills a column's validity bits (when it has NULLs) and, for
 // VARCHAR, its flat dictionary. Throws Error(OutOfMemory) from the allocation.

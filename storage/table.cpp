@@ -121,39 +121,66 @@ void Table::set_statistics(std::vector<double> distinct, std::vector<ValueRange>
   statistics_->null_counts.assign(null_counts.begin(), null_counts.end());
 }
 
-const HostColumn* Table::encoded_if_made(std::size_t column) const {
+void Table::encode_locked(std::size_t column) const {
+  Statistics& s = *statistics_;
+  if (s.encoded.size() != host.size()) s.encoded.resize(host.size());
+  if (s.encoded_device.size() != host.size()) s.encoded_device.resize(host.size());
+  if (s.dictionaries.size() != host.size()) s.dictionaries.resize(host.size());
+  if (s.dictionaries[column]) return;
+  if (!has_host_copy(column) && device) {  // the strings live on the device alone
+    const DeviceColumn& plain = device->columns[column];
+    DeviceContext& context = *plain.string_offsets.context();
+    if (can_encode_on_device(rows, context)) {
+      try {
+        s.encoded_device[column] =
+            std::make_unique<DeviceColumn>(encode_on_device(plain, rows, s.dictionaries[column], context));
+        return;
+      } catch (const Error& e) {
+        if (e.kind() != ErrorKind::OutOfMemory) throw;
+        // No room for the sort: encoded on the host, as without a kernel.
+      }
+    }
+  }
+  HostColumn fetched;
+  s.encoded[column] = std::make_unique<HostColumn>(encode_strings(read_column(column, fetched), hardware_threads()));
+  s.dictionaries[column] = s.encoded[column]->dictionary;
+}
+
+bool Table::encoded_made(std::size_t column) const {
   std::lock_guard lock(statistics_->mutex);
-  const auto& encoded = statistics_->encoded;
-  return column < encoded.size() ? encoded[column].get() : nullptr;
+  const auto& dictionaries = statistics_->dictionaries;
+  return column < dictionaries.size() && dictionaries[column];
 }
 
 const HostColumn& Table::encoded(std::size_t column) const {
   std::lock_guard lock(statistics_->mutex);
+  encode_locked(column);
   auto& encoded = statistics_->encoded;
-  if (encoded.size() != host.size()) encoded.resize(host.size());
-  if (!encoded[column]) {
-    HostColumn fetched;
-    encoded[column] = std::make_unique<HostColumn>(encode_strings(read_column(column, fetched), hardware_threads()));
+  if (!encoded[column]) {  // made on the device: its codes fetched for a host reader
+    encoded[column] = std::make_unique<HostColumn>(download_column(*statistics_->encoded_device[column], rows));
+    encoded[column]->dictionary = statistics_->dictionaries[column];
   }
   return *encoded[column];
 }
 
 std::shared_ptr<const Dictionary> Table::dictionary(std::size_t column) const {
-  return is_plain(column) ? encoded(column).dictionary : host[column].dictionary;
+  if (!is_plain(column)) return host[column].dictionary;
+  std::lock_guard lock(statistics_->mutex);
+  encode_locked(column);
+  return statistics_->dictionaries[column];
 }
 
 const HostColumn* Table::scan_column(std::size_t column) const {
-  return is_plain(column) ? encoded_if_made(column) : &host[column];
+  if (!is_plain(column)) return &host[column];
+  return encoded_made(column) ? &encoded(column) : nullptr;
 }
 
 const DeviceColumn* Table::device_column(std::size_t column, DeviceContext& context) const {
   if (!is_plain(column)) return &device->columns[column];
-  const HostColumn* made = encoded_if_made(column);
-  if (!made) return nullptr;
+  if (!encoded_made(column)) return nullptr;
   std::lock_guard lock(statistics_->mutex);
   auto& uploaded = statistics_->encoded_device;
-  if (uploaded.size() != host.size()) uploaded.resize(host.size());
-  if (!uploaded[column]) uploaded[column] = std::make_unique<DeviceColumn>(upload_column(*made, context));
+  if (!uploaded[column]) uploaded[column] = std::make_unique<DeviceColumn>(upload_column(*statistics_->encoded[column], context));
   return uploaded[column].get();
 }
 
@@ -221,8 +248,11 @@ std::size_t Table::host_bytes() const {
   std::size_t total = 0;
   for (const auto& c : host) total += gpusql::host_bytes(c);
   std::lock_guard lock(statistics_->mutex);
-  for (const auto& c : statistics_->encoded)
-    if (c) total += gpusql::host_bytes(*c);
+  for (std::size_t c = 0; c < statistics_->dictionaries.size(); ++c)
+    if (c < statistics_->encoded.size() && statistics_->encoded[c])
+      total += gpusql::host_bytes(*statistics_->encoded[c]);
+    else if (statistics_->dictionaries[c])
+      total += flat_dictionary_bytes(*statistics_->dictionaries[c]);
   return total;
 }
 

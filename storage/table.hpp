@@ -90,17 +90,20 @@ struct Table {
 
   // VARCHAR column `column`'s dictionary: host[column]'s, or for a column of
   // plain strings (HostColumn::strings) its encoded form's, made now when no
-  // query has read the column before. Safe to call from several threads at once.
+  // query has read the column before -- on the device when the strings live
+  // there alone, so only the distinct ones cross. Safe to call from several
+  // threads at once.
   std::shared_ptr<const Dictionary> dictionary(std::size_t column) const;
   // Column `column` as a scan reads it on the host: host[column], or for a
   // column of plain strings its encoded form once dictionary() or
-  // host_column() has made it; null before that (no bound expression reads
-  // the column, and a scan leaves it out of its chunks).
+  // host_column() has made it (codes made on the device fetched now); null
+  // before that (no bound expression reads the column, and a scan leaves it
+  // out of its chunks).
   const HostColumn* scan_column(std::size_t column) const;
   // The same on the device: device->columns[column], or for a column of
-  // plain strings whose encoded form exists, that form uploaded on first
-  // use (Error(OutOfMemory) when it does not fit; the table is unchanged);
-  // null where scan_column() is.
+  // plain strings whose encoded form exists, that form (made there, or
+  // uploaded on first use: Error(OutOfMemory) when it does not fit, the
+  // table unchanged); null where scan_column() is.
   const DeviceColumn* device_column(std::size_t column, DeviceContext& context) const;
 
   // What `build` makes of the table -- a LIKE's matches over a column of
@@ -153,8 +156,11 @@ struct Table {
     std::vector<std::optional<ValueRange>> ranges;  // per column; empty: not computed yet
     std::vector<std::optional<std::size_t>> null_counts;  // per column; empty: not counted yet
     std::vector<std::unique_ptr<HostColumn>> fetched;  // host_column()'s copies, per column
-    // Columns of plain strings, encoded (per column; null: not yet), and
-    // those encoded forms on the device.
+    // Columns of plain strings, encoded (per column; null: not yet): the
+    // dictionary, set when either form is made; the codes on the host
+    // (made there, or fetched for a host reader); the encoded form on the
+    // device (made there, or uploaded for a device reader).
+    std::vector<std::shared_ptr<const Dictionary>> dictionaries;
     std::vector<std::unique_ptr<HostColumn>> encoded;
     std::vector<std::unique_ptr<DeviceColumn>> encoded_device;
     DerivedCache derived;  // derived()'s (a lock of its own)
@@ -162,7 +168,11 @@ struct Table {
   // Each column's distinct estimate (where none is known yet), value range
   // and NULL count, from its host values, on all cores.
   void take_statistics() const;
-  const HostColumn* encoded_if_made(std::size_t column) const;
+  // Makes plain column `column`'s encoded form unless made: on the device
+  // when its strings live there alone and the context has the kernel (the
+  // host then gets only the dictionary), else on the host. Holds the mutex.
+  void encode_locked(std::size_t column) const;
+  bool encoded_made(std::size_t column) const;
   const HostColumn& encoded(std::size_t column) const;
   std::unique_ptr<Statistics> statistics_ = std::make_unique<Statistics>();
 };

@@ -10,7 +10,6 @@
 #include <iterator>
 
 #include "engine/database_impl.hpp"
-#include "kernels/gather.hpp"
 #include "storage/csv_reader.hpp"
 #include "storage/device_table.hpp"
 #include "tests/test_support.hpp"
@@ -227,7 +226,6 @@ TEST_CASE("one copy: a CSV load to the device alone streams its chunks and equal
     CsvLoadSpec stream_spec = host_spec;
     stream_spec.device = &device;
     stream_spec.device_only = true;
-    stream_spec.map_codes = &kernels::map_codes;
     std::shared_ptr<Table> expected = load_csv_text(text, "s.csv", host_spec);
     std::shared_ptr<Table> streamed = load_csv_text(text, "s.csv", stream_spec);
     REQUIRE(streamed->rows == 150000);
