@@ -78,29 +78,6 @@ bool is_outer_column(const ast::Expr& e, const std::vector<std::string>& local) 
          std::none_of(local.begin(), local.end(), [&](const std::string& n) { return iequals(n, e.table); });
 }
 
-void outer_columns_of(const ast::SelectStatement& s, std::vector<std::string> local,
-                      std::vector<const ast::Expr*>& out);
-
-// The outer columns `e` reads (`local` names the FROM items around it), in
-// subqueries nested in it too; with `own` false, those of its subqueries only.
-void outer_columns_of(const ast::Expr& e, const std::vector<std::string>& local, bool own,
-                      std::vector<const ast::Expr*>& out) {
-  if (own && is_outer_column(e, local)) out.push_back(&e);
-  for (const auto& a : e.args) outer_columns_of(*a, local, own, out);
-  if (e.subquery) outer_columns_of(*e.subquery, local, out);
-}
-
-void outer_columns_of(const ast::SelectStatement& s, std::vector<std::string> local,
-                      std::vector<const ast::Expr*>& out) {
-  if (const ast::SetOperation* op = s.set_operation.get()) {  // each side has a FROM of its own
-    outer_columns_of(*op->left, local, out);
-    outer_columns_of(*op->right, local, out);
-    return;
-  }
-  local = with_from_names(std::move(local), s);
-  for_each_clause(s, true, true, [&](const ast::Expr& e) { outer_columns_of(e, local, true, out); });
-}
-
 ast::ExprPtr replace_in(const ast::Expr& e, const std::vector<std::string>& local,
                         const OuterColumnReplacement& replace, bool into_derived_tables) {
   if (is_outer_column(e, local))
@@ -130,6 +107,17 @@ void each_column(const ast::Expr& e, const std::vector<std::string>& local, cons
   if (e.subquery) each_column(*e.subquery, local, f);
 }
 
+// The outer columns read by the subqueries nested in `e` (`local` names the
+// FROM items around e; its own columns are not counted), at any depth.
+void subquery_outer_columns(const ast::Expr& e, const std::vector<std::string>& local,
+                            std::vector<const ast::Expr*>& out) {
+  for (const auto& a : e.args) subquery_outer_columns(*a, local, out);
+  if (e.subquery)
+    each_column(*e.subquery, local, [&](const ast::Expr& c, const std::vector<std::string>& names) {
+      if (is_outer_column(c, names)) out.push_back(&c);
+    });
+}
+
 }  // namespace
 
 void for_each_column(const ast::Expr& e, const ColumnVisitor& f) { each_column(e, {}, f); }
@@ -137,7 +125,7 @@ void for_each_column(const ast::Expr& e, const ColumnVisitor& f) { each_column(e
 std::vector<const ast::Expr*> nested_outer_columns(const ast::SelectStatement& s, bool items) {
   const std::vector<std::string> local = with_from_names({}, s);
   std::vector<const ast::Expr*> out;
-  for_each_clause(s, items, false, [&](const ast::Expr& e) { outer_columns_of(e, local, false, out); });
+  for_each_clause(s, items, false, [&](const ast::Expr& e) { subquery_outer_columns(e, local, out); });
   return out;
 }
 
