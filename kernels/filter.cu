@@ -214,12 +214,6 @@ bool selects_nothing(const FastPredicate& p) {
   return false;
 }
 
-uint32_t read_count(const uint32_t* d_count, DeviceContext& context) {
-  uint32_t selected = 0;
-  context.copy_to_host(&selected, d_count, sizeof selected);
-  return selected;
-}
-
 // Runs a cub::DeviceSelect call, `select(d_temp, temp_bytes, d_count)`,
 // twice (size, then run) with CUB's temporary storage and the selected count
 // in one pool buffer; returns the count (synchronizes).
@@ -231,7 +225,7 @@ std::size_t run_select(Select select, DeviceContext& context) {
   DeviceBuffer scratch(context, count_at + sizeof(uint32_t));
   uint32_t* d_count = reinterpret_cast<uint32_t*>(static_cast<char*>(scratch.data()) + count_at);
   GPUSQL_CUDA_TRY(select(scratch.data(), temp_bytes, d_count));
-  return read_count(d_count, context);
+  return read_value(d_count, context);
 }
 
 // The positions whose value satisfies `t`, by cub::DeviceSelect::FlaggedIf
@@ -509,7 +503,7 @@ std::size_t ordered_filter(const FastPredicate& fast, const uint32_t* d_selectio
                                                                                    tile_state, tile_counter, d_out,
                                                                                    total);
   GPUSQL_CHECK_LAUNCH();
-  return read_count(total, context);
+  return read_value(total, context);
 }
 
 // `predicate` through the interpreter: a byte per id, then

@@ -49,6 +49,25 @@ int resident_blocks_per_sm() {
 
 #define GPUSQL_CHECK_LAUNCH() GPUSQL_CUDA_TRY(cudaGetLastError())
 
+// CUB's two calls to a device-wide algorithm, `call(d_temp, temp_bytes)`:
+// the size of its temporary storage, then the work, with that storage from
+// the pool. A null pointer would only ask the size again: never pass one.
+template <class Call>
+void run_cub(Call call, DeviceContext& context) {
+  std::size_t temp_bytes = 0;
+  GPUSQL_CUDA_TRY(call(nullptr, temp_bytes));
+  DeviceBuffer temp(context, std::max<std::size_t>(1, temp_bytes));
+  GPUSQL_CUDA_TRY(call(temp.data(), temp_bytes));
+}
+
+// One value the launches before it wrote (a count, a total); waits for them.
+template <class T>
+T read_value(const T* d_value, DeviceContext& context) {
+  T value{};
+  context.copy_to_host(&value, d_value, sizeof value);
+  return value;
+}
+
 // Host objects that kernels read through pointers (expression programs,
 // column sets), copied into one pool buffer for a launch. Reads of them are
 // uniform across a warp and stay in cache.

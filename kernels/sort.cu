@@ -28,10 +28,11 @@ void sort_row_ids(uint32_t* d_ids, std::size_t count, std::size_t max_row, Devic
   // Positions are 32-bit, so counts are too: CUB's 32-bit offsets pick its
   // tuned policies (more items per thread than with 64-bit offsets).
   const uint32_t n = static_cast<uint32_t>(count);
-  std::size_t temp_bytes = 0;
-  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys, n, 0, end_bit, context.stream()));
-  DeviceBuffer temp(context, std::max<std::size_t>(1, temp_bytes));
-  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.data(), temp_bytes, keys, n, 0, end_bit, context.stream()));
+  run_cub(
+      [&](void* temp, std::size_t& temp_bytes) {
+        return cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, n, 0, end_bit, context.stream());
+      },
+      context);
   if (keys.Current() != d_ids)
     GPUSQL_CUDA_TRY(cudaMemcpyAsync(d_ids, keys.Current(), count * sizeof(uint32_t), cudaMemcpyDeviceToDevice,
                                     context.stream()));
@@ -54,13 +55,12 @@ void sort_pairs_impl(DeviceBuffer& keys, DeviceBuffer& values, std::size_t count
   DeviceBuffer values_alt(context, count * sizeof(uint32_t));
   cub::DoubleBuffer<K> k(keys.as<K>(), keys_alt.as<K>());
   cub::DoubleBuffer<uint32_t> v(values.as<uint32_t>(), values_alt.as<uint32_t>());
-  std::size_t temp_bytes = 0;
-  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, k, v, static_cast<N>(count), begin_bit,
-                                                  end_bit, context.stream()));
-  // A null temp pointer would make CUB only report the size: never pass one.
-  DeviceBuffer temp(context, std::max<std::size_t>(1, temp_bytes));
-  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, k, v, static_cast<N>(count),
-                                                  begin_bit, end_bit, context.stream()));
+  run_cub(
+      [&](void* temp, std::size_t& temp_bytes) {
+        return cub::DeviceRadixSort::SortPairs(temp, temp_bytes, k, v, static_cast<N>(count), begin_bit, end_bit,
+                                               context.stream());
+      },
+      context);
   if (k.Current() != keys.as<K>()) std::swap(keys, keys_alt);
   if (v.Current() != values.as<uint32_t>()) std::swap(values, values_alt);
 }
@@ -69,12 +69,12 @@ template <class K, class N = uint32_t>
 void sort_keys_impl(DeviceBuffer& keys, std::size_t count, int end_bit, DeviceContext& context) {
   DeviceBuffer keys_alt(context, count * sizeof(K));
   cub::DoubleBuffer<K> k(keys.as<K>(), keys_alt.as<K>());
-  std::size_t temp_bytes = 0;
-  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, k, static_cast<N>(count), 0, end_bit,
-                                                 context.stream()));
-  DeviceBuffer temp(context, std::max<std::size_t>(1, temp_bytes));
-  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortKeys(temp.data(), temp_bytes, k, static_cast<N>(count), 0, end_bit,
-                                                 context.stream()));
+  run_cub(
+      [&](void* temp, std::size_t& temp_bytes) {
+        return cub::DeviceRadixSort::SortKeys(temp, temp_bytes, k, static_cast<N>(count), 0, end_bit,
+                                              context.stream());
+      },
+      context);
   if (k.Current() != keys.as<K>()) std::swap(keys, keys_alt);
 }
 
@@ -85,12 +85,12 @@ T exclusive_scan_impl(T* d_values, std::size_t count, DeviceContext& context) {
   DeviceBuffer last(context, 2 * sizeof(T));
   GPUSQL_CUDA_TRY(cudaMemcpyAsync(last.as<T>(), d_values + count - 1, sizeof(T), cudaMemcpyDeviceToDevice,
                                   context.stream()));
-  std::size_t temp_bytes = 0;
-  GPUSQL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, d_values, d_values, static_cast<int64_t>(count),
-                                                context.stream()));
-  DeviceBuffer temp(context, std::max<std::size_t>(1, temp_bytes));
-  GPUSQL_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, d_values, d_values,
-                                                static_cast<int64_t>(count), context.stream()));
+  run_cub(
+      [&](void* temp, std::size_t& temp_bytes) {
+        return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, d_values, d_values, static_cast<int64_t>(count),
+                                             context.stream());
+      },
+      context);
   GPUSQL_CUDA_TRY(cudaMemcpyAsync(last.as<T>() + 1, d_values + count - 1, sizeof(T), cudaMemcpyDeviceToDevice,
                                   context.stream()));
   T host[2] = {0, 0};
@@ -859,12 +859,12 @@ template <class V>
 void sort_pairs_copy_impl(const uint32_t* keys_in, const V* values_in, uint32_t* keys_out, V* values_out,
                           std::size_t count, int end_bit, DeviceContext& context) {
   const uint32_t n = static_cast<uint32_t>(count);
-  std::size_t temp_bytes = 0;
-  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_in, keys_out, values_in, values_out, n, 0,
-                                                  end_bit, context.stream()));
-  DeviceBuffer temp(context, std::max<std::size_t>(1, temp_bytes));
-  GPUSQL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, keys_in, keys_out, values_in, values_out,
-                                                  n, 0, end_bit, context.stream()));
+  run_cub(
+      [&](void* temp, std::size_t& temp_bytes) {
+        return cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys_in, keys_out, values_in, values_out, n, 0,
+                                               end_bit, context.stream());
+      },
+      context);
 }
 }  // namespace
 

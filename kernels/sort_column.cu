@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "kernels/launch.hpp"
 #include "kernels/sort_column.hpp"
 
 namespace gpusql::kernels {
@@ -20,20 +21,16 @@ void sort_column_impl(const void* column, bool descending, DeviceBuffer& positio
   DeviceBuffer keys_out(context, count * sizeof(K));
   DeviceBuffer positions_out(context, count * sizeof(uint32_t));
   const uint32_t n = static_cast<uint32_t>(count);  // 32-bit offsets: CUB's tuned SM90 policy
-  std::size_t temp_bytes = 0;
-  auto sort = [&](void* temp) {
-    return descending ? cub::DeviceRadixSort::SortPairsDescending(temp, temp_bytes, keys_in, keys_out.as<K>(),
-                                                                   positions.as<uint32_t>(),
-                                                                   positions_out.as<uint32_t>(), n, begin_bit,
-                                                                   end_bit, context.stream())
-                      : cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys_in, keys_out.as<K>(),
-                                                        positions.as<uint32_t>(), positions_out.as<uint32_t>(), n,
-                                                        begin_bit, end_bit, context.stream());
-  };
-  GPUSQL_CUDA_TRY(sort(nullptr));
-  // A null temp pointer would make CUB only report the size: never pass one.
-  DeviceBuffer temp(context, std::max<std::size_t>(1, temp_bytes));
-  GPUSQL_CUDA_TRY(sort(temp.data()));
+  run_cub(
+      [&](void* temp, std::size_t& temp_bytes) {
+        return descending ? cub::DeviceRadixSort::SortPairsDescending(
+                                temp, temp_bytes, keys_in, keys_out.as<K>(), positions.as<uint32_t>(),
+                                positions_out.as<uint32_t>(), n, begin_bit, end_bit, context.stream())
+                          : cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys_in, keys_out.as<K>(),
+                                                            positions.as<uint32_t>(), positions_out.as<uint32_t>(),
+                                                            n, begin_bit, end_bit, context.stream());
+      },
+      context);
   std::swap(positions, positions_out);
 }
 

@@ -28,24 +28,6 @@ unsigned blocks(std::size_t n, const DeviceContext& context) {
   return grid_for((n + kThreads - 1) / kThreads, context);
 }
 
-// CUB's two calls (the size of its temporary storage, then the work) with
-// that storage from the pool. A null pointer would only ask the size again:
-// never pass one.
-template <class Call>
-void run_cub(Call call, DeviceContext& context) {
-  std::size_t temp_bytes = 0;
-  GPUSQL_CUDA_TRY(call(nullptr, temp_bytes));
-  DeviceBuffer temp(context, std::max<std::size_t>(1, temp_bytes));
-  GPUSQL_CUDA_TRY(call(temp.data(), temp_bytes));
-}
-
-template <class T>
-T read_back(const T* d_value, DeviceContext& context) {
-  T value{};
-  context.copy_to_host(&value, d_value, sizeof value);
-  return value;
-}
-
 struct ValidRow {
   const uint32_t* validity;
   __device__ bool operator()(uint32_t row) const { return (validity[row / 32] >> (row % 32)) & 1u; }
@@ -173,7 +155,7 @@ std::size_t encode_strings(const uint64_t* d_offsets, const char* d_bytes, const
                                        count.as<uint32_t>(), total, ValidRow{d_validity}, stream);
         },
         context);
-    n = read_back(count.as<uint32_t>(), context);
+    n = read_value(count.as<uint32_t>(), context);
   } else if (n) {
     sequence(0, n, order.as<uint32_t>(), context);
   }
@@ -243,7 +225,7 @@ std::size_t encode_strings(const uint64_t* d_offsets, const char* d_bytes, const
                                               next_active.as<uint32_t>(), count.as<uint32_t>(), m, stream);
           },
           context);
-      m = read_back(count.as<uint32_t>(), context);
+      m = read_value(count.as<uint32_t>(), context);
       std::swap(active, next_active);
       trace::mark("encode-round");
     }
@@ -271,7 +253,7 @@ std::size_t encode_strings(const uint64_t* d_offsets, const char* d_bytes, const
                                             firsts.as<uint32_t>(), count.as<uint32_t>(), n, stream);
         },
         context);
-    entries = read_back(count.as<uint32_t>(), context);
+    entries = read_value(count.as<uint32_t>(), context);
   }
   DeviceBuffer lengths(context, (std::size_t(entries) + 1) * sizeof(uint64_t));
   DeviceBuffer out_offsets(context, (std::size_t(entries) + 1) * sizeof(uint64_t));
@@ -284,7 +266,7 @@ std::size_t encode_strings(const uint64_t* d_offsets, const char* d_bytes, const
                                              entries + 1, stream);
       },
       context);
-  const uint64_t total_bytes = read_back(out_offsets.as<uint64_t>() + entries, context);
+  const uint64_t total_bytes = read_value(out_offsets.as<uint64_t>() + entries, context);
   DeviceBuffer out_bytes(context, total_bytes);
   if (entries) {
     copy_entries_kernel<<<grid_for((std::size_t(entries) * 32 + kThreads - 1) / kThreads, context), kThreads, 0,
