@@ -261,6 +261,8 @@ struct distinct_arguments : if_must<kw_distinct, argument_list> {};
 struct all_arguments : if_must<kw_all, argument_list> {};  // agg(ALL x): agg(x)
 struct function_arguments : opt<sor<star_argument, distinct_arguments, all_arguments, argument_list>> {};
 struct function_call : seq<identifier, lparen, function_arguments, must<rparen>> {};
+// LEFT(s, n) and RIGHT(s, n): functions named by reserved words.
+struct keyword_function : seq<sor<kw_left, kw_right>, lparen, function_arguments, must<rparen>> {};
 
 // CASE [operand] WHEN w THEN t ... [ELSE e] END
 struct when_clause : if_must<kw_when, expression, kw_then, expression> {};
@@ -290,7 +292,8 @@ struct literal : sor<guarded<sor<digit, one<'.'>>, numeric_literal>, guarded<one
 struct primary : sor<scalar_subquery, guarded<kw_exists, exists_subquery>, guarded<one<'('>, paren_expr>, literal, guarded<kw_case, case_expr>,
                      guarded<kw_cast, cast_expr>, guarded<kw_extract, extract_expr>, guarded<kw_date, date_literal>,
                      guarded<kw_interval, interval_literal>, guarded<kw_substring, substring_call>,
-                     guarded<sor<one<'"'>, seq<bare_identifier, ws, one<'('>>>, function_call>, column_ref> {};
+                     guarded<sor<one<'"'>, seq<bare_identifier, ws, one<'('>>>, function_call>,
+                     guarded<seq<sor<kw_left, kw_right>, one<'('>>, keyword_function>, column_ref> {};
 
 // x::type, PostgreSQL's and DuckDB's CAST, binding tighter than any operator.
 struct postfix_cast : seq<string<':', ':'>, ws, must<type_name>> {};

@@ -419,7 +419,7 @@ using selector = pt::selector<
         g::nulls_first, g::nulls_last, g::limit_clause, g::offset_clause,
         // expressions
         g::identifier, g::numeric_literal, g::string_literal, g::true_literal, g::false_literal, g::null_literal,
-        g::date_literal, g::interval_literal, g::unit_day, g::unit_month, g::unit_year, g::function_call,
+        g::date_literal, g::interval_literal, g::unit_day, g::unit_month, g::unit_year, g::function_call, g::keyword_function,
         g::star_argument, g::distinct_arguments, g::column_ref, g::quantified_subquery, g::quantifier_all, g::paren_expr, g::scalar_subquery, g::exists_subquery,
         g::in_subquery,
         g::negation, g::unary_plus,
@@ -1240,7 +1240,11 @@ class Lowering {
       }
       return leaf(ast::make_column(std::move(table), std::move(name), begin(n)), n);
     }
-    if (n.is_type<g::function_call>()) return function_call(n);
+    if (n.is_type<g::function_call>()) return function_call(n, lower(identifier(*n.children.at(0))), 1);
+    if (n.is_type<g::keyword_function>()) {
+      const std::string_view call = text(n);
+      return function_call(n, lower(std::string(call.substr(0, call.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")))), 0);
+    }
     if (n.is_type<g::substring_call>()) {
       ast::ExprPtr call = ast::make_function("substring", {}, false, begin(n));
       int depth = 0;
@@ -1423,10 +1427,11 @@ class Lowering {
     return combine(std::move(expr), begin(n), end(n), depth, begin(n));
   }
 
-  Lowered function_call(const Node& n) {
-    ast::ExprPtr call = ast::make_function(lower(identifier(*n.children.at(0))), {}, false, begin(n));
+  // A call of `name` whose arguments are n's children from `first` on.
+  Lowered function_call(const Node& n, std::string name, std::size_t first) {
+    ast::ExprPtr call = ast::make_function(std::move(name), {}, false, begin(n));
     int depth = 0;
-    for (std::size_t i = 1; i < n.children.size(); ++i) {
+    for (std::size_t i = first; i < n.children.size(); ++i) {
       const Node& child = *n.children[i];
       if (child.is_type<g::star_argument>()) {
         call->args.push_back(finish(ast::make_star("", begin(child)), end(child)));

@@ -22,6 +22,7 @@
 #include "planner/scalar_functions.hpp"
 #include "planner/selectivity.hpp"
 #include "planner/set_operation.hpp"
+#include "planner/string_functions.hpp"
 #include "planner/varchar_cast.hpp"
 #include "storage/device_table.hpp"
 #include "storage/value_text.hpp"
@@ -39,8 +40,7 @@ TableFunctionReader& default_table_function_reader() {
 }
 
 const char* const kAggregateNames[] = {"count", "sum", "min", "max", "avg", "arg_min", "arg_max", "min_by", "max_by"};
-const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs", "round", "coalesce", "ifnull", "nullif", "substring",
-                                    "substr", "length", "upper", "lower", "trim", "ltrim", "rtrim"};
+const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs", "round", "coalesce", "ifnull", "nullif"};
 
 bool is_aggregate_name(std::string_view name) {
   return std::find(std::begin(kAggregateNames), std::end(kAggregateNames), name) != std::end(kAggregateNames) ||
@@ -50,6 +50,7 @@ bool is_aggregate_name(std::string_view name) {
 std::vector<std::string> function_names() {
   std::vector<std::string> out(std::begin(kAggregateNames), std::end(kAggregateNames));
   out.insert(out.end(), std::begin(kScalarNames), std::end(kScalarNames));
+  for (std::string& name : string_function_names()) out.push_back(std::move(name));
   return out;
 }
 
@@ -1291,59 +1292,99 @@ class ExpressionBinder {
     return bind_case(c);
   }
 
-  // LENGTH(s) (characters: UTF-8 code points, as DuckDB's), UPPER(s) and
-  // LOWER(s) (ASCII letters; text with other characters is not supported
-  // yet), each applied to every entry of s's dictionary or to a literal.
-  BoundExpr bind_string_function(const ast::Expr& e) {
-    if (e.args.size() != 1) throw Error(ErrorKind::Binder, e.name + "() takes exactly one argument", e.offset);
+  // A function of one string and constant arguments (planner/string_functions.hpp):
+  // applied to a string literal, or to each entry of the string's
+  // dictionary -- a VARCHAR result as a new dictionary, any other as a
+  // lookup table the rows index by their code. A NULL argument makes NULL.
+  BoundExpr bind_string_function(const ast::Expr& e, const StringFunction& f) {
+    const std::size_t given = e.args.size(), least = 1 + f.required, most = 1 + f.args.size();
+    if (given < least || given > most) {
+      static const char* const kCounts[] = {"no", "one", "two", "three", "four"};
+      const std::string count = least == most ? std::string("exactly ") + kCounts[least]
+                                              : std::string(kCounts[least]) + " to " + kCounts[most];
+      const std::string text = most - least == 1 ? std::string(kCounts[least]) + " or " + kCounts[most] : count;
+      throw Error(ErrorKind::Binder,
+                  e.name + "() takes " + text + (most == 1 ? " argument" : " arguments"), e.offset);
+    }
     BoundExpr s = bind(*e.args[0]);
-    const bool length = e.name == "length";
-    if (is_untyped_null(s) || (s.op == Op::Constant && s.constant.null_constant))
-      return null_constant(length ? DataType::bigint() : DataType::varchar(), e.offset);
-    if (s.type.id != Type::Varchar)
-      throw Error(ErrorKind::Binder, "No function matches " + e.name + "(" + s.type.to_string() + ")",
+    bool null = s.is_null_constant();
+    if (!null && s.type.id != Type::Varchar)
+      throw Error(ErrorKind::Binder,
+                  "No function matches " + e.name + "(" + s.type.to_string() + (given > 1 ? ", ...)" : ")"),
                   e.args[0]->offset);
-    auto characters = [](std::string_view text) {
-      return static_cast<int64_t>(std::count_if(text.begin(), text.end(), [](char c) {
-        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;  // not a continuation byte
-      }));
-    };
-    auto ascii = [](std::string_view text) {
-      return std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-    };
-    auto cased = [&](std::string_view in) {
-      std::string text(in);
-      for (char& c : text) c = static_cast<char>(e.name == "upper" ? std::toupper(static_cast<unsigned char>(c))
-                                                                  : std::tolower(static_cast<unsigned char>(c)));
-      return text;
+    std::vector<StringArgument> args;
+    std::string key(f.name);
+    for (std::size_t i = 1; i < given; ++i) {
+      BoundExpr v = fold_constants(bind(*e.args[i]));
+      if (v.is_null_constant()) {
+        null = true;
+        continue;
+      }
+      const bool integer = f.args[i - 1] == StringFunction::Arg::Integer;
+      if (integer ? !v.type.is_integral() : v.type.id != Type::Varchar)
+        throw Error(ErrorKind::Binder, "No function matches " + e.name + "(VARCHAR, " + v.type.to_string() + ")",
+                    e.args[i]->offset);
+      if (v.op != Op::Constant)
+        throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " with an argument that is not a constant",
+                    e.args[i]->offset);
+      args.push_back(integer ? StringArgument(v.constant.value.i) : StringArgument(v.text));
+      key += '\x1f' + (integer ? std::to_string(v.constant.value.i) : v.text);
+    }
+    const DataType type = f.result == Type::Varchar ? DataType::varchar()
+                          : f.result == Type::Boolean ? DataType::boolean()
+                          : f.result == Type::Integer ? DataType::integer()
+                                                      : DataType::bigint();
+    if (null) return null_constant(type, e.offset);
+    // Errors of the function (non-ASCII text, no padding) point at the call.
+    auto apply = [&](std::string_view text) {
+      try {
+        return apply_string_function(f, text, args);
+      } catch (const Error& error) {
+        if (error.offset()) throw;
+        throw Error(error.kind(), error.message(), e.offset);
+      }
     };
     if (s.op == Op::Constant) {
-      if (length) return int_constant(characters(s.text), e.offset, DataType::bigint());
-      if (!ascii(s.text)) throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of non-ASCII text", e.offset);
-      s.text = cased(s.text);
-      s.offset = e.offset;
-      return s;
+      const StringValue value = apply(s.text);
+      if (f.result == Type::Varchar) {
+        s.text = std::get<std::string>(value);
+        s.offset = e.offset;
+        return s;
+      }
+      if (f.result == Type::Boolean) return bool_constant(std::get<bool>(value), e.offset);
+      return int_constant(std::get<int64_t>(value), e.offset, type);
     }
     if (!s.dictionary)
       throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of a string that is not a column's",
                   e.offset);
-    const StringPool& values = s.dictionary->values;
-    if (length) {
-      auto table = std::make_shared<LookupTable>();
-      table->type = Type::BigInt;
-      table->entries = values.size();
-      table->bytes.resize(values.size() * sizeof(int64_t));
-      for (std::size_t i = 0; i < values.size(); ++i) {
-        const int64_t n = characters(values[i]);
-        std::memcpy(table->bytes.data() + i * sizeof(int64_t), &n, sizeof n);
+    if (f.result == Type::Varchar)
+      return map_strings(std::move(s), key, [&](std::string_view text) { return std::get<std::string>(apply(text)); });
+    // Kept with the dictionary: a query run again applies f to its entries once.
+    const Dictionary& dictionary = *s.dictionary;
+    std::shared_ptr<const LookupTable> table = dictionary.derived<LookupTable>(key, [&] {
+      LookupTable t;
+      t.type = type.id;
+      t.entries = dictionary.size();
+      const std::size_t width = type.width();
+      t.bytes.resize(t.entries * width);
+      for (std::size_t i = 0; i < dictionary.size(); ++i) {
+        const StringValue value = apply(dictionary.values[i]);
+        if (f.result == Type::Boolean) {
+          t.bytes[i] = std::get<bool>(value);
+          t.true_entries += t.bytes[i];
+        } else if (f.result == Type::Integer) {
+          const auto v = static_cast<int32_t>(std::get<int64_t>(value));
+          std::memcpy(t.bytes.data() + i * width, &v, sizeof v);
+        } else {
+          const int64_t v = std::get<int64_t>(value);
+          std::memcpy(t.bytes.data() + i * width, &v, sizeof v);
+        }
       }
-      BoundExpr out = node(Op::Lookup, DataType::bigint(), {std::move(s)}, e.offset);
-      out.lookup = std::move(table);
-      return out;
-    }
-    if (!std::all_of(values.begin(), values.end(), ascii))
-      throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of non-ASCII text", e.offset);
-    return map_strings(std::move(s), e.name, cased);
+      return t;
+    });
+    BoundExpr out = node(Op::Lookup, type, {std::move(s)}, e.offset);
+    out.lookup = std::move(table);
+    return out;
   }
 
   // a || b: strings joined (other types as CAST to VARCHAR makes them;
@@ -1434,107 +1475,6 @@ class ExpressionBinder {
     return rounded;
   }
 
-  // TRIM(s[, characters]), LTRIM, RTRIM: the characters (spaces by default)
-  // removed from both ends, the start or the end of each dictionary entry.
-  BoundExpr bind_trim(const ast::Expr& e) {
-    if (e.args.empty() || e.args.size() > 2)
-      throw Error(ErrorKind::Binder, e.name + "() takes one or two arguments", e.offset);
-    BoundExpr s = bind(*e.args[0]);
-    std::string characters = " ";
-    if (e.args.size() == 2) {
-      BoundExpr c = fold_constants(bind(*e.args[1]));
-      if (is_untyped_null(c) || (c.op == Op::Constant && c.constant.null_constant))
-        return null_constant(DataType::varchar(), e.offset);
-      if (c.type.id != Type::Varchar || c.op != Op::Constant)
-        throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of characters that are not a string constant",
-                    e.args[1]->offset);
-      characters = c.text;
-    }
-    if (is_untyped_null(s) || (s.op == Op::Constant && s.constant.null_constant))
-      return null_constant(DataType::varchar(), e.offset);
-    if (s.type.id != Type::Varchar)
-      throw Error(ErrorKind::Binder, "No function matches " + e.name + "(" + s.type.to_string() + ")", e.args[0]->offset);
-    const bool left = e.name != "rtrim", right = e.name != "ltrim";
-    // Characters are UTF-8 code points: a multi-byte one is removed whole.
-    std::vector<std::string> set;
-    for (std::size_t i = 0; i < characters.size();) {
-      std::size_t n = 1;
-      while (i + n < characters.size() && (static_cast<unsigned char>(characters[i + n]) & 0xC0) == 0x80) ++n;
-      set.push_back(characters.substr(i, n));
-      i += n;
-    }
-    auto trimmed = [&](std::string_view text) {
-      std::size_t begin = 0, end = text.size();
-      auto strip = [&](bool front) {
-        for (bool more = true; more && begin < end;) {
-          more = false;
-          for (const std::string& c : set) {
-            if (end - begin < c.size()) continue;
-            if (front ? text.compare(begin, c.size(), c) == 0 : text.compare(end - c.size(), c.size(), c) == 0) {
-              (front ? begin += c.size() : end -= c.size());
-              more = true;
-              break;
-            }
-          }
-        }
-      };
-      if (left) strip(true);
-      if (right) strip(false);
-      return std::string(text.substr(begin, end - begin));
-    };
-    if (s.op == Op::Constant) {
-      s.text = trimmed(s.text);
-      s.offset = e.offset;
-      return s;
-    }
-    if (!s.dictionary)
-      throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of a string that is not a column's",
-                  e.offset);
-    return map_strings(std::move(s), e.name + " " + characters, trimmed);
-  }
-
-  // SUBSTRING(s, start[, length]) with constant start and length: applied to
-  // each entry of s's dictionary (map_strings), or to a string literal.
-  BoundExpr bind_substring(const ast::Expr& e) {
-    if (e.args.size() != 2 && e.args.size() != 3)
-      throw Error(ErrorKind::Binder, e.name + "() takes two or three arguments", e.offset);
-    BoundExpr s = bind(*e.args[0]);
-    const bool null_string = is_untyped_null(s);
-    if (!null_string && s.type.id != Type::Varchar)
-      throw Error(ErrorKind::Binder, "No function matches " + e.name + "(" + s.type.to_string() + ", ...)",
-                  e.args[0]->offset);
-    std::vector<std::optional<int64_t>> bounds;  // start, length; nullopt: NULL
-    for (std::size_t i = 1; i < e.args.size(); ++i) {
-      BoundExpr v = fold_constants(bind(*e.args[i]));
-      if (is_untyped_null(v)) {
-        bounds.push_back(std::nullopt);
-        continue;
-      }
-      if (!v.type.is_integral())
-        throw Error(ErrorKind::Binder, "No function matches " + e.name + "(VARCHAR, " + v.type.to_string() + ")",
-                    e.args[i]->offset);
-      if (v.op != Op::Constant)
-        throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " from a position that is not a constant",
-                    e.args[i]->offset);
-      bounds.push_back(v.constant.null_constant ? std::nullopt : std::optional<int64_t>(v.constant.value.i));
-    }
-    const bool null = std::any_of(bounds.begin(), bounds.end(), [](const auto& b) { return !b; });
-    if (null || null_string || (s.op == Op::Constant && s.constant.null_constant))
-      return null_constant(DataType::varchar(), e.offset);
-    const int64_t start = *bounds[0];
-    const std::optional<int64_t> length = bounds.size() > 1 ? bounds[1] : std::nullopt;
-    if (s.op == Op::Constant) {
-      s.text = substring(s.text, start, length);
-      s.offset = e.offset;
-      return s;
-    }
-    if (!s.dictionary)
-      throw Error(ErrorKind::NotSupported, "not supported yet: " + e.name + " of a string that is not a column's",
-                  e.offset);
-    const std::string key = "substring " + std::to_string(start) + " " + (length ? std::to_string(*length) : "-");
-    return map_strings(std::move(s), key, [&](std::string_view text) { return substring(text, start, length); });
-  }
-
   // AVG(y) from the two-level rewrite's partials (planner/distinct_aggregates.hpp):
   // the total (its two parts for an integer y) and the count, divided as AVG
   // divides a total of y's type; the last argument, MIN(y), gives that type
@@ -1599,10 +1539,8 @@ class ExpressionBinder {
     if (e.name == "round") return bind_round(e);
     if (e.name == kAverageOfPartials) return bind_average_of_partials(e);
     if (e.name == kWideHighPart || e.name == kWideLowPart || e.name == kWideFromParts) return bind_wide_parts(e);
-    if (e.name == "trim" || e.name == "ltrim" || e.name == "rtrim") return bind_trim(e);
     if (e.name == "coalesce" || e.name == "ifnull" || e.name == "nullif") return bind_null_function(e);
-    if (e.name == "substring" || e.name == "substr") return bind_substring(e);
-    if (e.name == "length" || e.name == "upper" || e.name == "lower") return bind_string_function(e);
+    if (const StringFunction* f = find_string_function(e.name)) return bind_string_function(e, *f);
     std::string hint = closest_name(e.name, function_names());
     throw Error(ErrorKind::Binder,
                 "Scalar Function with name " + e.name + " does not exist!" +
