@@ -93,6 +93,7 @@ Features probe_features(ExecutorKind kind) {
   f.with = works({"WITH x AS (SELECT * FROM p) SELECT x.i FROM x"});
   f.set_operation = works({"SELECT i FROM p UNION SELECT i FROM q ORDER BY 1",
                            "SELECT i FROM p INTERSECT SELECT i FROM q EXCEPT SELECT 1 UNION ALL SELECT 2"});
+  f.string_functions = works({"SELECT replace(s, 'a', 'b'), left(s, 2), strpos(s, 'a'), starts_with(s, 'a') FROM p"});
   // Not a feature but a fix: the answer must be right.
   try {
     Result r = db.query("SELECT CASE WHEN i > 1 THEN 0 ELSE 2147483648 END FROM p WHERE i = 1");

@@ -70,6 +70,11 @@ struct Features {
   // q UNION [ALL] | INTERSECT | EXCEPT the same select list over another
   // WHERE, ORDER BY output positions.
   bool set_operation = false;
+  // Functions of one text column and constants (planner/string_functions.cpp):
+  // REPLACE, LEFT, RIGHT, LPAD, RPAD, REPEAT, TRIM, SUBSTRING as text (also
+  // nested), STRPOS, LENGTH, STRLEN, ASCII as integers, STARTS_WITH,
+  // ENDS_WITH, CONTAINS as conditions. DuckDB's to judge.
+  bool string_functions = false;
 };
 
 // The name of every feature, in the order of Features' fields.
@@ -85,7 +90,7 @@ inline std::vector<std::pair<std::string, bool Features::*>> feature_fields() {
           {"case_int_widths", &Features::case_int_widths}, {"types", &Features::types},
           {"derived", &Features::derived}, {"subquery", &Features::subquery},
           {"left_join", &Features::left_join}, {"with", &Features::with},
-          {"set_operation", &Features::set_operation}};
+          {"set_operation", &Features::set_operation}, {"string_functions", &Features::string_functions}};
 }
 
 // Double: any non-integer number -- DOUBLE, REAL or DECIMAL (decimal_scale tells).
@@ -104,6 +109,7 @@ struct Node {
     InSelect,  // args[0] [NOT] IN (SELECT inner[0] FROM text AS s [WHERE inner[1]])
     Exists,    // [NOT] EXISTS (SELECT * FROM text AS s [WHERE inner[0]])
     Quantified,  // args[0] quantifier (SELECT inner[0] FROM text AS s [WHERE inner[1]])
+    Function,    // text(args...): a string function
   };
   Kind kind = Kind::Literal;
   VType type = VType::Int;
@@ -291,6 +297,11 @@ inline std::string render(const Node& n, Dialect d) {
       if (n.kind == K::Scalar) return select;
       if (n.kind == K::Quantified) return "(" + r(n.args[0]) + " " + n.quantifier + " " + select + ")";
       return "(" + r(n.args[0]) + (n.negated ? " NOT" : "") + " IN " + select + ")";
+    }
+    case K::Function: {
+      std::string call = n.text + "(";
+      for (std::size_t i = 0; i < n.args.size(); ++i) call += (i ? ", " : "") + r(n.args[i]);
+      return call + ")";
     }
     case K::Exists:
       return std::string("(") + (n.negated ? "NOT " : "") + "EXISTS (SELECT " + (n.item.empty() ? "*" : n.item) +
@@ -1009,8 +1020,10 @@ class QueryGenerator {
   Node integer(int depth) {
     auto cols = columns_of(VType::Int);
     if (leaf(depth)) {
-      switch (rng_.weighted({cols.empty() ? 0.0 : 8.0, rowid_ok_ ? 0.7 : 0, 2.5})) {
+      const bool strings = features_.string_functions && !columns_of(VType::Text).empty();
+      switch (rng_.weighted({cols.empty() ? 0.0 : 8.0, rowid_ok_ ? 0.7 : 0, 2.5, strings ? 0.6 : 0})) {
         case 0: return column(*rng_.pick(cols));
+        case 3: return string_function(VType::Int, depth);
         case 1: {
           Node n;
           n.kind = Node::Kind::RowId;
@@ -1086,7 +1099,50 @@ class QueryGenerator {
     auto cols = columns_of(VType::Text);
     if (features_.case_when && depth < kMaxDepth && rng_.chance(0.1)) return case_when(VType::Text, depth);
     if (depth < kMaxDepth && new_shape(0.1)) return cast_to(VType::Text, depth);
+    if (features_.string_functions && !cols.empty() && rng_.chance(0.15)) return string_function(VType::Text, depth);
     return !cols.empty() && rng_.chance(0.8) ? column(*rng_.pick(cols)) : text_literal();
+  }
+
+  // A string function of a text column (or of another one of these, for
+  // text) and constants, of type `type`: Text, Int or Bool.
+  Node string_function(VType type, int depth) {
+    duckdb_only_ = true;
+    Node n;
+    n.kind = Node::Kind::Function;
+    n.type = type;
+    auto texts = columns_of(VType::Text);
+    n.args.push_back(depth < kMaxDepth && rng_.chance(0.2) ? string_function(VType::Text, depth + 1)
+                                                            : column(*rng_.pick(texts)));
+    static const std::vector<std::string> pieces = {"a", "b", "ab", "x", " ", "é", "", "zz", ","};
+    auto piece = [&] { return literal(VType::Text, quote(rng_.pick(pieces))); };
+    auto count = [&](int low, int high) { return literal(VType::Int, std::to_string(rng_.range(low, high))); };
+    if (type == VType::Int) {
+      n.text = rng_.pick(std::vector<std::string>{"strpos", "length", "strlen", "ascii"});
+      if (n.text == "strpos") n.args.push_back(piece());
+    } else if (type == VType::Bool) {
+      n.text = rng_.pick(std::vector<std::string>{"starts_with", "ends_with", "contains"});
+      n.args.push_back(piece());
+    } else {
+      n.text = rng_.pick(std::vector<std::string>{"replace", "left", "right", "lpad", "rpad", "repeat", "trim",
+                                                  "ltrim", "substring"});
+      if (n.text == "replace") {
+        n.args.push_back(piece());
+        n.args.push_back(piece());
+      } else if (n.text == "left" || n.text == "right") {
+        n.args.push_back(count(-3, 6));
+      } else if (n.text == "lpad" || n.text == "rpad") {
+        n.args.push_back(count(-1, 8));
+        n.args.push_back(literal(VType::Text, quote(rng_.pick(std::vector<std::string>{"x", "yz", "é"}))));
+      } else if (n.text == "repeat") {
+        n.args.push_back(count(-1, 3));
+      } else if (n.text == "ltrim") {
+        n.args.push_back(piece());
+      } else if (n.text == "substring") {
+        n.args.push_back(count(-4, 5));
+        if (rng_.chance(0.7)) n.args.push_back(count(-2, 4));
+      }
+    }
+    return n;
   }
 
   // A comparison operator; now and then IS [NOT] DISTINCT FROM (never NULL).
@@ -1129,6 +1185,8 @@ class QueryGenerator {
   Node boolean(int depth) {
     if (leaf(depth)) {
       if (rng_.chance(0.06)) return literal(VType::Bool, rng_.pick(std::vector<std::string>{"TRUE", "FALSE", "NULL"}));
+      if (features_.string_functions && !columns_of(VType::Text).empty() && rng_.chance(0.06))
+        return string_function(VType::Bool, depth);
       return comparison(kMaxDepth - 1);
     }
     auto texts = columns_of(VType::Text);
