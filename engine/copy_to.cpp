@@ -8,11 +8,13 @@
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <mutex>
 #include <string_view>
 #include <system_error>
 
 #include "engine/catalog_statements.hpp"
+#include "storage/device_table.hpp"
 #include "storage/parallel_tasks.hpp"
 #include "storage/result_data.hpp"
 #include "storage/table.hpp"
@@ -79,32 +81,32 @@ void append_field(std::string& line, std::string_view text, const CsvWriteOption
   line += '"';
 }
 
-// How one result column's non-NULL values become fields. A VARCHAR column
-// with no more dictionary entries than rows has each entry's field made
-// once (quoting checked once per distinct string); other values, and plain
+// How one column's non-NULL values become fields. A VARCHAR column with no
+// more dictionary entries than rows has each entry's field made once
+// (quoting checked once per distinct string); other values, and plain
 // strings, are formatted where they are written.
 struct ColumnFields {
-  const HostColumn* column = nullptr;
   std::vector<std::string> entries;
   // A number's, date's or boolean's text holds only digits, letters and
   // "+-.:() ": it needs quoting only where the delimiter is one of those or
   // a NULL text is written.
   bool plain_values = false;
 
-  ColumnFields(const HostColumn& c, std::size_t rows, const CsvWriteOptions& o) : column(&c) {
+  ColumnFields(DataType type, const std::shared_ptr<const Dictionary>& dictionary, std::size_t rows,
+               const CsvWriteOptions& o) {
     const char d = o.delimiter;
     plain_values = o.null_text.empty() && !std::isalnum(static_cast<unsigned char>(d)) &&
                    std::string_view("+-.:() ").find(d) == std::string_view::npos;
-    if (c.type.id != Type::Varchar || !c.dictionary || c.dictionary->size() > rows) return;
-    const StringPool& values = c.dictionary->values;
+    if (type.id != Type::Varchar || !dictionary || dictionary->size() > rows) return;
+    const StringPool& values = dictionary->values;
     entries.resize(values.size());
     parallel_ranges(values.size(), 1 << 14, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) append_field(entries[i], values[i], o);
     });
   }
 
-  void append(std::string& line, std::size_t row, const CsvWriteOptions& o) const {
-    const HostColumn& c = *column;
+  // Row `row` of column `c` (whose dictionary, if any, is the one above).
+  void append(std::string& line, const HostColumn& c, std::size_t row, const CsvWriteOptions& o) const {
     if (!c.is_valid(row)) {
       line += o.null_text;
     } else if (c.type.id != Type::Varchar) {
@@ -120,6 +122,13 @@ struct ColumnFields {
   }
 };
 
+// A column's values for some of the rows written: `column`'s row 0 is row
+// `first_row` of the output.
+struct ColumnRows {
+  const HostColumn* column = nullptr;
+  std::size_t first_row = 0;
+};
+
 // Writes all of `bytes` at `offset` of file `fd`; false on an error.
 bool write_at(int fd, std::string_view bytes, off_t offset) {
   while (!bytes.empty()) {
@@ -132,31 +141,19 @@ bool write_at(int fd, std::string_view bytes, off_t offset) {
   return true;
 }
 
-// `rows` as CSV text into file `fd`: blocks of rows formatted on `threads`
-// threads, each written by the thread that formatted it, at its offset,
-// once the blocks before it are formatted (their sizes known): formatting
-// and writing both run on every thread, and each thread holds one block's
-// text at a time. Returns whether every write succeeded.
-bool write_rows(const std::vector<std::string>& names, const std::vector<const HostColumn*>& columns, std::size_t rows,
-                const CsvWriteOptions& o, std::size_t threads, int fd) {
-  std::string header;
-  if (o.header) {
-    for (std::size_t c = 0; c < names.size(); ++c) {
-      if (c) header += o.delimiter;
-      append_field(header, names[c], o);
-    }
-    header += '\n';
-  }
-  if (!write_at(fd, header, 0)) return false;
-  std::vector<ColumnFields> fields;
-  for (const HostColumn* c : columns) fields.emplace_back(*c, rows, o);
-
+// CSV text into file `fd` from `offset` on, for rows [begin, end) of
+// `columns`: blocks of rows formatted on `threads` threads, each written by
+// the thread that formatted it, at its offset, once the blocks before it
+// are formatted (their sizes known): formatting and writing both run on
+// every thread, and each thread holds one block's text at a time. Returns
+// whether every write succeeded; `offset` moves past what was written.
+bool write_rows(const std::vector<ColumnRows>& columns, const std::vector<ColumnFields>& fields, std::size_t begin,
+                std::size_t end, const CsvWriteOptions& o, std::size_t threads, int fd, std::size_t& offset) {
   constexpr std::size_t kBlockRows = 1 << 14;
-  const std::size_t blocks = (rows + kBlockRows - 1) / kBlockRows;
+  const std::size_t blocks = (end - begin + kBlockRows - 1) / kBlockRows;
   std::mutex mutex;
   std::condition_variable sized;
-  std::size_t next_offset = header.size();  // where block `sized_blocks` starts
-  std::size_t sized_blocks = 0;             // blocks whose sizes are known, in order
+  std::size_t sized_blocks = 0;  // blocks whose sizes are known, in order; `offset` is where the next starts
   bool failed = false;
   auto fail = [&] {
     std::lock_guard lock(mutex);
@@ -166,11 +163,11 @@ bool write_rows(const std::vector<std::string>& names, const std::vector<const H
   parallel_for_workers(blocks, threads, [&](std::size_t block, std::size_t) {
     std::string text;
     try {
-      const std::size_t end = std::min(rows, (block + 1) * kBlockRows);
-      for (std::size_t r = block * kBlockRows; r < end; ++r) {
+      const std::size_t first = begin + block * kBlockRows, last = std::min(end, first + kBlockRows);
+      for (std::size_t r = first; r < last; ++r) {
         for (std::size_t c = 0; c < fields.size(); ++c) {
           if (c) text += o.delimiter;
-          fields[c].append(text, r, o);
+          fields[c].append(text, *columns[c].column, r - columns[c].first_row, o);
         }
         text += '\n';
       }
@@ -178,40 +175,83 @@ bool write_rows(const std::vector<std::string>& names, const std::vector<const H
       fail();
       throw;
     }
-    std::size_t offset = 0;
+    std::size_t at = 0;
     {
       std::unique_lock lock(mutex);
       sized.wait(lock, [&] { return failed || sized_blocks == block; });
       if (failed) return;
-      offset = next_offset;
-      next_offset += text.size();
+      at = offset;
+      offset += text.size();
       ++sized_blocks;
       sized.notify_all();
     }
-    if (!write_at(fd, text, static_cast<off_t>(offset))) fail();
+    if (!write_at(fd, text, static_cast<off_t>(at))) fail();
   });
   return !failed;
+}
+
+// Rows of a table fetched from the device at a time (a multiple of 32, as
+// download_rows() asks): the next slice crosses while this one is written,
+// and the host holds two slices, not the table.
+constexpr std::size_t kSliceRows = std::size_t{1} << 22;
+
+// Table `table`'s rows into `fd` after the header: the columns the host
+// holds read as they are, the others fetched a slice at a time, one slice
+// ahead on a thread of its own.
+bool write_table(const Table& table, const CsvWriteOptions& o, std::size_t threads, int fd, std::size_t& offset) {
+  const std::size_t width = table.columns.size(), rows = table.rows;
+  std::vector<ColumnFields> fields;
+  for (std::size_t c = 0; c < width; ++c) fields.emplace_back(table.host[c].type, table.host[c].dictionary, rows, o);
+  std::vector<std::size_t> fetched;  // the columns read from the device
+  for (std::size_t c = 0; c < width; ++c)
+    if (table.reads_from_device(c)) fetched.push_back(c);
+  const std::size_t slice_rows = fetched.empty() ? std::max<std::size_t>(rows, 1) : kSliceRows;
+  auto fetch = [&](std::size_t begin) {
+    std::vector<HostColumn> slice(width);
+    for (std::size_t c : fetched) {
+      slice[c] = download_rows(table.device->columns[c], begin, std::min(rows, begin + slice_rows));
+      slice[c].dictionary = table.host[c].dictionary;
+    }
+    return slice;
+  };
+  std::future<std::vector<HostColumn>> next;
+  if (!fetched.empty()) next = std::async(std::launch::async, fetch, 0);
+  for (std::size_t begin = 0; begin < rows; begin += slice_rows) {
+    const std::size_t end = std::min(rows, begin + slice_rows);
+    std::vector<HostColumn> slice = fetched.empty() ? std::vector<HostColumn>() : next.get();
+    if (!fetched.empty() && end < rows) next = std::async(std::launch::async, fetch, end);
+    std::vector<ColumnRows> columns(width);
+    for (std::size_t c = 0; c < width; ++c)
+      columns[c] = table.reads_from_device(c) ? ColumnRows{&slice[c], begin} : ColumnRows{&table.host[c], 0};
+    if (!write_rows(columns, fields, begin, end, o, threads, fd, offset)) return false;
+  }
+  return true;
+}
+
+bool write_header(const std::vector<std::string>& names, const CsvWriteOptions& o, int fd, std::size_t& offset) {
+  if (!o.header) return true;
+  std::string header;
+  for (std::size_t c = 0; c < names.size(); ++c) {
+    if (c) header += o.delimiter;
+    append_field(header, names[c], o);
+  }
+  header += '\n';
+  offset = header.size();
+  return write_at(fd, header, 0);
 }
 
 }  // namespace
 
 std::shared_ptr<ResultData> copy_to(const ast::CopyStatement& s, Database::Impl& database, std::string_view sql) {
   const CsvWriteOptions options = write_options(s);
-  // What is written: a table's own host columns (no query, no copy of the
-  // table), or a query's result (a view's too).
+  // What is written: a table's own columns (no query, no copy of the table
+  // on the host), or a query's result (a view's too).
   std::shared_ptr<const Table> table = s.query ? nullptr : database.catalog.find(s.table);
   std::shared_ptr<ResultData> data;
   std::vector<std::string> names;
-  std::vector<const HostColumn*> columns;
-  std::vector<HostColumn> fetched;  // columns of a table on the device alone, for this write
   std::size_t rows = 0;
   if (table) {
-    fetched.resize(table->columns.size());
-    for (std::size_t c = 0; c < table->columns.size(); ++c) {
-      names.push_back(table->columns[c].name);
-      // Plain strings are written as they are: no encoding for an export.
-      columns.push_back(&table->read_column(c, fetched[c]));
-    }
+    for (const auto& column : table->columns) names.push_back(column.name);
     rows = table->rows;
   } else {
     if (s.query) {
@@ -226,7 +266,6 @@ std::shared_ptr<ResultData> copy_to(const ast::CopyStatement& s, Database::Impl&
       data = database.run_select(all, sql);
     }
     names = data->names;
-    for (const HostColumn& c : data->columns) columns.push_back(&c);
     rows = data->rows;
   }
   const std::filesystem::path target(s.path);
@@ -236,8 +275,20 @@ std::shared_ptr<ResultData> copy_to(const ast::CopyStatement& s, Database::Impl&
   if (fd < 0) throw Error(ErrorKind::IO, "could not open \"" + s.path + "\" for writing");
   bool written = false;
   try {
-    const unsigned threads = database.settings.threads;
-    written = write_rows(names, columns, rows, options, threads > 0 ? threads : hardware_threads(), fd);
+    const std::size_t threads = database.settings.threads > 0 ? database.settings.threads : hardware_threads();
+    std::size_t offset = 0;
+    written = write_header(names, options, fd, offset);
+    if (written && table) {
+      written = write_table(*table, options, threads, fd, offset);
+    } else if (written) {
+      std::vector<ColumnRows> columns;
+      std::vector<ColumnFields> fields;
+      for (const HostColumn& c : data->columns) {
+        columns.push_back({&c, 0});
+        fields.emplace_back(c.type, c.dictionary, rows, options);
+      }
+      written = write_rows(columns, fields, 0, rows, options, threads, fd, offset);
+    }
   } catch (...) {
     ::close(fd);
     std::error_code ignored;

@@ -33,31 +33,39 @@ void throw_table_does_not_fit(const std::string& table, std::size_t needed, cons
 
 namespace {
 
-// The first `bytes` of `buffer` into `destination`, through its context's
-// pinned staging (DeviceContext::copy_to_host); waits for them.
-void read_back(void* destination, const DeviceBuffer& buffer, std::size_t bytes) {
-  if (bytes) buffer.context()->copy_to_host(destination, buffer.data(), bytes);
+// `bytes` of `buffer` from byte `at` into `destination`, through its
+// context's pinned staging (DeviceContext::copy_to_host); waits for them.
+void read_back(void* destination, const DeviceBuffer& buffer, std::size_t at, std::size_t bytes) {
+  if (bytes) buffer.context()->copy_to_host(destination, static_cast<const std::byte*>(buffer.data()) + at, bytes);
 }
 
 }  // namespace
 
-HostColumn download_column(const DeviceColumn& column, std::size_t rows) {
+HostColumn download_column(const DeviceColumn& column, std::size_t rows) { return download_rows(column, 0, rows); }
+
+HostColumn download_rows(const DeviceColumn& column, std::size_t begin, std::size_t end) {
+  if (begin % 32) throw Error(ErrorKind::Invalid, "internal: a column's rows read from a row not a multiple of 32");
+  const std::size_t rows = end - begin;
   HostColumn host;
   host.type = column.type;
   host.size = rows;
   if (column.plain_strings()) {
     std::vector<uint64_t> offsets(rows + 1);
-    read_back(offsets.data(), column.string_offsets, offsets.size() * sizeof(uint64_t));
+    read_back(offsets.data(), column.string_offsets, begin * sizeof(uint64_t), offsets.size() * sizeof(uint64_t));
+    const uint64_t first = offsets.front();
+    for (uint64_t& offset : offsets) offset -= first;
     StringPool::Bytes bytes(offsets.back());
-    read_back(bytes.data(), column.string_bytes, bytes.size());
+    read_back(bytes.data(), column.string_bytes, first, bytes.size());
     host.strings = std::make_shared<const StringPool>(StringPool::adopt(std::move(offsets), std::move(bytes)));
   } else if (rows) {
-    host.bytes.resize(rows * column.type.width());
-    read_back(host.bytes.data(), column.data, host.bytes.size());
+    const std::size_t width = column.type.width();
+    host.bytes.resize(rows * width);
+    read_back(host.bytes.data(), column.data, begin * width, host.bytes.size());
   }
   if (column.validity.size() && rows) {
     host.validity.resize(validity_words(rows));
-    read_back(host.validity.data(), column.validity, host.validity.size() * sizeof(uint32_t));
+    read_back(host.validity.data(), column.validity, begin / 32 * sizeof(uint32_t),
+              host.validity.size() * sizeof(uint32_t));
     normalize_validity(host);
   }
   return host;
@@ -67,7 +75,7 @@ std::vector<uint32_t> download_validity(const DeviceColumn& column, std::size_t 
   std::vector<uint32_t> validity;
   if (!column.validity.size() || !rows) return validity;
   validity.resize(validity_words(rows));
-  read_back(validity.data(), column.validity, validity.size() * sizeof(uint32_t));
+  read_back(validity.data(), column.validity, 0, validity.size() * sizeof(uint32_t));
   return validity;
 }
 

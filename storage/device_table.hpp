@@ -73,6 +73,9 @@ std::unique_ptr<DeviceTable> upload_appended_table(const Table& old, const Table
 // that lives on the device alone. Waits for the copy; throws Error(Device)
 // if it fails.
 HostColumn download_column(const DeviceColumn& column, std::size_t rows);
+// Rows [begin, end) of the column the same way; `begin` a multiple of 32
+// (the validity bitmap is read from a whole word).
+HostColumn download_rows(const DeviceColumn& column, std::size_t begin, std::size_t end);
 // Its validity words alone (for `rows` rows; none when it has no NULL).
 std::vector<uint32_t> download_validity(const DeviceColumn& column, std::size_t rows);
 

@@ -198,8 +198,12 @@ const HostColumn& Table::host_column(std::size_t column) const {
   return *fetched[column];
 }
 
+bool Table::reads_from_device(std::size_t column) const {
+  return device && !has_host_copy(column) && !host[column].is_plain();
+}
+
 const HostColumn& Table::read_column(std::size_t column, HostColumn& fetched) const {
-  if (has_host_copy(column) || host[column].is_plain() || !device) return host[column];
+  if (!reads_from_device(column)) return host[column];
   fetched = download_column(device->columns[column], rows);
   fetched.dictionary = host[column].dictionary;
   return fetched;

@@ -123,6 +123,8 @@ struct Table {
   // `fetched`, which the caller owns -- not kept with the table, as
   // host_column() keeps its fetch.
   const HostColumn& read_column(std::size_t column, HostColumn& fetched) const;
+  // Whether read_column() fetches `column` from the device.
+  bool reads_from_device(std::size_t column) const;
 
   // NULLs in column `column`: counted from host[column], or for a column
   // whose values the host no longer holds, as counted before they left.
