@@ -1138,7 +1138,7 @@ class QueryGenerator {
       } else if (n.text == "ltrim") {
         n.args.push_back(piece());
       } else if (n.text == "substring") {
-        n.args.push_back(count(-4, 5));
+        n.args.push_back(count(0, 5));  // D27: no negative start
         if (rng_.chance(0.7)) n.args.push_back(count(-2, 4));
       }
     }
