@@ -222,38 +222,29 @@ int main(int argc, char** argv) {
                   bytes / 1e6 / s, target, cpu, bytes / 1e6 / cpu);
     }
     // COPY ... TO of the loaded table, on every thread and then on one (the
-    // single writer it replaced), in the same run: MB/s of the file written.
+    // single writer it replaced), and COPY (SELECT ...) TO of the same rows
+    // as a query's result (which on the GPU executor comes back from the
+    // device first), in the same run: MB/s of the file written.
     const std::string out = path + ".out";
+    auto time_export = [&](const std::string& what, const std::string& source) {
+      std::vector<double> times;
+      for (int run = 0; run < args.repeat; ++run) {
+        start = std::chrono::steady_clock::now();
+        db.query("COPY " + source + " TO '" + out + "' (DELIMITER '|', HEADER false)");
+        times.push_back(seconds_since(start));
+      }
+      const double written = static_cast<double>(std::filesystem::file_size(out));
+      std::sort(times.begin(), times.end());
+      const double median = times[times.size() / 2];
+      std::printf("copy_to  %s: median of %d %.3f s  %8.1f MB/s  (%.0f MB written)\n", what.c_str(), args.repeat,
+                  median, written / 1e6 / median, written / 1e6);
+    };
     for (unsigned threads : {0u, 1u}) {
       db.query("SET threads = " + std::to_string(threads));
-      std::vector<double> times;
-      for (int run = 0; run < args.repeat; ++run) {
-        start = std::chrono::steady_clock::now();
-        db.query("COPY lineitem TO '" + out + "' (DELIMITER '|', HEADER false)");
-        times.push_back(seconds_since(start));
-      }
-      const double written = static_cast<double>(std::filesystem::file_size(out));
-      std::sort(times.begin(), times.end());
-      const double median = times[times.size() / 2];
-      std::printf("copy_to  %s: median of %d %.3f s  %8.1f MB/s  (%.0f MB written)\n",
-                  threads ? "1 thread  " : "all threads", args.repeat, median, written / 1e6 / median, written / 1e6);
+      time_export(threads ? "1 thread  " : "all threads", "lineitem");
     }
     db.query("RESET threads");
-    // COPY (SELECT ...) TO: the same rows, but as a query's result, which on
-    // the GPU executor comes back from the device first.
-    {
-      std::vector<double> times;
-      for (int run = 0; run < args.repeat; ++run) {
-        start = std::chrono::steady_clock::now();
-        db.query("COPY (SELECT * FROM lineitem) TO '" + out + "' (DELIMITER '|', HEADER false)");
-        times.push_back(seconds_since(start));
-      }
-      const double written = static_cast<double>(std::filesystem::file_size(out));
-      std::sort(times.begin(), times.end());
-      const double median = times[times.size() / 2];
-      std::printf("copy_to  (SELECT *), all threads: median of %d %.3f s  %8.1f MB/s  (%.0f MB written)\n",
-                  args.repeat, median, written / 1e6 / median, written / 1e6);
-    }
+    time_export("(SELECT *), all threads", "(SELECT * FROM lineitem)");
     std::filesystem::remove(out);
     for (const auto& t : db.tables())
       std::printf("table %s: %zu rows, %zu columns, %.1f MB on host, %.1f MB on device\n", t.name.c_str(), t.rows,
