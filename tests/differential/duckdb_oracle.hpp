@@ -167,15 +167,16 @@
 //      0.125 reads 0.1 (seed 5867). Accepted where DuckDB gives gpusql's
 //      answer with those integer operands cast to INTEGER, which DuckDB
 //      types as gpusql does (checker.hpp).
-// D27. A DuckDB 1.5.6 bug: SUBSTRING with a negative start, whose window
-//      reaches before the string's first character, answers by which path a
-//      vector of strings takes. When every string in the vector is ASCII,
-//      the window is moved to begin at the first character
-//      (substring(s, -4, 1) of 'Zz' is 'Z', of 'hello' with -10, 3 'hel');
-//      when any string is not, and for a constant, the part before the
-//      string is cut off ('' and ''), which is what gpusql answers for every
-//      string (tests/sql/expressions/substring.test). The generator's
-//      SUBSTRING starts at 0 or later.
+// D27. A DuckDB 1.5.6 bug: SUBSTRING whose window reaches before the
+//      string's first character from a negative start, or past its last
+//      from a negative length, answers by which path a vector of strings
+//      takes. When every string in the vector is ASCII, the window is moved
+//      inside the string (substring(s, -4, 1) of 'Zz' is 'Z', of 'hello'
+//      with -10, 3 'hel'; substring(s, 5, -1) of 'aa' is 'a'); when any
+//      string is not, and for a constant, the part outside is cut off (''
+//      each time), which is what gpusql answers for every string
+//      (tests/sql/expressions/substring.test). The generator's SUBSTRING
+//      starts at 0 or later, and has a negative length only from 0, 1 or 2.
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with

@@ -646,6 +646,7 @@ class QueryGenerator {
           for (const ColumnRef& c : scope_)
             if (c.qualifier == (on_b ? "b" : "a")) b.push_back(c);
           std::vector<ColumnRef> both = std::exchange(scope_, b);
+          hidden_scope_ = both;  // still visible to SQL: a bare name must not match them
           const bool rowid = std::exchange(rowid_ok_, false);
           in_subquery_ = true;  // DuckDB: "Cannot perform non-inner join on subquery!"
           Node own = boolean(2);
@@ -657,6 +658,7 @@ class QueryGenerator {
               own = binary(Node::Kind::And, std::move(own), std::move(*correlated));
             }
           scope_ = std::move(both);
+          hidden_scope_.clear();
           rowid_ok_ = rowid;
           q.on = binary(Node::Kind::And, std::move(*q.on), std::move(own));
         }
@@ -772,6 +774,9 @@ class QueryGenerator {
   bool rowid_ok_ = true;
   std::string rowid_qualifier_;
   bool duckdb_only_ = false;  // the query being built uses a shape SQLite cannot judge
+  // Columns SQL sees but the generator keeps out of scope_ for a while (the
+  // other side of a join, in an ON condition on one side alone).
+  std::vector<ColumnRef> hidden_scope_;
   static constexpr int kMaxDepth = 4;
 
   static bool comparable(VType a, VType b) {
@@ -1138,8 +1143,10 @@ class QueryGenerator {
       } else if (n.text == "ltrim") {
         n.args.push_back(piece());
       } else if (n.text == "substring") {
-        n.args.push_back(count(0, 5));  // D27: no negative start
-        if (rng_.chance(0.7)) n.args.push_back(count(-2, 4));
+        // D27: no negative start, and a negative length only near the start.
+        const int start = rng_.range(0, 5);
+        n.args.push_back(literal(VType::Int, std::to_string(start)));
+        if (rng_.chance(0.7)) n.args.push_back(start <= 2 ? count(-2, 4) : count(0, 4));
       }
     }
     return n;
@@ -1429,7 +1436,8 @@ class QueryGenerator {
       auto named = [&](const std::vector<ColumnRef>& columns) {
         return std::count_if(columns.begin(), columns.end(), [&](const ColumnRef& x) { return x.name == c.name; });
       };
-      if (bare_outer && named(scope_) == 1 && !named(columns_[t]) && !named(columns_[enclosing_table_])) {
+      if (bare_outer && named(scope_) == 1 && named(hidden_scope_) <= 1 && !named(columns_[t]) &&
+          !named(columns_[enclosing_table_])) {
         duckdb_only_ = true;
         c.qualifier.clear();
         return column(c);
