@@ -215,7 +215,7 @@ bool write_table(const Table& table, const CsvWriteOptions& o, std::size_t threa
     return slice;
   };
   std::future<std::vector<HostColumn>> next;
-  if (!fetched.empty()) next = std::async(std::launch::async, fetch, 0);
+  if (!fetched.empty() && rows) next = std::async(std::launch::async, fetch, 0);
   for (std::size_t begin = 0; begin < rows; begin += slice_rows) {
     const std::size_t end = std::min(rows, begin + slice_rows);
     std::vector<HostColumn> slice = fetched.empty() ? std::vector<HostColumn>() : next.get();

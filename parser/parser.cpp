@@ -1241,10 +1241,8 @@ class Lowering {
       return leaf(ast::make_column(std::move(table), std::move(name), begin(n)), n);
     }
     if (n.is_type<g::function_call>()) return function_call(n, lower(identifier(*n.children.at(0))), 1);
-    if (n.is_type<g::keyword_function>()) {
-      const std::string_view call = text(n);
-      return function_call(n, lower(std::string(call.substr(0, call.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")))), 0);
-    }
+    if (n.is_type<g::keyword_function>())  // LEFT or RIGHT
+      return function_call(n, (text(n)[0] | 0x20) == 'l' ? "left" : "right", 0);
     if (n.is_type<g::substring_call>()) {
       ast::ExprPtr call = ast::make_function("substring", {}, false, begin(n));
       int depth = 0;

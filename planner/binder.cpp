@@ -1300,11 +1300,11 @@ class ExpressionBinder {
     const std::size_t given = e.args.size(), least = 1 + f.required, most = 1 + f.args.size();
     if (given < least || given > most) {
       static const char* const kCounts[] = {"no", "one", "two", "three", "four"};
-      const std::string count = least == most ? std::string("exactly ") + kCounts[least]
-                                              : std::string(kCounts[least]) + " to " + kCounts[most];
-      const std::string text = most - least == 1 ? std::string(kCounts[least]) + " or " + kCounts[most] : count;
-      throw Error(ErrorKind::Binder,
-                  e.name + "() takes " + text + (most == 1 ? " argument" : " arguments"), e.offset);
+      const std::string counts = least == most ? std::string("exactly ") + kCounts[least]
+                                               : kCounts[least] + std::string(most - least == 1 ? " or " : " to ") +
+                                                     kCounts[most];
+      throw Error(ErrorKind::Binder, e.name + "() takes " + counts + (most == 1 ? " argument" : " arguments"),
+                  e.offset);
     }
     BoundExpr s = bind(*e.args[0]);
     bool null = s.is_null_constant();

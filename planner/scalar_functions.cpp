@@ -51,40 +51,6 @@ std::size_t char_length(std::string_view s, std::size_t i) {
 
 }  // namespace
 
-std::string substring(std::string_view text, int64_t start, std::optional<int64_t> length) {
-  if (length && *length == 0) return "";
-  // Where each character begins, and the end (ASCII text: at[i] = i, kept implicit).
-  const bool ascii = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-  std::vector<std::size_t> starts;
-  if (!ascii) {
-    for (std::size_t i = 0; i < text.size(); i += char_length(text, i)) starts.push_back(i);
-    starts.push_back(text.size());
-  }
-  const int64_t n = ascii ? static_cast<int64_t>(text.size()) : static_cast<int64_t>(starts.size()) - 1;
-  auto at = [&](int64_t c) { return ascii ? static_cast<std::size_t>(c) : starts[static_cast<std::size_t>(c)]; };
-  // [first, last) in characters, clamped to the text.
-  int64_t first = 0, last = 0;
-  const int64_t count = length.value_or(std::numeric_limits<uint32_t>::max());
-  if (start >= 0) {
-    const int64_t from = start - 1;  // start 0: one character before the first
-    first = count < 0 ? std::max<int64_t>(0, from + count) : std::max<int64_t>(0, from);
-    last = count < 0 ? from : from + count;
-    if (first >= n || last <= first) return "";
-    last = std::min(last, n);
-  } else {
-    // Counted from the back (1 = the last character, which is number n - 1
-    // from the front): a range that begins before the text begins at its
-    // start; one that ends before the text is empty.
-    const int64_t back = 1 - start;
-    const int64_t from_back = count < 0 ? back - count : back, to_back = count < 0 ? back : back - count;
-    if (to_back > n) return "";
-    first = from_back <= n ? n - from_back + 1 : 0;
-    last = to_back <= 0 ? n : n - to_back + 1;
-    if (last <= first) return "";
-  }
-  return std::string(text.substr(at(first), at(last) - at(first)));
-}
-
 namespace {
 
 // A pattern of literal pieces between '%': the text starts with the first

@@ -1,9 +1,8 @@
-// Scalar helpers the binder runs once per query on the host: date text,
-// LIKE patterns and SUBSTRING (applied to each dictionary entry, never per row).
+// Scalar helpers the binder runs once per query on the host: date text and
+// LIKE patterns (matched against each dictionary entry, never per row).
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,11 +23,5 @@ bool like_match(std::string_view text, std::string_view pattern);
 // pattern of literal pieces between '%' (no '_') is matched by searching
 // for each piece in turn.
 std::vector<uint8_t> like_matches(const StringPool& values, std::string_view pattern);
-
-// SUBSTRING(text, start[, length]) as DuckDB's: characters are UTF-8 code
-// points counted from 1; a start of 0 or below begins before the first (a
-// negative one counts from the end), a negative length takes the characters
-// before the start. `length` absent: to the end.
-std::string substring(std::string_view text, int64_t start, std::optional<int64_t> length);
 
 }  // namespace gpusql

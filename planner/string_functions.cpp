@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <optional>
 
 #include "gpusql/gpusql.hpp"
-#include "planner/scalar_functions.hpp"
 
 namespace gpusql {
 namespace {
@@ -137,42 +137,99 @@ int64_t first_code_point(std::string_view text) {
   return code;
 }
 
+using Args = std::span<const StringArgument>;
+std::string_view text_arg(Args args, std::size_t i) { return std::get<std::string>(args[i]); }
+int64_t integer_arg(Args args, std::size_t i) { return std::get<int64_t>(args[i]); }
+
+StringValue length_of(std::string_view t, Args) { return characters(t); }
+StringValue bytes_of(std::string_view t, Args) { return static_cast<int64_t>(t.size()); }
+StringValue upper_of(std::string_view t, Args) { return cased(t, true); }
+StringValue lower_of(std::string_view t, Args) { return cased(t, false); }
+StringValue reverse_of(std::string_view t, Args) { return std::string(t.rbegin(), t.rend()); }
+StringValue ascii_of(std::string_view t, Args) { return first_code_point(t); }
+template <bool LEFT, bool RIGHT>
+StringValue trim_of(std::string_view t, Args a) { return trimmed(t, a.empty() ? " " : text_arg(a, 0), LEFT, RIGHT); }
+StringValue substring_of(std::string_view t, Args a) {
+  return substring(t, integer_arg(a, 0), a.size() > 1 ? std::optional<int64_t>(integer_arg(a, 1)) : std::nullopt);
+}
+template <bool LEFT>
+StringValue side_of(std::string_view t, Args a) { return side(t, integer_arg(a, 0), LEFT); }
+template <bool LEFT>
+StringValue pad_of(std::string_view t, Args a) { return padded(t, integer_arg(a, 0), text_arg(a, 1), LEFT); }
+StringValue repeat_of(std::string_view t, Args a) { return repeated(t, integer_arg(a, 0)); }
+StringValue replace_of(std::string_view t, Args a) { return replaced(t, text_arg(a, 0), text_arg(a, 1)); }
+StringValue position_of(std::string_view t, Args a) { return position(t, text_arg(a, 0)); }
+StringValue starts_with_of(std::string_view t, Args a) { return t.starts_with(text_arg(a, 0)); }
+StringValue ends_with_of(std::string_view t, Args a) { return t.ends_with(text_arg(a, 0)); }
+StringValue contains_of(std::string_view t, Args a) { return t.find(text_arg(a, 0)) != std::string_view::npos; }
+
 const std::vector<StringFunction>& functions() {
   static const std::vector<StringFunction> all = {
-      {"length", {}, 0, Type::BigInt},
-      {"len", {}, 0, Type::BigInt},
-      {"char_length", {}, 0, Type::BigInt},
-      {"character_length", {}, 0, Type::BigInt},
-      {"strlen", {}, 0, Type::BigInt},
-      {"upper", {}, 0, Type::Varchar, true},
-      {"ucase", {}, 0, Type::Varchar, true},
-      {"lower", {}, 0, Type::Varchar, true},
-      {"lcase", {}, 0, Type::Varchar, true},
-      {"reverse", {}, 0, Type::Varchar, true},
-      {"ascii", {}, 0, Type::Integer},
-      {"trim", {Arg::Text}, 0},
-      {"ltrim", {Arg::Text}, 0},
-      {"rtrim", {Arg::Text}, 0},
-      {"substring", {Arg::Integer, Arg::Integer}, 1},
-      {"substr", {Arg::Integer, Arg::Integer}, 1},
-      {"left", {Arg::Integer}, 1},
-      {"right", {Arg::Integer}, 1},
-      {"lpad", {Arg::Integer, Arg::Text}, 2},
-      {"rpad", {Arg::Integer, Arg::Text}, 2},
-      {"repeat", {Arg::Integer}, 1},
-      {"replace", {Arg::Text, Arg::Text}, 2},
-      {"strpos", {Arg::Text}, 1, Type::BigInt},
-      {"instr", {Arg::Text}, 1, Type::BigInt},
-      {"starts_with", {Arg::Text}, 1, Type::Boolean},
-      {"prefix", {Arg::Text}, 1, Type::Boolean},
-      {"ends_with", {Arg::Text}, 1, Type::Boolean},
-      {"suffix", {Arg::Text}, 1, Type::Boolean},
-      {"contains", {Arg::Text}, 1, Type::Boolean},
+      {"length", {}, 0, Type::BigInt, false, length_of},
+      {"len", {}, 0, Type::BigInt, false, length_of},
+      {"char_length", {}, 0, Type::BigInt, false, length_of},
+      {"character_length", {}, 0, Type::BigInt, false, length_of},
+      {"strlen", {}, 0, Type::BigInt, false, bytes_of},
+      {"upper", {}, 0, Type::Varchar, true, upper_of},
+      {"ucase", {}, 0, Type::Varchar, true, upper_of},
+      {"lower", {}, 0, Type::Varchar, true, lower_of},
+      {"lcase", {}, 0, Type::Varchar, true, lower_of},
+      {"reverse", {}, 0, Type::Varchar, true, reverse_of},
+      {"ascii", {}, 0, Type::Integer, false, ascii_of},
+      {"trim", {Arg::Text}, 0, Type::Varchar, false, trim_of<true, true>},
+      {"ltrim", {Arg::Text}, 0, Type::Varchar, false, trim_of<true, false>},
+      {"rtrim", {Arg::Text}, 0, Type::Varchar, false, trim_of<false, true>},
+      {"substring", {Arg::Integer, Arg::Integer}, 1, Type::Varchar, false, substring_of},
+      {"substr", {Arg::Integer, Arg::Integer}, 1, Type::Varchar, false, substring_of},
+      {"left", {Arg::Integer}, 1, Type::Varchar, false, side_of<true>},
+      {"right", {Arg::Integer}, 1, Type::Varchar, false, side_of<false>},
+      {"lpad", {Arg::Integer, Arg::Text}, 2, Type::Varchar, false, pad_of<true>},
+      {"rpad", {Arg::Integer, Arg::Text}, 2, Type::Varchar, false, pad_of<false>},
+      {"repeat", {Arg::Integer}, 1, Type::Varchar, false, repeat_of},
+      {"replace", {Arg::Text, Arg::Text}, 2, Type::Varchar, false, replace_of},
+      {"strpos", {Arg::Text}, 1, Type::BigInt, false, position_of},
+      {"instr", {Arg::Text}, 1, Type::BigInt, false, position_of},
+      {"starts_with", {Arg::Text}, 1, Type::Boolean, false, starts_with_of},
+      {"prefix", {Arg::Text}, 1, Type::Boolean, false, starts_with_of},
+      {"ends_with", {Arg::Text}, 1, Type::Boolean, false, ends_with_of},
+      {"suffix", {Arg::Text}, 1, Type::Boolean, false, ends_with_of},
+      {"contains", {Arg::Text}, 1, Type::Boolean, false, contains_of},
   };
   return all;
 }
 
 }  // namespace
+
+// ASCII text needs no table of where its characters start.
+std::string substring(std::string_view text, int64_t start, std::optional<int64_t> length) {
+  if (length && *length == 0) return "";
+  // Where each character begins, and the end (ASCII text: at[i] = i, kept implicit).
+  const bool one_byte = ascii(text);
+  const std::vector<std::size_t> starts = one_byte ? std::vector<std::size_t>() : character_starts(text);
+  const int64_t n = one_byte ? static_cast<int64_t>(text.size()) : static_cast<int64_t>(starts.size()) - 1;
+  auto at = [&](int64_t c) { return one_byte ? static_cast<std::size_t>(c) : starts[static_cast<std::size_t>(c)]; };
+  // [first, last) in characters, clamped to the text.
+  int64_t first = 0, last = 0;
+  const int64_t count = length.value_or(std::numeric_limits<uint32_t>::max());
+  if (start >= 0) {
+    const int64_t from = start - 1;  // start 0: one character before the first
+    first = count < 0 ? std::max<int64_t>(0, from + count) : std::max<int64_t>(0, from);
+    last = count < 0 ? from : from + count;
+    if (first >= n || last <= first) return "";
+    last = std::min(last, n);
+  } else {
+    // Counted from the back (1 = the last character, which is number n - 1
+    // from the front): a range that begins before the text begins at its
+    // start; one that ends before the text is empty.
+    const int64_t back = 1 - start;
+    const int64_t from_back = count < 0 ? back - count : back, to_back = count < 0 ? back : back - count;
+    if (to_back > n) return "";
+    first = from_back <= n ? n - from_back + 1 : 0;
+    last = to_back <= 0 ? n : n - to_back + 1;
+    if (last <= first) return "";
+  }
+  return std::string(text.substr(at(first), at(last) - at(first)));
+}
 
 const StringFunction* find_string_function(std::string_view name) {
   for (const StringFunction& f : functions())
@@ -189,28 +246,7 @@ std::vector<std::string> string_function_names() {
 StringValue apply_string_function(const StringFunction& f, std::string_view text, std::span<const StringArgument> args) {
   if (f.ascii_only && !ascii(text))
     throw Error(ErrorKind::NotSupported, "not supported yet: " + std::string(f.name) + " of non-ASCII text");
-  auto str = [&](std::size_t i) -> std::string_view { return std::get<std::string>(args[i]); };
-  auto integer = [&](std::size_t i) { return std::get<int64_t>(args[i]); };
-  const std::string_view n = f.name;
-  if (n == "length" || n == "len" || n == "char_length" || n == "character_length") return characters(text);
-  if (n == "strlen") return static_cast<int64_t>(text.size());
-  if (n == "upper" || n == "ucase") return cased(text, true);
-  if (n == "lower" || n == "lcase") return cased(text, false);
-  if (n == "reverse") return std::string(text.rbegin(), text.rend());
-  if (n == "ascii") return first_code_point(text);
-  if (n == "trim" || n == "ltrim" || n == "rtrim")
-    return trimmed(text, args.empty() ? std::string_view(" ") : str(0), n != "rtrim", n != "ltrim");
-  if (n == "substring" || n == "substr")
-    return substring(text, integer(0), args.size() > 1 ? std::optional<int64_t>(integer(1)) : std::nullopt);
-  if (n == "left" || n == "right") return side(text, integer(0), n == "left");
-  if (n == "lpad" || n == "rpad") return padded(text, integer(0), str(1), n == "lpad");
-  if (n == "repeat") return repeated(text, integer(0));
-  if (n == "replace") return replaced(text, str(0), str(1));
-  if (n == "strpos" || n == "instr") return position(text, str(0));
-  if (n == "starts_with" || n == "prefix") return text.starts_with(str(0));
-  if (n == "ends_with" || n == "suffix") return text.ends_with(str(0));
-  if (n == "contains") return text.find(str(0)) != std::string_view::npos;
-  throw Error(ErrorKind::Invalid, "internal: no string function " + std::string(n));
+  return f.apply(text, args);
 }
 
 }  // namespace gpusql

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,6 +31,9 @@ struct StringFunction {
   // (UPPER, LOWER): text with any other byte is refused, not answered
   // differently from DuckDB.
   bool ascii_only = false;
+  // f(text, args): the arguments as `args` says, none NULL.
+  std::variant<std::string, int64_t, bool> (*apply)(std::string_view,
+                                                    std::span<const std::variant<std::string, int64_t>>) = nullptr;
 };
 
 using StringArgument = std::variant<std::string, int64_t>;
@@ -50,5 +54,11 @@ StringValue apply_string_function(const StringFunction& f, std::string_view text
                                   std::span<const StringArgument> args);
 
 inline constexpr std::size_t kMaxStringFunctionBytes = std::size_t{1} << 30;
+
+// SUBSTRING(text, start[, length]) as DuckDB's: characters are UTF-8 code
+// points counted from 1; a start of 0 or below begins before the first (a
+// negative one counts from the end), a negative length takes the characters
+// before the start. `length` absent: to the end.
+std::string substring(std::string_view text, int64_t start, std::optional<int64_t> length);
 
 }  // namespace gpusql

@@ -10,6 +10,7 @@
 
 #include "execution/device_like.hpp"
 #include "planner/scalar_functions.hpp"
+#include "planner/string_functions.hpp"
 #include "storage/host_column.hpp"
 #include "storage/string_pool.hpp"
 
