@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <condition_variable>
@@ -27,6 +29,14 @@ struct CsvWriteOptions {
   bool header = true;
   char delimiter = ',';
   std::string null_text;
+  // The bytes that make a field need quotes: the delimiter, '"', '\n' and
+  // '\r' (one look-up per byte, one pass over the field).
+  std::array<bool, 256> special{};
+
+  void mark_special() {
+    special = {};
+    for (char c : {delimiter, '"', '\n', '\r'}) special[static_cast<unsigned char>(c)] = true;
+  }
 };
 
 bool option_flag(const ast::Literal& v, bool& out) {
@@ -62,13 +72,15 @@ CsvWriteOptions write_options(const ast::CopyStatement& s) {
       throw Error(ErrorKind::Binder, "unrecognized COPY option \"" + name + "\"", s.table_offset);
     }
   }
+  o.mark_special();
   return o;
 }
 
 void append_field(std::string& line, std::string_view text, const CsvWriteOptions& o) {
   const bool quote = text.empty() ? o.null_text.empty()
-                                  : text == o.null_text || text.find(o.delimiter) != std::string_view::npos ||
-                                        text.find_first_of("\"\n\r") != std::string_view::npos;
+                                  : text == o.null_text || std::any_of(text.begin(), text.end(), [&](char c) {
+                                      return o.special[static_cast<unsigned char>(c)];
+                                    });
   if (!quote) {
     line += text;
     return;
@@ -160,8 +172,13 @@ bool write_rows(const std::vector<ColumnRows>& columns, const std::vector<Column
     failed = true;
     sized.notify_all();
   };
-  parallel_for_workers(blocks, threads, [&](std::size_t block, std::size_t) {
-    std::string text;
+  // One buffer per worker, kept from block to block: a block's text is
+  // about a megabyte, and a new string per block grows by copies and maps
+  // fresh pages each time.
+  std::vector<std::string> buffers(std::max<std::size_t>(threads, 1));
+  parallel_for_workers(blocks, threads, [&](std::size_t block, std::size_t worker) {
+    std::string& text = buffers[worker];
+    text.clear();
     try {
       const std::size_t first = begin + block * kBlockRows, last = std::min(end, first + kBlockRows);
       for (std::size_t r = first; r < last; ++r) {
