@@ -133,6 +133,7 @@ struct kw_month : keyword<TAO_PEGTL_ISTRING("month")> {};
 struct kw_months : keyword<TAO_PEGTL_ISTRING("months")> {};
 struct kw_nulls : keyword<TAO_PEGTL_ISTRING("nulls")> {};
 struct kw_substring : keyword<TAO_PEGTL_ISTRING("substring")> {};
+struct kw_position : keyword<TAO_PEGTL_ISTRING("position")> {};
 struct kw_precision : keyword<TAO_PEGTL_ISTRING("precision")> {};
 struct kw_show : keyword<TAO_PEGTL_ISTRING("show")> {};
 struct kw_tables : keyword<TAO_PEGTL_ISTRING("tables")> {};
@@ -284,6 +285,11 @@ struct extract_expr : seq<kw_extract, lparen, extract_operand> {};
 struct substring_call : seq<kw_substring, lparen, expression, kw_from, must<expression>,
                             opt<kw_for, must<expression>>, must<rparen>> {};
 
+// POSITION(needle IN s), the standard's STRPOS(s, needle). The needle is a
+// concatenation, as in DuckDB and PostgreSQL, so that the IN is POSITION's.
+struct concatenation;
+struct position_call : seq<kw_position, lparen, concatenation, kw_in, must<concatenation>, must<rparen>> {};
+
 struct column_name : seq<identifier> {};
 struct column_ref : seq<identifier, opt<dot, must<column_name>>> {};
 
@@ -292,6 +298,7 @@ struct literal : sor<guarded<sor<digit, one<'.'>>, numeric_literal>, guarded<one
 struct primary : sor<scalar_subquery, guarded<kw_exists, exists_subquery>, guarded<one<'('>, paren_expr>, literal, guarded<kw_case, case_expr>,
                      guarded<kw_cast, cast_expr>, guarded<kw_extract, extract_expr>, guarded<kw_date, date_literal>,
                      guarded<kw_interval, interval_literal>, guarded<kw_substring, substring_call>,
+                     guarded<kw_position, position_call>,
                      guarded<sor<one<'"'>, seq<bare_identifier, ws, one<'('>>>, function_call>,
                      guarded<seq<sor<kw_left, kw_right>, one<'('>>, keyword_function>, column_ref> {};
 

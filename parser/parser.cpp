@@ -424,7 +424,7 @@ using selector = pt::selector<
         g::in_subquery,
         g::negation, g::unary_plus,
         g::logical_not, g::case_expr, g::when_clause, g::else_clause, g::cast_expr, g::postfix_cast, g::type_name,
-        g::double_precision, g::type_parameter, g::extract_expr, g::substring_call, g::is_null_predicate, g::is_not, g::distinct_from,
+        g::double_precision, g::type_parameter, g::extract_expr, g::substring_call, g::position_call, g::is_null_predicate, g::is_not, g::distinct_from,
         g::between_predicate, g::in_predicate, g::like_predicate, g::not_predicate, g::op_add, g::op_sub,
         g::op_mul, g::op_div, g::op_integer_div, g::op_mod, g::op_concat, g::op_eq, g::op_ne, g::op_lt, g::op_le, g::op_gt, g::op_ge>,
     fold_single::on<g::expression, g::and_expr, g::comparison, g::concatenation, g::additive, g::multiplicative,
@@ -1247,6 +1247,13 @@ class Lowering {
       ast::ExprPtr call = ast::make_function("substring", {}, false, begin(n));
       int depth = 0;
       for (const auto& child : n.children) add_argument(*call, depth, *child);
+      return combine(std::move(call), begin(n), end(n), depth, begin(n));
+    }
+    if (n.is_type<g::position_call>()) {  // POSITION(needle IN s): position(s, needle)
+      ast::ExprPtr call = ast::make_function("position", {}, false, begin(n));
+      int depth = 0;
+      add_argument(*call, depth, *n.children.at(1));
+      add_argument(*call, depth, *n.children.at(0));
       return combine(std::move(call), begin(n), end(n), depth, begin(n));
     }
     if (n.is_type<g::case_expr>()) return case_expression(n);

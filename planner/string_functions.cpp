@@ -189,6 +189,7 @@ const std::vector<StringFunction>& functions() {
       {"replace", {Arg::Text, Arg::Text}, 2, Type::Varchar, false, replace_of},
       {"strpos", {Arg::Text}, 1, Type::BigInt, false, position_of},
       {"instr", {Arg::Text}, 1, Type::BigInt, false, position_of},
+      {"position", {Arg::Text}, 1, Type::BigInt, false, position_of},  // POSITION(x IN s)
       {"starts_with", {Arg::Text}, 1, Type::Boolean, false, starts_with_of},
       {"prefix", {Arg::Text}, 1, Type::Boolean, false, starts_with_of},
       {"ends_with", {Arg::Text}, 1, Type::Boolean, false, ends_with_of},

@@ -72,7 +72,7 @@ struct Features {
   bool set_operation = false;
   // Functions of one text column and constants (planner/string_functions.cpp):
   // REPLACE, LEFT, RIGHT, LPAD, RPAD, REPEAT, TRIM, SUBSTRING as text (also
-  // nested), STRPOS, LENGTH, STRLEN, ASCII as integers, STARTS_WITH,
+  // nested), STRPOS, POSITION(x IN s), LENGTH, STRLEN, ASCII as integers, STARTS_WITH,
   // ENDS_WITH, CONTAINS as conditions. DuckDB's to judge.
   bool string_functions = false;
 };
@@ -299,6 +299,7 @@ inline std::string render(const Node& n, Dialect d) {
       return "(" + r(n.args[0]) + (n.negated ? " NOT" : "") + " IN " + select + ")";
     }
     case K::Function: {
+      if (n.text == "position") return "position(" + r(n.args[1]) + " IN " + r(n.args[0]) + ")";
       std::string call = n.text + "(";
       for (std::size_t i = 0; i < n.args.size(); ++i) call += (i ? ", " : "") + r(n.args[i]);
       return call + ")";
@@ -1122,8 +1123,8 @@ class QueryGenerator {
     auto piece = [&] { return literal(VType::Text, quote(rng_.pick(pieces))); };
     auto count = [&](int low, int high) { return literal(VType::Int, std::to_string(rng_.range(low, high))); };
     if (type == VType::Int) {
-      n.text = rng_.pick(std::vector<std::string>{"strpos", "length", "strlen", "ascii"});
-      if (n.text == "strpos") n.args.push_back(piece());
+      n.text = rng_.pick(std::vector<std::string>{"strpos", "position", "length", "strlen", "ascii"});
+      if (n.text == "strpos" || n.text == "position") n.args.push_back(piece());
     } else if (type == VType::Bool) {
       n.text = rng_.pick(std::vector<std::string>{"starts_with", "ends_with", "contains"});
       n.args.push_back(piece());
