@@ -1389,8 +1389,9 @@ class ExpressionBinder {
 
   // a || b: strings joined (other types as CAST to VARCHAR makes them;
   // NULL if either is NULL). A constant with a column's strings is applied
-  // to each entry of the column's dictionary; two columns' strings are not
-  // supported yet.
+  // to each entry of the column's dictionary; two columns' strings make the
+  // dictionary of every pair of their entries (concat_strings(), up to its
+  // limit); a string column stored plain is not supported yet.
   BoundExpr bind_concat(const ast::Expr& e) {
     BoundExpr a = bind(*e.args[0]), b = bind(*e.args[1]);
     auto is_null = [](const BoundExpr& x) { return is_untyped_null(x) || (x.op == Op::Constant && x.constant.null_constant); };
@@ -1417,6 +1418,8 @@ class ExpressionBinder {
       if (s.dictionary)
         return map_strings(std::move(s), (prefix ? "prefix " : "suffix ") + piece,
                            [&](std::string_view t) { return prefix ? piece + std::string(t) : std::string(t) + piece; });
+    } else if (a.dictionary && b.dictionary) {
+      return concat_strings(std::move(a), std::move(b), e.offset);
     }
     throw Error(ErrorKind::NotSupported, "not supported yet: || of two computed strings", e.offset);
   }

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "gpusql/gpusql.hpp"
 #include "storage/column_ops.hpp"
 #include "storage/parallel_tasks.hpp"
 
@@ -85,6 +86,53 @@ BoundExpr recode(BoundExpr e, const std::shared_ptr<const Dictionary>& target) {
   return code_lookup(std::move(e), std::make_shared<const LookupTable>(code_table(codes)), target);
 }
 
+namespace {
+
+// The dictionary of `images` (sorted, distinct: often few, a prefix of a
+// phone number) and each image's code in it.
+DerivedDictionary dictionary_of(const std::vector<std::string>& images) {
+  // Each slice's distinct images, then merged.
+  std::unordered_set<std::string_view> distinct;
+  std::mutex merging;
+  parallel_ranges(images.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
+    std::unordered_set<std::string_view> local;
+    for (std::size_t i = begin; i < end; ++i) local.insert(images[i]);
+    std::lock_guard lock(merging);
+    distinct.insert(local.begin(), local.end());
+  });
+  auto target = std::make_shared<Dictionary>();
+  std::vector<std::string_view> sorted(distinct.begin(), distinct.end());
+  std::sort(sorted.begin(), sorted.end());
+  target->values = StringPool::of(sorted);
+  std::unordered_map<std::string_view, uint32_t> code_of;
+  for (std::size_t c = 0; c < target->values.size(); ++c) code_of.emplace(target->values[c], static_cast<uint32_t>(c));
+  DerivedDictionary out;
+  out.codes.resize(images.size());
+  parallel_ranges(images.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) out.codes[i] = code_of.find(images[i])->second;
+  });
+  out.values = std::move(target);
+  return out;
+}
+
+// A DerivedDictionary with the lookup table of its codes.
+struct MappedStrings {
+  DerivedDictionary mapped;
+  std::shared_ptr<const LookupTable> table;
+};
+
+BoundExpr arithmetic(Op op, BoundExpr a, BoundExpr b) {
+  BoundExpr e;
+  e.op = op;
+  e.type = DataType::bigint();
+  e.offset = a.offset;
+  e.children.push_back(std::move(a));
+  e.children.push_back(std::move(b));
+  return e;
+}
+
+}  // namespace
+
 BoundExpr map_strings(BoundExpr e, const std::string& key, const std::function<std::string(std::string_view)>& f) {
   const Dictionary& source = *e.dictionary;
   std::shared_ptr<const DerivedDictionary> mapped = source.derived<DerivedDictionary>(key, [&] {
@@ -93,35 +141,61 @@ BoundExpr map_strings(BoundExpr e, const std::string& key, const std::function<s
     parallel_ranges(from.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) images[i] = f(from[i]);
     });
-    // The distinct images (often few: a prefix of a phone number), sorted:
-    // each slice's, then merged.
-    std::unordered_set<std::string_view> distinct;
-    std::mutex merging;
-    parallel_ranges(from.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
-      std::unordered_set<std::string_view> local;
-      for (std::size_t i = begin; i < end; ++i) local.insert(images[i]);
-      std::lock_guard lock(merging);
-      distinct.insert(local.begin(), local.end());
-    });
-    auto target = std::make_shared<Dictionary>();
-    std::vector<std::string_view> sorted(distinct.begin(), distinct.end());
-    std::sort(sorted.begin(), sorted.end());
-    target->values = StringPool::of(sorted);
-    std::unordered_map<std::string_view, uint32_t> code_of;
-    for (std::size_t c = 0; c < target->values.size(); ++c) code_of.emplace(target->values[c], static_cast<uint32_t>(c));
-    DerivedDictionary out;
-    out.codes.resize(from.size());
-    parallel_ranges(from.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i) out.codes[i] = code_of.find(images[i])->second;
-    });
-    out.values = std::move(target);
-    return out;
+    return dictionary_of(images);
   });
   // The lookup table of the codes is kept too: binding the query again
   // copies nothing (TPC-H Q22: 1.5 M phone numbers, twice a run).
   std::shared_ptr<const LookupTable> table =
       source.derived<LookupTable>(key + "\nlookup", [&] { return code_table(mapped->codes); });
   return code_lookup(std::move(e), std::move(table), mapped->values);
+}
+
+BoundExpr concat_strings(BoundExpr a, BoundExpr b, std::size_t offset) {
+  const Dictionary &left = *a.dictionary, &right = *b.dictionary;
+  auto text_bytes = [](const Dictionary& d) {
+    std::size_t n = 0;
+    for (std::string_view s : d.values) n += s.size();
+    return n;
+  };
+  const bool few = right.size() == 0 || left.size() <= kMaxConcatPairs / right.size();
+  const std::size_t pairs = few ? left.size() * right.size() : 0;
+  if (!few || text_bytes(left) * right.size() + text_bytes(right) * left.size() > kMaxConcatBytes)
+    throw Error(ErrorKind::NotSupported,
+                "not supported yet: || of two columns' strings with more than " + std::to_string(kMaxConcatPairs) +
+                    " pairs of their distinct values (here " + std::to_string(left.size()) + " x " +
+                    std::to_string(right.size()) + ") or " + std::to_string(kMaxConcatBytes >> 20) + " MiB of text",
+                offset);
+  // Kept with the left dictionary under the right one's id (which no other
+  // dictionary ever has).
+  std::shared_ptr<const MappedStrings> made =
+      left.derived<MappedStrings>("concat\n" + std::to_string(right.id()), [&] {
+        std::vector<std::string> images(pairs);
+        parallel_ranges(left.size(), std::max<std::size_t>(1, (1 << 16) / std::max<std::size_t>(right.size(), 1)),
+                        [&](std::size_t begin, std::size_t end) {
+                          for (std::size_t i = begin; i < end; ++i)
+                            for (std::size_t j = 0; j < right.size(); ++j) {
+                              std::string& image = images[i * right.size() + j];
+                              image.reserve(left.values[i].size() + right.values[j].size());
+                              image.append(left.values[i]).append(right.values[j]);
+                            }
+                        });
+        MappedStrings out;
+        out.mapped = dictionary_of(images);
+        out.table = std::make_shared<const LookupTable>(code_table(out.mapped.codes));
+        return out;
+      });
+  // Pair (i, j) is entry i * |right| + j; a NULL either side makes the
+  // index, and so the result, NULL.
+  BoundExpr width;
+  width.op = Op::Constant;
+  width.type = DataType::bigint();
+  width.offset = offset;
+  width.constant.value.i = static_cast<int64_t>(right.size());
+  BoundExpr index = arithmetic(Op::Add, arithmetic(Op::Mul, std::move(a), std::move(width)), std::move(b));
+  index.offset = offset;
+  BoundExpr out = code_lookup(std::move(index), made->table, made->mapped.values);
+  out.offset = offset;
+  return out;
 }
 
 }  // namespace gpusql

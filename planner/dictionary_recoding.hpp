@@ -28,6 +28,16 @@ std::shared_ptr<const Dictionary> common_dictionary(const std::vector<const Boun
 // the dictionary (Dictionary::derived) and made once.
 BoundExpr map_strings(BoundExpr e, const std::string& key, const std::function<std::string(std::string_view)>& f);
 
+// a || b of two VARCHAR expressions with dictionaries: every entry of a's
+// followed by every entry of b's, sorted and distinct, is the new
+// dictionary, and a Lookup maps code a * |b| + b to its image's code (kept
+// with a's dictionary, made once). Past kMaxConcatPairs pairs or
+// kMaxConcatBytes of text it fails with "not supported yet" at `offset`:
+// the general case builds strings per row, which no executor does yet.
+inline constexpr std::size_t kMaxConcatPairs = std::size_t{1} << 22;
+inline constexpr std::size_t kMaxConcatBytes = std::size_t{256} << 20;
+BoundExpr concat_strings(BoundExpr a, BoundExpr b, std::size_t offset);
+
 // `e` (a VARCHAR expression with a dictionary, a string literal or a NULL)
 // as codes of `target`, which must hold all of its values.
 BoundExpr recode(BoundExpr e, const std::shared_ptr<const Dictionary>& target);

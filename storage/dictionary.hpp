@@ -27,13 +27,21 @@ struct Dictionary {
   StringPool values;  // sorted, distinct
 
   Dictionary() = default;
-  // A copy starts with no derived dictionaries: its values may change.
+  // A copy starts with no derived dictionaries, and a name of its own: its
+  // values may change.
   Dictionary(const Dictionary& other) : values(other.values) {}
   Dictionary& operator=(const Dictionary& other) {
     values = other.values;
     derived_ = std::make_unique<DerivedCache>();
+    id_ = next_id();
     return *this;
   }
+
+  // Names this dictionary among all made in the process, never reused (an
+  // address may be, once the dictionary is gone): a function of two
+  // dictionaries keeps its result in the first one's derived() under the
+  // second one's id.
+  uint64_t id() const { return id_; }
 
   // Index of the first entry >= s (== size() when none).
   uint32_t lower_bound(std::string_view s) const;
@@ -54,7 +62,10 @@ struct Dictionary {
   }
 
  private:
+  static uint64_t next_id();
+
   std::unique_ptr<DerivedCache> derived_ = std::make_unique<DerivedCache>();
+  uint64_t id_ = next_id();
 };
 
 // The dictionary of `strings`: sorted, duplicates dropped.

@@ -1,6 +1,7 @@
 #include "storage/host_column.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 
 namespace gpusql {
@@ -27,6 +28,11 @@ std::shared_ptr<Dictionary> sorted_dictionary(std::vector<std::string_view> stri
   auto dictionary = std::make_shared<Dictionary>();
   dictionary->values = StringPool::of(strings);
   return dictionary;
+}
+
+uint64_t Dictionary::next_id() {
+  static std::atomic<uint64_t> next{0};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 uint32_t Dictionary::lower_bound(std::string_view s) const {

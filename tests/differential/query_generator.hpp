@@ -71,9 +71,10 @@ struct Features {
   // WHERE, ORDER BY output positions.
   bool set_operation = false;
   // Functions of one text column and constants (planner/string_functions.cpp):
-  // REPLACE, LEFT, RIGHT, LPAD, RPAD, REPEAT, TRIM, SUBSTRING as text (also
-  // nested), STRPOS, POSITION(x IN s), LENGTH, STRLEN, ASCII as integers, STARTS_WITH,
-  // ENDS_WITH, CONTAINS as conditions. DuckDB's to judge.
+  // REPLACE, LEFT, RIGHT, LPAD, RPAD, REPEAT, TRIM, SUBSTRING and || of two
+  // columns as text (also nested), STRPOS, POSITION(x IN s), LENGTH, STRLEN,
+  // ASCII as integers, STARTS_WITH, ENDS_WITH, CONTAINS as conditions.
+  // DuckDB's to judge.
   bool string_functions = false;
 };
 
@@ -300,6 +301,7 @@ inline std::string render(const Node& n, Dialect d) {
     }
     case K::Function: {
       if (n.text == "position") return "position(" + r(n.args[1]) + " IN " + r(n.args[0]) + ")";
+      if (n.text == "||") return "(" + r(n.args[0]) + " || " + r(n.args[1]) + ")";
       std::string call = n.text + "(";
       for (std::size_t i = 0; i < n.args.size(); ++i) call += (i ? ", " : "") + r(n.args[i]);
       return call + ")";
@@ -1130,8 +1132,11 @@ class QueryGenerator {
       n.args.push_back(piece());
     } else {
       n.text = rng_.pick(std::vector<std::string>{"replace", "left", "right", "lpad", "rpad", "repeat", "trim",
-                                                  "ltrim", "substring"});
-      if (n.text == "replace") {
+                                                  "ltrim", "substring", "||"});
+      if (n.text == "||") {  // two columns' strings, now and then a literal's
+        n.args.push_back(rng_.chance(0.8) ? column(*rng_.pick(texts)) : piece());
+        if (rng_.chance(0.5)) std::swap(n.args[0], n.args[1]);
+      } else if (n.text == "replace") {
         n.args.push_back(piece());
         n.args.push_back(piece());
       } else if (n.text == "left" || n.text == "right") {
