@@ -159,6 +159,14 @@ void append(std::string& out, const Expr& expr) {
       out += " " + to_string(expr.binary_op) + (expr.all ? " ALL (" : " ANY (");
       out += to_string(*expr.subquery) + "))";
       return;
+    case ExprKind::Row:
+      out += '(';
+      for (std::size_t i = 0; i < expr.args.size(); ++i) {
+        if (i > 0) out += ", ";
+        append(out, *expr.args[i]);
+      }
+      out += ')';
+      return;
     case ExprKind::InList:
       out += '(';
       append(out, *expr.args.at(0));
@@ -391,6 +399,53 @@ ExprPtr make_distinct_from(ExprPtr a, ExprPtr b, bool distinct, std::size_t offs
   c->has_else = true;
   c->distinct_from = true;
   return c;
+}
+
+bool rows_comparable(const Expr& a, const Expr& b) {
+  return a.kind == ExprKind::Row && b.kind == ExprKind::Row && a.args.size() == b.args.size();
+}
+
+ExprPtr make_row_comparison(BinaryOp op, const Expr& a, const Expr& b, std::size_t offset) {
+  auto pair = [&](BinaryOp o, std::size_t i) {
+    return make_binary(o, clone(*a.args[i]), clone(*b.args[i]), a.args[i]->offset);
+  };
+  const std::size_t n = a.args.size();
+  if (op == BinaryOp::Eq || op == BinaryOp::Ne) {
+    ExprPtr all = pair(op, 0);
+    for (std::size_t i = 1; i < n; ++i)
+      all = make_binary(op == BinaryOp::Eq ? BinaryOp::And : BinaryOp::Or, std::move(all), pair(op, i), offset);
+    return all;
+  }
+  const BinaryOp strict = op == BinaryOp::Le ? BinaryOp::Lt : op == BinaryOp::Ge ? BinaryOp::Gt : op;
+  ExprPtr rest = pair(op, n - 1);
+  for (std::size_t i = n - 1; i-- > 0;)
+    rest = make_binary(BinaryOp::Or, pair(strict, i),
+                       make_binary(BinaryOp::And, pair(BinaryOp::Eq, i), std::move(rest), offset), offset);
+  return rest;
+}
+
+ExprPtr make_row_distinct_from(const Expr& a, const Expr& b, bool distinct, std::size_t offset) {
+  ExprPtr all;
+  for (std::size_t i = 0; i < a.args.size(); ++i) {
+    ExprPtr pair = make_distinct_from(clone(*a.args[i]), clone(*b.args[i]), distinct, a.args[i]->offset);
+    all = all ? make_binary(distinct ? BinaryOp::Or : BinaryOp::And, std::move(all), std::move(pair), offset)
+              : std::move(pair);
+  }
+  return all;
+}
+
+ExprPtr make_row_in_list(const Expr& row, const std::vector<ExprPtr>& items, bool negated, std::size_t offset) {
+  std::vector<ExprPtr> terms;
+  for (const ExprPtr& item : items) terms.push_back(make_row_comparison(BinaryOp::Eq, row, *item, item->offset));
+  // ORed pairwise, a balanced tree: a long list nests log2(n) levels deep.
+  while (terms.size() > 1) {
+    std::vector<ExprPtr> next;
+    for (std::size_t i = 0; i + 1 < terms.size(); i += 2)
+      next.push_back(make_binary(BinaryOp::Or, std::move(terms[i]), std::move(terms[i + 1]), offset));
+    if (terms.size() % 2) next.push_back(std::move(terms.back()));
+    terms = std::move(next);
+  }
+  return negated ? make_unary(UnaryOp::Not, std::move(terms[0]), offset) : std::move(terms[0]);
 }
 
 ExprPtr make_function(std::string name, std::vector<ExprPtr> args, bool distinct, std::size_t offset) {

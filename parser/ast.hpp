@@ -36,6 +36,7 @@ enum class ExprKind {
   InSubquery,  // args[0] [NOT] IN (subquery)                      (negated)
   Exists,    // EXISTS (subquery)
   Quantified,  // args[0] binary_op ANY|ALL (subquery)              (all: ALL)
+  Row,       // (args[0], args[1], ...): a row value, of two or more values
 };
 
 enum class UnaryOp { Negate, Not };
@@ -320,6 +321,20 @@ ExprPtr make_case(ExprPtr when, ExprPtr then, ExprPtr otherwise, std::size_t off
 // computes it, never NULL: WHEN a IS NULL THEN b IS [NOT] NULL WHEN b IS
 // NULL THEN `distinct` ELSE a <> b (a = b), marked Expr::distinct_from.
 ExprPtr make_distinct_from(ExprPtr a, ExprPtr b, bool distinct, std::size_t offset);
+
+// Row values, (a1, ..., an), compared as the SQL standard compares them
+// (SQLite and PostgreSQL too), in three-valued logic, so that a NULL the
+// answer depends on makes it NULL: = is every pair equal, <> some pair
+// unequal, and a1 < b1 OR (a1 = b1 AND (a2 < b2 OR ...)) orders them (<=
+// and >= only at the last pair). DuckDB compares them as STRUCTs, where
+// NULL equals NULL (tests/differential/duckdb_oracle.hpp: D28). Each takes
+// two ExprKind::Row of as many values (rows_comparable()).
+bool rows_comparable(const Expr& a, const Expr& b);
+ExprPtr make_row_comparison(BinaryOp op, const Expr& a, const Expr& b, std::size_t offset);
+// Every pair IS NOT DISTINCT FROM (`distinct`: some pair IS DISTINCT FROM).
+ExprPtr make_row_distinct_from(const Expr& a, const Expr& b, bool distinct, std::size_t offset);
+// row [NOT] IN (items...): the row equal to some item (each a row).
+ExprPtr make_row_in_list(const Expr& row, const std::vector<ExprPtr>& items, bool negated, std::size_t offset);
 
 // A deep copy (subqueries are shared: they are never changed once parsed).
 ExprPtr clone(const Expr& expr);

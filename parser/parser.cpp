@@ -3,6 +3,7 @@
 // become gpusql::Error(Parser) at the byte offset of the token that does not
 // fit, worded like PostgreSQL/DuckDB: `syntax error at or near "X"`.
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <cstddef>
@@ -1224,8 +1225,12 @@ class Lowering {
       return combine(std::move(subquery), begin(n), end(n), 0, begin(n));
     }
     if (n.is_type<g::paren_expr>()) {
-      if (n.children.size() > 1)
-        throw Error(ErrorKind::NotSupported, "not supported yet: row values, (a, b, ...)", begin(n));
+      if (n.children.size() > 1) {  // a row value: the binder says where it may stand
+        ast::ExprPtr row = make_node(ast::ExprKind::Row, begin(n));
+        int depth = 0;
+        for (const auto& child : n.children) add_argument(*row, depth, *child);
+        return combine(std::move(row), begin(n), end(n), depth, begin(n));
+      }
       Lowered inner = expression(*n.children.at(0));
       inner.begin = begin(n);
       inner.end = end(n);
@@ -1357,7 +1362,17 @@ class Lowering {
     const std::size_t b = left.begin;
     const std::size_t e = right.end;
     const int depth = std::max(left.depth, right.depth);
+    if (is_comparison(op) && ast::rows_comparable(*left.expr, *right.expr)) {
+      // (a, b) < (c, d): a < c OR (a = c AND b < d), two levels more per value.
+      const int levels = 2 * static_cast<int>(left.expr->args.size());
+      return combine(ast::make_row_comparison(op, *left.expr, *right.expr, b), b, e, depth + levels, at);
+    }
     return combine(ast::make_binary(op, std::move(left.expr), std::move(right.expr), b), b, e, depth, at);
+  }
+
+  static bool is_comparison(ast::BinaryOp op) {
+    using B = ast::BinaryOp;
+    return op == B::Eq || op == B::Ne || op == B::Lt || op == B::Le || op == B::Gt || op == B::Ge;
   }
 
   static ast::BinaryOp binary_op(const Node& op) {
@@ -1394,6 +1409,9 @@ class Lowering {
       if (!tail->children.empty() && tail->children.back()->is_type<g::distinct_from>()) {
         Lowered other = expression(*tail->children.back()->children.at(0));
         const int depth = std::max(operand.depth, other.depth) + 2;
+        if (ast::rows_comparable(*operand.expr, *other.expr))
+          return combine(ast::make_row_distinct_from(*operand.expr, *other.expr, !negated, b), b, end(n),
+                         depth + static_cast<int>(operand.expr->args.size()), at);
         return combine(ast::make_distinct_from(std::move(operand.expr), std::move(other.expr), !negated, b), b, end(n),
                        depth, at);
       }
@@ -1410,6 +1428,15 @@ class Lowering {
       expr->subquery = std::make_shared<const ast::SelectStatement>(select(*tail->children.at(0)->children.at(0)));
     else if (kind != ast::ExprKind::IsNull)
       for (const auto& child : tail->children) add_argument(*expr, depth, *child);
+    if (kind == ast::ExprKind::InList && std::all_of(expr->args.begin() + 1, expr->args.end(), [&](const auto& item) {
+          return ast::rows_comparable(*expr->args[0], *item);
+        })) {
+      // (a, b) IN ((1, 2), (3, 4)): an OR of row equalities.
+      std::vector<ast::ExprPtr> items(std::make_move_iterator(expr->args.begin() + 1),
+                                      std::make_move_iterator(expr->args.end()));
+      const int levels = 2 * static_cast<int>(expr->args[0]->args.size()) + std::bit_width(items.size()) + 1;
+      return combine(ast::make_row_in_list(*expr->args[0], items, negated, b), b, end(n), depth + levels, at);
+    }
     return combine(std::move(expr), b, end(n), depth, at);
   }
 

@@ -19,6 +19,7 @@
 #include "planner/expression_compiler.hpp"
 #include "planner/numeric_types.hpp"
 #include "planner/quantified_comparison.hpp"
+#include "planner/row_values.hpp"
 #include "planner/scalar_functions.hpp"
 #include "planner/selectivity.hpp"
 #include "planner/set_operation.hpp"
@@ -332,9 +333,11 @@ class Scope {
   virtual BoundExpr in_subquery(const ast::Expr& e, BoundExpr) {
     throw Error(ErrorKind::NotSupported, std::string("not supported yet: a subquery in ") + clause(), e.offset);
   }
-  // x op ANY|ALL (SELECT ...) as the subqueries it means
-  // (quantified_comparison.hpp), made once and kept while the query binds.
-  virtual const ast::Expr& quantified(const ast::Expr& e) {
+  // A subquery expression as the expressions it means, made once and kept
+  // while the query binds: x op ANY|ALL (SELECT ...)
+  // (quantified_comparison.hpp), (a, b, ...) [NOT] IN (SELECT ...)
+  // (row_values.hpp).
+  virtual const ast::Expr& rewritten(const ast::Expr& e) {
     throw Error(ErrorKind::NotSupported, std::string("not supported yet: a subquery in ") + clause(), e.offset);
   }
 };
@@ -396,8 +399,13 @@ class ExpressionBinder {
       case ExprKind::Extract: return bind_extract(e);
       case ExprKind::Subquery:
       case ExprKind::Exists: return scope_.subquery(e);
-      case ExprKind::InSubquery: return scope_.in_subquery(e, bind(*e.args[0]));
-      case ExprKind::Quantified: return bind(scope_.quantified(e));
+      case ExprKind::InSubquery:
+        if (e.args[0]->kind == ExprKind::Row) return bind(scope_.rewritten(e));
+        return scope_.in_subquery(e, bind(*e.args[0]));
+      case ExprKind::Quantified: return bind(scope_.rewritten(e));
+      case ExprKind::Row:
+        throw Error(ErrorKind::NotSupported,
+                    "not supported yet: a row value (a, b, ...) other than compared with one or IN", e.offset);
     }
     throw Error(ErrorKind::Binder, "unsupported expression", e.offset);
   }
@@ -556,10 +564,24 @@ class ExpressionBinder {
       BoundExpr b = bind_boolean(*e.args[1], e.binary_op == B::And ? "AND operand" : "OR operand");
       return node(op, DataType::boolean(), {std::move(a), std::move(b)}, e.offset);
     }
+    if (is_comparison(op) && (e.args[0]->kind == ExprKind::Row || right_ast.kind == ExprKind::Row))
+      row_mismatch(*e.args[0], right_ast);
     BoundExpr a = bind(*e.args[0]);
     BoundExpr b = bind(right_ast);
     if (is_comparison(op)) return compare(op, std::move(a), std::move(b), e.offset, right_ast.offset);
     return arithmetic(e, op, std::move(a), std::move(b));
+  }
+
+  // A row value the parser did not expand (ast::make_row_comparison()):
+  // compared with something other than a row of as many values.
+  [[noreturn]] static void row_mismatch(const ast::Expr& a, const ast::Expr& b) {
+    if (a.kind != ExprKind::Row || b.kind != ExprKind::Row)
+      throw Error(ErrorKind::Binder, "a row value compares only with a row value",
+                  (a.kind == ExprKind::Row ? b : a).offset);
+    throw Error(ErrorKind::Binder,
+                "cannot compare a row value of " + std::to_string(a.args.size()) + " values with one of " +
+                    std::to_string(b.args.size()),
+                b.offset);
   }
 
   BoundExpr arithmetic(const ast::Expr& e, Op op, BoundExpr a, BoundExpr b) {
@@ -708,6 +730,10 @@ class ExpressionBinder {
   static constexpr std::size_t kMaxCaseChain = 10000;
 
   BoundExpr bind_in(const ast::Expr& e) {
+    for (std::size_t i = 1; i < e.args.size(); ++i)
+      if ((e.args[0]->kind == ExprKind::Row || e.args[i]->kind == ExprKind::Row) &&
+          !ast::rows_comparable(*e.args[0], *e.args[i]))
+        row_mismatch(*e.args[0], *e.args[i]);
     BoundExpr x = bind(*e.args[0]);
     if (e.args.size() - 1 > kOrChainValues)
       if (std::optional<BoundExpr> in = constant_set_membership(e, x))
@@ -1619,7 +1645,7 @@ class TableScope : public Scope {
   Subqueries* subqueries() const { return subqueries_; }
   BoundExpr subquery(const ast::Expr& e) override;
   BoundExpr in_subquery(const ast::Expr& e, BoundExpr x) override;
-  const ast::Expr& quantified(const ast::Expr& e) override;
+  const ast::Expr& rewritten(const ast::Expr& e) override;
 
   std::optional<BoundExpr> intercept(const ast::Expr& e) override {
     if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) {
@@ -1975,12 +2001,12 @@ class Subqueries {
   }
 
   // The subquery's rows (uncorrelated: it runs on its own).
-  // x op ANY|ALL (SELECT ...) rewritten, once per expression: the
-  // subqueries it is made of live as long as their results are kept.
-  const ast::Expr& quantified(const ast::Expr& e) {
-    ast::ExprPtr& rewritten = quantified_[&e];
-    if (!rewritten) rewritten = rewrite_quantified_comparison(e);
-    return *rewritten;
+  // Scope::rewritten(), once per expression: the subqueries it is made of
+  // live as long as their results are kept.
+  const ast::Expr& rewritten(const ast::Expr& e) {
+    ast::ExprPtr& made = rewritten_[&e];
+    if (!made) made = e.kind == ExprKind::Quantified ? rewrite_quantified_comparison(e) : rewrite_row_in_subquery(e);
+    return *made;
   }
 
   std::shared_ptr<ResultData> result(const ast::SelectStatement& select, std::size_t offset, const TableScope& outer) {
@@ -2040,7 +2066,7 @@ class Subqueries {
   }
 
   const SubqueryRunner& runner_;
-  std::map<const ast::Expr*, ast::ExprPtr> quantified_;  // declared first: outlives results_' keys
+  std::map<const ast::Expr*, ast::ExprPtr> rewritten_;  // declared first: outlives results_' keys
   std::map<const ast::SelectStatement*, std::shared_ptr<ResultData>> results_;
 };
 
@@ -2058,9 +2084,9 @@ const SubqueryRunner::DeviceLike* TableScope::device_like() const {
   return subqueries_ ? subqueries_->device_like() : nullptr;
 }
 
-const ast::Expr& TableScope::quantified(const ast::Expr& e) {
-  if (!subqueries_) return Scope::quantified(e);
-  return subqueries_->quantified(e);
+const ast::Expr& TableScope::rewritten(const ast::Expr& e) {
+  if (!subqueries_) return Scope::rewritten(e);
+  return subqueries_->rewritten(e);
 }
 
 // A GROUP BY key as it is grouped: an untyped NULL as an INTEGER, a string
@@ -2193,7 +2219,7 @@ class AggregateScope : public Scope {
       throw;
     }
   }
-  const ast::Expr& quantified(const ast::Expr& e) override { return tables_.quantified(e); }
+  const ast::Expr& rewritten(const ast::Expr& e) override { return tables_.rewritten(e); }
 
   static bool contains_aggregate(const ast::Expr& e) {
     if (e.kind == ExprKind::Function && is_aggregate_name(e.name)) return true;
@@ -2840,6 +2866,10 @@ class QueryBinder {
       return;
     }
     for (const ast::Expr*& part : parts) {
+      if (part->kind == ExprKind::InSubquery && !part->negated && part->args[0]->kind == ExprKind::Row) {
+        made_exprs_.push_back(row_in_exists(*part));  // TRUE where the IN is
+        part = made_exprs_.back().get();
+      }
       if (part->kind == ExprKind::Exists) {
         part = &exists_without_limit(aliases_resolved(*part));
       } else if (not_exists(*part)) {

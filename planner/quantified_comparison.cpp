@@ -34,6 +34,7 @@ bool contains_aggregate(const ast::Expr& e) {
 class Rewriter {
  public:
   explicit Rewriter(const ast::Expr& e) : e_(e), at_(e.offset), s_(*e.subquery) {
+    if (e.args[0]->kind == ExprKind::Row) return;  // = ANY and <> ALL only: IN checks the columns
     const ast::SelectStatement& first = leftmost(s_);
     if (first.items.size() != 1 || first.items[0].expr->kind == ExprKind::Star)
       throw Error(ErrorKind::Binder,
@@ -54,6 +55,9 @@ class Rewriter {
       in->negated = e_.all;
       return in;
     }
+    if (e_.args[0]->kind == ExprKind::Row)
+      throw Error(ErrorKind::NotSupported,
+                  "not supported yet: a row value compared with ANY or ALL other than = ANY and <> ALL", at_);
     // The answer when S has no rows, and when one value decides it.
     const bool empty_answer = e_.all;
     ExprPtr decided;   // some value makes the answer !empty_answer

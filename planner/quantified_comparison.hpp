@@ -1,5 +1,6 @@
 // x op ANY (SELECT ...) and x op ALL (SELECT ...), rewritten into what
-// the binder already binds. `= ANY` is IN and `<> ALL` is NOT IN; the
+// the binder already binds. `= ANY` is IN and `<> ALL` is NOT IN (x may be
+// a row value there, and only there); the
 // others compare x with the subquery's MIN or MAX, with SQL's NULLs and
 // empty sets handled by a CASE over its COUNT(*) and COUNT(value):
 //   x > ANY (S): CASE WHEN count = 0 THEN FALSE WHEN x > min THEN TRUE

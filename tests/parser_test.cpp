@@ -1742,10 +1742,40 @@ TEST_CASE("parser: valid SQL this version cannot run says so", "[parser]") {
         "Not implemented Error: not supported yet: an alias of joins in parentheses (line 1, column 46)\n"
         "LINE 1: SELECT a FROM t JOIN (v JOIN u ON v.a = u.a) AS j ON t.a = j.a\n"
         "                                                     ^");
-  CHECK(not_supported("SELECT k FROM a WHERE (k, v) IN (SELECT k, w FROM b)") ==
-        "Not implemented Error: not supported yet: row values, (a, b, ...) (line 1, column 23)\n"
-        "LINE 1: SELECT k FROM a WHERE (k, v) IN (SELECT k, w FROM b)\n"
-        "                              ^");
+}
+
+// Row values compared with rows of as many values become the comparisons of
+// their pairs (ast::make_row_comparison()); other uses stay rows, for the
+// binder to bind or refuse.
+TEST_CASE("parser: row value comparisons become comparisons of pairs", "[parser]") {
+  std::vector<ast::Statement> holder;
+  struct Case {
+    std::string sql;
+    std::string items;
+  };
+  const std::vector<Case> cases = {
+      {"SELECT (a, b) = (1, 2)", "((a = 1) AND (b = 2))"},
+      {"SELECT (a, b, c) <> (1, 2, 3)", "(((a <> 1) OR (b <> 2)) OR (c <> 3))"},
+      {"SELECT (a, b) < (1, 2)", "((a < 1) OR ((a = 1) AND (b < 2)))"},
+      {"SELECT (a, b, c) >= (1, 2, 3)", "((a > 1) OR ((a = 1) AND ((b > 2) OR ((b = 2) AND (c >= 3)))))"},
+      {"SELECT (a, b) IN ((1, 2), (3, 4), (5, 6))",
+       "((((a = 1) AND (b = 2)) OR ((a = 3) AND (b = 4))) OR ((a = 5) AND (b = 6)))"},
+      {"SELECT (a, b) NOT IN ((1, 2))", "(NOT ((a = 1) AND (b = 2)))"},
+      {"SELECT (a, b) = (1, 2, 3)", "((a, b) = (1, 2, 3))"},
+      {"SELECT (a, b) IN (SELECT x, y FROM t)", "((a, b) IN (SELECT x, y FROM t))"},
+      {"SELECT (a + 1, 'x' || b) > (2, c)", "(((a + 1) > 2) OR (((a + 1) = 2) AND (('x' || b) > c)))"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.sql);
+    CHECK(render_items(parse_one(c.sql, holder)) == c.items);
+  }
+  // IS [NOT] DISTINCT FROM, a pair at a time.
+  const ast::SelectStatement& distinct = parse_one("SELECT (a, b) IS DISTINCT FROM (1, NULL) FROM t", holder);
+  const ast::Expr& any = *distinct.items[0].expr;
+  CHECK(any.kind == ast::ExprKind::Binary);
+  CHECK(any.binary_op == ast::BinaryOp::Or);
+  CHECK(any.args.at(0)->distinct_from);
+  CHECK(any.args.at(1)->distinct_from);
 }
 
 // Joins a FULL JOIN extends with NULLs, and outer joins inside another

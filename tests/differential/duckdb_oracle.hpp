@@ -177,6 +177,17 @@
 //      each time), which is what gpusql answers for every string
 //      (tests/sql/expressions/substring.test). The generator's SUBSTRING
 //      starts at 0 or later, and has a negative length only from 0, 1 or 2.
+// D28. Row values: DuckDB 1.5.6 compares (a, b) = (c, d), <, IN a list of
+//      rows and IS DISTINCT FROM as STRUCTs, where NULL equals NULL and
+//      sorts last: (1, NULL) = (1, NULL) is TRUE there, (1, 2) > (1, NULL)
+//      FALSE, (1, NULL) IN ((1, 2), (2, 3)) FALSE, and (NULL, 5) NOT IN
+//      (SELECT 1, 2) keeps no row in WHERE. gpusql compares them as the SQL
+//      standard, SQLite and PostgreSQL do, a pair at a time in three-valued
+//      logic: NULL, NULL, NULL and TRUE (ast::make_row_comparison(),
+//      tests/sql/expressions/row_values.test). Where no NULL is compared the
+//      answers agree, and (a, b) IN (SELECT ...) in the select list agrees
+//      with DuckDB's either way. The differential generator writes row
+//      values for the SQLite run only.
 // D7 covers CASTs as well: gpusql's failing CAST (a Conversion Error, even a
 // constant one it folds on an empty table) is accepted when the same CAST
 // fails on DuckDB over all rows of its tables (or groups); both failing with

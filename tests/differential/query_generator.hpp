@@ -76,6 +76,10 @@ struct Features {
   // ASCII as integers, STARTS_WITH, ENDS_WITH, CONTAINS as conditions.
   // DuckDB's to judge.
   bool string_functions = false;
+  // (a, b[, c]) op (d, e[, f]) and (a, b) [NOT] IN ((c, d), ...), a pair
+  // of one type at a time: judged by SQLite only (Query::sqlite_only), as
+  // DuckDB compares rows as STRUCTs (D28).
+  bool row_values = false;
 };
 
 // The name of every feature, in the order of Features' fields.
@@ -91,7 +95,8 @@ inline std::vector<std::pair<std::string, bool Features::*>> feature_fields() {
           {"case_int_widths", &Features::case_int_widths}, {"types", &Features::types},
           {"derived", &Features::derived}, {"subquery", &Features::subquery},
           {"left_join", &Features::left_join}, {"with", &Features::with},
-          {"set_operation", &Features::set_operation}, {"string_functions", &Features::string_functions}};
+          {"set_operation", &Features::set_operation}, {"string_functions", &Features::string_functions},
+          {"row_values", &Features::row_values}};
 }
 
 // Double: any non-integer number -- DOUBLE, REAL or DECIMAL (decimal_scale tells).
@@ -111,6 +116,7 @@ struct Node {
     Exists,    // [NOT] EXISTS (SELECT * FROM text AS s [WHERE inner[0]])
     Quantified,  // args[0] quantifier (SELECT inner[0] FROM text AS s [WHERE inner[1]])
     Function,    // text(args...): a string function
+    Row,         // (args...): a row value, an operand of Compare and In only
   };
   Kind kind = Kind::Literal;
   VType type = VType::Int;
@@ -299,6 +305,11 @@ inline std::string render(const Node& n, Dialect d) {
       if (n.kind == K::Quantified) return "(" + r(n.args[0]) + " " + n.quantifier + " " + select + ")";
       return "(" + r(n.args[0]) + (n.negated ? " NOT" : "") + " IN " + select + ")";
     }
+    case K::Row: {
+      std::string row = "(";
+      for (std::size_t i = 0; i < n.args.size(); ++i) row += (i ? ", " : "") + r(n.args[i]);
+      return row + ")";
+    }
     case K::Function: {
       if (n.text == "position") return "position(" + r(n.args[1]) + " IN " + r(n.args[0]) + ")";
       if (n.text == "||") return "(" + r(n.args[0]) + " || " + r(n.args[1]) + ")";
@@ -374,6 +385,9 @@ struct Query {
   // Uses shapes SQLite cannot judge (no DECIMAL, DATE or typed NULL there):
   // DuckDB judges it, the SQLite check skips it.
   bool duckdb_only = false;
+  // Uses shapes DuckDB answers otherwise than the SQL standard (row values:
+  // D28): SQLite judges it, the DuckDB check skips it.
+  bool sqlite_only = false;
 
   // `named`: a With table by its name (sql() writes the WITH); else (the
   // checker's probes, which nest this FROM) as the derived table it means.
@@ -516,6 +530,7 @@ class QueryGenerator {
     columns_ = columns;
     rowid_ok_ = true;
     duckdb_only_ = false;
+    sqlite_only_ = false;
     bool star_blocked = false;  // a DECIMAL or DATE column without the types feature
     auto usable = [&](const ColumnRef& c) {
       bool typed = c.type == VType::Date || c.scale >= 0;
@@ -755,6 +770,7 @@ class QueryGenerator {
     }
     if (features_.order_by && rng_.chance(0.4)) order(q);
     q.duckdb_only = duckdb_only_;
+    q.sqlite_only = sqlite_only_;
     return q;
   }
 
@@ -777,6 +793,7 @@ class QueryGenerator {
   bool rowid_ok_ = true;
   std::string rowid_qualifier_;
   bool duckdb_only_ = false;  // the query being built uses a shape SQLite cannot judge
+  bool sqlite_only_ = false;  // ... one DuckDB answers otherwise than the standard
   // Columns SQL sees but the generator keeps out of scope_ for a while (the
   // other side of a join, in an ON condition on one side alone).
   std::vector<ColumnRef> hidden_scope_;
@@ -1158,6 +1175,32 @@ class QueryGenerator {
     return n;
   }
 
+  // (a, b[, c]) op (d, e[, f]), or (a, b) [NOT] IN a list of rows: each
+  // position of one type, integers or text.
+  Node row_condition(int depth) {
+    sqlite_only_ = true;
+    const bool texts = !columns_of(VType::Text).empty();
+    std::vector<VType> types(2 + rng_.below(2));
+    for (VType& t : types) t = texts && rng_.chance(0.3) ? VType::Text : VType::Int;
+    auto row = [&] {
+      Node r;
+      r.kind = Node::Kind::Row;
+      r.type = VType::Text;  // no operand of a Row is read as REAL (Compare's `mixed`)
+      for (VType t : types) r.args.push_back(t == VType::Text ? text(depth + 1) : integer(depth + 1));
+      return r;
+    };
+    if (features_.in_list && rng_.chance(0.3)) {
+      Node n;
+      n.kind = Node::Kind::In;
+      n.type = VType::Bool;
+      n.negated = rng_.chance(0.3);
+      n.args.push_back(row());
+      for (std::size_t i = 0, count = 1 + rng_.below(3); i < count; ++i) n.args.push_back(row());
+      return n;
+    }
+    return compare(comparison_op(), row(), row());
+  }
+
   // A comparison operator; now and then IS [NOT] DISTINCT FROM (never NULL).
   std::string comparison_op() {
     static const std::vector<std::string> ops = {"=", "<>", "<", "<=", ">", ">=", "!="};
@@ -1205,7 +1248,9 @@ class QueryGenerator {
     auto texts = columns_of(VType::Text);
     switch (rng_.weighted({4, 1, 5, features_.between ? 0.6 : 0, features_.in_list ? 0.6 : 0,
                            features_.like && !texts.empty() ? 0.6 : 0, features_.is_null ? 0.6 : 0,
-                           features_.types ? 0.3 : 0, features_.subquery && !in_subquery_ ? 0.6 : 0})) {
+                           features_.types ? 0.3 : 0, features_.subquery && !in_subquery_ ? 0.6 : 0,
+                           features_.row_values ? 0.5 : 0})) {
+      case 9: return row_condition(depth);
       case 0: return binary(rng_.chance(0.5) ? Node::Kind::And : Node::Kind::Or, boolean(depth + 1), boolean(depth + 1));
       case 8: return subquery_condition(depth);
       case 1: return unary(Node::Kind::Not, boolean(depth + 1));
