@@ -174,10 +174,13 @@ bool write_rows(const std::vector<ColumnRows>& columns, const std::vector<Column
   };
   // One buffer per worker, kept from block to block: a block's text is
   // about a megabyte, and a new string per block grows by copies and maps
-  // fresh pages each time.
+  // fresh pages each time. A block is formatted into a string of its own
+  // thread's stack (the buffer moved in and back out): written in place in
+  // `buffers`, the string's length, changed at every append, would share a
+  // cache line with a neighbour's, and the threads would fight over it.
   std::vector<std::string> buffers(std::max<std::size_t>(threads, 1));
   parallel_for_workers(blocks, threads, [&](std::size_t block, std::size_t worker) {
-    std::string& text = buffers[worker];
+    std::string text = std::move(buffers[worker]);
     text.clear();
     try {
       const std::size_t first = begin + block * kBlockRows, last = std::min(end, first + kBlockRows);
@@ -203,6 +206,7 @@ bool write_rows(const std::vector<ColumnRows>& columns, const std::vector<Column
       sized.notify_all();
     }
     if (!write_at(fd, text, static_cast<off_t>(at))) fail();
+    buffers[worker] = std::move(text);
   });
   return !failed;
 }
