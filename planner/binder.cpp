@@ -41,7 +41,7 @@ TableFunctionReader& default_table_function_reader() {
 }
 
 const char* const kAggregateNames[] = {"count", "sum", "min", "max", "avg", "arg_min", "arg_max", "min_by", "max_by"};
-const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs", "round", "coalesce", "ifnull", "nullif"};
+const char* const kScalarNames[] = {"floor", "ceil", "ceiling", "abs", "round", "coalesce", "ifnull", "nullif", "concat"};
 
 bool is_aggregate_name(std::string_view name) {
   return std::find(std::begin(kAggregateNames), std::end(kAggregateNames), name) != std::end(kAggregateNames) ||
@@ -142,7 +142,7 @@ BoundExpr widen(BoundExpr e) {
 bool is_untyped_null(const BoundExpr& e) { return e.is_null_constant() && e.text == "NULL"; }
 
 BoundExpr retype_null(BoundExpr e, DataType type) {
-  e.type = type.id == Type::Varchar ? DataType::bigint() : type;
+  e.type = type;
   e.text.clear();
   return e;
 }
@@ -1318,6 +1318,32 @@ class ExpressionBinder {
     return bind_case(c);
   }
 
+  // CONCAT(a, b, ...), DuckDB's: each argument as CAST to VARCHAR makes it,
+  // a NULL one as '' (so never NULL), joined as || joins them:
+  // COALESCE(CAST(a AS VARCHAR), '') || COALESCE(CAST(b AS VARCHAR), '') ...
+  BoundExpr bind_concat_function(const ast::Expr& e) {
+    if (e.args.empty()) throw Error(ErrorKind::Binder, "concat() takes at least one argument", e.offset);
+    auto piece = [&](const ast::Expr& arg) {
+      auto cast = std::make_unique<ast::Expr>();
+      cast->kind = ExprKind::Cast;
+      cast->offset = arg.offset;
+      cast->end = arg.end;
+      cast->cast_type.name = "varchar";
+      cast->args.push_back(ast::clone(arg));
+      std::vector<ast::ExprPtr> either;
+      either.push_back(std::move(cast));
+      ast::Literal empty;
+      empty.kind = ast::Literal::Kind::String;
+      either.push_back(ast::make_literal(empty, arg.offset));
+      return ast::make_function("coalesce", std::move(either), false, arg.offset);
+    };
+    ast::ExprPtr joined = piece(*e.args[0]);
+    for (std::size_t i = 1; i < e.args.size(); ++i)
+      joined = ast::make_binary(ast::BinaryOp::Concat, std::move(joined), piece(*e.args[i]), e.offset);
+    joined->end = e.end;
+    return bind(*joined);
+  }
+
   // A function of one string and constant arguments (planner/string_functions.hpp):
   // applied to a string literal, or to each entry of the string's
   // dictionary -- a VARCHAR result as a new dictionary, any other as a
@@ -1569,6 +1595,7 @@ class ExpressionBinder {
     if (e.name == kAverageOfPartials) return bind_average_of_partials(e);
     if (e.name == kWideHighPart || e.name == kWideLowPart || e.name == kWideFromParts) return bind_wide_parts(e);
     if (e.name == "coalesce" || e.name == "ifnull" || e.name == "nullif") return bind_null_function(e);
+    if (e.name == "concat") return bind_concat_function(e);
     if (const StringFunction* f = find_string_function(e.name)) return bind_string_function(e, *f);
     std::string hint = closest_name(e.name, function_names());
     throw Error(ErrorKind::Binder,

@@ -71,8 +71,8 @@ struct Features {
   // WHERE, ORDER BY output positions.
   bool set_operation = false;
   // Functions of one text column and constants (planner/string_functions.cpp):
-  // REPLACE, LEFT, RIGHT, LPAD, RPAD, REPEAT, TRIM, SUBSTRING and || of two
-  // columns as text (also nested), STRPOS, POSITION(x IN s), LENGTH, STRLEN,
+  // REPLACE, LEFT, RIGHT, LPAD, RPAD, REPEAT, TRIM, SUBSTRING, || of two
+  // columns and CONCAT as text (also nested), STRPOS, POSITION(x IN s), LENGTH, STRLEN,
   // ASCII as integers, STARTS_WITH, ENDS_WITH, CONTAINS as conditions.
   // DuckDB's to judge.
   bool string_functions = false;
@@ -1149,10 +1149,13 @@ class QueryGenerator {
       n.args.push_back(piece());
     } else {
       n.text = rng_.pick(std::vector<std::string>{"replace", "left", "right", "lpad", "rpad", "repeat", "trim",
-                                                  "ltrim", "substring", "||"});
+                                                  "ltrim", "substring", "||", "concat"});
       if (n.text == "||") {  // two columns' strings, now and then a literal's
         n.args.push_back(rng_.chance(0.8) ? column(*rng_.pick(texts)) : piece());
         if (rng_.chance(0.5)) std::swap(n.args[0], n.args[1]);
+      } else if (n.text == "concat") {  // NULLs read as ''
+        for (std::size_t i = 0, more = 1 + rng_.below(2); i < more; ++i)
+          n.args.push_back(rng_.chance(0.6) ? column(*rng_.pick(texts)) : piece());
       } else if (n.text == "replace") {
         n.args.push_back(piece());
         n.args.push_back(piece());
