@@ -456,6 +456,10 @@ ExprPtr make_function(std::string name, std::vector<ExprPtr> args, bool distinct
   return expr;
 }
 
+const SelectStatement& leftmost_select(const SelectStatement& select) {
+  return select.set_operation ? leftmost_select(*select.set_operation->left) : select;
+}
+
 ExprPtr clone(const Expr& expr) {
   auto copy = std::make_unique<Expr>();
   copy->kind = expr.kind;

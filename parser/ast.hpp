@@ -336,6 +336,10 @@ ExprPtr make_row_distinct_from(const Expr& a, const Expr& b, bool distinct, std:
 // row [NOT] IN (items...): the row equal to some item (each a row).
 ExprPtr make_row_in_list(const Expr& row, const std::vector<ExprPtr>& items, bool negated, std::size_t offset);
 
+// The leftmost plain SELECT of a set operation, `select` itself when it is
+// none: its items name the columns.
+const SelectStatement& leftmost_select(const SelectStatement& select);
+
 // A deep copy (subqueries are shared: they are never changed once parsed).
 ExprPtr clone(const Expr& expr);
 TableRef clone(const TableRef& ref);

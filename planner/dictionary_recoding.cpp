@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "gpusql/gpusql.hpp"
+#include "planner/bound_expression_builders.hpp"
 #include "storage/column_ops.hpp"
 #include "storage/parallel_tasks.hpp"
 
@@ -121,16 +122,6 @@ struct MappedStrings {
   std::shared_ptr<const LookupTable> table;
 };
 
-BoundExpr arithmetic(Op op, BoundExpr a, BoundExpr b) {
-  BoundExpr e;
-  e.op = op;
-  e.type = DataType::bigint();
-  e.offset = a.offset;
-  e.children.push_back(std::move(a));
-  e.children.push_back(std::move(b));
-  return e;
-}
-
 }  // namespace
 
 BoundExpr map_strings(BoundExpr e, const std::string& key, const std::function<std::string(std::string_view)>& f) {
@@ -191,7 +182,8 @@ BoundExpr concat_strings(BoundExpr a, BoundExpr b, std::size_t offset) {
   width.type = DataType::bigint();
   width.offset = offset;
   width.constant.value.i = static_cast<int64_t>(right.size());
-  BoundExpr index = arithmetic(Op::Add, arithmetic(Op::Mul, std::move(a), std::move(width)), std::move(b));
+  BoundExpr index = build::binary(Op::Add, DataType::bigint(),
+                                  build::binary(Op::Mul, DataType::bigint(), std::move(a), std::move(width)), std::move(b));
   index.offset = offset;
   BoundExpr out = code_lookup(std::move(index), made->table, made->mapped.values);
   out.offset = offset;

@@ -15,11 +15,6 @@ using ast::BinaryOp;
 using ast::ExprKind;
 using ast::ExprPtr;
 
-// The leftmost plain SELECT of a set operation (its items name the columns).
-const ast::SelectStatement& leftmost(const ast::SelectStatement& s) {
-  return s.set_operation ? leftmost(*s.set_operation->left) : s;
-}
-
 bool contains_aggregate(const ast::Expr& e) {
   static const char* const kAggregates[] = {"count", "sum", "min", "max", "avg", "arg_min", "arg_max",
                                             "min_by", "max_by", "argmin", "argmax"};
@@ -35,7 +30,7 @@ class Rewriter {
  public:
   explicit Rewriter(const ast::Expr& e) : e_(e), at_(e.offset), s_(*e.subquery) {
     if (e.args[0]->kind == ExprKind::Row) return;  // = ANY and <> ALL only: IN checks the columns
-    const ast::SelectStatement& first = leftmost(s_);
+    const ast::SelectStatement& first = ast::leftmost_select(s_);
     if (first.items.size() != 1 || first.items[0].expr->kind == ExprKind::Star)
       throw Error(ErrorKind::Binder,
                   first.items.size() != 1

@@ -15,11 +15,6 @@ using ast::BinaryOp;
 using ast::ExprKind;
 using ast::ExprPtr;
 
-// The leftmost plain SELECT of a set operation (its items name the columns).
-const ast::SelectStatement& leftmost(const ast::SelectStatement& s) {
-  return s.set_operation ? leftmost(*s.set_operation->left) : s;
-}
-
 // Names with a space, which no column of the row can mean unquoted.
 const char* const kAlias = "row values";
 std::string value_name(std::size_t i) { return "row value " + std::to_string(i + 1); }
@@ -31,7 +26,7 @@ namespace {
 class Rewriter {
  public:
   explicit Rewriter(const ast::Expr& e) : e_(e), row_(*e.args[0]), at_(e.offset), n_(row_.args.size()) {
-    const ast::SelectStatement& first = leftmost(*e.subquery);
+    const ast::SelectStatement& first = ast::leftmost_select(*e.subquery);
     for (const auto& item : first.items)
       if (item.expr->kind == ExprKind::Star)
         throw Error(ErrorKind::NotSupported, "not supported yet: * in the subquery of a row value's IN",
