@@ -2029,9 +2029,14 @@ class Subqueries {
 
   // The subquery's rows (uncorrelated: it runs on its own).
   // Scope::rewritten(), once per expression: the subqueries it is made of
-  // live as long as their results are kept.
+  // live as long as their results are kept. Kept by the expression's text,
+  // not its address: COALESCE, NULLIF and CONCAT bind clones of their
+  // arguments that die once bound, and a later clone of another expression
+  // at the same address was given the first one's rewrite (a wrong answer:
+  // tests/sql/subqueries/quantified_comparisons.test). The same text is
+  // the same rewrite.
   const ast::Expr& rewritten(const ast::Expr& e) {
-    ast::ExprPtr& made = rewritten_[&e];
+    ast::ExprPtr& made = rewritten_[ast::to_string(e)];
     if (!made) made = e.kind == ExprKind::Quantified ? rewrite_quantified_comparison(e) : rewrite_row_in_subquery(e);
     return *made;
   }
@@ -2093,7 +2098,7 @@ class Subqueries {
   }
 
   const SubqueryRunner& runner_;
-  std::map<const ast::Expr*, ast::ExprPtr> rewritten_;  // declared first: outlives results_' keys
+  std::map<std::string, ast::ExprPtr> rewritten_;  // declared first: outlives results_' keys
   std::map<const ast::SelectStatement*, std::shared_ptr<ResultData>> results_;
 };
 

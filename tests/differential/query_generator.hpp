@@ -115,7 +115,7 @@ struct Node {
     InSelect,  // args[0] [NOT] IN (SELECT inner[0] FROM text AS s [WHERE inner[1]])
     Exists,    // [NOT] EXISTS (SELECT * FROM text AS s [WHERE inner[0]])
     Quantified,  // args[0] quantifier (SELECT inner[0] FROM text AS s [WHERE inner[1]])
-    Function,    // text(args...): a string function
+    Function,    // text(args...): a string function; COALESCE or NULLIF of a condition
     Row,         // (args...): a row value, an operand of Compare and In only
   };
   Kind kind = Kind::Literal;
@@ -1252,8 +1252,20 @@ class QueryGenerator {
     switch (rng_.weighted({4, 1, 5, features_.between ? 0.6 : 0, features_.in_list ? 0.6 : 0,
                            features_.like && !texts.empty() ? 0.6 : 0, features_.is_null ? 0.6 : 0,
                            features_.types ? 0.3 : 0, features_.subquery && !in_subquery_ ? 0.6 : 0,
-                           features_.row_values ? 0.5 : 0})) {
+                           features_.row_values ? 0.5 : 0, features_.case_when ? 0.8 : 0})) {
       case 9: return row_condition(depth);
+      case 10: {
+        // COALESCE(c, TRUE|FALSE) or NULLIF(c, ...): the binder binds clones
+        // of c (once, two subqueries in two of them were taken for one).
+        Node n;
+        n.kind = Node::Kind::Function;
+        n.type = VType::Bool;
+        n.text = rng_.chance(0.7) ? "coalesce" : "nullif";
+        n.args.push_back(features_.subquery && !in_subquery_ && rng_.chance(0.5) ? subquery_condition(depth + 1)
+                                                                                  : boolean(depth + 1));
+        n.args.push_back(literal(VType::Bool, rng_.chance(0.5) ? "TRUE" : "FALSE"));
+        return n;
+      }
       case 0: return binary(rng_.chance(0.5) ? Node::Kind::And : Node::Kind::Or, boolean(depth + 1), boolean(depth + 1));
       case 8: return subquery_condition(depth);
       case 1: return unary(Node::Kind::Not, boolean(depth + 1));
