@@ -177,11 +177,7 @@ BoundExpr concat_strings(BoundExpr a, BoundExpr b, std::size_t offset) {
       });
   // Pair (i, j) is entry i * |right| + j; a NULL either side makes the
   // index, and so the result, NULL.
-  BoundExpr width;
-  width.op = Op::Constant;
-  width.type = DataType::bigint();
-  width.offset = offset;
-  width.constant.value.i = static_cast<int64_t>(right.size());
+  BoundExpr width = build::int_constant(static_cast<int64_t>(right.size()));
   BoundExpr index = build::binary(Op::Add, DataType::bigint(),
                                   build::binary(Op::Mul, DataType::bigint(), std::move(a), std::move(width)), std::move(b));
   index.offset = offset;
