@@ -19,10 +19,6 @@ using ast::ExprPtr;
 const char* const kAlias = "row values";
 std::string value_name(std::size_t i) { return "row value " + std::to_string(i + 1); }
 
-}  // namespace
-
-namespace {
-
 class Rewriter {
  public:
   explicit Rewriter(const ast::Expr& e) : e_(e), row_(*e.args[0]), at_(e.offset), n_(row_.args.size()) {
@@ -38,9 +34,9 @@ class Rewriter {
                   at_);
   }
 
-  // EXISTS (SELECT 1 FROM (S) AS r(v1, ..., vn) WHERE AND of term(i)).
-  template <class Term>
-  ExprPtr exists(Term term) const {
+  // EXISTS (SELECT 1 FROM (S) AS r(v1, ..., vn) WHERE AND of each pair's
+  // v_i = a_i; `or_null`: OR v_i IS NULL OR a_i IS NULL, a pair not FALSE).
+  ExprPtr exists(bool or_null) const {
     auto select = std::make_shared<ast::SelectStatement>();
     select->items.push_back({ast::make_integer_literal(1, at_), ""});
     ast::TableRef ref;
@@ -51,7 +47,11 @@ class Rewriter {
     select->from.push_back(std::move(ref));
     ExprPtr all;
     for (std::size_t i = 0; i < n_; ++i) {
-      ExprPtr t = term(i);
+      ExprPtr t = ast::make_binary(BinaryOp::Eq, value(i), ast::clone(*row_.args[i]), row_.args[i]->offset);
+      if (or_null) {
+        t = ast::make_binary(BinaryOp::Or, std::move(t), ast::make_is_null(value(i), false, at_), at_);
+        t = ast::make_binary(BinaryOp::Or, std::move(t), ast::make_is_null(ast::clone(*row_.args[i]), false, at_), at_);
+      }
       all = all ? ast::make_binary(BinaryOp::And, std::move(all), std::move(t), at_) : std::move(t);
     }
     select->where = std::move(all);
@@ -62,41 +62,29 @@ class Rewriter {
     return node;
   }
 
-  // v_i = a_i
-  ExprPtr equal(std::size_t i) const {
-    return ast::make_binary(BinaryOp::Eq, value(i), ast::clone(*row_.args[i]), row_.args[i]->offset);
-  }
-  // v_i = a_i OR v_i IS NULL OR a_i IS NULL: not FALSE
-  ExprPtr could_equal(std::size_t i) const {
-    ExprPtr either = ast::make_binary(BinaryOp::Or, equal(i), ast::make_is_null(value(i), false, at_), at_);
-    return ast::make_binary(BinaryOp::Or, std::move(either), ast::make_is_null(ast::clone(*row_.args[i]), false, at_),
-                            at_);
-  }
+ private:
+  ExprPtr value(std::size_t i) const { return ast::make_column(kAlias, value_name(i), at_); }
 
   const ast::Expr& e_;
   const ast::Expr& row_;
   std::size_t at_, n_;
-
- private:
-  ExprPtr value(std::size_t i) const { return ast::make_column(kAlias, value_name(i), at_); }
 };
 
 }  // namespace
 
 ExprPtr row_in_exists(const ast::Expr& e) {
-  const Rewriter r(e);
-  return r.exists([&](std::size_t i) { return r.equal(i); });
+  return Rewriter(e).exists(false);
 }
 
 ExprPtr rewrite_row_in_subquery(const ast::Expr& e) {
   const Rewriter r(e);
-  const std::size_t at = r.at_;
+  const std::size_t at = e.offset;
   ExprPtr c = std::make_unique<ast::Expr>();
   c->kind = ExprKind::Case;
   c->offset = at;
-  c->args.push_back(r.exists([&](std::size_t i) { return r.equal(i); }));
+  c->args.push_back(r.exists(false));
   c->args.push_back(ast::make_bool_literal(true, at));
-  c->args.push_back(r.exists([&](std::size_t i) { return r.could_equal(i); }));
+  c->args.push_back(r.exists(true));
   c->args.push_back(ast::make_null_literal(at));
   c->args.push_back(ast::make_bool_literal(false, at));
   c->has_else = true;
